@@ -1,0 +1,46 @@
+"""PEP 517 backend: maturin, plus the top-level data folders (programs, weights, curriculum).
+
+maturin copies extra files to the wheel's root, which would put `programs/` and the
+others straight into site-packages. This wrapper builds the wheel with maturin and
+then adds the folders inside the package as `ncpu_nb/data/...`, where
+`ncpu_nb.resources` looks for them. Editable installs read the checkout directly.
+"""
+import base64
+import hashlib
+import zipfile
+from pathlib import Path
+
+from maturin import *  # noqa: F401,F403  (every hook we do not override)
+from maturin import build_wheel as _maturin_build_wheel
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA_FOLDERS = ("programs", "weights", "notebooks", "tutorials")
+
+
+def _record_line(arcname: str, data: bytes) -> str:
+    digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+    return f"{arcname},sha256={digest},{len(data)}"
+
+
+def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
+    name = _maturin_build_wheel(wheel_directory, config_settings, metadata_directory)
+    path = Path(wheel_directory) / name
+    with zipfile.ZipFile(path) as zin:
+        entries = [(info, zin.read(info)) for info in zin.infolist()]
+    record_name = next(info.filename for info, _ in entries if info.filename.endswith(".dist-info/RECORD"))
+    added = []
+    for folder in DATA_FOLDERS:
+        for file in sorted((ROOT / folder).rglob("*")):
+            if file.is_file() and "__pycache__" not in file.parts:
+                arcname = f"ncpu_nb/data/{file.relative_to(ROOT).as_posix()}"
+                added.append((arcname, file.read_bytes()))
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zout:
+        for info, data in entries:
+            if info.filename == record_name:
+                lines = data.decode().splitlines()
+                lines[-1:-1] = [_record_line(a, d) for a, d in added]  # RECORD's own line stays last
+                data = ("\n".join(lines) + "\n").encode()
+            zout.writestr(info, data)
+        for arcname, data in added:
+            zout.writestr(arcname, data)
+    return name

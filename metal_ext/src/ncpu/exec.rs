@@ -1,0 +1,376 @@
+//! The nCPU lane executor: many independent nCPU machines ("lanes") stepped over micro-ops.
+//!
+//! State is laid out as integer tensors: `regs[lane * NREGS + r]`, `pc[lane]`, `flags[lane]`,
+//! `mem[lane * mem_size ..]`. Micro-ops are lowered from the one ISA table in Python
+//! (`ncpu_nb.isa.encoding.lower`); this file only knows their numeric fields.
+
+use std::collections::VecDeque;
+
+use super::alu::alu;
+
+pub const NREGS: usize = 9; // R0-R7, SP
+pub const SP: usize = 8;
+pub const ZERO_REG: u8 = 15;
+pub const NONE: u8 = 255;
+
+/// Micro-op kinds, in the order of `ncpu_nb.isa.table.KINDS`.
+pub const KIND_NAMES: [&str; 10] = ["nop", "halt", "alu", "jump", "load", "store", "push", "pop", "call", "ret"];
+/// Branch conditions, in the order of `ncpu_nb.isa.table.CONDITION_NAMES`.
+pub const CONDITION_NAMES: [&str; 15] = ["al", "z", "nz", "s", "ns", "c", "nc", "o", "no", "l", "ge", "g", "le", "a", "be"];
+
+const ZF: u8 = 1;
+const SF: u8 = 2;
+const CF: u8 = 4;
+const OF: u8 = 8;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MicroOp {
+    pub kind: u8,
+    pub alu: u8,
+    pub dst: u8,
+    pub a: u8,
+    pub b: u8,
+    pub imm: u32,
+    pub flags: u8, // 0: none, 1: ZF SF, 2: ZF SF CF OF
+    pub cond: u8,
+    pub width: u8,
+    pub target: u32,
+}
+
+/// Why a lane is not running.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Status {
+    Running = 0,
+    Halted = 1,
+    Fault = 2,
+    Breakpoint = 3,
+}
+
+/// What went wrong in a faulted lane.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Fault {
+    pub kind: u8, // 1: memory access out of range, 2: jump outside the program
+    pub value: u32,
+}
+
+/// One executed instruction, with what it changed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TraceEntry {
+    pub cycle: u64,
+    pub pc: u32,
+    pub next_pc: u32,
+    pub flags_before: u8,
+    pub flags_after: u8,
+    pub changes: [(u8, u32, u32); 2], // (register, old, new); an instruction changes at most two
+    pub n_changes: u8,
+    pub store: Option<(u32, u8)>, // (address, width) of a memory write
+}
+
+/// The last `depth` trace entries of one lane.
+#[derive(Clone, Default)]
+pub struct TraceRing {
+    pub depth: usize,
+    pub entries: VecDeque<TraceEntry>,
+}
+
+impl TraceRing {
+    #[inline(always)]
+    fn push(&mut self, e: TraceEntry) {
+        if self.entries.len() == self.depth {
+            self.entries.pop_front();
+        }
+        self.entries.push_back(e);
+    }
+}
+
+/// Validates the static fields of a micro-op so execution never indexes out of bounds.
+pub fn check_op(op: &MicroOp, program_len: usize) -> Result<(), String> {
+    let reg_ok = |r: u8| (r as usize) < NREGS || r == NONE;
+    if op.kind as usize >= KIND_NAMES.len() {
+        return Err(format!("unknown micro-op kind {}", op.kind));
+    }
+    if op.alu as usize >= super::alu::ALU_NAMES.len() || op.cond as usize >= CONDITION_NAMES.len() {
+        return Err("unknown ALU operation or condition".into());
+    }
+    let memory = op.kind == 4 || op.kind == 5;
+    if !reg_ok(op.dst) || !(reg_ok(op.a) || (memory && op.a == ZERO_REG)) || !reg_ok(op.b) {
+        return Err("register index out of range".into());
+    }
+    let needs = |r: u8, what: &str| if r == NONE { Err(format!("{} needs a register", what)) } else { Ok(()) };
+    match op.kind {
+        4 => needs(op.dst, "load").and(needs(op.a, "load address")),
+        5 => needs(op.b, "store").and(needs(op.a, "store address")),
+        6 => needs(op.b, "push"),
+        7 => needs(op.dst, "pop"),
+        _ => Ok(()),
+    }?;
+    if op.flags > 2 {
+        return Err(format!("flag mode {} is not 0, 1 or 2", op.flags));
+    }
+    if (op.kind == 4 || op.kind == 5) && op.width != 1 && op.width != 4 {
+        return Err(format!("memory width {} is not 1 or 4", op.width));
+    }
+    if (op.kind == 3 || op.kind == 8) && op.target as usize > program_len {
+        return Err(format!("jump target {} is outside the program", op.target));
+    }
+    Ok(())
+}
+
+#[derive(Clone)]
+pub struct Lanes {
+    pub lanes: usize,
+    pub mem_size: usize,
+    pub regs: Vec<u32>,
+    pub pc: Vec<u32>,
+    pub flags: Vec<u8>,
+    pub cycles: Vec<u64>,
+    pub status: Vec<Status>,
+    pub fault: Vec<Fault>,
+    pub skip_breakpoint: Vec<bool>,
+    pub mem: Vec<u8>,
+    pub lane_program: Vec<u32>,
+}
+
+impl Lanes {
+    pub fn new(lanes: usize, mem_size: usize) -> Self {
+        let mut s = Lanes {
+            lanes,
+            mem_size,
+            regs: vec![0; lanes * NREGS],
+            pc: vec![0; lanes],
+            flags: vec![0; lanes],
+            cycles: vec![0; lanes],
+            status: vec![Status::Running; lanes],
+            fault: vec![Fault::default(); lanes],
+            skip_breakpoint: vec![false; lanes],
+            mem: vec![0; lanes * mem_size],
+            lane_program: vec![0; lanes],
+        };
+        for lane in 0..lanes {
+            s.regs[lane * NREGS + SP] = mem_size as u32;
+        }
+        s
+    }
+
+    /// Back to power-on state, with `data` (the lane's program image) at address 0.
+    pub fn reset_lane(&mut self, lane: usize, data: &[u8]) {
+        let r = &mut self.regs[lane * NREGS..(lane + 1) * NREGS];
+        r.fill(0);
+        r[SP] = self.mem_size as u32;
+        self.pc[lane] = 0;
+        self.flags[lane] = 0;
+        self.cycles[lane] = 0;
+        self.status[lane] = Status::Running;
+        self.fault[lane] = Fault::default();
+        self.skip_breakpoint[lane] = false;
+        let m = &mut self.mem[lane * self.mem_size..(lane + 1) * self.mem_size];
+        m.fill(0);
+        let n = data.len().min(self.mem_size);
+        m[..n].copy_from_slice(&data[..n]);
+    }
+}
+
+/// Executes lanes; `programs[lane_program[lane]]` holds each lane's micro-ops.
+pub struct Runner<'a> {
+    pub programs: &'a [Vec<MicroOp>],
+    pub breakpoints: &'a [Vec<bool>], // per program, indexed by pc
+    pub trace_lane: Option<usize>,
+}
+
+#[inline(always)]
+fn condition(cond: u8, f: u8) -> bool {
+    let (z, s, c, o) = (f & ZF != 0, f & SF != 0, f & CF != 0, f & OF != 0);
+    match cond {
+        0 => true,
+        1 => z,
+        2 => !z,
+        3 => s,
+        4 => !s,
+        5 => c,
+        6 => !c,
+        7 => o,
+        8 => !o,
+        9 => s != o,
+        10 => s == o,
+        11 => !z && s == o,
+        12 => z || s != o,
+        13 => !c && !z,
+        _ => c || z,
+    }
+}
+
+impl<'a> Runner<'a> {
+    /// Runs every running lane for at most `max_steps` instructions each.
+    /// With `honor_breakpoints`, a lane stops *before* an instruction that has a breakpoint
+    /// (except the first one it executes after `resume`). Returns instructions executed,
+    /// and appends trace entries of the traced lane to `trace`.
+    pub fn run(&self, s: &mut Lanes, max_steps: u64, honor_breakpoints: bool, trace: &mut TraceRing) -> u64 {
+        let mut total = 0;
+        for lane in 0..s.lanes {
+            if s.status[lane] != Status::Running {
+                continue;
+            }
+            let traced = self.trace_lane == Some(lane) && trace.depth > 0;
+            let bps = honor_breakpoints && self.breakpoints[s.lane_program[lane] as usize].iter().any(|&b| b);
+            total += match (traced, bps) {
+                (false, false) => self.run_lane::<false, false>(s, lane, max_steps, trace),
+                (false, true) => self.run_lane::<false, true>(s, lane, max_steps, trace),
+                (true, false) => self.run_lane::<true, false>(s, lane, max_steps, trace),
+                (true, true) => self.run_lane::<true, true>(s, lane, max_steps, trace),
+            };
+        }
+        total
+    }
+
+    fn run_lane<const TRACE: bool, const BP: bool>(
+        &self,
+        s: &mut Lanes,
+        lane: usize,
+        max_steps: u64,
+        trace: &mut TraceRing,
+    ) -> u64 {
+        let program = &self.programs[s.lane_program[lane] as usize];
+        let bp = &self.breakpoints[s.lane_program[lane] as usize];
+        let mem_size = s.mem_size;
+        let (regs_all, mem_all) = (&mut s.regs, &mut s.mem);
+        let regs: &mut [u32; NREGS] = (&mut regs_all[lane * NREGS..(lane + 1) * NREGS]).try_into().unwrap();
+        let mem = &mut mem_all[lane * mem_size..(lane + 1) * mem_size];
+        let mut pc = s.pc[lane];
+        let mut flags = s.flags[lane];
+        let mut skip = s.skip_breakpoint[lane];
+        let mut status = Status::Running;
+        let mut fault = Fault::default();
+        let mut done = 0u64;
+        let read = |regs: &[u32; NREGS], r: u8| if r == ZERO_REG { 0 } else { regs[r as usize] };
+        while done < max_steps {
+            let Some(op) = program.get(pc as usize) else {
+                status = Status::Halted; // running off the end halts, without a cycle
+                break;
+            };
+            if BP && !skip && bp[pc as usize] {
+                status = Status::Breakpoint;
+                break;
+            }
+            skip = false;
+            let before = if TRACE { Some((*regs, flags)) } else { None };
+            let mut store = None;
+            let mut next = pc + 1;
+            match op.kind {
+                0 => {}
+                1 => {
+                    status = Status::Halted;
+                    next = pc;
+                }
+                2 => {
+                    let a = if op.a == NONE { 0 } else { regs[op.a as usize] };
+                    let b = if op.b == NONE { op.imm } else { regs[op.b as usize] };
+                    let (r, c, o) = alu(op.alu, a, b);
+                    if op.dst != NONE {
+                        regs[op.dst as usize] = r;
+                    }
+                    if op.flags != 0 {
+                        let carry = if op.flags == 2 { c as u8 * CF | o as u8 * OF } else { flags & (CF | OF) };
+                        flags = (r == 0) as u8 * ZF | ((r >> 31) as u8) * SF | carry;
+                    }
+                }
+                3 => {
+                    if condition(op.cond, flags) {
+                        next = op.target;
+                    }
+                }
+                4 | 5 => {
+                    let addr = read(regs, op.a).wrapping_add(op.imm);
+                    let w = op.width as usize;
+                    let at = addr as usize;
+                    if at + w > mem_size {
+                        fault = Fault { kind: 1, value: addr };
+                    } else if op.kind == 4 {
+                        regs[op.dst as usize] = if w == 1 {
+                            mem[at] as u32
+                        } else {
+                            u32::from_le_bytes(mem[at..at + 4].try_into().unwrap())
+                        };
+                    } else {
+                        let v = regs[op.b as usize];
+                        if w == 1 {
+                            mem[at] = v as u8;
+                        } else {
+                            mem[at..at + 4].copy_from_slice(&v.to_le_bytes());
+                        }
+                        store = Some((addr, op.width));
+                    }
+                }
+                6 | 8 => {
+                    // push Rb / call: the stack grows down by one word
+                    let value = if op.kind == 6 { regs[op.b as usize] } else { pc + 1 };
+                    let addr = regs[SP].wrapping_sub(4);
+                    let at = addr as usize;
+                    if at + 4 > mem_size {
+                        fault = Fault { kind: 1, value: addr };
+                    } else {
+                        mem[at..at + 4].copy_from_slice(&value.to_le_bytes());
+                        regs[SP] = addr;
+                        store = Some((addr, 4));
+                        if op.kind == 8 {
+                            next = op.target;
+                        }
+                    }
+                }
+                _ => {
+                    // pop Rd / ret
+                    let addr = regs[SP];
+                    let at = addr as usize;
+                    if at + 4 > mem_size {
+                        fault = Fault { kind: 1, value: addr };
+                    } else {
+                        let value = u32::from_le_bytes(mem[at..at + 4].try_into().unwrap());
+                        if op.kind == 7 {
+                            regs[SP] = addr.wrapping_add(4);
+                            regs[op.dst as usize] = value;
+                        } else if value as usize > program.len() {
+                            fault = Fault { kind: 2, value };
+                        } else {
+                            regs[SP] = addr.wrapping_add(4);
+                            next = value;
+                        }
+                    }
+                }
+            }
+            if fault.kind != 0 {
+                status = Status::Fault; // a faulting instruction changes nothing and takes no cycle
+                break;
+            }
+            if let Some((old, f0)) = before {
+                let mut changes = [(0u8, 0u32, 0u32); 2];
+                let mut n = 0;
+                for i in (0..NREGS).filter(|&i| old[i] != regs[i]).take(2) {
+                    changes[n] = (i as u8, old[i], regs[i]);
+                    n += 1;
+                }
+                trace.push(TraceEntry {
+                    cycle: s.cycles[lane] + done,
+                    pc,
+                    next_pc: next,
+                    flags_before: f0,
+                    flags_after: flags,
+                    changes,
+                    n_changes: n as u8,
+                    store,
+                });
+            }
+            pc = next;
+            done += 1;
+            if status == Status::Halted {
+                break;
+            }
+        }
+        s.pc[lane] = pc;
+        s.flags[lane] = flags;
+        s.cycles[lane] += done;
+        s.status[lane] = status;
+        s.fault[lane] = fault;
+        s.skip_breakpoint[lane] = skip;
+        done
+    }
+}

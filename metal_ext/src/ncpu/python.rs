@@ -1,0 +1,253 @@
+//! Python face of the lane executor: `ncpu_nb._metal.NcpuLanes`.
+//! State crosses as little-endian bytes that Python views as numpy arrays.
+
+use pyo3::exceptions::{PyIndexError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+
+use super::exec::{check_op, Lanes, MicroOp, Runner, Status, TraceRing, NREGS};
+
+type OpTuple = (u8, u8, u8, u8, u8, u32, u8, u8, u8, u32);
+
+/// A copy of every lane's state, for `snapshot()` / `restore()`.
+#[pyclass(module = "ncpu_nb._metal", frozen)]
+pub struct NcpuSnapshot {
+    state: Lanes,
+}
+
+#[pyclass(module = "ncpu_nb._metal")]
+pub struct NcpuLanes {
+    state: Lanes,
+    programs: Vec<Vec<MicroOp>>,
+    breakpoints: Vec<Vec<bool>>,
+    trace: TraceRing,
+    trace_lane: Option<usize>,
+}
+
+impl NcpuLanes {
+    fn lane(&self, lane: usize) -> PyResult<usize> {
+        if lane < self.state.lanes {
+            Ok(lane)
+        } else {
+            Err(PyIndexError::new_err(format!("lane {} out of range (0..{})", lane, self.state.lanes)))
+        }
+    }
+
+    fn span(&self, addr: usize, n: usize) -> PyResult<std::ops::Range<usize>> {
+        match addr.checked_add(n) {
+            Some(end) if end <= self.state.mem_size => Ok(addr..end),
+            _ => Err(PyIndexError::new_err(format!(
+                "memory range 0x{:X}+{} is outside data memory ({} bytes)",
+                addr, n, self.state.mem_size
+            ))),
+        }
+    }
+}
+
+#[pymethods]
+impl NcpuLanes {
+    #[new]
+    #[pyo3(signature = (lanes, memory_size, trace_depth=0, trace_lane=0))]
+    fn new(lanes: usize, memory_size: usize, trace_depth: usize, trace_lane: usize) -> PyResult<Self> {
+        if lanes == 0 || memory_size > u32::MAX as usize || lanes.checked_mul(memory_size).is_none() {
+            return Err(PyValueError::new_err("need at least one lane and a memory size below 4 GiB"));
+        }
+        Ok(NcpuLanes {
+            state: Lanes::new(lanes, memory_size),
+            programs: Vec::new(),
+            breakpoints: Vec::new(),
+            trace: TraceRing { depth: trace_depth, entries: Default::default() },
+            trace_lane: (trace_depth > 0).then_some(trace_lane),
+        })
+    }
+
+    /// Adds a program (a list of micro-op tuples); returns its id.
+    fn add_program(&mut self, ops: Vec<OpTuple>) -> PyResult<usize> {
+        let ops: Vec<MicroOp> = ops
+            .into_iter()
+            .map(|(kind, alu, dst, a, b, imm, flags, cond, width, target)| MicroOp {
+                kind, alu, dst, a, b, imm, flags, cond, width, target,
+            })
+            .collect();
+        for (i, op) in ops.iter().enumerate() {
+            check_op(op, ops.len()).map_err(|e| PyValueError::new_err(format!("micro-op {}: {}", i, e)))?;
+        }
+        self.breakpoints.push(vec![false; ops.len() + 1]);
+        self.programs.push(ops);
+        Ok(self.programs.len() - 1)
+    }
+
+    /// Points `lane` at program `program` and resets it with `data` at address 0.
+    fn load_lane(&mut self, lane: usize, program: usize, data: &[u8]) -> PyResult<()> {
+        let lane = self.lane(lane)?;
+        if program >= self.programs.len() {
+            return Err(PyIndexError::new_err(format!("no program {}", program)));
+        }
+        if data.len() > self.state.mem_size {
+            return Err(PyValueError::new_err(format!(
+                "the program's data ({} bytes) does not fit in data memory ({} bytes)",
+                data.len(),
+                self.state.mem_size
+            )));
+        }
+        self.state.lane_program[lane] = program as u32;
+        self.state.reset_lane(lane, data);
+        if self.trace_lane == Some(lane) {
+            self.trace.entries.clear();
+        }
+        Ok(())
+    }
+
+    /// Runs each running lane for at most `max_steps` instructions with the GIL released.
+    /// Returns the number of instructions executed over all lanes.
+    #[pyo3(signature = (max_steps, honor_breakpoints=true))]
+    fn run(&mut self, py: Python<'_>, max_steps: u64, honor_breakpoints: bool) -> u64 {
+        let NcpuLanes { state, programs, breakpoints, trace, trace_lane } = self;
+        let runner = Runner { programs, breakpoints, trace_lane: *trace_lane };
+        py.detach(|| runner.run(state, max_steps, honor_breakpoints, trace))
+    }
+
+    /// Lanes stopped at a breakpoint run again (over that breakpoint) on the next `run`.
+    fn resume(&mut self) {
+        for lane in 0..self.state.lanes {
+            if self.state.status[lane] == Status::Breakpoint {
+                self.state.status[lane] = Status::Running;
+                self.state.skip_breakpoint[lane] = true;
+            }
+        }
+    }
+
+    fn set_breakpoint(&mut self, program: usize, index: usize, on: bool) -> PyResult<()> {
+        match self.breakpoints.get_mut(program).and_then(|b| b.get_mut(index)) {
+            Some(slot) => {
+                *slot = on;
+                Ok(())
+            }
+            None => Err(PyIndexError::new_err(format!("no instruction {} in program {}", index, program))),
+        }
+    }
+
+    fn set_trace(&mut self, depth: usize, lane: usize) -> PyResult<()> {
+        let lane = self.lane(lane)?;
+        self.trace = TraceRing { depth, entries: Default::default() };
+        self.trace_lane = (depth > 0).then_some(lane);
+        Ok(())
+    }
+
+    /// Trace entries, oldest first: (cycle, pc, next_pc, flags_before, flags_after,
+    /// [(register, old, new)], store (address, width) or None).
+    #[allow(clippy::type_complexity)]
+    fn trace(&self) -> Vec<(u64, u32, u32, u8, u8, Vec<(u8, u32, u32)>, Option<(u32, u8)>)> {
+        self.trace
+            .entries
+            .iter()
+            .map(|e| {
+                let changes = e.changes[..e.n_changes as usize].to_vec();
+                (e.cycle, e.pc, e.next_pc, e.flags_before, e.flags_after, changes, e.store)
+            })
+            .collect()
+    }
+
+    fn clear_trace(&mut self) {
+        self.trace.entries.clear();
+    }
+
+    #[getter]
+    fn lanes(&self) -> usize {
+        self.state.lanes
+    }
+
+    #[getter]
+    fn memory_size(&self) -> usize {
+        self.state.mem_size
+    }
+
+    /// Registers as little-endian u32, lanes x 9 (R0-R7, SP).
+    fn registers<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        let bytes: Vec<u8> = self.state.regs.iter().flat_map(|r| r.to_le_bytes()).collect();
+        PyBytes::new(py, &bytes)
+    }
+
+    fn set_register(&mut self, lane: usize, register: usize, value: u32) -> PyResult<()> {
+        let lane = self.lane(lane)?;
+        if register >= NREGS {
+            return Err(PyIndexError::new_err(format!("no register {}", register)));
+        }
+        self.state.regs[lane * NREGS + register] = value;
+        Ok(())
+    }
+
+    /// Per-lane (pc, flags, cycles, status, fault kind, fault value, program).
+    fn lane_states(&self) -> Vec<(u32, u8, u64, u8, u8, u32, u32)> {
+        let s = &self.state;
+        (0..s.lanes)
+            .map(|l| (s.pc[l], s.flags[l], s.cycles[l], s.status[l] as u8, s.fault[l].kind, s.fault[l].value, s.lane_program[l]))
+            .collect()
+    }
+
+    /// Lane status codes as bytes (0 running, 1 halted, 2 fault, 3 breakpoint).
+    fn statuses<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        let bytes: Vec<u8> = self.state.status.iter().map(|s| *s as u8).collect();
+        PyBytes::new(py, &bytes)
+    }
+
+    fn set_pc(&mut self, lane: usize, pc: u32) -> PyResult<()> {
+        let lane = self.lane(lane)?;
+        let len = self.programs.get(self.state.lane_program[lane] as usize).map_or(0, |p| p.len());
+        if pc as usize > len {
+            return Err(PyIndexError::new_err(format!("pc {} is outside the program (0..{})", pc, len)));
+        }
+        self.state.pc[lane] = pc;
+        if self.state.status[lane] != Status::Fault {
+            self.state.status[lane] = Status::Running;
+        }
+        Ok(())
+    }
+
+    fn set_flags(&mut self, lane: usize, flags: u8) -> PyResult<()> {
+        let lane = self.lane(lane)?;
+        self.state.flags[lane] = flags & 0xF;
+        Ok(())
+    }
+
+    fn read_memory<'py>(&self, py: Python<'py>, lane: usize, addr: usize, n: usize) -> PyResult<Bound<'py, PyBytes>> {
+        let lane = self.lane(lane)?;
+        let range = self.span(addr, n)?;
+        let base = lane * self.state.mem_size;
+        Ok(PyBytes::new(py, &self.state.mem[base + range.start..base + range.end]))
+    }
+
+    fn write_memory(&mut self, lane: usize, addr: usize, data: &[u8]) -> PyResult<()> {
+        let lane = self.lane(lane)?;
+        let range = self.span(addr, data.len())?;
+        let base = lane * self.state.mem_size;
+        self.state.mem[base + range.start..base + range.end].copy_from_slice(data);
+        Ok(())
+    }
+
+    fn snapshot(&self) -> NcpuSnapshot {
+        NcpuSnapshot { state: self.state.clone() }
+    }
+
+    fn restore(&mut self, snapshot: &NcpuSnapshot) -> PyResult<()> {
+        if snapshot.state.lanes != self.state.lanes || snapshot.state.mem_size != self.state.mem_size {
+            return Err(PyValueError::new_err("snapshot is of a machine with another shape"));
+        }
+        self.state = snapshot.state.clone();
+        // The trace keeps what happened before the restored moment.
+        if let Some(lane) = self.trace_lane {
+            let now = self.state.cycles[lane];
+            self.trace.entries.retain(|e| e.cycle < now);
+        }
+        Ok(())
+    }
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<NcpuLanes>()?;
+    m.add_class::<NcpuSnapshot>()?;
+    m.add("NCPU_ALU_NAMES", super::alu::ALU_NAMES.to_vec())?;
+    m.add("NCPU_KIND_NAMES", super::exec::KIND_NAMES.to_vec())?;
+    m.add("NCPU_CONDITION_NAMES", super::exec::CONDITION_NAMES.to_vec())?;
+    Ok(())
+}

@@ -1,0 +1,5 @@
+import sys
+
+from ncpu_nb.cli import main
+
+sys.exit(main())

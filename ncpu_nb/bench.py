@@ -1,0 +1,74 @@
+"""`ncpu-nb bench`: speed figures measured side by side in one run (never asserted in unit tests)."""
+from __future__ import annotations
+
+import platform
+import time
+
+import numpy as np
+
+# Five instructions per iteration: add, logic, shift, count down, branch.
+LOOP = """
+    MOV R1, 0
+    MOV R2, 3
+loop:
+    ADD R1, R1, R0
+    XOR R3, R1, R2
+    SHL R4, R3, 1
+    DEC R0
+    JNZ loop
+    HALT
+"""
+# A second loop with different instructions, so lanes can run different programs.
+LOOP_B = """
+    MOV R1, 1
+loop:
+    MUL R2, R1, R0
+    AND R3, R2, R1
+    SUB R1, R2, R3
+    DEC R0
+    JNZ loop
+    HALT
+"""
+
+
+def _time_run(cpu, iterations) -> tuple[int, float]:
+    cpu.reset()
+    cpu.set_registers(R0=iterations)
+    t0 = time.perf_counter()
+    result = cpu.run(max_cycles=10 * iterations + 10)
+    seconds = time.perf_counter() - t0
+    return result.instructions, seconds
+
+
+def bench_fast(quick: bool = False) -> dict:
+    from ncpu_nb.cpu import CPU
+
+    single_iters = 200_000 if quick else 4_000_000
+    lane_iters, lanes = (200, 1024) if quick else (2_000, 4096)
+    rows = {}
+    for label, depth in (("single stream, trace off", 0), ("single stream, trace 256", 256)):
+        cpu = CPU(LOOP, trace_depth=depth)
+        _time_run(cpu, 1000)  # warm up
+        n, s = _time_run(cpu, single_iters)
+        rows[label] = {"instructions": n, "seconds": s, "per_second": n / s}
+    for label, programs in (("lanes, same program", [LOOP] * lanes),
+                            ("lanes, two programs mixed", [LOOP, LOOP_B] * (lanes // 2))):
+        cpu = CPU(programs, memory_size=256, trace_depth=0)
+        n, s = _time_run(cpu, lane_iters)
+        rows[f"{label} ({lanes} lanes)"] = {"instructions": n, "seconds": s, "per_second": n / s}
+    return rows
+
+
+def run(target: str, quick: bool = False) -> dict:
+    benches = {"fast": bench_fast}
+    return {"target": target, "machine": f"{platform.machine()}, {platform.python_implementation()} "
+                                         f"{platform.python_version()}, numpy {np.__version__}",
+            "results": benches[target](quick)}
+
+
+def format_report(report: dict) -> str:
+    lines = [f"ncpu-nb bench {report['target']}  ({report['machine']})"]
+    for label, r in report["results"].items():
+        lines.append(f"  {label:42s} {r['per_second']:>16,.0f} instructions/s"
+                     f"   ({r['instructions']:,} in {r['seconds']:.3f} s)")
+    return "\n".join(lines)

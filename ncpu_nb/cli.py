@@ -1,0 +1,128 @@
+"""The `ncpu-nb` command line. Errors go to stderr with a non-zero status, never a traceback."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from ncpu_nb.errors import NcpuError
+
+
+def _parse_assignment(text: str) -> tuple[str, int]:
+    name, sep, value = text.partition("=")
+    if not sep:
+        raise argparse.ArgumentTypeError(f"expected REG=VALUE, got {text!r}")
+    try:
+        return name.strip().upper(), int(value.strip(), 0)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"{value!r} is not an integer") from exc
+
+
+def _read_program(path: str):
+    from ncpu_nb.isa.assembler import assemble
+
+    try:
+        source = Path(path).read_text()
+    except OSError as exc:
+        raise NcpuError(f"cannot read {path}: {exc.strerror}") from exc
+    return assemble(source, name=Path(path).name)
+
+
+def cmd_run(args) -> int:
+    from ncpu_nb.cpu import CPU
+
+    program = _read_program(args.file)
+    cpu = CPU(program, mode=args.mode, trace_depth=0, registers=dict(args.set or []))
+    result = cpu.run(args.max_cycles)
+    if args.json:
+        print(json.dumps({"registers": cpu.registers, "flags": cpu.flags, "cycles": cpu.cycles,
+                          "halted": cpu.halted}))
+    else:
+        print("  ".join(f"{k}={v}" for k, v in cpu.registers.items()))
+        print("flags " + " ".join(f"{k}={int(v)}" for k, v in cpu.flags.items()))
+        print(f"{cpu.cycles} cycles, {result.status}, {result.seconds * 1e3:.2f} ms")
+    return 0
+
+
+def cmd_asm(args) -> int:
+    program = _read_program(args.file)
+    for index, label, word, text, source in program.listing():
+        print(f"{index:5d}  {word:08X}  {(label + ':') if label else '':12s} {text:28s} ; {source}")
+    return 0
+
+
+def cmd_isa(args) -> int:
+    from ncpu_nb.isa.reference_table import ISAReference
+
+    print(ISAReference().markdown() if args.markdown else ISAReference())
+    return 0
+
+
+def cmd_bench(args) -> int:
+    from ncpu_nb import bench
+
+    report = bench.run(args.target, quick=args.quick)
+    print(json.dumps(report, indent=2) if args.json else bench.format_report(report))
+    return 0
+
+
+def cmd_lab(args) -> int:
+    from ncpu_nb.lab import launch
+
+    return launch(args.dir, args.port, extra=args.jupyter_args)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="ncpu-nb", description="ncpu_nb: neural computers in a notebook")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("run", help="assemble and run an nCPU program")
+    p.add_argument("file", help="an .asm file")
+    p.add_argument("--mode", default="fast", help="execution mode (fast)")
+    p.add_argument("--max-cycles", type=int, default=1_000_000, help="cycle budget (default 1,000,000)")
+    p.add_argument("--set", action="append", type=_parse_assignment, metavar="REG=VALUE",
+                   help="initial register value, e.g. --set R0=5 (repeatable)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=cmd_run)
+
+    p = sub.add_parser("asm", help="assemble a program and print its listing")
+    p.add_argument("file")
+    p.set_defaults(func=cmd_asm)
+
+    p = sub.add_parser("isa", help="print the instruction set reference")
+    p.add_argument("--markdown", action="store_true")
+    p.set_defaults(func=cmd_isa)
+
+    p = sub.add_parser("bench", help="measure speed")
+    p.add_argument("target", choices=["fast"])
+    p.add_argument("--quick", action="store_true", help="a shorter run (for smoke tests)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_bench)
+
+    p = sub.add_parser("lab", help="open the curriculum in JupyterLab")
+    p.add_argument("dir", nargs="?", help="where to put a copy of the curriculum (default: the checkout's, "
+                                          "or ./ncpu_nb_curriculum)")
+    p.add_argument("--port", type=int, help="port for JupyterLab")
+    p.add_argument("jupyter_args", nargs=argparse.REMAINDER, help="further JupyterLab options after --")
+    p.set_defaults(func=cmd_lab)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except NcpuError as exc:
+        print(f"ncpu-nb {args.command}: {exc}", file=sys.stderr)
+        return 1
+    except ValueError as exc:  # e.g. an unknown mode
+        print(f"ncpu-nb {args.command}: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

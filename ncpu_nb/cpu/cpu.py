@@ -1,0 +1,365 @@
+"""`CPU`: the nCPU teaching machine, batched over lanes, implementing the machine protocol."""
+from __future__ import annotations
+
+import time
+from collections.abc import MutableSet
+from dataclasses import dataclass
+from html import escape
+
+import numpy as np
+
+from ncpu_nb import _metal, html
+from ncpu_nb.errors import CycleBudgetExceeded, ExecutionError
+from ncpu_nb.isa.assembler import assemble
+from ncpu_nb.isa.program import Program
+from ncpu_nb.isa.table import ALU_NAMES, CONDITION_NAMES, FLAGS, KINDS, MASK, REGISTERS
+from ncpu_nb.protocol import Trace, TraceStep
+
+# The Rust executor numbers ALU operations, kinds and conditions; both sides must agree.
+assert tuple(_metal.NCPU_ALU_NAMES) == ALU_NAMES
+assert tuple(_metal.NCPU_KIND_NAMES) == KINDS
+assert tuple(_metal.NCPU_CONDITION_NAMES) == CONDITION_NAMES
+
+MODES = ("fast",)
+STATUS = ("running", "halted", "fault", "breakpoint")
+CHUNK = 4_000_000  # lane-instructions per call into the executor: Ctrl-C is seen between calls
+
+
+def _signed(value: int) -> int:
+    return value - (1 << 32) if value & 0x8000_0000 else value
+
+
+def flags_text(bits: int) -> str:
+    """'ZS..'-style flag string: the letter of each set flag."""
+    return "".join(name[0] for i, name in enumerate(FLAGS) if bits >> i & 1)
+
+
+@dataclass(frozen=True)
+class RunResult:
+    """What one `run` did (lane 0 figures, plus how many lanes ended in each state)."""
+
+    cycles: int
+    instructions: int  # over all lanes, this run
+    seconds: float
+    status: str
+    lanes: dict[str, int]
+
+    @property
+    def halted(self) -> bool:
+        return self.status == "halted"
+
+    def _repr_html_(self) -> str:
+        rate = self.instructions / self.seconds if self.seconds > 0 else float("inf")
+        rows = [["status", escape(self.status)], ["cycles", f"{self.cycles:,}"],
+                ["instructions (all lanes)", f"{self.instructions:,}"], ["seconds", f"{self.seconds:.4f}"],
+                ["instructions / s", f"{rate:,.0f}"]]
+        if sum(self.lanes.values()) > 1:
+            rows.append(["lanes", escape(", ".join(f"{n} {s}" for s, n in self.lanes.items() if n))])
+        return html.view("Run", html.table(["", ""], rows))
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """The whole machine state of every lane at one moment (see `CPU.snapshot`)."""
+
+    state: object
+    cycles: int
+
+
+class Breakpoints(MutableSet):
+    """Instruction indices where `run` stops (before executing them). Accepts code labels too."""
+
+    def __init__(self, cpu: "CPU"):
+        self._cpu, self._set = cpu, set()
+
+    def _index(self, where) -> int:
+        program = self._cpu.program
+        if isinstance(where, str):
+            if program is None or where not in (program.code_labels or {}):
+                raise KeyError(f"no code label {where!r}")
+            return program.code_labels[where]
+        if program is None or not 0 <= int(where) < len(program):
+            raise IndexError(f"no instruction {where}")
+        return int(where)
+
+    def _apply(self, index: int, on: bool):
+        for pid in set(self._cpu._lane_program_ids):
+            self._cpu._exec.set_breakpoint(pid, index, on)
+
+    def add(self, where) -> None:
+        index = self._index(where)
+        self._set.add(index)
+        self._apply(index, True)
+
+    def discard(self, where) -> None:
+        index = self._index(where)
+        if index in self._set:
+            self._set.discard(index)
+            self._apply(index, False)
+
+    def toggle(self, where) -> bool:
+        """Adds or removes a breakpoint; returns whether it is now set."""
+        index = self._index(where)
+        (self.discard if index in self._set else self.add)(index)
+        return index in self._set
+
+    def __contains__(self, where) -> bool:
+        try:
+            return self._index(where) in self._set
+        except (KeyError, IndexError):
+            return False
+
+    def __iter__(self):
+        return iter(sorted(self._set))
+
+    def __len__(self) -> int:
+        return len(self._set)
+
+    def __repr__(self) -> str:
+        return f"Breakpoints({sorted(self._set)})"
+
+
+class CPU:
+    """The nCPU machine. `CPU(source)` assembles and loads; `run()` runs to HALT.
+
+    lanes        independent machines run together (same or different programs)
+    memory_size  bytes of data memory per lane (the stack starts at its top)
+    trace_depth  steps of `trace_lane` kept in `trace` (0 turns tracing off)
+    max_cycles   default cycle budget of `run`
+    """
+
+    def __init__(self, program: str | Program | list | None = None, *, mode: str = "fast", lanes: int = 1,
+                 memory_size: int = 65536, trace_depth: int = 256, trace_lane: int = 0,
+                 max_cycles: int = 1_000_000, registers: dict | None = None):
+        if mode not in MODES:
+            raise ValueError(f"unknown mode {mode!r}; this build offers {', '.join(MODES)}")
+        self.mode, self.memory_size, self.max_cycles = mode, memory_size, max_cycles
+        self._trace_depth, self._trace_lane = trace_depth, trace_lane
+        self._programs: list[Program] = []
+        self._lane_program_ids: list[int] = [0] * lanes
+        self._initial_registers: dict = {}
+        self._exec = self._new_executor(lanes)
+        self.breakpoints = Breakpoints(self)
+        if program is not None:
+            self.load(program, registers=registers)
+
+    # --- loading -------------------------------------------------------------------------------
+    def _new_executor(self, lanes: int):
+        return _metal.NcpuLanes(lanes, self.memory_size, self._trace_depth, self._trace_lane)
+
+    def load(self, program: str | Program | list, *, registers: dict | None = None) -> "CPU":
+        """Load one program into every lane, or a list of programs, one per lane.
+        `registers` gives initial values (an int, or a sequence with one value per lane)."""
+        programs = program if isinstance(program, (list, tuple)) else None
+        lanes = len(programs) if programs is not None else self.lanes
+        if lanes != self.lanes:
+            self._exec = self._new_executor(lanes)
+        items = programs if programs is not None else [program]
+        self._programs = [p if isinstance(p, Program) else assemble(p) for p in items]
+        ids = [self._exec.add_program(p.micro_ops) for p in self._programs]
+        self._lane_program_ids = ids if programs is not None else ids * lanes
+        self.breakpoints = Breakpoints(self)
+        self._initial_registers = dict(registers or {})
+        self.reset()
+        return self
+
+    @property
+    def program(self) -> Program | None:
+        """The program of lane 0."""
+        return self._programs[self._lane_index(0)] if self._programs else None
+
+    def _lane_index(self, lane: int) -> int:
+        return 0 if len(self._programs) == 1 else lane
+
+    def reset(self) -> None:
+        """Every lane back to its start: registers zero (then the load-time values), PC 0, data reloaded."""
+        for lane, pid in enumerate(self._lane_program_ids):
+            data = self._programs[self._lane_index(lane)].data if self._programs else b""
+            self._exec.load_lane(lane, pid, data)
+        for index in self.breakpoints:
+            self.breakpoints._apply(index, True)
+        if self._initial_registers:
+            self.set_registers(**self._initial_registers)
+
+    # --- state ----------------------------------------------------------------------------------
+    @property
+    def lanes(self) -> int:
+        return self._exec.lanes
+
+    def registers_array(self) -> np.ndarray:
+        """All registers as a (lanes, 9) int32 array, columns R0-R7, SP."""
+        return np.frombuffer(self._exec.registers(), dtype="<u4").reshape(self.lanes, len(REGISTERS)).view(np.int32)
+
+    def _lane_state(self, lane: int):
+        return self._exec.lane_states()[lane]
+
+    @property
+    def registers(self) -> dict[str, int]:
+        """Lane 0's registers as signed integers."""
+        return self.lane_registers(0)
+
+    def lane_registers(self, lane: int) -> dict[str, int]:
+        return dict(zip(REGISTERS, (int(v) for v in self.registers_array()[lane])))
+
+    def set_registers(self, lane: int | None = None, **values) -> None:
+        """`cpu.set_registers(R0=5)` sets a register in every lane (or one `lane`);
+        a sequence value gives one value per lane."""
+        for name, value in values.items():
+            reg = REGISTERS.index(name.upper()) if name.upper() in REGISTERS else None
+            if reg is None:
+                raise KeyError(f"no register {name!r}; registers are {', '.join(REGISTERS)}")
+            lanes = range(self.lanes) if lane is None else [lane]
+            per_lane = np.ndim(value) > 0
+            if per_lane and len(value) != self.lanes:
+                raise ValueError(f"{name}: {len(value)} values for {self.lanes} lanes")
+            for l in lanes:
+                self._exec.set_register(l, reg, int(value[l] if per_lane else value) & MASK)
+
+    @property
+    def pc(self) -> int:
+        return self._lane_state(0)[0]
+
+    @pc.setter
+    def pc(self, value: int) -> None:
+        self._exec.set_pc(0, value)
+
+    @property
+    def flags(self) -> dict[str, bool]:
+        return self.lane_flags(0)
+
+    def lane_flags(self, lane: int) -> dict[str, bool]:
+        bits = self._lane_state(lane)[1]
+        return {name: bool(bits >> i & 1) for i, name in enumerate(FLAGS)}
+
+    @property
+    def cycles(self) -> int:
+        return self._lane_state(0)[2]
+
+    def lane_cycles(self) -> np.ndarray:
+        return np.array([s[2] for s in self._exec.lane_states()], dtype=np.int64)
+
+    @property
+    def status(self) -> str:
+        """Lane 0: 'running', 'halted', 'fault' or 'breakpoint'."""
+        return STATUS[self._lane_state(0)[3]]
+
+    def lane_status(self) -> list[str]:
+        return [STATUS[b] for b in self._exec.statuses()]
+
+    @property
+    def halted(self) -> bool:
+        return self.status == "halted"
+
+    def read_memory(self, address: int, n: int, lane: int = 0) -> bytes:
+        return self._exec.read_memory(lane, address, n)
+
+    def write_memory(self, address: int, data: bytes, lane: int | None = None) -> None:
+        for l in range(self.lanes) if lane is None else [lane]:
+            self._exec.write_memory(l, address, bytes(data))
+
+    def read_word(self, address: int, lane: int = 0) -> int:
+        """The signed 32-bit word at `address`."""
+        return _signed(int.from_bytes(self.read_memory(address, 4, lane), "little"))
+
+    # --- running ---------------------------------------------------------------------------------
+    def _instruction_text(self, lane: int, pc: int) -> str:
+        program = self._programs[self._lane_index(lane)]
+        return program.instructions[pc].text(program.label_at()) if pc < len(program) else "(end of program)"
+
+    def _check_faults(self) -> None:
+        for lane, (pc, _, _, status, kind, value, _) in enumerate(self._exec.lane_states()):
+            if STATUS[status] == "fault":
+                what = (f"memory access at 0x{value:X} is outside data memory ({self.memory_size} bytes)"
+                        if kind == 1 else f"jump to {value}, outside the program")
+                raise ExecutionError(what, pc, self._instruction_text(lane, pc), lane)
+
+    def step(self, n: int = 1) -> int:
+        """Execute up to `n` instructions in every running lane (breakpoints do not stop a step).
+        Returns the instructions lane 0 executed."""
+        before = self.cycles
+        self._exec.resume()
+        remaining = n
+        while remaining > 0:
+            chunk = min(remaining, max(1, CHUNK // self.lanes))
+            self._exec.run(chunk, False)
+            remaining -= chunk
+            if "running" not in self.lane_status():
+                break
+        self._check_faults()
+        return self.cycles - before
+
+    def run(self, max_cycles: int | None = None, *, check: bool = True) -> RunResult:
+        """Run every lane until HALT, a breakpoint or `max_cycles` more cycles.
+        With `check`, a fault raises ExecutionError and an exhausted budget CycleBudgetExceeded
+        (the machine keeps its state either way, so you can inspect it)."""
+        budget = self.max_cycles if max_cycles is None else max_cycles
+        start, t0, done = self.cycles, time.perf_counter(), 0
+        self._exec.resume()
+        remaining = budget
+        while remaining > 0:
+            chunk = min(remaining, max(1, CHUNK // self.lanes))
+            done += self._exec.run(chunk, True)
+            remaining -= chunk
+            if "running" not in self.lane_status():
+                break
+        seconds = time.perf_counter() - t0
+        statuses = self.lane_status()
+        if check:
+            self._check_faults()
+            if "running" in statuses:
+                lane = statuses.index("running")
+                pc = self._lane_state(lane)[0]
+                raise CycleBudgetExceeded(budget, pc, self._instruction_text(lane, pc), statuses.count("running"))
+        counts = {s: statuses.count(s) for s in STATUS}
+        return RunResult(self.cycles - start, done, seconds, self.status, counts)
+
+    # --- debugging -------------------------------------------------------------------------------
+    @property
+    def trace(self) -> Trace:
+        """Recent steps of the traced lane (see `trace_depth`), oldest first."""
+        lane = self._trace_lane
+        steps = []
+        for cycle, pc, next_pc, f0, f1, changes, store in self._exec.trace():
+            steps.append(TraceStep(
+                cycle, pc, self._instruction_text(lane, pc), next_pc,
+                {REGISTERS[r]: (_signed(old), _signed(new)) for r, old, new in changes},
+                flags_text(f0), flags_text(f1), store, lane))
+        return Trace(steps)
+
+    def snapshot(self) -> Snapshot:
+        """A copy of every lane's state; `restore` returns to it (also after loading nothing new)."""
+        return Snapshot(self._exec.snapshot(), self.cycles)
+
+    def restore(self, snapshot: Snapshot) -> None:
+        self._exec.restore(snapshot.state)
+
+    def disassemble(self, start: int | None = None, n: int = 8) -> list[tuple[int, str]]:
+        """(index, text) for `n` instructions of lane 0's program from `start` (default: the PC)."""
+        program = self.program
+        if program is None:
+            return []
+        start = self.pc if start is None else start
+        labels = program.label_at()
+        return [(i, program.instructions[i].text(labels)) for i in range(max(0, start), min(len(program), start + n))]
+
+    # --- display ---------------------------------------------------------------------------------
+    def __repr__(self) -> str:
+        regs = " ".join(f"{k}={v}" for k, v in self.registers.items())
+        lanes = f", {self.lanes} lanes" if self.lanes > 1 else ""
+        return f"<CPU {self.mode}{lanes}: pc={self.pc} cycles={self.cycles} {self.status} | {regs}>"
+
+    def _repr_html_(self) -> str:
+        regs = self.registers
+        reg_rows = [[name, str(value), f"0x{value & MASK:08X}"] for name, value in regs.items()]
+        flag_rows = [[name, "1" if on else "0"] for name, on in self.flags.items()]
+        state = [["pc", str(self.pc)], ["cycles", f"{self.cycles:,}"], ["status", self.status]]
+        if self.lanes > 1:
+            state.append(["lanes", str(self.lanes)])
+        listing = (self.program.listing_html(self.pc, 5, frozenset(self.breakpoints))
+                   if self.program is not None else "<div class='dim'>no program loaded</div>")
+        return html.view(
+            f"nCPU ({self.mode} mode)" + (f", lane 0 of {self.lanes}" if self.lanes > 1 else ""),
+            html.box(html.table(["register", "value", "hex"], reg_rows, numeric=(1,))),
+            html.box(html.table(["flag", ""], flag_rows), html.table(["", ""], state)),
+            html.box(listing),
+        )

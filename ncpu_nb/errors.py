@@ -1,0 +1,64 @@
+"""Typed errors. Each says where: line and column for source, PC and instruction for execution."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+class NcpuError(Exception):
+    """Base class of every error ncpu_nb raises on purpose."""
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """One problem in assembly source: 1-based line and column, the message, the source line."""
+
+    line: int
+    column: int
+    message: str
+    source_line: str
+    length: int = 1
+
+    def __str__(self) -> str:
+        caret = " " * (self.column - 1) + "^" * max(1, self.length)
+        return f"line {self.line}, column {self.column}: {self.message}\n    {self.source_line}\n    {caret}"
+
+
+class AssemblyError(NcpuError):
+    """Every problem found in a source file (not just the first), each with line, column and caret."""
+
+    def __init__(self, diagnostics: list[Diagnostic]):
+        self.diagnostics = list(diagnostics)
+        first = self.diagnostics[0]
+        self.line, self.column, self.source_line = first.line, first.column, first.source_line
+        count = len(self.diagnostics)
+        head = f"{count} error{'s' if count > 1 else ''} in assembly source"
+        super().__init__(head + ":\n" + "\n".join(str(d) for d in self.diagnostics))
+
+
+class DecodeError(NcpuError):
+    """A 32-bit word that is not a valid nCPU instruction."""
+
+    def __init__(self, message: str, word: int | None = None):
+        self.word = word
+        super().__init__(message if word is None else f"{message} (word 0x{word & 0xFFFFFFFF:08X})")
+
+
+class ExecutionError(NcpuError):
+    """A lane stopped on a fault: a memory access out of range or a jump outside the program."""
+
+    def __init__(self, message: str, pc: int, instruction: str, lane: int = 0):
+        self.pc, self.instruction, self.lane = pc, instruction, lane
+        where = f"lane {lane}, " if lane else ""
+        super().__init__(f"{message} ({where}PC={pc}: {instruction})")
+
+
+class CycleBudgetExceeded(NcpuError):
+    """`run` reached its cycle budget before every lane halted."""
+
+    def __init__(self, budget: int, pc: int, instruction: str, running: int = 1):
+        self.budget, self.pc, self.instruction, self.running = budget, pc, instruction, running
+        lanes = f" ({running} lanes still running)" if running > 1 else ""
+        super().__init__(
+            f"no HALT within the cycle budget of {budget:,} cycles{lanes}; stopped at PC={pc}: {instruction}. "
+            "Raise max_cycles if the program needs longer, or look for an endless loop."
+        )

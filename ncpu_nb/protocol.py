@@ -1,0 +1,103 @@
+"""The machine protocol: what every engine offers, and what widgets, reprs and magics use.
+
+The nCPU CPU (fast and neural), the differentiable engine and the ARM64 machine all implement
+`Machine`; views talk to this protocol only, so a new engine gets the debugger for free.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from html import escape
+from typing import Any, Iterable, Protocol, runtime_checkable
+
+from ncpu_nb import html
+
+
+@dataclass(frozen=True)
+class TraceStep:
+    """One executed instruction and what it changed."""
+
+    cycle: int
+    pc: int
+    instruction: str
+    next_pc: int
+    changes: dict[str, tuple[int, int]] = field(default_factory=dict)  # register -> (old, new)
+    flags_before: str = ""
+    flags_after: str = ""
+    memory_write: tuple[int, int] | None = None  # (address, width)
+    lane: int = 0
+
+
+class Trace(Sequence):
+    """Recent steps of one lane, oldest first."""
+
+    def __init__(self, steps: Iterable[TraceStep], width: int = 32):
+        self._steps = list(steps)
+        self._width = width
+
+    def __getitem__(self, i):
+        return Trace(self._steps[i], self._width) if isinstance(i, slice) else self._steps[i]
+
+    def __len__(self) -> int:
+        return len(self._steps)
+
+    def __repr__(self) -> str:
+        return f"<Trace of {len(self)} steps>"
+
+    def _fmt(self, value: int) -> str:
+        return f"0x{value & ((1 << self._width) - 1):0{self._width // 4}X}"
+
+    def describe(self, step: TraceStep) -> str:
+        parts = [f"{r}: {self._fmt(old)} → {self._fmt(new)}" for r, (old, new) in step.changes.items()]
+        if step.flags_before != step.flags_after:
+            parts.append(f"flags: {step.flags_before or '-'} → {step.flags_after or '-'}")
+        if step.memory_write:
+            addr, width = step.memory_write
+            parts.append(f"mem[{self._fmt(addr)}] ({width} bytes)")
+        return ", ".join(parts)
+
+    def to_dataframe(self):
+        """The trace as a pandas DataFrame (pandas must be installed)."""
+        import pandas as pd
+
+        return pd.DataFrame([{**{k: getattr(s, k) for k in ("cycle", "pc", "instruction", "next_pc")},
+                              "changes": self.describe(s)} for s in self._steps])
+
+    def _repr_html_(self) -> str:
+        rows = [[str(s.cycle), str(s.pc), escape(s.instruction), escape(self.describe(s))] for s in self._steps]
+        return html.view(f"Trace: {len(self)} steps", html.table(["cycle", "pc", "instruction", "changes"], rows,
+                                                                  numeric=(0, 1)))
+
+
+@runtime_checkable
+class Machine(Protocol):
+    """What every engine implements."""
+
+    @property
+    def registers(self) -> dict[str, int]: ...
+
+    @property
+    def pc(self) -> int: ...
+
+    @property
+    def flags(self) -> dict[str, bool]: ...
+
+    @property
+    def trace(self) -> Trace: ...
+
+    @property
+    def breakpoints(self) -> Any: ...  # a mutable set of code locations
+
+    def read_memory(self, address: int, n: int) -> bytes: ...
+
+    def step(self, n: int = 1) -> int: ...
+
+    def run(self, *args, **kwargs) -> Any: ...
+
+    def reset(self) -> None: ...
+
+    def snapshot(self) -> Any: ...
+
+    def restore(self, snapshot: Any) -> None: ...
+
+    def disassemble(self, start: int | None = None, n: int = 8) -> list[tuple[int, str]]: ...
