@@ -265,7 +265,8 @@ def _number(text: str, state: _State, allow_labels: bool = True) -> int:
             inner = digits[1:-1]
             value = ord(_ESCAPES.get(inner[1], inner[1]) if inner.startswith("\\") else inner)
         else:
-            value = int(digits.replace("_", ""), 0)
+            digits = digits.replace("_", "")
+            value = int(digits, 0) if digits[1:2].isalpha() else int(digits, 10)  # 010 is ten
         return -value if sign == "-" else value
     name = text.strip().lstrip("#").strip()
     if _find(state.constants, name) is not None:

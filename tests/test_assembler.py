@@ -1,0 +1,131 @@
+"""Assembler and disassembler: syntax, directives, round trips, and errors that say where."""
+import pytest
+
+from ncpu_nb import AssemblyError, assemble, disassemble
+from ncpu_nb.isa.encoding import Instruction, decode, encode
+from ncpu_nb.isa.table import FORMS
+
+
+def test_classic_syntax_assembles():
+    program = assemble("""
+    ; classic nCPU: labels alone on a line, ; comments, three-register ALU ops
+        MOV R0, 10
+        MOV R1, R0
+    top:
+        SHL R2, R1, 3       ; immediate shift
+        SHR R3, R1, R0      # register shift amount, and a # comment
+        CMP R0, R1
+        JZ top
+        JMP 0
+        HALT
+    """)
+    assert [i.mnemonic for i in program.instructions] == ["MOV", "MOV", "SHL", "SHR", "CMP", "JZ", "JMP", "HALT"]
+    assert program.code_labels == {"top": 2}
+    assert program.instructions[5].operand("target") == 2
+
+
+def test_space_separated_operands_and_case_insensitive_labels():
+    a = assemble("add r0 r1 r2\nLoop:\njnz LOOP\nhalt")
+    b = assemble("ADD R0, R1, R2\nloop:\nJNZ loop\nHALT")
+    assert a.words == b.words
+
+
+def test_immediate_spellings():
+    program = assemble("MOV R0, 42\nMOV R1, -7\nMOV R2, 0x2A\nMOV R3, 0b101010\nMOV R4, #42\nMOV R5, 'A'\n"
+                       "MOV R6, 0xFFFFFFFF\nMOV R7, -2147483648")
+    assert [i.values[1] for i in program.instructions] == [42, -7, 42, 42, 42, 65, 0xFFFFFFFF, -2147483648]
+    assert program.literals == (0xFFFFFFFF, 0x80000000)  # too wide for imm20: in the literal pool
+
+
+def test_data_directives_and_labels():
+    program = assemble("""
+    .equ N, 3
+    .data
+    nums: .word 1, -2, N
+    msg:  .asciz "hi\\n"
+    .align 4
+    buf:  .zero 4
+    .text
+        MOV R0, nums
+        LDR R1, [R0, 4]
+        LDRB R2, [msg + 1]
+        STR R1, [buf]
+        HALT
+    """)
+    assert program.data_labels == {"nums": 0, "msg": 12, "buf": 16}
+    assert program.data[:16] == (b"\x01\0\0\0" + (2**32 - 2).to_bytes(4, "little") + b"\x03\0\0\0hi\n\0")
+    assert program.instructions[2].operand("addr") == (15, 13)
+
+
+def test_label_on_the_same_line_as_an_instruction():
+    program = assemble("start: MOV R0, 1\n  JMP start")
+    assert program.code_labels == {"start": 0}
+
+
+def test_every_form_round_trips_through_text_and_words():
+    for form in FORMS:
+        values = []
+        for _, kind, _ in form.operands:
+            values.append({"reg": 3, "imm16": -5, "imm20": 70000, "lit": 0xDEADBEEF, "target": 1,
+                           "mem": (2, -8)}[kind])
+        instr = Instruction(form, tuple(values))
+        text = instr.text()
+        literals = []
+        word = encode(instr, literals)
+        assert decode(word, literals) == instr, text
+        assert disassemble([word], literals) == [text]
+        # jump targets need instructions to point at
+        padded = "target" in [k for _, k, _ in form.operands]
+        reassembled = assemble(f"NOP\n{text}\nNOP" if padded else text)
+        assert reassembled.instructions[int(padded)] == instr
+
+
+def errors_of(source):
+    with pytest.raises(AssemblyError) as info:
+        assemble(source)
+    return info.value
+
+
+def test_unknown_mnemonic_reports_line_column_and_caret():
+    err = errors_of("MOV R0, 1\n   FROB R1, R2\nHALT")
+    (d,) = err.diagnostics
+    assert (d.line, d.column) == (2, 4)
+    assert "unknown instruction 'FROB'" in d.message
+    assert "   FROB R1, R2\n       ^^^^" in str(err)
+
+
+def test_all_errors_are_listed_not_just_the_first():
+    err = errors_of("""
+        MOV R9, 1
+        ADD R0, R1
+        JMP nowhere
+        ADD R0, R1, 70000
+        MOV R0, 0x100000000
+        LDR R0, [R1, 40000]
+        HALT
+    """)
+    messages = [(d.line, d.message) for d in err.diagnostics]
+    assert len(messages) == 6, messages
+    assert "expected a register" in messages[0][1] and "'R9'" in messages[0][1]
+    assert "takes 3 operand(s)" in messages[1][1]
+    assert "undefined label 'nowhere'" in messages[2][1]
+    assert "70000 is out of range (-32768..32767)" in messages[3][1]
+    assert "4294967296 is out of range" in messages[4][1]
+    assert "memory offset 40000 is out of range" in messages[5][1]
+    assert err.line == 2  # the first error's position is on the exception itself
+    assert "6 errors" in str(err)
+
+
+def test_error_columns_point_at_the_operand():
+    d = errors_of("  ADD R0, R1, bogus").diagnostics[0]
+    assert d.column == 15 and d.length == 5
+    assert str(d).splitlines()[-1] == "    " + " " * 14 + "^^^^^"
+
+
+def test_duplicate_labels_and_register_names_as_labels_are_errors():
+    err = errors_of("a:\nNOP\nA:\nHALT\nR1:\nHALT")
+    assert [d.line for d in err.diagnostics] == [3, 5]
+
+
+def test_jump_target_beyond_the_program_is_an_error():
+    assert "outside the program" in errors_of("JMP 5\nHALT").diagnostics[0].message

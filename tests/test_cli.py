@@ -1,0 +1,71 @@
+"""The ncpu-nb command line: JSON output, initial registers, errors without tracebacks."""
+import json
+import subprocess
+import sys
+
+import pytest
+
+from ncpu_nb.cli import main
+
+SUM = "MOV R1, 0\nloop:\nADD R1, R1, R0\nDEC R0\nJNZ loop\nHALT\n"
+
+
+@pytest.fixture
+def asm(tmp_path):
+    def write(text, name="prog.asm"):
+        path = tmp_path / name
+        path.write_text(text)
+        return str(path)
+    return write
+
+
+def test_run_json_gives_registers_flags_cycles_halted(asm, capsys):
+    assert main(["run", asm(SUM), "--set", "R0=10", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["registers"]["R1"] == 55 and out["cycles"] == 32 and out["halted"] is True
+    assert set(out["registers"]) == {"R0", "R1", "R2", "R3", "R4", "R5", "R6", "R7", "SP"}
+    assert out["flags"] == {"ZF": True, "SF": False, "CF": False, "OF": False}
+
+
+def test_run_plain_text(asm, capsys):
+    assert main(["run", asm(SUM), "--set", "r0=0x3"]) == 0
+    assert "R1=6" in capsys.readouterr().out
+
+
+def test_assembly_errors_go_to_stderr_with_status_1(asm, capsys):
+    assert main(["run", asm("MOV R0, 1\nBLAH R1\nJMP nowhere\n")]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert "2 errors" in captured.err and "line 2, column 1" in captured.err and "Traceback" not in captured.err
+
+
+def test_budget_and_missing_file_are_errors(asm, capsys):
+    assert main(["run", asm("top:\nJMP top\n"), "--max-cycles", "50"]) == 1
+    assert "cycle budget of 50" in capsys.readouterr().err
+    assert main(["run", "/nonexistent/x.asm"]) == 1
+    assert "cannot read" in capsys.readouterr().err
+
+
+def test_unknown_mode_is_a_usage_error(asm, capsys):
+    assert main(["run", asm(SUM), "--mode", "warp"]) == 2
+    assert "unknown mode" in capsys.readouterr().err
+
+
+def test_asm_listing_and_isa_reference(asm, capsys):
+    assert main(["asm", asm(SUM)]) == 0
+    assert "ADD R1, R1, R0" in capsys.readouterr().out
+    assert main(["isa", "--markdown"]) == 0
+    out = capsys.readouterr().out
+    assert "| `ADD R, R, R` |" in out and "JNZ" in out
+
+
+def test_console_script_is_installed_and_exits_cleanly(asm):
+    proc = subprocess.run([sys.executable, "-m", "ncpu_nb", "run", asm("MOV R0, 1\nFOO\n"), "--json"],
+                          capture_output=True, text=True)
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr and "unknown instruction" in proc.stderr
+
+
+def test_bench_fast_quick_reports_rates(capsys):
+    assert main(["bench", "fast", "--quick", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert all(r["per_second"] > 0 and r["instructions"] > 0 for r in report["results"].values())
