@@ -5,11 +5,30 @@
     cpu.run()
     cpu.registers["R2"]   # 42
 """
+from ncpu_nb import coursework
 from ncpu_nb.cpu import CPU, RunResult, Snapshot
 from ncpu_nb.errors import AssemblyError, CycleBudgetExceeded, DecodeError, ExecutionError, NcpuError
 from ncpu_nb.isa import Program, assemble, disassemble
+from ncpu_nb.isa.reference_table import ISAReference
 from ncpu_nb.protocol import Machine, Trace, TraceStep
+from ncpu_nb.resources import program_manifest, program_source
 
 __version__ = "0.1.0"
 __all__ = ["CPU", "RunResult", "Snapshot", "Program", "assemble", "disassemble", "Machine", "Trace", "TraceStep",
-           "NcpuError", "AssemblyError", "DecodeError", "ExecutionError", "CycleBudgetExceeded"]
+           "NcpuError", "AssemblyError", "DecodeError", "ExecutionError", "CycleBudgetExceeded", "isa_reference",
+           "list_programs", "load_program", "coursework"]
+
+
+def isa_reference() -> ISAReference:
+    """The instruction set as a table (HTML in a notebook, text in a terminal), generated from its definition."""
+    return ISAReference()
+
+
+def list_programs() -> dict:
+    """The catalogue of bundled nCPU programs: name -> description, category, expected results."""
+    return program_manifest()
+
+
+def load_program(name: str) -> Program:
+    """A bundled nCPU program, assembled, e.g. load_program("fibonacci")."""
+    return assemble(program_source(name), name=name)

@@ -57,6 +57,22 @@ def test_data_directives_and_labels():
     assert program.instructions[2].operand("addr") == (15, 13)
 
 
+def test_escapes_in_strings_and_character_literals():
+    program = assemble('.data\ns: .asciz "a\\\\", "q\\"; x"\n.text\nMOV R0, \'\\\\\'  ; backslash\nMOV R1, \';\'')
+    assert program.data == b"a\\q\"; x\0"
+    assert [i.values[1] for i in program.instructions] == [ord("\\"), ord(";")]
+
+
+def test_word_lists_may_name_data_labels_defined_later():
+    program = assemble(".data\ntable: .word first, second\nfirst: .word 1\nsecond: .word 2\n.text\nHALT")
+    assert program.data[:8] == (8).to_bytes(4, "little") + (12).to_bytes(4, "little")
+
+
+def test_a_constant_may_not_shadow_a_label():
+    err = errors_of(".equ BUF, 5\n.data\nbuf: .word 0\n.text\nHALT\nloop:\n.equ LOOP, 1")
+    assert [d.line for d in err.diagnostics] == [3, 7]
+
+
 def test_label_on_the_same_line_as_an_instruction():
     program = assemble("start: MOV R0, 1\n  JMP start")
     assert program.code_labels == {"start": 0}

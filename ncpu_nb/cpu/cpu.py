@@ -176,8 +176,6 @@ class CPU:
         for lane, pid in enumerate(self._lane_program_ids):
             data = self._programs[self._lane_index(lane)].data if self._programs else b""
             self._exec.load_lane(lane, pid, data)
-        for index in self.breakpoints:
-            self.breakpoints._apply(index, True)
         if self._initial_registers:
             self.set_registers(**self._initial_registers)
 
@@ -314,6 +312,11 @@ class CPU:
         return RunResult(self.cycles - start, done, seconds, self.status, counts)
 
     # --- debugging -------------------------------------------------------------------------------
+    def set_trace(self, depth: int, lane: int = 0) -> None:
+        """Keep the last `depth` steps of `lane` in `trace` (0 turns tracing off, the fastest)."""
+        self._exec.set_trace(depth, lane)
+        self._trace_depth, self._trace_lane = depth, lane
+
     @property
     def trace(self) -> Trace:
         """Recent steps of the traced lane (see `trace_depth`), oldest first."""

@@ -83,25 +83,37 @@ def _find(names: dict, name: str):
 
 
 def _defined(state: _State, data_items, name: str) -> bool:
+    """Whether a label or constant of this name (in any case) exists already."""
     key = name.casefold()
-    return any(n.casefold() == key for n in [*state.code_labels, *(n for n, *_ in data_items if n)])
+    names = [*state.code_labels, *state.constants, *(n for n, *_ in data_items if n)]
+    return any(n.casefold() == key for n in names)
 
 
 def _error(state, line: _Line, column: int, message: str, length: int = 1):
     state.diagnostics.append(Diagnostic(line.number, column, message, line.text, length))
 
 
-def _strip_comment(text: str) -> str:
-    quote = None
+def _unquoted(text: str):
+    """(index, character, bracket depth) of every character outside string and character literals."""
+    quote, escaped, depth = None, False, 0
     for i, ch in enumerate(text):
         if quote:
-            if ch == "\\":
-                continue
-            if ch == quote and text[i - 1] != "\\":
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == quote:
                 quote = None
         elif ch in "\"'":
             quote = ch
-        elif ch == ";" or text.startswith("//", i) or (ch == "#" and not _IMMEDIATE_HASH.match(text, i)):
+        else:
+            depth += (ch == "[") - (ch == "]")
+            yield i, ch, depth
+
+
+def _strip_comment(text: str) -> str:
+    for i, ch, _ in _unquoted(text):
+        if ch == ";" or text.startswith("//", i) or (ch == "#" and not _IMMEDIATE_HASH.match(text, i)):
             return text[:i]
     return text
 
@@ -109,27 +121,18 @@ def _strip_comment(text: str) -> str:
 def _split_operands(body: str, start: int) -> list[tuple[str, int]]:
     """Split at top-level commas, or at spaces when there is no comma (classic nCPU allows
     `ADD R0 R1 R2`); returns (operand text, 1-based column) pairs."""
+    if not body.strip():
+        return []
     for separator in ",", " ":
-        parts, depth, quote, begin = [], 0, None, 0
-        for i, ch in enumerate(body + separator):
-            if quote:
-                if ch == quote and body[i - 1] != "\\":
-                    quote = None
-            elif ch in "\"'":
-                quote = ch
-            elif ch == "[":
-                depth += 1
-            elif ch == "]":
-                depth -= 1
-            elif ch == separator and depth <= 0:
-                piece = body[begin:i]
-                stripped = piece.strip()
-                if stripped or separator == ",":
-                    parts.append((stripped, start + begin + (len(piece) - len(piece.lstrip()))))
-                begin = i + 1
-        if len(parts) > 1 or separator == " ":
+        cuts = [i for i, ch, depth in _unquoted(body) if ch == separator and depth <= 0]
+        if cuts or separator == " ":
             break
-    return parts if any(p for p, _ in parts) else []
+    parts = []
+    for begin, end in zip([-1, *cuts], [*cuts, len(body)]):
+        piece = body[begin + 1:end]
+        if piece.strip() or separator == ",":
+            parts.append((piece.strip(), start + begin + 1 + len(piece) - len(piece.lstrip())))
+    return parts
 
 
 def _first_pass(source: str, state: _State):
@@ -168,7 +171,7 @@ def _first_pass(source: str, state: _State):
                 section = "data"
                 data_items.append((None, line, ".org", operands))
             elif directive == ".equ":
-                _equ(state, line, operands)
+                _equ(state, line, operands, data_items)
             elif directive in (".word", ".byte", ".ascii", ".asciz", ".zero", ".space", ".align"):
                 if section != "data":
                     _error(state, line, column, f"{directive} belongs in a .data section", len(head))
@@ -183,9 +186,12 @@ def _first_pass(source: str, state: _State):
     return data_items
 
 
-def _equ(state, line, operands):
+def _equ(state, line, operands, data_items):
     if len(operands) != 2 or not _NAME.fullmatch(operands[0][0]):
         _error(state, line, line.column, ".equ takes a name and a value: .equ NAME, 42", 4)
+        return
+    if _defined(state, data_items, operands[0][0]) or operands[0][0].upper() in REGISTERS:
+        _error(state, line, operands[0][1], f"{operands[0][0]!r} is already defined", len(operands[0][0]))
         return
     try:
         state.constants[operands[0][0]] = _number(operands[1][0], state, allow_labels=False)
@@ -194,49 +200,60 @@ def _equ(state, line, operands):
 
 
 def _place_data(items, state):
-    """Lay out data directives in memory and assign data label addresses."""
-    data, location = state.data, 0
+    """Lay out data directives: first every size and label address, then the bytes, so `.word`
+    may name data labels defined later (pointer tables)."""
+    placed, location = [], 0  # (line, directive, operands, location, blob or None)
     for name, line, directive, operands in items:
         if name is not None:
             state.data_labels[name] = location
             continue
         try:
+            blob = None
             if directive == ".org":
                 if operands:
                     location = _number(operands[0][0], state, allow_labels=False)
                 continue
             if directive in (".ascii", ".asciz"):
-                blob = b"".join(_string(text, column) for text, column in operands)
+                blob = b"".join(_string(text, column - line.column) for text, column in operands)
                 blob += b"\0" if directive == ".asciz" else b""
             elif directive in (".zero", ".space"):
                 blob = bytes(_number(operands[0][0], state, allow_labels=False)) if operands else b""
             elif directive == ".align":
                 n = _number(operands[0][0], state, allow_labels=False) if operands else 4
                 blob = bytes((-location) % max(n, 1))
-            else:
-                width = 4 if directive == ".word" else 1
-                blob = b""
-                for text, column in operands:
-                    try:
-                        value = _number(text, state, allow_labels=False)
-                    except _OperandError as e:
-                        e.offset += column - operands[0][1]
-                        raise
-                    if not -(1 << (8 * width - 1)) <= value < (1 << (8 * width)):
-                        raise _OperandError(f"{value} does not fit in {width * 8} bits", column - operands[0][1],
-                                            len(text))
-                    blob += (value & ((1 << (8 * width)) - 1)).to_bytes(width, "little")
+            size = len(blob) if blob is not None else len(operands) * (4 if directive == ".word" else 1)
         except _OperandError as e:
-            column = (operands[0][1] if operands else line.column) + e.offset
-            _error(state, line, column, str(e), e.length)
+            _error(state, line, line.column + e.offset, str(e), e.length)
             continue
         if location < 0:
             _error(state, line, line.column, "data address is negative")
             continue
+        placed.append((line, directive, operands, location, blob))
+        location += size
+    data = state.data
+    for line, directive, operands, location, blob in placed:
+        if blob is None:
+            blob = _values(line, directive, operands, state)
+            if blob is None:
+                continue
         if len(data) < location + len(blob):
             data.extend(bytes(location + len(blob) - len(data)))
         data[location:location + len(blob)] = blob
-        location += len(blob)
+
+
+def _values(line, directive, operands, state) -> bytes | None:
+    """The bytes of a .word or .byte list (None after reporting an error)."""
+    width, blob = (4 if directive == ".word" else 1), b""
+    for text, column in operands:
+        try:
+            value = _number(text, state)
+            if not -(1 << (8 * width - 1)) <= value < (1 << (8 * width)):
+                raise _OperandError(f"{value} does not fit in {width * 8} bits", 0, len(text))
+        except _OperandError as e:
+            _error(state, line, column + e.offset, str(e), e.length)
+            return None
+        blob += (value & ((1 << (8 * width)) - 1)).to_bytes(width, "little")
+    return blob
 
 
 def _string(text: str, column: int) -> bytes:
@@ -253,7 +270,7 @@ def _string(text: str, column: int) -> bytes:
     try:
         return "".join(out).encode("latin-1")
     except UnicodeEncodeError as exc:
-        raise _OperandError("strings hold Latin-1 characters only", 0, len(text)) from exc
+        raise _OperandError("strings hold Latin-1 characters only", column, len(text)) from exc
 
 
 def _number(text: str, state: _State, allow_labels: bool = True) -> int:

@@ -374,3 +374,74 @@ impl<'a> Runner<'a> {
         done
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn op(kind: u8, alu: u8, dst: u8, a: u8, b: u8, imm: u32, flags: u8, cond: u8, target: u32) -> MicroOp {
+        MicroOp { kind, alu, dst, a, b, imm, flags, cond, width: 4, target }
+    }
+
+    /// R1 = R0 + (R0-1) + ... + 1, as: loop: ADD R1,R1,R0; SUB R0,R0,1; JNZ loop; HALT
+    fn sum_program() -> Vec<MicroOp> {
+        vec![
+            op(2, 1, 1, 1, 0, 0, 2, 0, 0),
+            op(2, 2, 0, 0, NONE, 1, 2, 0, 0),
+            op(3, 0, NONE, NONE, NONE, 0, 0, 2, 0),
+            op(1, 0, NONE, NONE, NONE, 0, 0, 0, 0),
+        ]
+    }
+
+    fn run(programs: &[Vec<MicroOp>], s: &mut Lanes, steps: u64, bps: &[Vec<bool>]) -> (u64, TraceRing) {
+        let mut trace = TraceRing { depth: 4, entries: VecDeque::new() };
+        let runner = Runner { programs, breakpoints: bps, trace_lane: Some(0) };
+        (runner.run(s, steps, true, &mut trace), trace)
+    }
+
+    #[test]
+    fn lanes_run_independently_to_halt() {
+        let programs = vec![sum_program()];
+        let mut s = Lanes::new(3, 16);
+        for (lane, n) in [10u32, 1, 100].into_iter().enumerate() {
+            s.regs[lane * NREGS] = n;
+        }
+        let (done, trace) = run(&programs, &mut s, 1_000, &[vec![false; 5]]);
+        assert_eq!(done, 31 + 4 + 301);
+        assert_eq!([s.regs[1], s.regs[NREGS + 1], s.regs[2 * NREGS + 1]], [55, 1, 5050]);
+        assert!(s.status.iter().all(|&st| st == Status::Halted));
+        assert_eq!(trace.entries.len(), 4);
+        assert_eq!(trace.entries.back().unwrap().pc, 3);
+    }
+
+    #[test]
+    fn breakpoint_stops_before_and_resumes_over() {
+        let programs = vec![sum_program()];
+        let mut bps = vec![vec![false; 5]];
+        bps[0][2] = true;
+        let mut s = Lanes::new(1, 16);
+        s.regs[0] = 2;
+        run(&programs, &mut s, 100, &bps);
+        assert_eq!((s.status[0], s.pc[0], s.cycles[0]), (Status::Breakpoint, 2, 2));
+        s.status[0] = Status::Running;
+        s.skip_breakpoint[0] = true;
+        run(&programs, &mut s, 100, &bps);
+        assert_eq!((s.status[0], s.pc[0], s.cycles[0]), (Status::Breakpoint, 2, 5));
+    }
+
+    #[test]
+    fn out_of_range_store_faults_without_a_cycle() {
+        let programs = vec![vec![op(5, 0, NONE, ZERO_REG, 0, 14, 0, 0, 0)]];
+        let mut s = Lanes::new(1, 16);
+        run(&programs, &mut s, 10, &[vec![false; 2]]);
+        assert_eq!((s.status[0], s.cycles[0], s.fault[0]), (Status::Fault, 0, Fault { kind: 1, value: 14 }));
+    }
+
+    #[test]
+    fn malformed_micro_ops_are_rejected_before_they_run() {
+        assert!(check_op(&op(5, 0, NONE, ZERO_REG, NONE, 0, 0, 0, 0), 1).is_err()); // store of nothing
+        assert!(check_op(&op(2, 0, 12, NONE, NONE, 0, 0, 0, 0), 1).is_err()); // no register 12
+        assert!(check_op(&op(3, 0, NONE, NONE, NONE, 0, 0, 0, 9), 1).is_err()); // jump past the end
+        assert!(check_op(&op(2, 0, 0, ZERO_REG, NONE, 0, 0, 0, 0), 1).is_err()); // zero base outside memory ops
+    }
+}

@@ -148,10 +148,6 @@ impl NcpuLanes {
             .collect()
     }
 
-    fn clear_trace(&mut self) {
-        self.trace.entries.clear();
-    }
-
     #[getter]
     fn lanes(&self) -> usize {
         self.state.lanes
@@ -201,12 +197,6 @@ impl NcpuLanes {
         if self.state.status[lane] != Status::Fault {
             self.state.status[lane] = Status::Running;
         }
-        Ok(())
-    }
-
-    fn set_flags(&mut self, lane: usize, flags: u8) -> PyResult<()> {
-        let lane = self.lane(lane)?;
-        self.state.flags[lane] = flags & 0xF;
         Ok(())
     }
 
