@@ -204,3 +204,10 @@ def test_unknown_mode_and_register_are_clear_errors():
         CPU(mode="turbo")
     with pytest.raises(KeyError, match="R9"):
         CPU(SUM).set_registers(R9=1)
+
+
+def test_a_cpu_without_a_program_is_halted_and_harmless():
+    cpu = CPU()
+    cpu.reset()
+    assert cpu.run().status == "halted" and cpu.step() == 0
+    assert cpu.disassemble() == [] and "no program loaded" in cpu._repr_html_()

@@ -67,7 +67,8 @@ class Snapshot:
 
 
 class Breakpoints(MutableSet):
-    """Instruction indices where `run` stops (before executing them). Accepts code labels too."""
+    """Instruction indices of lane 0's program where `run` stops, before executing them
+    (every lane running that program stops there). Accepts code labels too."""
 
     def __init__(self, cpu: "CPU"):
         self._cpu, self._set = cpu, set()
@@ -83,8 +84,7 @@ class Breakpoints(MutableSet):
         return int(where)
 
     def _apply(self, index: int, on: bool):
-        for pid in set(self._cpu._lane_program_ids):
-            self._cpu._exec.set_breakpoint(pid, index, on)
+        self._cpu._exec.set_breakpoint(self._cpu._lane_program_ids[0], index, on)
 
     def add(self, where) -> None:
         index = self._index(where)
@@ -173,9 +173,10 @@ class CPU:
 
     def reset(self) -> None:
         """Every lane back to its start: registers zero (then the load-time values), PC 0, data reloaded."""
+        if not self._programs:
+            return
         for lane, pid in enumerate(self._lane_program_ids):
-            data = self._programs[self._lane_index(lane)].data if self._programs else b""
-            self._exec.load_lane(lane, pid, data)
+            self._exec.load_lane(lane, pid, self._programs[self._lane_index(lane)].data)
         if self._initial_registers:
             self.set_registers(**self._initial_registers)
 

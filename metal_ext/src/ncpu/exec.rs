@@ -141,7 +141,7 @@ impl Lanes {
             pc: vec![0; lanes],
             flags: vec![0; lanes],
             cycles: vec![0; lanes],
-            status: vec![Status::Running; lanes],
+            status: vec![Status::Halted; lanes], // nothing to run until a program is loaded
             fault: vec![Fault::default(); lanes],
             skip_breakpoint: vec![false; lanes],
             mem: vec![0; lanes * mem_size],
@@ -404,6 +404,7 @@ mod tests {
         let programs = vec![sum_program()];
         let mut s = Lanes::new(3, 16);
         for (lane, n) in [10u32, 1, 100].into_iter().enumerate() {
+            s.reset_lane(lane, &[]);
             s.regs[lane * NREGS] = n;
         }
         let (done, trace) = run(&programs, &mut s, 1_000, &[vec![false; 5]]);
@@ -420,6 +421,7 @@ mod tests {
         let mut bps = vec![vec![false; 5]];
         bps[0][2] = true;
         let mut s = Lanes::new(1, 16);
+        s.reset_lane(0, &[]);
         s.regs[0] = 2;
         run(&programs, &mut s, 100, &bps);
         assert_eq!((s.status[0], s.pc[0], s.cycles[0]), (Status::Breakpoint, 2, 2));
@@ -433,6 +435,7 @@ mod tests {
     fn out_of_range_store_faults_without_a_cycle() {
         let programs = vec![vec![op(5, 0, NONE, ZERO_REG, 0, 14, 0, 0, 0)]];
         let mut s = Lanes::new(1, 16);
+        s.reset_lane(0, &[]);
         run(&programs, &mut s, 10, &[vec![false; 2]]);
         assert_eq!((s.status[0], s.cycles[0], s.fault[0]), (Status::Fault, 0, Fault { kind: 1, value: 14 }));
     }
