@@ -58,19 +58,21 @@ class GradeReport:
                       f"{ {k: c.got.get(k) for k in c.expected} } ({c.status}, {c.cycles} cycles)" for c in bad[:5]]
             raise AssertionError("\n".join(lines))
 
+    def _table(self, cases) -> str:
+        rows = [["✔" if c.passed else "✘", escape(str(c.inputs)), escape(str(c.expected)),
+                 escape(str({k: c.got.get(k) for k in c.expected})), str(c.cycles), c.status] for c in cases]
+        return html.table(["", "inputs", "expected", "got", "cycles", "status"], rows, numeric=(4,))
+
     def _repr_html_(self) -> str:
         if self.error:
             return html.view("Grade: 0 (does not run)", f"<pre>{escape(self.error)}</pre>")
-        rows, classes = [], {}
-        for i, c in enumerate(self.cases):
-            got = {k: c.got.get(k) for k in c.expected}
-            rows.append(["✔" if c.passed else "✘", escape(str(c.inputs)), escape(str(c.expected)), escape(str(got)),
-                         str(c.cycles), c.status])
-            if not c.passed:
-                classes[i] = "hl"
         title = f"Grade: {self.passed}/{len(self.cases)} cases passed ({self.score:.0%})"
-        return html.view(title, html.table(["", "inputs", "expected", "got", "cycles", "status"], rows, classes,
-                                           numeric=(4,)))
+        bad = self.failures()
+        good = [c for c in self.cases if c.passed]
+        parts = [self._table(bad)] if bad else []
+        if good:  # passing cases folded away (<details> needs no JavaScript)
+            parts.append(f"<details><summary>{len(good)} passing cases</summary>{self._table(good)}</details>")
+        return html.view(title, *parts)
 
 
 def random_cases(reference, inputs: list[str], n: int = 50, low: int = -1000, high: int = 1000,

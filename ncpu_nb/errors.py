@@ -49,7 +49,7 @@ class ExecutionError(NcpuError):
     def __init__(self, message: str, pc: int, instruction: str, lane: int = 0):
         self.pc, self.instruction, self.lane = pc, instruction, lane
         where = f"lane {lane}, " if lane else ""
-        super().__init__(f"{message} ({where}PC={pc}: {instruction})")
+        super().__init__(f"{message}; {where}PC={pc}: {instruction}")
 
 
 class CycleBudgetExceeded(NcpuError):

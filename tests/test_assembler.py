@@ -145,3 +145,16 @@ def test_duplicate_labels_and_register_names_as_labels_are_errors():
 
 def test_jump_target_beyond_the_program_is_an_error():
     assert "outside the program" in errors_of("JMP 5\nHALT").diagnostics[0].message
+
+
+def test_messages_name_the_real_problem():
+    d = errors_of("SUB R3, R0, R9").diagnostics[0]
+    assert "no register R9" in d.message and d.column == 13
+    d = errors_of("LDR R3, [R0 + R1]").diagnostics[0]
+    assert "R1 is a register" in d.message and d.column == 15 and d.length == 2
+    d = errors_of("MOV R4, 100000000000").diagnostics[0]
+    assert "(-2147483648..4294967295)" in d.message and d.length == 12  # MOV's widest form
+
+
+def test_instructions_print_as_assembly():
+    assert repr(assemble("ADD R0, R1, 5").instructions[0]) == "<Instruction ADD R0, R1, 5>"

@@ -36,25 +36,31 @@ def flags_text(bits: int) -> str:
 
 @dataclass(frozen=True)
 class RunResult:
-    """What one `run` did (lane 0 figures, plus how many lanes ended in each state)."""
+    """What one `run` did: lane 0's cycles and status, the longest lane's cycles, every lane's
+    instructions, and how many lanes ended in each state."""
 
     cycles: int
     instructions: int  # over all lanes, this run
     seconds: float
     status: str
     lanes: dict[str, int]
+    longest: int = 0  # most cycles any lane ran
 
     @property
     def halted(self) -> bool:
         return self.status == "halted"
 
     def _repr_html_(self) -> str:
-        rate = self.instructions / self.seconds if self.seconds > 0 else float("inf")
-        rows = [["status", escape(self.status)], ["cycles", f"{self.cycles:,}"],
-                ["instructions (all lanes)", f"{self.instructions:,}"], ["seconds", f"{self.seconds:.4f}"],
-                ["instructions / s", f"{rate:,.0f}"]]
-        if sum(self.lanes.values()) > 1:
-            rows.append(["lanes", escape(", ".join(f"{n} {s}" for s, n in self.lanes.items() if n))])
+        rate = f"{self.instructions / self.seconds:,.0f}" if self.seconds > 0 else "-"
+        seconds = f"{self.seconds * 1e6:,.0f} µs" if self.seconds < 0.01 else f"{self.seconds:.3f} s"
+        many = sum(self.lanes.values()) > 1
+        rows = [["status" + (" (lane 0)" if many else ""), escape(self.status)],
+                ["cycles" + (" (lane 0)" if many else ""), f"{self.cycles:,}"]]
+        if many:
+            rows += [["cycles (longest lane)", f"{self.longest:,}"],
+                     ["lanes", escape(", ".join(f"{n:,} {s}" for s, n in self.lanes.items() if n))],
+                     ["instructions (all lanes)", f"{self.instructions:,}"]]
+        rows += [["time", seconds], ["instructions / s", rate]]
         return html.view("Run", html.table(["", ""], rows))
 
 
@@ -292,7 +298,7 @@ class CPU:
         With `check`, a fault raises ExecutionError and an exhausted budget CycleBudgetExceeded
         (the machine keeps its state either way, so you can inspect it)."""
         budget = self.max_cycles if max_cycles is None else max_cycles
-        start, t0, done = self.cycles, time.perf_counter(), 0
+        start, t0, done = self.lane_cycles(), time.perf_counter(), 0
         self._exec.resume()
         remaining = budget
         while remaining > 0:
@@ -310,7 +316,8 @@ class CPU:
                 pc = self._lane_state(lane)[0]
                 raise CycleBudgetExceeded(budget, pc, self._instruction_text(lane, pc), statuses.count("running"))
         counts = {s: statuses.count(s) for s in STATUS}
-        return RunResult(self.cycles - start, done, seconds, self.status, counts)
+        ran = self.lane_cycles() - start
+        return RunResult(int(ran[0]), done, seconds, self.status, counts, int(ran.max()))
 
     # --- debugging -------------------------------------------------------------------------------
     def set_trace(self, depth: int, lane: int = 0) -> None:

@@ -290,6 +290,8 @@ def _number(text: str, state: _State, allow_labels: bool = True) -> int:
         return _find(state.constants, name)
     if allow_labels and _find(state.data_labels, name) is not None:
         return _find(state.data_labels, name)
+    if re.fullmatch(r"[Rr]\d+", name):
+        raise _OperandError(f"no register {name.upper()}; registers are R0-R7 and SP", 0, len(text))
     if _NAME.fullmatch(name):
         if _find(state.code_labels, name) is not None:
             raise _OperandError(f"{name!r} is a code label; only data labels and constants are numbers here",
@@ -309,26 +311,33 @@ def _memory(text: str, state: _State) -> tuple[int, int]:
     if not (text.startswith("[") and text.endswith("]")):
         raise _OperandError(f"expected a memory operand like [R1, 4], got {text!r}", 0, max(1, len(text)), True)
     inner = text[1:-1]
-    m = re.fullmatch(r"\s*([^,+\-\s]+)\s*(?:([,+-])\s*(.+?))?\s*", inner)
+    m = re.fullmatch(r"\s*([+-]?[^,+\-\s]+)\s*(?:([,+-])\s*(.+?))?\s*", inner)
     if not m:
         raise _OperandError(f"cannot read memory operand {text!r}", 0, len(text))
     head, sep, tail = m.groups()
     offset = 0
     if tail is not None:
-        offset = _number(tail, state)
+        if tail.strip().upper() in REGISTERS:
+            raise _OperandError(f"a memory operand adds a constant offset to one register; {tail.strip()} is a "
+                                "register (compute the address with ADD first)", 1 + m.start(3), len(tail))
+        try:
+            offset = _number(tail, state)
+        except _OperandError as e:
+            e.offset += 1 + m.start(3)
+            raise
         offset = -offset if sep == "-" else offset
     if head.upper() in REGISTERS:
         base = REGISTERS.index(head.upper())
     else:
         base, offset = ZERO_REG, _number(head, state) + offset
-    _check_range(offset, "imm16", "memory offset")
+    _check_range(offset, "imm16", len(text), "memory offset")
     return base, offset
 
 
-def _check_range(value: int, kind: str, what: str = "immediate"):
+def _check_range(value: int, kind: str, length: int, what: str = "immediate"):
     low, high = RANGES[kind]
     if not low <= value <= high:
-        raise _OperandError(f"{what} {value} is out of range ({low}..{high})")
+        raise _OperandError(f"{what} {value} is out of range ({low}..{high})", 0, length)
 
 
 def _parse(kind: str, text: str, state: _State):
@@ -352,7 +361,7 @@ def _parse(kind: str, text: str, state: _State):
     if text.strip().upper() in REGISTERS:
         raise _OperandError(f"expected an immediate, got register {text.strip()}", 0, len(text), True)
     value = _number(text, state)
-    _check_range(value, kind)
+    _check_range(value, kind, len(text))
     return value
 
 
@@ -376,8 +385,9 @@ def _build(line: _Line, mnemonic: str, operands, state: _State) -> Instruction |
             try:
                 values.append(_parse(kind, text, state))
             except _OperandError as e:
+                # later forms are wider (MOV imm20, then the literal pool): on a tie, the later error
                 rank = (len(values), not e.mismatch)
-                if best is None or rank > best[0]:
+                if best is None or rank >= best[0]:
                     best = (rank, e, column)
                 break
         else:

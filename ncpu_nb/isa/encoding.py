@@ -27,6 +27,9 @@ class Instruction:
     def mnemonic(self) -> str:
         return self.form.mnemonic
 
+    def __repr__(self) -> str:
+        return f"<Instruction {self.text()}>"
+
     def operand(self, name: str):
         for (n, _, _), v in zip(self.form.operands, self.values):
             if n == name:
