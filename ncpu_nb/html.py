@@ -12,10 +12,11 @@ STYLE = (
     ".ncpu-view{font-family:var(--jp-code-font-family,monospace);font-size:12px;"
     "color:var(--jp-content-font-color1,#111);}"
     ".ncpu-view table{border-collapse:collapse;margin:2px 0;}"
-    ".ncpu-view th,.ncpu-view td{padding:1px 8px;text-align:left;border:0;white-space:pre;}"
+    # JupyterLab and nbconvert right-align output tables; these views are left-aligned text
+    ".ncpu-view th,.ncpu-view td{padding:1px 8px;text-align:left!important;border:0;white-space:pre;}"
     ".ncpu-view th{color:var(--jp-content-font-color2,#555);font-weight:600;"
     "border-bottom:1px solid var(--jp-border-color2,#ddd);}"
-    ".ncpu-view .num{text-align:right;}"
+    ".ncpu-view .num{text-align:right!important;}"
     ".ncpu-view .dim{color:var(--jp-content-font-color3,#888);}"
     ".ncpu-view .hl{background:var(--jp-warn-color3,#fff3c4);}"
     ".ncpu-view .cur{background:var(--jp-brand-color3,#d6e9ff);font-weight:600;}"
