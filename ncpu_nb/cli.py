@@ -100,11 +100,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_bench)
 
-    p = sub.add_parser("lab", help="open the curriculum in JupyterLab")
-    p.add_argument("dir", nargs="?", help="where to put a copy of the curriculum (default: the checkout's, "
-                                          "or ./ncpu_nb_curriculum)")
+    p = sub.add_parser("lab", help="open the curriculum in JupyterLab",
+                       epilog="Options after -- go to JupyterLab, e.g. ncpu-nb lab -- --no-browser")
+    p.add_argument("--dir", help="where to put a copy of the curriculum (default: the checkout itself, "
+                                 "or ./ncpu_nb_curriculum for an installed package)")
     p.add_argument("--port", type=int, help="port for JupyterLab")
-    p.add_argument("jupyter_args", nargs=argparse.REMAINDER, help="further JupyterLab options after --")
+    p.add_argument("jupyter_args", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
     p.set_defaults(func=cmd_lab)
     return parser
 

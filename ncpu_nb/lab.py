@@ -25,7 +25,8 @@ def curriculum_root(target: str | None) -> Path:
 
 def launch(target: str | None = None, port: int | None = None, extra: list[str] | None = None) -> int:
     root = curriculum_root(target)
-    cmd = [sys.executable, "-m", "jupyterlab", "notebooks/00_tour.ipynb"]
+    cmd = [sys.executable, "-m", "jupyterlab", f"--ServerApp.root_dir={root}",
+           "--LabApp.default_url=/lab/tree/notebooks/00_tour.ipynb"]
     if port:
         cmd.append(f"--port={port}")
     if hasattr(os, "geteuid") and os.geteuid() == 0:

@@ -69,3 +69,13 @@ def test_bench_fast_quick_reports_rates(capsys):
     assert main(["bench", "fast", "--quick", "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert all(r["per_second"] > 0 and r["instructions"] > 0 for r in report["results"].values())
+
+
+def test_lab_opens_the_checkout_or_a_fresh_copy_of_the_curriculum(tmp_path):
+    from ncpu_nb.lab import curriculum_root
+    from ncpu_nb.resources import PACKAGE
+
+    assert curriculum_root(None) == PACKAGE.parent  # in a checkout: the checkout itself
+    copy = curriculum_root(str(tmp_path / "course"))
+    assert (copy / "notebooks" / "00_tour.ipynb").is_file()
+    assert (copy / "tutorials" / "01_assembly_coursework.ipynb").is_file()
