@@ -16,7 +16,15 @@ from ncpu_nb.resources import program_manifest, program_source
 __version__ = "0.1.0"
 __all__ = ["CPU", "RunResult", "Snapshot", "Program", "assemble", "disassemble", "Machine", "Trace", "TraceStep",
            "NcpuError", "AssemblyError", "DecodeError", "ExecutionError", "CycleBudgetExceeded", "isa_reference",
-           "list_programs", "load_program", "coursework"]
+           "list_programs", "load_program", "coursework", "verify"]
+
+
+def verify(full: bool = False, progress: bool = True):
+    """Check the neural ALU: every trained cell on its whole domain, every operation against fast mode.
+    Returns a report (a table in a notebook); `report.exact` is True only if nothing mismatched."""
+    from ncpu_nb.verification import verify as run_verification  # imports torch: only when asked
+
+    return run_verification(full=full, progress=progress)
 
 
 def isa_reference() -> ISAReference:

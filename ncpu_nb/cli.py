@@ -67,6 +67,19 @@ def cmd_bench(args) -> int:
     return 0
 
 
+def cmd_verify(args) -> int:
+    from ncpu_nb.verification import verify
+
+    report = verify(full=args.full, progress=not args.json)
+    if args.json:
+        print(json.dumps({"exact": report.exact, "checks": [
+            {"check": c.what, "domain": c.domain, "cases": c.cases, "mismatches": c.mismatches,
+             "seconds": round(c.seconds, 3)} for c in report]}))
+    else:
+        print(report)
+    return 0 if report.exact else 1
+
+
 def cmd_lab(args) -> int:
     from ncpu_nb.lab import launch
 
@@ -99,6 +112,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--quick", action="store_true", help="a shorter run (for smoke tests)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_bench)
+
+    p = sub.add_parser("verify", help="prove the neural ALU exact: every cell on its whole domain, every "
+                                      "operation against fast mode")
+    p.add_argument("--full", action="store_true", help="1,000,000 random pairs and every byte lane for every "
+                                                       "operation (slower)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_verify)
 
     p = sub.add_parser("lab", help="open the curriculum in JupyterLab",
                        epilog="Options after -- go to JupyterLab, e.g. ncpu-nb lab -- --no-browser")

@@ -79,3 +79,12 @@ def test_lab_opens_the_checkout_or_a_fresh_copy_of_the_curriculum(tmp_path):
     copy = curriculum_root(str(tmp_path / "course"))
     assert (copy / "notebooks" / "00_tour.ipynb").is_file()
     assert (copy / "tutorials" / "01_assembly_coursework.ipynb").is_file()
+
+
+def test_verify_proves_the_neural_alu_exact(capsys):
+    assert main(["verify", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["exact"] is True
+    checks = {c["check"]: c for c in report["checks"]}
+    assert checks["cell combine"]["cases"] == 16 and checks["add random"]["cases"] == 1_000_000
+    assert checks["mul bytes 0"]["cases"] == 65_536 and all(c["mismatches"] == 0 for c in checks.values())

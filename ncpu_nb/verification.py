@@ -1,0 +1,138 @@
+"""`ncpu-nb verify` / `ncpu_nb.verify()`: prove the neural ALU exact.
+
+1. Every trained cell on its entire input domain.
+2. Every 32-bit operation, through the networks, against fast mode (the Rust executor running
+   one instruction per lane): all pairs of edge values; all 8-bit x 8-bit operand pairs placed in
+   each byte lane; every shift amount (and out-of-range ones) on single-bit and random patterns;
+   and random 32-bit pairs (1,000,000 per operation; fewer for MUL, DIV and MOD unless `full`).
+
+Why that suffices: each operation is a fixed wiring of cells (no data-dependent structure besides
+what the cells compute), and each cell is right on every input it can ever receive, so by induction
+over the wiring every gate output is right for every operand pair — all 2^64 of them. The operand
+tests check the wiring itself.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from html import escape
+
+import numpy as np
+import torch
+from tqdm.auto import tqdm
+
+from ncpu_nb import html
+from ncpu_nb.alu.cells import CELLS, load_cell
+from ncpu_nb.alu.neural_alu import NeuralALU
+from ncpu_nb.isa.table import ALU_NAMES, CARRY_OPS, FORMS
+
+EDGE = [0, 1, 2, 3, 7, 31, 32, 33, 255, 256, 0xFFFF, 0x10000, 0x55555555, 0xAAAAAAAA, 0x7FFFFFFE, 0x7FFFFFFF,
+        0x80000000, 0x80000001, 0xFFFFFFE0, 0xFFFFFFFE, 0xFFFFFFFF]
+SLOW = {"mul": 100_000, "div": 20_000, "mod": 20_000}  # random pairs for the costly operations (quick mode)
+CHUNK = 16_384
+
+
+@dataclass(frozen=True)
+class Check:
+    what: str
+    domain: str
+    cases: int
+    mismatches: int
+    seconds: float
+
+    @property
+    def exact(self) -> bool:
+        return self.mismatches == 0
+
+
+class VerifyReport(list):
+    """The checks, in order; `exact` is True only if every one found no mismatch."""
+
+    @property
+    def exact(self) -> bool:
+        return all(c.exact for c in self)
+
+    def __str__(self) -> str:
+        lines = [f"{'check':24s} {'cases':>12s} {'mismatches':>10s} {'seconds':>8s}  domain"]
+        lines += [f"{c.what:24s} {c.cases:>12,} {c.mismatches:>10,} {c.seconds:>8.2f}  {c.domain}" for c in self]
+        lines.append("EXACT: every check passed" if self.exact else "NOT EXACT: see the mismatches above")
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        rows = [[escape(c.what), escape(c.domain), f"{c.cases:,}", f"{c.mismatches:,}", f"{c.seconds:.2f}"]
+                for c in self]
+        title = "Neural ALU: exact" if self.exact else "Neural ALU: NOT exact"
+        return html.view(title, html.table(["check", "domain", "cases", "mismatches", "seconds"], rows,
+                                           numeric=(2, 3, 4)))
+
+
+def _instruction(op: str) -> str:
+    """One instruction computing `op` on R0 (a) and R1 (b) into R2, read off the ISA table."""
+    form = next(f for f in FORMS if f.sem.kind == "alu" and f.sem.alu == op and f.sem.dst
+                and all(k == "reg" for _, k, _ in f.operands))
+    sources = ["R0", "R1"] if len(form.operands) == 3 else (["R1"] if form.sem.a is None else ["R0"])
+    return f"{form.mnemonic} R2, {', '.join(sources)}"
+
+
+def fast_mode(op: str, a: np.ndarray, b: np.ndarray):
+    """(result, carry, overflow) of `op` from fast mode, one lane per operand pair."""
+    from ncpu_nb.cpu import CPU
+
+    cpu = CPU(_instruction(op) + "\nHALT", lanes=len(a), memory_size=4, trace_depth=0)
+    cpu.set_registers(R0=a.astype(np.int64), R1=b.astype(np.int64))
+    cpu.run()
+    result = cpu.registers_array()[:, 2].astype(np.uint32).astype(np.uint64)
+    flags = np.array([s[1] for s in cpu._exec.lane_states()], dtype=np.uint8)
+    return result, flags >> 2 & 1, flags >> 3 & 1
+
+
+def _compare(alu: NeuralALU, op: str, a: np.ndarray, b: np.ndarray) -> int:
+    expected = fast_mode(op, a, b)
+    bad = 0
+    for start in range(0, len(a), CHUNK):
+        got = alu.compute(op, a[start:start + CHUNK], b[start:start + CHUNK])
+        want = [e[start:start + CHUNK] for e in expected]
+        wrong = got[0] != want[0]
+        if op in CARRY_OPS:  # only these define carry and overflow
+            wrong |= (got[1] != want[1]) | (got[2] != want[2])
+        bad += int(wrong.sum())
+    return bad
+
+
+def operand_sets(op: str, full: bool, rng: np.random.Generator):
+    """(name, description, a, b) operand sets for one operation."""
+    e = np.array(EDGE, dtype=np.uint64)
+    yield "edge", f"all pairs of {len(EDGE)} edge values", np.repeat(e, len(e)), np.tile(e, len(e))
+    x, y = np.meshgrid(np.arange(256, dtype=np.uint64), np.arange(256, dtype=np.uint64))
+    lanes = range(4) if full or op not in SLOW else [0]
+    for k in lanes:
+        yield (f"bytes {k}", f"all 8-bit pairs in byte lane {k}", x.ravel() << np.uint64(8 * k),
+               y.ravel() << np.uint64(8 * k))
+    if op in ("shl", "shr", "sar"):
+        patterns = np.concatenate([1 << np.arange(32, dtype=np.uint64), e, rng.integers(0, 2**32, 64, np.uint64)])
+        amounts = np.concatenate([np.arange(34, dtype=np.uint64),
+                                  np.array([100, 2**31 - 1, 2**31, 2**32 - 1, 2**32 - 32], dtype=np.uint64)])
+        yield ("amounts", f"every amount 0..33 and 5 out-of-range ones x {len(patterns)} patterns",
+               np.repeat(patterns, len(amounts)), np.tile(amounts, len(patterns)))
+    n = 1_000_000 if full or op not in SLOW else SLOW[op]
+    yield "random", f"{n:,} random 32-bit pairs", rng.integers(0, 2**32, n, np.uint64), \
+        rng.integers(0, 2**32, n, np.uint64)
+
+
+def verify(full: bool = False, progress: bool = True, seed: int = 0) -> VerifyReport:
+    """Check every cell exhaustively and every operation against fast mode (see the module doc)."""
+    report = VerifyReport()
+    for name, spec in CELLS.items():
+        t0 = time.perf_counter()
+        right, total = load_cell(name).check()
+        report.append(Check(f"cell {name}", f"all {total} patterns of {len(spec.inputs)} input bits", total,
+                            total - right, time.perf_counter() - t0))
+    alu, rng = NeuralALU(), np.random.default_rng(seed)
+    ops = tqdm(ALU_NAMES, desc="verifying operations", disable=not progress)
+    for op in ops:
+        for label, domain, a, b in operand_sets(op, full, rng):
+            t0 = time.perf_counter()
+            with torch.no_grad():
+                bad = _compare(alu, op, a, b)
+            report.append(Check(f"{op} {label}", domain, len(a), bad, time.perf_counter() - t0))
+    return report
