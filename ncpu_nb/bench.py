@@ -59,8 +59,37 @@ def bench_fast(quick: bool = False) -> dict:
     return rows
 
 
+def bench_neural(quick: bool = False) -> dict:
+    """Neural mode beside fast mode, and the latency of single operations through the networks."""
+    import torch
+
+    from ncpu_nb.cpu import CPU
+    from ncpu_nb.cpu.neural import _alu
+
+    rows = {}
+    iterations, lane_iters, lanes = (20, 5, 256) if quick else (400, 20, 4096)
+    for mode in ("neural", "fast"):
+        n, s = _time_run(CPU(LOOP, mode=mode, trace_depth=0), iterations)
+        rows[f"{mode}: single stream"] = {"instructions": n, "seconds": s, "per_second": n / s}
+        n, s = _time_run(CPU(LOOP, mode=mode, lanes=lanes, memory_size=256, trace_depth=0), lane_iters)
+        rows[f"{mode}: {lanes} lanes"] = {"instructions": n, "seconds": s, "per_second": n / s}
+    alu, rng = _alu(), np.random.default_rng(0)
+    for op in ("add", "mul", "and", "shl", "div"):
+        for batch in (1, 4096):
+            a, b = rng.integers(0, 2**32, batch, np.uint64), rng.integers(0, 32, batch, np.uint64) | 1
+            repeats = 3 if op in ("mul", "div") and batch > 1 else 20
+            t0 = time.perf_counter()
+            with torch.no_grad():
+                for _ in range(repeats):
+                    alu.compute(op, a, b)
+            s = (time.perf_counter() - t0) / repeats
+            rows[f"{op.upper()} latency, batch {batch}"] = {"instructions": batch, "seconds": s,
+                                                            "per_second": batch / s}
+    return rows
+
+
 def run(target: str, quick: bool = False) -> dict:
-    benches = {"fast": bench_fast}
+    benches = {"fast": bench_fast, "neural": bench_neural}
     return {"target": target, "machine": f"{platform.machine()}, {platform.python_implementation()} "
                                          f"{platform.python_version()}, numpy {np.__version__}",
             "results": benches[target](quick)}
@@ -69,6 +98,10 @@ def run(target: str, quick: bool = False) -> dict:
 def format_report(report: dict) -> str:
     lines = [f"ncpu-nb bench {report['target']}  ({report['machine']})"]
     for label, r in report["results"].items():
-        lines.append(f"  {label:42s} {r['per_second']:>16,.0f} instructions/s"
-                     f"   ({r['instructions']:,} in {r['seconds']:.3f} s)")
+        if "latency" in label:
+            lines.append(f"  {label:42s} {r['seconds'] * 1e6:>16,.0f} µs per call"
+                         f"   ({r['per_second']:,.0f} operations/s)")
+        else:
+            lines.append(f"  {label:42s} {r['per_second']:>16,.0f} instructions/s"
+                         f"   ({r['instructions']:,} in {r['seconds']:.3f} s)")
     return "\n".join(lines)

@@ -92,7 +92,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("run", help="assemble and run an nCPU program")
     p.add_argument("file", help="an .asm file")
-    p.add_argument("--mode", default="fast", help="execution mode (fast)")
+    p.add_argument("--mode", default="fast", help="fast (exact integer ALU) or neural (trained networks)")
     p.add_argument("--max-cycles", type=int, default=1_000_000, help="cycle budget (default 1,000,000)")
     p.add_argument("--set", action="append", type=_parse_assignment, metavar="REG=VALUE",
                    help="initial register value, e.g. --set R0=5 (repeatable)")
@@ -108,7 +108,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_isa)
 
     p = sub.add_parser("bench", help="measure speed")
-    p.add_argument("target", choices=["fast"])
+    p.add_argument("target", choices=["fast", "neural"])
     p.add_argument("--quick", action="store_true", help="a shorter run (for smoke tests)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_bench)

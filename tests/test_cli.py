@@ -46,6 +46,14 @@ def test_budget_and_missing_file_are_errors(asm, capsys):
     assert "cannot read" in capsys.readouterr().err
 
 
+def test_neural_mode_prints_the_same_final_state(asm, capsys):
+    outputs = []
+    for mode in ("fast", "neural"):
+        assert main(["run", asm(SUM), "--mode", mode, "--set", "R0=6", "--json"]) == 0
+        outputs.append(json.loads(capsys.readouterr().out))
+    assert outputs[0] == outputs[1] and outputs[1]["registers"]["R1"] == 21
+
+
 def test_unknown_mode_is_a_usage_error(asm, capsys):
     assert main(["run", asm(SUM), "--mode", "warp"]) == 2
     assert "unknown mode" in capsys.readouterr().err
@@ -65,8 +73,9 @@ def test_console_script_is_installed_and_exits_cleanly(asm):
     assert proc.returncode == 1 and "Traceback" not in proc.stderr and "unknown instruction" in proc.stderr
 
 
-def test_bench_fast_quick_reports_rates(capsys):
-    assert main(["bench", "fast", "--quick", "--json"]) == 0
+@pytest.mark.parametrize("target", ["fast", "neural"])
+def test_bench_quick_reports_rates(target, capsys):
+    assert main(["bench", target, "--quick", "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert all(r["per_second"] > 0 and r["instructions"] > 0 for r in report["results"].values())
 
