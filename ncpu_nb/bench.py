@@ -63,17 +63,17 @@ def bench_neural(quick: bool = False) -> dict:
     """Neural mode beside fast mode, and the latency of single operations through the networks."""
     import torch
 
+    from ncpu_nb.alu.neural_alu import NeuralALU
     from ncpu_nb.cpu import CPU
-    from ncpu_nb.cpu.neural import _alu
 
     rows = {}
-    iterations, lane_iters, lanes = (20, 5, 256) if quick else (400, 20, 4096)
+    iterations, lane_iters, lanes = (20, 5, 256) if quick else (40_000, 50, 4096)
     for mode in ("neural", "fast"):
         n, s = _time_run(CPU(LOOP, mode=mode, trace_depth=0), iterations)
         rows[f"{mode}: single stream"] = {"instructions": n, "seconds": s, "per_second": n / s}
         n, s = _time_run(CPU(LOOP, mode=mode, lanes=lanes, memory_size=256, trace_depth=0), lane_iters)
         rows[f"{mode}: {lanes} lanes"] = {"instructions": n, "seconds": s, "per_second": n / s}
-    alu, rng = _alu(), np.random.default_rng(0)
+    alu, rng = NeuralALU(), np.random.default_rng(0)
     for op in ("add", "mul", "and", "shl", "div"):
         for batch in (1, 4096):
             a, b = rng.integers(0, 2**32, batch, np.uint64), rng.integers(0, 32, batch, np.uint64) | 1

@@ -1,8 +1,8 @@
 """`ncpu-nb verify` / `ncpu_nb.verify()`: prove the neural ALU exact.
 
 1. Every trained cell on its entire input domain.
-2. Every 32-bit operation, through the networks, against fast mode (the Rust executor running
-   one instruction per lane): all pairs of edge values; all 8-bit x 8-bit operand pairs placed in
+2. Every 32-bit operation, through the networks (both wirings: `NeuralALU` in torch, and the
+   core's neural mode running one instruction per lane, flags included), against fast mode: all pairs of edge values; all 8-bit x 8-bit operand pairs placed in
    each byte lane; every shift amount (and out-of-range ones) on single-bit and random patterns;
    and random 32-bit pairs (1,000,000 per operation; fewer for MUL, DIV and MOD unless `full`).
 
@@ -74,29 +74,30 @@ def _instruction(op: str) -> str:
     return f"{form.mnemonic} R2, {', '.join(sources)}"
 
 
-def fast_mode(op: str, a: np.ndarray, b: np.ndarray):
-    """(result, carry, overflow) of `op` from fast mode, one lane per operand pair."""
+def executed(op: str, a: np.ndarray, b: np.ndarray, mode: str):
+    """(result, flag bits ZF|SF<<1|CF<<2|OF<<3) of `op` run by a CPU in `mode`, one lane per pair."""
     from ncpu_nb.cpu import CPU
 
-    cpu = CPU(_instruction(op) + "\nHALT", lanes=len(a), memory_size=4, trace_depth=0)
+    cpu = CPU(_instruction(op) + "\nHALT", mode=mode, lanes=len(a), memory_size=4, trace_depth=0)
     cpu.set_registers(R0=a.astype(np.int64), R1=b.astype(np.int64))
     cpu.run()
     result = cpu.registers_array()[:, 2].astype(np.uint32).astype(np.uint64)
-    flags = np.array([s[1] for s in cpu._exec.lane_states()], dtype=np.uint8)
-    return result, flags >> 2 & 1, flags >> 3 & 1
+    return result, np.array([s[1] for s in cpu._exec.lane_states()], dtype=np.uint8)
 
 
 def _compare(alu: NeuralALU, op: str, a: np.ndarray, b: np.ndarray) -> int:
-    expected = fast_mode(op, a, b)
-    bad = 0
+    """Operand pairs where either wiring of the networks disagrees with fast mode."""
+    result, flags = executed(op, a, b, "fast")
+    core_result, core_flags = executed(op, a, b, "neural")
+    wrong = (core_result != result) | (core_flags != flags)
     for start in range(0, len(a), CHUNK):
-        got = alu.compute(op, a[start:start + CHUNK], b[start:start + CHUNK])
-        want = [e[start:start + CHUNK] for e in expected]
-        wrong = got[0] != want[0]
+        part = slice(start, start + CHUNK)
+        got, carry, overflow = alu.compute(op, a[part], b[part])
+        bad = got != result[part]
         if op in CARRY_OPS:  # only these define carry and overflow
-            wrong |= (got[1] != want[1]) | (got[2] != want[2])
-        bad += int(wrong.sum())
-    return bad
+            bad |= (carry != (flags[part] >> 2 & 1)) | (overflow != (flags[part] >> 3 & 1))
+        wrong[part] |= bad
+    return int(wrong.sum())
 
 
 def operand_sets(op: str, full: bool, rng: np.random.Generator):

@@ -20,7 +20,7 @@ assert tuple(_metal.NCPU_ALU_NAMES) == ALU_NAMES
 assert tuple(_metal.NCPU_KIND_NAMES) == KINDS
 assert tuple(_metal.NCPU_CONDITION_NAMES) == CONDITION_NAMES
 
-MODES = ("fast", "neural")  # exact integer ALU in Rust; trained networks (ncpu_nb.cpu.neural)
+MODES = ("fast", "neural")  # the exact integer ALU, or the trained networks (ncpu_nb.cpu.neural)
 STATUS = ("running", "halted", "fault", "breakpoint")
 CHUNK = 4_000_000  # lane-instructions per call into the executor: Ctrl-C is seen between calls
 
@@ -152,9 +152,9 @@ class CPU:
     # --- loading -------------------------------------------------------------------------------
     def _new_executor(self, lanes: int):
         if self.mode == "neural":
-            from ncpu_nb.cpu.neural import NeuralLanes  # loads torch and the weights
+            from ncpu_nb.cpu.neural import neural_lanes  # loads torch and the weights
 
-            return NeuralLanes(lanes, self.memory_size, self._trace_depth, self._trace_lane)
+            return neural_lanes(lanes, self.memory_size, self._trace_depth, self._trace_lane)
         return _metal.NcpuLanes(lanes, self.memory_size, self._trace_depth, self._trace_lane)
 
     def load(self, program: str | Program | list, *, registers: dict | None = None) -> "CPU":

@@ -24,6 +24,28 @@ fn div(a: u32, b: u32) -> u32 {
     }
 }
 
+/// What the executor needs from an ALU; fast and neural modes differ only here.
+pub trait Alu {
+    /// (result, carry, overflow) of operation `op` (an index into ALU_NAMES) on a, b.
+    fn op(&self, op: u8, a: u32, b: u32) -> (u32, bool, bool);
+    /// Whether a result is zero (ZF).
+    fn is_zero(&self, r: u32) -> bool;
+}
+
+/// Fast mode: exact integer arithmetic.
+pub struct FastAlu;
+
+impl Alu for FastAlu {
+    #[inline(always)]
+    fn op(&self, op: u8, a: u32, b: u32) -> (u32, bool, bool) {
+        alu(op, a, b)
+    }
+    #[inline(always)]
+    fn is_zero(&self, r: u32) -> bool {
+        r == 0
+    }
+}
+
 /// (result, carry, overflow) of operation `op` on a, b.
 #[inline(always)]
 pub fn alu(op: u8, a: u32, b: u32) -> (u32, bool, bool) {

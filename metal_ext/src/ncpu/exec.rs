@@ -6,7 +6,7 @@
 
 use std::collections::VecDeque;
 
-use super::alu::alu;
+use super::alu::Alu;
 
 pub const NREGS: usize = 9; // R0-R7, SP
 pub const SP: usize = 8;
@@ -18,6 +18,8 @@ pub const KIND_NAMES: [&str; 10] = ["nop", "halt", "alu", "jump", "load", "store
 /// Branch conditions, in the order of `ncpu_nb.isa.table.CONDITION_NAMES`.
 pub const CONDITION_NAMES: [&str; 15] = ["al", "z", "nz", "s", "ns", "c", "nc", "o", "no", "l", "ge", "g", "le", "a", "be"];
 
+const ADD: u8 = 1; // ALU operation indices (ALU_NAMES)
+const SUB: u8 = 2;
 const ZF: u8 = 1;
 const SF: u8 = 2;
 const CF: u8 = 4;
@@ -171,8 +173,57 @@ impl Lanes {
     }
 }
 
-/// Executes lanes; `programs[lane_program[lane]]` holds each lane's micro-ops.
-pub struct Runner<'a> {
+/// Below this many running lanes, one thread does all the work.
+const PARALLEL_LANES: usize = 64;
+
+/// One lane's state, borrowed out of `Lanes` so lanes can run on different threads.
+pub struct LaneMut<'s> {
+    index: usize,
+    program: u32,
+    regs: &'s mut [u32; NREGS],
+    mem: &'s mut [u8],
+    pc: &'s mut u32,
+    flags: &'s mut u8,
+    cycles: &'s mut u64,
+    status: &'s mut Status,
+    fault: &'s mut Fault,
+    skip: &'s mut bool,
+}
+
+impl Lanes {
+    fn views(&mut self) -> Vec<LaneMut<'_>> {
+        let mem_size = self.mem_size.max(1);
+        let mut mems = self.mem.chunks_mut(mem_size);
+        self.regs
+            .chunks_exact_mut(NREGS)
+            .zip(self.pc.iter_mut())
+            .zip(self.flags.iter_mut())
+            .zip(self.cycles.iter_mut())
+            .zip(self.status.iter_mut())
+            .zip(self.fault.iter_mut())
+            .zip(self.skip_breakpoint.iter_mut())
+            .zip(self.lane_program.iter())
+            .enumerate()
+            .map(|(index, (((((((regs, pc), flags), cycles), status), fault), skip), &program))| LaneMut {
+                index,
+                program,
+                regs: regs.try_into().unwrap(),
+                mem: if self.mem_size == 0 { &mut [] } else { mems.next().unwrap() },
+                pc,
+                flags,
+                cycles,
+                status,
+                fault,
+                skip,
+            })
+            .collect()
+    }
+}
+
+/// Executes lanes; `programs[lane_program[lane]]` holds each lane's micro-ops. Every value the
+/// program computes (results, ZF, addresses, stack pointer moves) comes from `alu`.
+pub struct Runner<'a, A: Alu + Sync> {
+    pub alu: &'a A,
     pub programs: &'a [Vec<MicroOp>],
     pub breakpoints: &'a [Vec<bool>], // per program, indexed by pc
     pub trace_lane: Option<usize>,
@@ -200,45 +251,67 @@ fn condition(cond: u8, f: u8) -> bool {
     }
 }
 
-impl<'a> Runner<'a> {
+impl<'a, A: Alu + Sync> Runner<'a, A> {
     /// Runs every running lane for at most `max_steps` instructions each.
     /// With `honor_breakpoints`, a lane stops *before* an instruction that has a breakpoint
     /// (except the first one it executes after `resume`). Returns instructions executed,
     /// and appends trace entries of the traced lane to `trace`.
     pub fn run(&self, s: &mut Lanes, max_steps: u64, honor_breakpoints: bool, trace: &mut TraceRing) -> u64 {
+        let running: Vec<LaneMut> = s.views().into_iter().filter(|l| *l.status == Status::Running).collect();
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        if threads < 2 || running.len() < PARALLEL_LANES {
+            return running.into_iter().map(|lane| self.run_lane(lane, max_steps, honor_breakpoints, trace)).sum();
+        }
+        // Lanes are independent: split them over the cores. Each part keeps its own trace ring;
+        // only the part holding the traced lane writes one.
+        let per_thread = running.len().div_ceil(threads);
+        let mut parts: Vec<Vec<LaneMut>> = Vec::new();
+        let mut rest = running;
+        while !rest.is_empty() {
+            let tail = rest.split_off(per_thread.min(rest.len()));
+            parts.push(std::mem::replace(&mut rest, tail));
+        }
+        let depth = trace.depth;
+        let results: Vec<(u64, TraceRing)> = std::thread::scope(|scope| {
+            let handles: Vec<_> = parts
+                .into_iter()
+                .map(|part| {
+                    scope.spawn(move || {
+                        let mut ring = TraceRing { depth, entries: VecDeque::new() };
+                        let done = part.into_iter().map(|l| self.run_lane(l, max_steps, honor_breakpoints, &mut ring)).sum();
+                        (done, ring)
+                    })
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().expect("lane thread panicked")).collect()
+        });
         let mut total = 0;
-        for lane in 0..s.lanes {
-            if s.status[lane] != Status::Running {
-                continue;
-            }
-            let traced = self.trace_lane == Some(lane) && trace.depth > 0;
-            let bps = honor_breakpoints && self.breakpoints[s.lane_program[lane] as usize].iter().any(|&b| b);
-            total += match (traced, bps) {
-                (false, false) => self.run_lane::<false, false>(s, lane, max_steps, trace),
-                (false, true) => self.run_lane::<false, true>(s, lane, max_steps, trace),
-                (true, false) => self.run_lane::<true, false>(s, lane, max_steps, trace),
-                (true, true) => self.run_lane::<true, true>(s, lane, max_steps, trace),
-            };
+        for (done, ring) in results {
+            total += done;
+            ring.entries.into_iter().for_each(|e| trace.push(e));
         }
         total
     }
 
-    fn run_lane<const TRACE: bool, const BP: bool>(
-        &self,
-        s: &mut Lanes,
-        lane: usize,
-        max_steps: u64,
-        trace: &mut TraceRing,
-    ) -> u64 {
-        let program = &self.programs[s.lane_program[lane] as usize];
-        let bp = &self.breakpoints[s.lane_program[lane] as usize];
-        let mem_size = s.mem_size;
-        let (regs_all, mem_all) = (&mut s.regs, &mut s.mem);
-        let regs: &mut [u32; NREGS] = (&mut regs_all[lane * NREGS..(lane + 1) * NREGS]).try_into().unwrap();
-        let mem = &mut mem_all[lane * mem_size..(lane + 1) * mem_size];
-        let mut pc = s.pc[lane];
-        let mut flags = s.flags[lane];
-        let mut skip = s.skip_breakpoint[lane];
+    fn run_lane(&self, lane: LaneMut, max_steps: u64, honor_breakpoints: bool, trace: &mut TraceRing) -> u64 {
+        let traced = self.trace_lane == Some(lane.index) && trace.depth > 0;
+        let bps = honor_breakpoints && self.breakpoints[lane.program as usize].iter().any(|&b| b);
+        match (traced, bps) {
+            (false, false) => self.run_lane_as::<false, false>(lane, max_steps, trace),
+            (false, true) => self.run_lane_as::<false, true>(lane, max_steps, trace),
+            (true, false) => self.run_lane_as::<true, false>(lane, max_steps, trace),
+            (true, true) => self.run_lane_as::<true, true>(lane, max_steps, trace),
+        }
+    }
+
+    fn run_lane_as<const TRACE: bool, const BP: bool>(&self, lane: LaneMut, max_steps: u64, trace: &mut TraceRing) -> u64 {
+        let program = &self.programs[lane.program as usize];
+        let bp = &self.breakpoints[lane.program as usize];
+        let LaneMut { regs, mem, .. } = lane;
+        let mem_size = mem.len();
+        let mut pc = *lane.pc;
+        let mut flags = *lane.flags;
+        let mut skip = *lane.skip;
         let mut status = Status::Running;
         let mut fault = Fault::default();
         let mut done = 0u64;
@@ -265,13 +338,13 @@ impl<'a> Runner<'a> {
                 2 => {
                     let a = if op.a == NONE { 0 } else { regs[op.a as usize] };
                     let b = if op.b == NONE { op.imm } else { regs[op.b as usize] };
-                    let (r, c, o) = alu(op.alu, a, b);
+                    let (r, c, o) = self.alu.op(op.alu, a, b);
                     if op.dst != NONE {
                         regs[op.dst as usize] = r;
                     }
                     if op.flags != 0 {
                         let carry = if op.flags == 2 { c as u8 * CF | o as u8 * OF } else { flags & (CF | OF) };
-                        flags = (r == 0) as u8 * ZF | ((r >> 31) as u8) * SF | carry;
+                        flags = self.alu.is_zero(r) as u8 * ZF | ((r >> 31) as u8) * SF | carry;
                     }
                 }
                 3 => {
@@ -280,7 +353,7 @@ impl<'a> Runner<'a> {
                     }
                 }
                 4 | 5 => {
-                    let addr = read(regs, op.a).wrapping_add(op.imm);
+                    let addr = self.alu.op(ADD, read(regs, op.a), op.imm).0;
                     let w = op.width as usize;
                     let at = addr as usize;
                     if at + w > mem_size {
@@ -304,7 +377,7 @@ impl<'a> Runner<'a> {
                 6 | 8 => {
                     // push Rb / call: the stack grows down by one word
                     let value = if op.kind == 6 { regs[op.b as usize] } else { pc + 1 };
-                    let addr = regs[SP].wrapping_sub(4);
+                    let addr = self.alu.op(SUB, regs[SP], 4).0;
                     let at = addr as usize;
                     if at + 4 > mem_size {
                         fault = Fault { kind: 1, value: addr };
@@ -325,13 +398,14 @@ impl<'a> Runner<'a> {
                         fault = Fault { kind: 1, value: addr };
                     } else {
                         let value = u32::from_le_bytes(mem[at..at + 4].try_into().unwrap());
+                        let sp = self.alu.op(ADD, addr, 4).0;
                         if op.kind == 7 {
-                            regs[SP] = addr.wrapping_add(4);
+                            regs[SP] = sp;
                             regs[op.dst as usize] = value;
                         } else if value as usize > program.len() {
                             fault = Fault { kind: 2, value };
                         } else {
-                            regs[SP] = addr.wrapping_add(4);
+                            regs[SP] = sp;
                             next = value;
                         }
                     }
@@ -349,7 +423,7 @@ impl<'a> Runner<'a> {
                     n += 1;
                 }
                 trace.push(TraceEntry {
-                    cycle: s.cycles[lane] + done,
+                    cycle: *lane.cycles + done,
                     pc,
                     next_pc: next,
                     flags_before: f0,
@@ -365,12 +439,12 @@ impl<'a> Runner<'a> {
                 break;
             }
         }
-        s.pc[lane] = pc;
-        s.flags[lane] = flags;
-        s.cycles[lane] += done;
-        s.status[lane] = status;
-        s.fault[lane] = fault;
-        s.skip_breakpoint[lane] = skip;
+        *lane.pc = pc;
+        *lane.flags = flags;
+        *lane.cycles += done;
+        *lane.status = status;
+        *lane.fault = fault;
+        *lane.skip = skip;
         done
     }
 }
@@ -395,7 +469,7 @@ mod tests {
 
     fn run(programs: &[Vec<MicroOp>], s: &mut Lanes, steps: u64, bps: &[Vec<bool>]) -> (u64, TraceRing) {
         let mut trace = TraceRing { depth: 4, entries: VecDeque::new() };
-        let runner = Runner { programs, breakpoints: bps, trace_lane: Some(0) };
+        let runner = Runner { alu: &crate::ncpu::alu::FastAlu, programs, breakpoints: bps, trace_lane: Some(0) };
         (runner.run(s, steps, true, &mut trace), trace)
     }
 

@@ -1,4 +1,6 @@
-//! The nCPU teaching machine's fast mode: exact integer ALU, many lanes at once.
+//! The nCPU teaching machine: many lanes at once, with the exact integer ALU (fast mode) or
+//! the trained networks (neural mode).
 pub mod alu;
 pub mod exec;
+pub mod neural;
 pub mod python;

@@ -5,7 +5,12 @@ use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
+use super::alu::FastAlu;
 use super::exec::{check_op, Lanes, MicroOp, Runner, Status, TraceRing, NREGS};
+use super::neural::{Cell, NeuralAlu};
+
+/// A cell as Python hands it over: (inputs, outputs, w1, b1, w2, b2), weights row-major.
+type CellWeights = (usize, usize, Vec<f32>, Vec<f32>, Vec<f32>, Vec<f32>);
 
 type OpTuple = (u8, u8, u8, u8, u8, u32, u8, u8, u8, u32);
 
@@ -22,6 +27,7 @@ pub struct NcpuLanes {
     breakpoints: Vec<Vec<bool>>,
     trace: TraceRing,
     trace_lane: Option<usize>,
+    neural: Option<NeuralAlu>,
 }
 
 impl NcpuLanes {
@@ -58,6 +64,7 @@ impl NcpuLanes {
             breakpoints: Vec::new(),
             trace: TraceRing { depth: trace_depth, entries: Default::default() },
             trace_lane: (trace_depth > 0).then_some(trace_lane),
+            neural: None,
         })
     }
 
@@ -98,13 +105,28 @@ impl NcpuLanes {
         Ok(())
     }
 
+    /// Neural mode: compute with the trained cells from now on (logic, combine, full_adder, mux).
+    fn use_networks(&mut self, logic: CellWeights, combine: CellWeights, full_adder: CellWeights, mux: CellWeights)
+        -> PyResult<()> {
+        let cell = |(n_in, n_out, w1, b1, w2, b2): CellWeights| {
+            Cell::new(n_in, n_out, w1, b1, w2, b2).map_err(PyValueError::new_err)
+        };
+        self.neural = Some(NeuralAlu { logic: cell(logic)?, combine: cell(combine)?, full_adder: cell(full_adder)?,
+                                       mux: cell(mux)? });
+        Ok(())
+    }
+
     /// Runs each running lane for at most `max_steps` instructions with the GIL released.
     /// Returns the number of instructions executed over all lanes.
     #[pyo3(signature = (max_steps, honor_breakpoints=true))]
     fn run(&mut self, py: Python<'_>, max_steps: u64, honor_breakpoints: bool) -> u64 {
-        let NcpuLanes { state, programs, breakpoints, trace, trace_lane } = self;
-        let runner = Runner { programs, breakpoints, trace_lane: *trace_lane };
-        py.detach(|| runner.run(state, max_steps, honor_breakpoints, trace))
+        let NcpuLanes { state, programs, breakpoints, trace, trace_lane, neural } = self;
+        let trace_lane = *trace_lane;
+        py.detach(|| match neural {
+            Some(alu) => Runner { alu, programs, breakpoints, trace_lane }.run(state, max_steps, honor_breakpoints, trace),
+            None => Runner { alu: &FastAlu, programs, breakpoints, trace_lane }
+                .run(state, max_steps, honor_breakpoints, trace),
+        })
     }
 
     /// Lanes stopped at a breakpoint run again (over that breakpoint) on the next `run`.
