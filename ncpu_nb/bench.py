@@ -32,10 +32,12 @@ loop:
 
 
 def _time_run(cpu, iterations) -> tuple[int, float]:
+    """Run from reset with R0 = iterations (when given); (instructions executed, seconds)."""
     cpu.reset()
-    cpu.set_registers(R0=iterations)
+    if iterations:
+        cpu.set_registers(R0=iterations)
     t0 = time.perf_counter()
-    result = cpu.run(max_cycles=10 * iterations + 10)
+    result = cpu.run(max_cycles=max(10 * iterations + 10, cpu.max_cycles))
     seconds = time.perf_counter() - t0
     return result.instructions, seconds
 
@@ -59,11 +61,11 @@ def bench_fast(quick: bool = False) -> dict:
     return rows
 
 
-def bench_neural(quick: bool = False) -> dict:
-    """Neural mode beside fast mode, and the latency of single operations through the networks."""
-    import torch
+ORIGINAL_NEURAL_IPS = 2_300  # classic nCPU's neural mode on this kind of 2-core CPU (project notes)
 
-    from ncpu_nb.alu.neural_alu import NeuralALU
+
+def bench_neural(quick: bool = False) -> dict:
+    """Neural mode beside fast mode in one run, and the latency of single operations in each."""
     from ncpu_nb.cpu import CPU
 
     rows = {}
@@ -73,18 +75,16 @@ def bench_neural(quick: bool = False) -> dict:
         rows[f"{mode}: single stream"] = {"instructions": n, "seconds": s, "per_second": n / s}
         n, s = _time_run(CPU(LOOP, mode=mode, lanes=lanes, memory_size=256, trace_depth=0), lane_iters)
         rows[f"{mode}: {lanes} lanes"] = {"instructions": n, "seconds": s, "per_second": n / s}
-    alu, rng = NeuralALU(), np.random.default_rng(0)
-    for op in ("add", "mul", "and", "shl", "div"):
-        for batch in (1, 4096):
-            a, b = rng.integers(0, 2**32, batch, np.uint64), rng.integers(0, 32, batch, np.uint64) | 1
-            repeats = 3 if op in ("mul", "div") and batch > 1 else 20
-            t0 = time.perf_counter()
-            with torch.no_grad():
-                for _ in range(repeats):
-                    alu.compute(op, a, b)
-            s = (time.perf_counter() - t0) / repeats
-            rows[f"{op.upper()} latency, batch {batch}"] = {"instructions": batch, "seconds": s,
-                                                            "per_second": batch / s}
+    copies = 50 if quick else 2_000
+    for mnemonic in ("ADD", "MUL", "AND", "SHL", "DIV"):
+        for mode in ("neural", "fast"):
+            cpu = CPU(f"{mnemonic} R2, R0, R1\n" * copies + "HALT", mode=mode, trace_depth=0,
+                      registers={"R0": -1_234_567_891, "R1": 13})
+            n, s = _time_run(cpu, 0)
+            rows[f"{mode}: {mnemonic} latency"] = {"instructions": n, "seconds": s / n, "per_second": n / s}
+    single = rows["neural: single stream"]["per_second"]
+    rows["neural single stream / classic nCPU neural mode"] = {"instructions": 0, "seconds": 0,
+                                                               "per_second": single / ORIGINAL_NEURAL_IPS}
     return rows
 
 
@@ -99,8 +99,9 @@ def format_report(report: dict) -> str:
     lines = [f"ncpu-nb bench {report['target']}  ({report['machine']})"]
     for label, r in report["results"].items():
         if "latency" in label:
-            lines.append(f"  {label:42s} {r['seconds'] * 1e6:>16,.0f} µs per call"
-                         f"   ({r['per_second']:,.0f} operations/s)")
+            lines.append(f"  {label:42s} {r['seconds'] * 1e9:>16,.0f} ns per instruction")
+        elif " / " in label:
+            lines.append(f"  {label:42s} {r['per_second']:>16,.0f} x")
         else:
             lines.append(f"  {label:42s} {r['per_second']:>16,.0f} instructions/s"
                          f"   ({r['instructions']:,} in {r['seconds']:.3f} s)")

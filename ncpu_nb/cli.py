@@ -73,8 +73,8 @@ def cmd_verify(args) -> int:
     report = verify(full=args.full, progress=not args.json)
     if args.json:
         print(json.dumps({"exact": report.exact, "checks": [
-            {"check": c.what, "domain": c.domain, "cases": c.cases, "mismatches": c.mismatches,
-             "seconds": round(c.seconds, 3)} for c in report]}))
+            {"check": c.what, "domain": c.domain, "cases": c.cases, "torch_cases": c.torch_cases,
+             "mismatches": c.mismatches, "seconds": round(c.seconds, 3)} for c in report]}))
     else:
         print(report)
     return 0 if report.exact else 1
@@ -115,8 +115,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("verify", help="prove the neural ALU exact: every cell on its whole domain, every "
                                       "operation against fast mode")
-    p.add_argument("--full", action="store_true", help="1,000,000 random pairs and every byte lane for every "
-                                                       "operation (slower)")
+    p.add_argument("--full", action="store_true", help="check every pair through the torch wiring too, "
+                                                       "MUL, DIV and MOD included (slower)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_verify)
 

@@ -77,7 +77,7 @@ def test_console_script_is_installed_and_exits_cleanly(asm):
 def test_bench_quick_reports_rates(target, capsys):
     assert main(["bench", target, "--quick", "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
-    assert all(r["per_second"] > 0 and r["instructions"] > 0 for r in report["results"].values())
+    assert all(r["per_second"] > 0 for r in report["results"].values())
 
 
 def test_lab_opens_the_checkout_or_a_fresh_copy_of_the_curriculum(tmp_path):
@@ -96,4 +96,5 @@ def test_verify_proves_the_neural_alu_exact(capsys):
     assert report["exact"] is True
     checks = {c["check"]: c for c in report["checks"]}
     assert checks["cell combine"]["cases"] == 16 and checks["add random"]["cases"] == 1_000_000
-    assert checks["mul bytes 0"]["cases"] == 65_536 and all(c["mismatches"] == 0 for c in checks.values())
+    assert checks["mul bytes 3"]["cases"] == 65_536 and checks["div random"]["cases"] == 1_000_000
+    assert all(c["mismatches"] == 0 for c in checks.values())

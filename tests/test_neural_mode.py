@@ -61,3 +61,48 @@ def test_per_lane_inputs_run_as_one_neural_batch():
     regs = cpu.registers_array()
     assert (regs[:, 2] == (a * b).astype(np.int32)).all()
     assert (regs[:, 3] == np.trunc(a / b).astype(np.int32)).all()
+
+
+def test_switching_mode_on_a_running_machine_keeps_its_state():
+    program = ncpu_nb.load_program("primes_sieve")
+    whole = CPU(program)
+    whole.run()
+    cpu = CPU(program)
+    cpu.step(700)
+    cpu.mode = "neural"
+    cpu.step(500)
+    cpu.mode = "fast"
+    cpu.run()
+    assert (cpu.registers, cpu.flags, cpu.cycles) == (whole.registers, whole.flags, whole.cycles)
+    assert cpu.read_memory(0, 200) == whole.read_memory(0, 200)
+
+
+def test_the_core_computes_with_the_weight_files(tmp_path):
+    """Perturb the carry network on disk: neural mode's additions (and nothing in fast mode) go wrong."""
+    import json
+    import shutil
+
+    from safetensors.torch import load_file, save_file
+
+    from ncpu_nb.alu.cells import sha256
+    from ncpu_nb.cpu.neural import use_networks
+    from ncpu_nb.resources import data_dir
+
+    weights = tmp_path / "weights"
+    shutil.copytree(data_dir("weights"), weights)
+    path = weights / "combine.safetensors"
+    tensors = load_file(str(path))
+    tensors["out.bias"] -= 50.0
+    save_file(tensors, str(path))
+    manifest = json.loads((weights / "manifest.json").read_text())
+    manifest["cells"]["combine"]["sha256"] = sha256(path)
+    (weights / "manifest.json").write_text(json.dumps(manifest))
+
+    cpu = CPU("MOV R0, 99\nADD R1, R0, 1\nHALT", mode="neural")
+    use_networks(cpu._exec, weights)
+    cpu.run()
+    assert cpu.registers["R1"] != 100
+    cpu.reset()
+    cpu.mode = "neural"  # the kit's own weights again
+    cpu.run()
+    assert cpu.registers["R1"] == 100

@@ -137,25 +137,44 @@ class CPU:
     def __init__(self, program: str | Program | list | None = None, *, mode: str = "fast", lanes: int = 1,
                  memory_size: int = 65536, trace_depth: int = 256, trace_lane: int = 0,
                  max_cycles: int = 1_000_000, registers: dict | None = None):
-        if mode not in MODES:
-            raise ValueError(f"unknown mode {mode!r}; this build offers {', '.join(MODES)}")
-        self.mode, self.memory_size, self.max_cycles = mode, memory_size, max_cycles
+        self.memory_size, self.max_cycles = memory_size, max_cycles
         self._trace_depth, self._trace_lane = trace_depth, trace_lane
         self._programs: list[Program] = []
         self._lane_program_ids: list[int] = [0] * lanes
         self._initial_registers: dict = {}
+        self._mode = "fast"
         self._exec = self._new_executor(lanes)
+        self.mode = mode
         self.breakpoints = Breakpoints(self)
         if program is not None:
             self.load(program, registers=registers)
 
     # --- loading -------------------------------------------------------------------------------
-    def _new_executor(self, lanes: int):
-        if self.mode == "neural":
-            from ncpu_nb.cpu.neural import neural_lanes  # loads torch and the weights
+    @property
+    def mode(self) -> str:
+        """'fast' (the exact integer ALU) or 'neural' (the trained networks of weights/).
+        Assigning switches the ALU of a loaded, even half-run, machine; all state is kept."""
+        return self._mode
 
-            return neural_lanes(lanes, self.memory_size, self._trace_depth, self._trace_lane)
-        return _metal.NcpuLanes(lanes, self.memory_size, self._trace_depth, self._trace_lane)
+    @mode.setter
+    def mode(self, mode: str) -> None:
+        if mode not in MODES:
+            raise ValueError(f"unknown mode {mode!r}; choose one of {', '.join(MODES)}")
+        if mode == "neural":
+            from ncpu_nb.cpu.neural import use_networks  # loads torch and the weights
+
+            use_networks(self._exec)
+        else:
+            self._exec.use_exact_alu()
+        self._mode = mode
+
+    def _new_executor(self, lanes: int):
+        executor = _metal.NcpuLanes(lanes, self.memory_size, self._trace_depth, self._trace_lane)
+        if self._mode == "neural":
+            from ncpu_nb.cpu.neural import use_networks
+
+            use_networks(executor)
+        return executor
 
     def load(self, program: str | Program | list, *, registers: dict | None = None) -> "CPU":
         """Load one program into every lane, or a list of programs, one per lane.

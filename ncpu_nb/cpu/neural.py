@@ -19,8 +19,6 @@ def cell_weights(cell: Cell) -> tuple:
             flat(cell.out.weight), flat(cell.out.bias))
 
 
-def neural_lanes(lanes: int, memory_size: int, trace_depth: int, trace_lane: int, directory=None):
-    """An executor computing with the trained cells (their files checked against the manifest)."""
-    executor = _metal.NcpuLanes(lanes, memory_size, trace_depth, trace_lane)
+def use_networks(executor: _metal.NcpuLanes, directory=None) -> None:
+    """Make `executor` compute with the trained cells (their files checked against the manifest)."""
     executor.use_networks(*(cell_weights(load_cell(name, directory)) for name in CELL_ORDER))
-    return executor

@@ -1,7 +1,9 @@
 //! The neural ALU in the core: the trained cells of `weights/`, evaluated as networks
-//! (hidden = relu(W1 x + b1), bit = W2 hidden + b2 > 0), wired exactly as
-//! `ncpu_nb/alu/neural_alu.py` wires them. No integer arithmetic touches data here: words are
-//! only unpacked into bits and packed back, every gate is a cell evaluation.
+//! (hidden = relu(W1 x + b1), bit = W2 hidden + b2 > 0), wired as `ncpu_nb/alu/neural_alu.py`
+//! wires them, except that division subtracts with a ripple chain of full-adder cells (one lane
+//! at a time gains nothing from Kogge-Stone's shallow depth; the chain needs a quarter of the
+//! cells). No integer arithmetic touches data here: words are only unpacked into bits and packed
+//! back, every gate is a cell evaluation. `ncpu-nb verify` checks both wirings against fast mode.
 
 use super::alu::Alu;
 
@@ -201,13 +203,19 @@ impl NeuralAlu {
         let (sa, sb) = (a[31], b[31]);
         let ua = self.select_word(sa, a, &self.neg(a));
         let ub = self.select_word(sb, b, &self.neg(b));
+        let not_ub: Bits = std::array::from_fn(|i| self.not(ub[i]));
         let (mut rem, mut q) = ([false; 32], [false; 32]);
         for i in (0..32).rev() {
             let shifted: Bits = std::array::from_fn(|k| if k == 0 { ua[i] } else { rem[k - 1] });
-            let (diff, borrow, _) = self.sub(&shifted, &ub);
-            let fits = self.not(borrow);
-            rem = self.select_word(fits, &shifted, &diff);
-            q[i] = fits;
+            // shifted - ub = shifted + !ub + 1, rippled through full adders; a final carry means it fits
+            let mut carry = true;
+            let diff: Bits = std::array::from_fn(|k| {
+                let o = self.full_adder.eval([shifted[k], not_ub[k], carry, false]);
+                carry = o[1];
+                o[0]
+            });
+            rem = self.select_word(carry, &shifted, &diff);
+            q[i] = carry;
         }
         let q = self.select_word(self.xor(sa, sb), &q, &self.neg(&q));
         let r = self.select_word(sa, &rem, &self.neg(&rem));

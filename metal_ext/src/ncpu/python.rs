@@ -116,6 +116,11 @@ impl NcpuLanes {
         Ok(())
     }
 
+    /// Fast mode: compute with the exact integer ALU from now on.
+    fn use_exact_alu(&mut self) {
+        self.neural = None;
+    }
+
     /// Runs each running lane for at most `max_steps` instructions with the GIL released.
     /// Returns the number of instructions executed over all lanes.
     #[pyo3(signature = (max_steps, honor_breakpoints=true))]
