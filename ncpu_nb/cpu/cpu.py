@@ -128,6 +128,7 @@ class Breakpoints(MutableSet):
 class CPU:
     """The nCPU machine. `CPU(source)` assembles and loads; `run()` runs to HALT.
 
+    mode         'fast' (the exact integer ALU) or 'neural' (the trained networks); see `mode`
     lanes        independent machines run together (same or different programs)
     memory_size  bytes of data memory per lane (the stack starts at its top)
     trace_depth  steps of `trace_lane` kept in `trace` (0 turns tracing off)
@@ -160,20 +161,21 @@ class CPU:
     def mode(self, mode: str) -> None:
         if mode not in MODES:
             raise ValueError(f"unknown mode {mode!r}; choose one of {', '.join(MODES)}")
+        self._attach_alu(self._exec, mode)
+        self._mode = mode
+
+    @staticmethod
+    def _attach_alu(executor, mode: str) -> None:
         if mode == "neural":
             from ncpu_nb.cpu.neural import use_networks  # loads torch and the weights
 
-            use_networks(self._exec)
+            use_networks(executor)
         else:
-            self._exec.use_exact_alu()
-        self._mode = mode
+            executor.use_exact_alu()
 
     def _new_executor(self, lanes: int):
         executor = _metal.NcpuLanes(lanes, self.memory_size, self._trace_depth, self._trace_lane)
-        if self._mode == "neural":
-            from ncpu_nb.cpu.neural import use_networks
-
-            use_networks(executor)
+        self._attach_alu(executor, self._mode)
         return executor
 
     def load(self, program: str | Program | list, *, registers: dict | None = None) -> "CPU":
