@@ -211,3 +211,25 @@ def test_a_cpu_without_a_program_is_halted_and_harmless():
     cpu.reset()
     assert cpu.run().status == "halted" and cpu.step() == 0
     assert cpu.disassemble() == [] and "no program loaded" in cpu._repr_html_()
+
+
+@pytest.mark.parametrize("mode", ["fast", "neural"])
+def test_ctrl_c_stops_an_endless_run_promptly_and_keeps_the_state(mode):
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    script = ("import ncpu_nb, sys\n"
+              f"cpu = ncpu_nb.CPU('top:\\nINC R0\\nJMP top', mode='{mode}')\n"
+              "cpu.step()\nprint('ready', flush=True)\n"
+              "try:\n    cpu.run(max_cycles=10**12)\n"
+              "except KeyboardInterrupt:\n    print('interrupted', cpu.registers['R0'] > 0, cpu.status, flush=True)\n")
+    proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    assert proc.stdout.readline().strip() == "ready"
+    time.sleep(0.3)
+    sent = time.perf_counter()
+    proc.send_signal(signal.SIGINT)
+    out, _ = proc.communicate(timeout=30)
+    assert out.strip() == "interrupted True running"
+    assert time.perf_counter() - sent < 5  # generous: this checks it stops at all, not how fast

@@ -22,7 +22,9 @@ assert tuple(_metal.NCPU_CONDITION_NAMES) == CONDITION_NAMES
 
 MODES = ("fast", "neural")  # the exact integer ALU, or the trained networks (ncpu_nb.cpu.neural)
 STATUS = ("running", "halted", "fault", "breakpoint")
-CHUNK = 4_000_000  # lane-instructions per call into the executor: Ctrl-C is seen between calls
+# Lane-instructions per call into the executor, some 15-70 ms of work in each mode: Python sees
+# Ctrl-C (and the widget's pause) between calls.
+CHUNK = {"fast": 4_000_000, "neural": 40_000}
 
 
 def _signed(value: int) -> int:
@@ -310,10 +312,10 @@ class CPU:
         self._exec.resume()
         remaining = n
         while remaining > 0:
-            chunk = min(remaining, max(1, CHUNK // self.lanes))
+            chunk = min(remaining, max(1, CHUNK[self._mode] // self.lanes))
             self._exec.run(chunk, False)
             remaining -= chunk
-            if "running" not in self.lane_status():
+            if 0 not in self._exec.statuses():  # no lane running (status bytes; 0 = running)
                 break
         self._check_faults()
         return self.cycles - before
@@ -327,10 +329,10 @@ class CPU:
         self._exec.resume()
         remaining = budget
         while remaining > 0:
-            chunk = min(remaining, max(1, CHUNK // self.lanes))
+            chunk = min(remaining, max(1, CHUNK[self._mode] // self.lanes))
             done += self._exec.run(chunk, True)
             remaining -= chunk
-            if "running" not in self.lane_status():
+            if 0 not in self._exec.statuses():  # no lane running (status bytes; 0 = running)
                 break
         seconds = time.perf_counter() - t0
         statuses = self.lane_status()
