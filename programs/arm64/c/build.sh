@@ -1,0 +1,40 @@
+#!/bin/sh
+# Rebuild the AArch64 test programs in this directory into bin/NAME.
+#
+# Needs Debian 12 (bookworm) package gcc-aarch64-linux-gnu (4:12.2.0-3,
+# i.e. aarch64-linux-gnu-gcc (Debian 12.2.0-14) 12.2.0) with
+# libc6-dev-arm64-cross 2.36-8cross1 (pulled in by it):
+#     apt-get install gcc-aarch64-linux-gnu
+# The binaries in bin/ were built with exactly those versions; another
+# compiler/glibc gives different (but equivalent) binaries, and the
+# expected outputs in expected/ may then need to be re-checked.
+#
+# Usage: ./build.sh            (from any directory)
+#        CC=other-gcc ./build.sh
+set -eu
+
+cd "$(dirname "$0")"
+CC=${CC:-aarch64-linux-gnu-gcc}
+CFLAGS="-static -O2 -Wall -Wextra"
+
+if ! command -v "$CC" >/dev/null 2>&1; then
+    echo "build.sh: error: '$CC' not found." >&2
+    echo "  Install the Debian cross compiler:  apt-get install gcc-aarch64-linux-gnu" >&2
+    echo "  (Debian 12: gcc-aarch64-linux-gnu 4:12.2.0-3, GCC 12.2.0, glibc 2.36)" >&2
+    exit 1
+fi
+echo "using: $("$CC" --version | head -n 1)"
+
+mkdir -p bin
+for src in hello argv_env file_io fork_pipe_wait signals float_math threads; do
+    extra=""
+    case $src in
+        threads) extra="-pthread" ;;
+        float_math) extra="-lm" ;;
+    esac
+    echo "  CC $src.c -> bin/$src"
+    # shellcheck disable=SC2086
+    "$CC" $CFLAGS -o "bin/$src" "$src.c" $extra
+done
+echo "done."
+ls -l bin
