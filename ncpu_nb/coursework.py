@@ -89,6 +89,8 @@ def random_cases(reference, inputs: list[str], n: int = 50, low: int = -1000, hi
 
 def check(program: str | Program, cases: list[tuple[dict, dict]], max_cycles: int = 100_000) -> GradeReport:
     """Run `program` once per case (all at once, as lanes) and compare the named registers."""
+    if not cases:
+        raise ValueError("check needs at least one (inputs, expected) case")
     try:
         program = program if isinstance(program, Program) else assemble(program)
     except AssemblyError as err:

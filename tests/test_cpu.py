@@ -233,3 +233,23 @@ def test_ctrl_c_stops_an_endless_run_promptly_and_keeps_the_state(mode):
     out, _ = proc.communicate(timeout=30)
     assert out.strip() == "interrupted True running"
     assert time.perf_counter() - sent < 5  # generous: this checks it stops at all, not how fast
+
+
+def test_coursework_grades_every_case_and_reports_failures():
+    from ncpu_nb.coursework import check, random_cases
+
+    good = "CMP R0, R1\nJL b\nMOV R2, R0\nHALT\nb:\nMOV R2, R1\nHALT"
+    cases = random_cases(lambda R0, R1: {"R2": max(R0, R1)}, ["R0", "R1"], n=40, seed=3)
+    report = check(good, cases)
+    assert report.score == 1.0 and report.passed == 40
+    report.assert_passed()
+    wrong = check("MOV R2, R0\nHALT", cases)
+    assert 0 < wrong.score < 1
+    with pytest.raises(AssertionError, match="cases failed"):
+        wrong.assert_passed()
+    broken = check("MOV R2, R9", cases)
+    assert broken.score == 0 and "does not assemble" in broken._repr_html_()
+    with pytest.raises(AssertionError, match="no register R9"):
+        broken.assert_passed()
+    with pytest.raises(ValueError):
+        check(good, [])
