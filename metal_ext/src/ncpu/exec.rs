@@ -343,8 +343,8 @@ impl<'a, A: Alu + Sync> Runner<'a, A> {
                         regs[op.dst as usize] = r;
                     }
                     if op.flags != 0 {
-                        let carry = if op.flags == 2 { c as u8 * CF | o as u8 * OF } else { flags & (CF | OF) };
-                        flags = self.alu.is_zero(r) as u8 * ZF | ((r >> 31) as u8) * SF | carry;
+                        let carry = if op.flags == 2 { (c as u8 * CF) | (o as u8 * OF) } else { flags & (CF | OF) };
+                        flags = (self.alu.is_zero(r) as u8 * ZF) | (((r >> 31) as u8) * SF) | carry;
                     }
                 }
                 3 => {

@@ -50,20 +50,14 @@ impl Cell {
         let mut h = self.b1;
         for (xi, row) in x.iter().zip(&self.w1) {
             let xi = *xi as u8 as f32;
-            for j in 0..MAX_HIDDEN {
-                h[j] += row[j] * xi;
+            for (hj, w) in h.iter_mut().zip(row) {
+                *hj += w * xi;
             }
         }
         for v in h.iter_mut() {
             *v = v.max(0.0);
         }
-        std::array::from_fn(|k| {
-            let mut s = self.b2[k];
-            for j in 0..MAX_HIDDEN {
-                s += self.w2[k][j] * h[j];
-            }
-            s > 0.0
-        })
+        std::array::from_fn(|k| self.w2[k].iter().zip(&h).fold(self.b2[k], |s, (w, hj)| s + w * hj) > 0.0)
     }
 }
 
