@@ -86,7 +86,7 @@ def executed(op: str, a: np.ndarray, b: np.ndarray, mode: str):
     cpu.set_registers(R0=a.astype(np.int64), R1=b.astype(np.int64))
     cpu.run()
     result = cpu.registers_array()[:, 2].astype(np.uint32).astype(np.uint64)
-    return result, np.array([s[1] for s in cpu._exec.lane_states()], dtype=np.uint8)
+    return result, cpu.flags_array()
 
 
 def _compare(alu: NeuralALU, op: str, a: np.ndarray, b: np.ndarray, torch_limit: int) -> int:

@@ -223,7 +223,7 @@ class CPU:
         return np.frombuffer(self._exec.registers(), dtype="<u4").reshape(self.lanes, len(REGISTERS)).view(np.int32)
 
     def _lane_state(self, lane: int):
-        return self._exec.lane_states()[lane]
+        return self._exec.lane_state(lane)
 
     @property
     def registers(self) -> dict[str, int]:
@@ -258,6 +258,10 @@ class CPU:
     @property
     def flags(self) -> dict[str, bool]:
         return self.lane_flags(0)
+
+    def flags_array(self) -> np.ndarray:
+        """Every lane's flag bits (ZF 1, SF 2, CF 4, OF 8) as a uint8 array."""
+        return np.frombuffer(self._exec.flags(), dtype=np.uint8)
 
     def lane_flags(self, lane: int) -> dict[str, bool]:
         bits = self._lane_state(lane)[1]

@@ -31,6 +31,11 @@ pub struct NcpuLanes {
 }
 
 impl NcpuLanes {
+    fn state_of(&self, l: usize) -> (u32, u8, u64, u8, u8, u32, u32) {
+        let s = &self.state;
+        (s.pc[l], s.flags[l], s.cycles[l], s.status[l] as u8, s.fault[l].kind, s.fault[l].value, s.lane_program[l])
+    }
+
     fn lane(&self, lane: usize) -> PyResult<usize> {
         if lane < self.state.lanes {
             Ok(lane)
@@ -202,10 +207,17 @@ impl NcpuLanes {
 
     /// Per-lane (pc, flags, cycles, status, fault kind, fault value, program).
     fn lane_states(&self) -> Vec<(u32, u8, u64, u8, u8, u32, u32)> {
-        let s = &self.state;
-        (0..s.lanes)
-            .map(|l| (s.pc[l], s.flags[l], s.cycles[l], s.status[l] as u8, s.fault[l].kind, s.fault[l].value, s.lane_program[l]))
-            .collect()
+        (0..self.state.lanes).map(|l| self.state_of(l)).collect()
+    }
+
+    /// One lane's (pc, flags, cycles, status, fault kind, fault value, program).
+    fn lane_state(&self, lane: usize) -> PyResult<(u32, u8, u64, u8, u8, u32, u32)> {
+        Ok(self.state_of(self.lane(lane)?))
+    }
+
+    /// Flag bits of every lane as bytes (ZF 1, SF 2, CF 4, OF 8).
+    fn flags<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        PyBytes::new(py, &self.state.flags)
     }
 
     /// Lane status codes as bytes (0 running, 1 halted, 2 fault, 3 breakpoint).
