@@ -40,7 +40,6 @@ class _OperandError(Exception):
 class _Line:
     number: int
     text: str
-    body: str  # without comment and label
     column: int  # 1-based column where body starts
 
 
@@ -144,7 +143,7 @@ def _first_pass(source: str, state: _State):
         column = 1
         while (m := _LABEL.match(body)) and not body[m.end():].startswith(":"):
             name = m.group(1)
-            label_line = _Line(number, text, body, column)
+            label_line = _Line(number, text, column)
             if name.upper() in REGISTERS or _defined(state, data_items, name):
                 _error(state, label_line, column + m.start(1), f"label {name!r} is already defined"
                        if name.upper() not in REGISTERS else f"{name!r} is a register name", len(name))
@@ -158,7 +157,7 @@ def _first_pass(source: str, state: _State):
         if not stripped:
             continue
         column += len(body) - len(body.lstrip())
-        line = _Line(number, text, stripped, column)
+        line = _Line(number, text, column)
         word = stripped.split(None, 1)
         head, rest = word[0], (word[1] if len(word) > 1 else "")
         rest_column = column + len(stripped) - len(rest)
