@@ -1,0 +1,136 @@
+//! `ncpu_nb._metal.Arm64Core`: one bare AArch64 core and its memory, no operating system.
+//! Used to test instructions against Unicorn and to explore the ISA from Python.
+
+use pyo3::exceptions::{PyKeyError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+
+use super::disasm::disassemble;
+use super::exec::{step, Exception};
+use super::mem::{Access, MemFault, Memory};
+use super::state::CpuState;
+
+#[pyclass(module = "ncpu_nb._metal")]
+#[derive(Default)]
+pub struct Arm64Core {
+    cpu: CpuState,
+    mem: Memory,
+}
+
+fn fault_text(f: &MemFault) -> String {
+    let access = match f.access {
+        Access::Read => "read",
+        Access::Write => "write",
+        Access::Fetch => "fetch",
+    };
+    let why = if f.mapped { "permission" } else { "unmapped" };
+    format!("{} 0x{:x} ({})", access, f.addr, why)
+}
+
+/// An exception as Python sees it: (kind, pc, detail).
+pub fn exception_tuple(e: &Exception) -> (&'static str, u64, String) {
+    match e {
+        Exception::Svc { imm } => ("svc", 0, format!("#{}", imm)),
+        Exception::Breakpoint { pc, imm } => ("brk", *pc, format!("#{}", imm)),
+        Exception::Undefined { pc, word } => ("undefined", *pc, format!("0x{:08x}", word)),
+        Exception::Memory { pc, fault } => ("memory", *pc, fault_text(fault)),
+    }
+}
+
+fn mem_err(f: MemFault) -> PyErr {
+    PyValueError::new_err(format!("guest memory: {}", fault_text(&f)))
+}
+
+#[pymethods]
+impl Arm64Core {
+    #[new]
+    fn new() -> Self {
+        Self::default()
+    }
+
+    /// Maps zero-filled pages (perms: bit 0 read, 1 write, 2 execute).
+    #[pyo3(signature = (address, size, perms = 7))]
+    fn map(&mut self, address: u64, size: u64, perms: u8) {
+        self.mem.map(address, size, perms);
+    }
+
+    fn write_memory(&mut self, address: u64, data: &[u8]) -> PyResult<()> {
+        self.mem.poke(address, data).map_err(mem_err)
+    }
+
+    fn read_memory<'py>(&self, py: Python<'py>, address: u64, size: usize) -> PyResult<Bound<'py, PyBytes>> {
+        let mut buf = vec![0u8; size];
+        self.mem.peek(address, &mut buf).map_err(mem_err)?;
+        Ok(PyBytes::new(py, &buf))
+    }
+
+    /// Register by name: x0..x30, sp, pc, nzcv, v0..v31 (128-bit ints), fpcr, fpsr, tpidr_el0.
+    fn get(&self, name: &str) -> PyResult<u128> {
+        let c = &self.cpu;
+        Ok(match name {
+            "sp" => c.x[31] as u128,
+            "pc" => c.pc as u128,
+            "nzcv" => c.nzcv as u128,
+            "fpcr" => c.fpcr as u128,
+            "fpsr" => c.fpsr as u128,
+            "tpidr_el0" => c.tpidr_el0 as u128,
+            _ => match reg_index(name) {
+                Some(('x', i)) => c.x[i] as u128,
+                Some(('v', i)) => c.v[i],
+                _ => return Err(PyKeyError::new_err(name.to_string())),
+            },
+        })
+    }
+
+    fn set(&mut self, name: &str, value: u128) -> PyResult<()> {
+        let c = &mut self.cpu;
+        match name {
+            "sp" => c.x[31] = value as u64,
+            "pc" => c.pc = value as u64,
+            "nzcv" => c.nzcv = value as u32 & 0xF000_0000,
+            "fpcr" => c.fpcr = value as u32,
+            "fpsr" => c.fpsr = value as u32,
+            "tpidr_el0" => c.tpidr_el0 = value as u64,
+            _ => match reg_index(name) {
+                Some(('x', i)) => c.x[i] = value as u64,
+                Some(('v', i)) => c.v[i] = value,
+                _ => return Err(PyKeyError::new_err(name.to_string())),
+            },
+        }
+        Ok(())
+    }
+
+    /// Executes up to `n` instructions. Returns (executed, exception) where exception is None or
+    /// (kind, pc, detail) with kind one of "svc", "brk", "undefined", "memory".
+    #[pyo3(signature = (n = 1))]
+    fn step(&mut self, n: u64) -> (u64, Option<(&'static str, u64, String)>) {
+        for done in 0..n {
+            if let Err(e) = step(&mut self.cpu, &mut self.mem) {
+                let svc = matches!(e, Exception::Svc { .. });
+                return (done + svc as u64, Some(exception_tuple(&e)));
+            }
+        }
+        (n, None)
+    }
+
+    #[staticmethod]
+    #[pyo3(signature = (word, pc = 0))]
+    fn disassemble(word: u32, pc: u64) -> String {
+        disassemble(word, pc)
+    }
+}
+
+/// "x7" -> ('x', 7) for x0..x30, "v31" -> ('v', 31).
+fn reg_index(name: &str) -> Option<(char, usize)> {
+    let (kind, digits) = name.split_at(1);
+    let i: usize = digits.parse().ok()?;
+    match kind {
+        "x" if i <= 30 => Some(('x', i)),
+        "v" if i <= 31 => Some(('v', i)),
+        _ => None,
+    }
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Arm64Core>()
+}
