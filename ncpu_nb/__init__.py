@@ -10,11 +10,11 @@ from ncpu_nb.cpu import CPU, RunResult, Snapshot
 from ncpu_nb.errors import AssemblyError, CycleBudgetExceeded, DecodeError, ExecutionError, NcpuError
 from ncpu_nb.isa import Program, assemble, disassemble
 from ncpu_nb.isa.reference_table import ISAReference
-from ncpu_nb.protocol import Machine, Trace, TraceStep
+from ncpu_nb.protocol import MachineProtocol, Trace, TraceStep
 from ncpu_nb.resources import program_manifest, program_source
 
 __version__ = "0.1.0"
-__all__ = ["CPU", "RunResult", "Snapshot", "Program", "assemble", "disassemble", "Machine", "Trace", "TraceStep",
+__all__ = ["CPU", "RunResult", "Snapshot", "Program", "assemble", "disassemble", "MachineProtocol", "Trace", "TraceStep",
            "NcpuError", "AssemblyError", "DecodeError", "ExecutionError", "CycleBudgetExceeded", "isa_reference",
            "list_programs", "load_program", "coursework", "verify"]
 

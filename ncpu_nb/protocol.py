@@ -1,7 +1,7 @@
 """The machine protocol: what every engine offers, and what widgets, reprs and magics use.
 
 The nCPU CPU (fast and neural), the differentiable engine and the ARM64 machine all implement
-`Machine`; views talk to this protocol only, so a new engine gets the debugger for free.
+`MachineProtocol`; views talk to this protocol only, so a new engine gets the debugger for free.
 """
 from __future__ import annotations
 
@@ -70,7 +70,7 @@ class Trace(Sequence):
 
 
 @runtime_checkable
-class Machine(Protocol):
+class MachineProtocol(Protocol):
     """What every engine implements."""
 
     @property

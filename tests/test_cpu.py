@@ -2,7 +2,7 @@
 import numpy as np
 import pytest
 
-from ncpu_nb import CPU, CycleBudgetExceeded, ExecutionError, Machine, assemble
+from ncpu_nb import CPU, CycleBudgetExceeded, ExecutionError, MachineProtocol, assemble
 from ncpu_nb.isa.reference import run_reference
 
 SUM = """
@@ -16,7 +16,7 @@ loop:
 
 
 def test_cpu_implements_the_machine_protocol():
-    assert isinstance(CPU(SUM), Machine)
+    assert isinstance(CPU(SUM), MachineProtocol)
 
 
 def test_run_to_halt_counts_every_instruction_including_halt():
