@@ -19,12 +19,12 @@ __all__ = ["CPU", "RunResult", "Snapshot", "Program", "assemble", "disassemble",
            "list_programs", "load_program", "coursework", "verify"]
 
 
-def verify(full: bool = False, progress: bool = True):
+def verify(full: bool = False, progress: bool = True, device: str = "cpu"):
     """Check the neural ALU: every trained cell on its whole domain, every operation against fast mode.
     Returns a report (a table in a notebook); `report.exact` is True only if nothing mismatched."""
     from ncpu_nb.verification import verify as run_verification  # imports torch: only when asked
 
-    return run_verification(full=full, progress=progress)
+    return run_verification(full=full, progress=progress, device=device)
 
 
 def isa_reference() -> ISAReference:

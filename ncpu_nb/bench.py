@@ -82,9 +82,40 @@ def bench_neural(quick: bool = False) -> dict:
                       registers={"R0": -1_234_567_891, "R1": 13})
             n, s = _time_run(cpu, 0)
             rows[f"{mode}: {mnemonic} latency"] = {"instructions": n, "seconds": s / n, "per_second": n / s}
+    rows.update(bench_torch_wiring(quick))
     single = rows["neural: single stream"]["per_second"]
     rows["neural single stream / classic nCPU neural mode"] = {"instructions": 0, "seconds": 0,
                                                                "per_second": single / ORIGINAL_NEURAL_IPS}
+    return rows
+
+
+def bench_torch_wiring(quick: bool = False) -> dict:
+    """Operations per second of the torch NeuralALU on one large batch: on the CPU, and on a GPU
+    when torch sees one (the tier for whole verification sets and many lanes at once)."""
+    import torch
+
+    from ncpu_nb.alu.neural_alu import NeuralALU, to_bits
+
+    batch = 4_096 if quick else 65_536
+    rng = np.random.default_rng(0)
+    a, b = (rng.integers(0, 1 << 32, batch, dtype=np.uint64) for _ in range(2))
+    devices = ["cpu"] + (["cuda"] if torch.cuda.is_available() else [])
+    rows = {}
+    for device in devices:
+        alu = NeuralALU(device=device)
+        x, y = to_bits(a, device), to_bits(b, device)
+        for name in ("add", "mul", "and", "shl", "div"):
+            with torch.no_grad():
+                alu.op(name)(x[:64], y[:64])  # warm up (kernels, allocator)
+                if device == "cuda":
+                    torch.cuda.synchronize()
+                t0 = time.perf_counter()
+                alu.op(name)(x, y)
+                if device == "cuda":
+                    torch.cuda.synchronize()
+                s = time.perf_counter() - t0
+            rows[f"torch wiring on {device}: {name.upper()} x {batch:,}"] = {
+                "instructions": batch, "seconds": s, "per_second": batch / s}
     return rows
 
 
@@ -102,6 +133,9 @@ def format_report(report: dict) -> str:
             lines.append(f"  {label:42s} {r['seconds'] * 1e9:>16,.0f} ns per instruction")
         elif " / " in label:
             lines.append(f"  {label:42s} {r['per_second']:>16,.0f} x")
+        elif label.startswith("torch wiring"):
+            lines.append(f"  {label:42s} {r['per_second']:>16,.0f} operations/s"
+                         f"   ({r['instructions']:,} in {r['seconds']:.3f} s)")
         else:
             lines.append(f"  {label:42s} {r['per_second']:>16,.0f} instructions/s"
                          f"   ({r['instructions']:,} in {r['seconds']:.3f} s)")

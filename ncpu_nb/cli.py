@@ -70,7 +70,7 @@ def cmd_bench(args) -> int:
 def cmd_verify(args) -> int:
     from ncpu_nb.verification import verify
 
-    report = verify(full=args.full, progress=not args.json)
+    report = verify(full=args.full, progress=not args.json, device=args.device)
     if args.json:
         print(json.dumps({"exact": report.exact, "checks": [
             {"check": c.what, "domain": c.domain, "cases": c.cases, "torch_cases": c.torch_cases,
@@ -117,6 +117,7 @@ def build_parser() -> argparse.ArgumentParser:
                                       "operation against fast mode")
     p.add_argument("--full", action="store_true", help="check every pair through the torch wiring too, "
                                                        "MUL, DIV and MOD included (slower)")
+    p.add_argument("--device", default="cpu", help="where the torch wiring runs: cpu (default) or cuda")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_verify)
 

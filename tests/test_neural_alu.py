@@ -13,9 +13,10 @@ from ncpu_nb.resources import data_dir
 from ncpu_nb.train import train_all
 
 
-@pytest.fixture(scope="module")
-def neural():
-    return NeuralALU()
+# The wiring runs wherever torch does; on a machine with a GPU every test using it runs there too.
+@pytest.fixture(scope="module", params=["cpu"] + (["cuda"] if torch.cuda.is_available() else []))
+def neural(request):
+    return NeuralALU(device=request.param)
 
 
 def test_every_committed_cell_is_right_on_its_whole_domain_and_matches_the_manifest():

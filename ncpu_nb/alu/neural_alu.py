@@ -22,26 +22,31 @@ WIDTH = 32
 _POWERS = 1 << np.arange(WIDTH, dtype=np.uint64)
 
 
-def to_bits(values) -> torch.Tensor:
+def to_bits(values, device: str | torch.device = "cpu") -> torch.Tensor:
     """Unsigned or signed 32-bit integers -> (batch, 32) bits."""
     v = np.asarray(values, dtype=np.int64).astype(np.uint64) & np.uint64(0xFFFFFFFF)
-    return torch.from_numpy(((v[:, None] >> np.arange(WIDTH, dtype=np.uint64)) & np.uint64(1)).astype(np.float32))
+    bits = ((v[:, None] >> np.arange(WIDTH, dtype=np.uint64)) & np.uint64(1)).astype(np.float32)
+    return torch.from_numpy(bits).to(device)
 
 
 def from_bits(bits: torch.Tensor) -> np.ndarray:
     """(batch, 32) bits -> unsigned 32-bit integers (uint64 array)."""
-    return (bits.numpy().astype(np.uint64) * _POWERS).sum(axis=1)
+    return (bits.cpu().numpy().astype(np.uint64) * _POWERS).sum(axis=1)
 
 
 class NeuralALU:
     """The operations of `ncpu_nb.isa.table.ALU_OPS` on bit tensors, computed by trained cells.
-    Each returns (result bits, carry bit, overflow bit), carry/overflow shaped (batch,)."""
+    Each returns (result bits, carry bit, overflow bit), carry/overflow shaped (batch,).
 
-    def __init__(self, directory=None):
-        self.logic = load_cell("logic", directory)
-        self.combine = load_cell("combine", directory)
-        self.full_adder = load_cell("full_adder", directory)
-        self.mux_cell = load_cell("mux", directory)
+    `device` places the cells and every batch: the CPU by default, "cuda" for a GPU, where large
+    batches (many lanes, whole verification sets) run as one kernel launch per cell level."""
+
+    def __init__(self, directory=None, device: str | torch.device = "cpu"):
+        self.device = torch.device(device)
+        self.logic = load_cell("logic", directory).to(self.device)
+        self.combine = load_cell("combine", directory).to(self.device)
+        self.full_adder = load_cell("full_adder", directory).to(self.device)
+        self.mux_cell = load_cell("mux", directory).to(self.device)
 
     # --- gates: one cell evaluation each, over any batch shape
     def _logic(self, a, b, which: int):
@@ -152,7 +157,7 @@ class NeuralALU:
         rows = []
         for j in range(WIDTH):  # row j: (a AND b_j) << j, keeping the low 32 bits (wiring)
             pp = self.and_(a[:, : WIDTH - j], b[:, j:j + 1].expand(-1, WIDTH - j))
-            rows.append(torch.cat([torch.zeros(batch, j), pp], 1))
+            rows.append(torch.cat([a.new_zeros(batch, j), pp], 1))
         rows = torch.stack(rows, 1)  # (batch, 32 rows, 32 bits)
         while rows.shape[1] > 2:
             n = rows.shape[1] // 3 * 3
@@ -160,7 +165,7 @@ class NeuralALU:
             out = self.full_adder(torch.stack([x, y, z], -1))
             carry = torch.cat([torch.zeros_like(out[..., :1, 1]), out[..., :-1, 1]], -1)  # carries move up a bit
             rows = torch.cat([out[..., 0], carry, rows[:, n:]], 1)
-        return self._flagless(self.add_bits(rows[:, 0], rows[:, 1], torch.zeros(batch))[0])
+        return self._flagless(self.add_bits(rows[:, 0], rows[:, 1], a.new_zeros(batch))[0])
 
     # --- division: signed, truncating; x / 0 = 0 and x % 0 = x
     def _divmod(self, a, b):
@@ -168,7 +173,7 @@ class NeuralALU:
         sa, sb = a[:, 31], b[:, 31]
         ua = self.mux(sa, a, self.neg(a)[0])
         ub = self.mux(sb, b, self.neg(b)[0])
-        rem = torch.zeros(batch, WIDTH)
+        rem = a.new_zeros(batch, WIDTH)
         quotient = []
         for i in reversed(range(WIDTH)):  # restoring division, one quotient bit per step
             rem = torch.cat([ua[:, i:i + 1], rem[:, :-1]], 1)  # rem << 1 | next bit (wiring)
@@ -197,5 +202,5 @@ class NeuralALU:
     @torch.no_grad()
     def compute(self, name: str, a, b) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Integers in, (result, carry, overflow) integer arrays out, through the networks."""
-        r, c, v = self.op(name)(to_bits(a), to_bits(b))
-        return from_bits(r), c.numpy().astype(np.uint8), v.numpy().astype(np.uint8)
+        r, c, v = self.op(name)(to_bits(a, self.device), to_bits(b, self.device))
+        return from_bits(r), c.cpu().numpy().astype(np.uint8), v.cpu().numpy().astype(np.uint8)
