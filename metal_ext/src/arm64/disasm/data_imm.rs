@@ -77,15 +77,17 @@ fn logical(w: u32) -> Option<String> {
     let value = bitmask(n, bits(w, 21, 16), bits(w, 15, 10), if x { 64 } else { 32 })?;
     let (rn, rd) = (bits(w, 9, 5), bits(w, 4, 0));
     let v = uimm(value);
-    // The MOV and TST aliases show the mask as a signed number of the register's width.
+    // capstone shows the mask of MOV as a signed number of the register's width, and that of
+    // 64-bit ANDS/TST as a signed 64-bit number.
     let signed = imm(if x { value as i64 } else { value as u32 as i32 as i64 });
+    let flag_setting = if x { signed.clone() } else { v.clone() };
     Some(match bits(w, 30, 29) {
         0 => format!("and {}, {}, {v}", rsp(rd, x), r(rn, x)),
         1 if rn == 31 && !movable_by_wide(value, x) => format!("mov {}, {signed}", rsp(rd, x)),
         1 => format!("orr {}, {}, {v}", rsp(rd, x), r(rn, x)),
         2 => format!("eor {}, {}, {v}", rsp(rd, x), r(rn, x)),
-        _ if rd == 31 => format!("tst {}, {signed}", r(rn, x)),
-        _ => format!("ands {}, {}, {v}", r(rd, x), r(rn, x)),
+        _ if rd == 31 => format!("tst {}, {flag_setting}", r(rn, x)),
+        _ => format!("ands {}, {}, {flag_setting}", r(rd, x), r(rn, x)),
     })
 }
 

@@ -290,7 +290,8 @@ fn single(w: u32) -> Option<String> {
             Some(format!("{name} {t}, {}", offset_address(rn, off)))
         }
         2 if !v && kind != "prfm" => Some(format!("{} {t}, {}", name.replacen("r", "tr", 1), offset_address(rn, off))),
-        1 if kind != "prfm" => Some(format!("{name} {t}, [{}], {}", base(rn), imm(off))),
+        // capstone prints this post-index offset as an unsigned 64-bit number.
+        1 if kind != "prfm" => Some(format!("{name} {t}, [{}], {}", base(rn), uimm(off as u64))),
         3 if kind != "prfm" => Some(format!("{name} {t}, [{}, {}]!", base(rn), imm(off))),
         _ => None,
     }

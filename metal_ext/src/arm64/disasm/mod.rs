@@ -4,7 +4,9 @@ mod branch_system;
 mod data_imm;
 mod data_reg;
 mod fields;
+mod fp_scalar;
 mod load_store;
+mod simd;
 mod simd_fp;
 mod system_names;
 

@@ -1,6 +1,7 @@
 //! Scalar floating point and Advanced SIMD.
 
-use super::fields::bits;
+use super::fields::bit;
+use super::{fp_scalar, simd};
 
 /// Arrangement specifier for element size `size` (0..=3) and register width `q`: "8b" .. "2d".
 pub fn arrangement(size: u32, q: u32) -> &'static str {
@@ -13,6 +14,10 @@ pub fn fp_reg(kind: &str, n: u32) -> String {
 }
 
 pub fn decode(w: u32) -> Option<String> {
-    let _ = bits(w, 0, 0);
-    None
+    // Scalar FP has bit 28 set and bit 30 clear; everything else here is Advanced SIMD.
+    if bit(w, 28) == 1 && bit(w, 30) == 0 {
+        fp_scalar::decode(w)
+    } else {
+        simd::decode(w)
+    }
 }
