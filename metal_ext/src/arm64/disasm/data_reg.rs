@@ -252,7 +252,7 @@ fn three_source(w: u32) -> Option<String> {
         (1, 1, true) => ("smsubl", "smnegl", true),
         (5, 0, true) => ("umaddl", "umull", true),
         (5, 1, true) => ("umsubl", "umnegl", true),
-        (2, 0, true) | (6, 0, true) if ra == 31 => {
+        (2, 0, true) | (6, 0, true) => {
             let name = if op31 == 2 { "smulh" } else { "umulh" };
             return Some(format!("{name} {}, {}, {}", r(rd, true), r(rn, true), r(rm, true)));
         }

@@ -55,6 +55,12 @@ pub fn uimm(v: u64) -> String {
     }
 }
 
+/// A vector lane index, e.g. "[0xd]": capstone prints lane numbers like immediates.
+pub fn lane(i: u32) -> String {
+    let text = uimm(i as u64);
+    format!("[{}]", &text[1..])
+}
+
 /// Condition code names, indexed by the 4-bit field.
 pub const COND: [&str; 16] = [
     "eq", "ne", "hs", "lo", "mi", "pl", "vs", "vc", "hi", "ls", "ge", "lt", "gt", "le", "al", "nv",

@@ -2,7 +2,7 @@
 //! registers in every addressing mode, atomics, pointer-authenticated loads, memory tags, memory
 //! copy/set, and AdvSIMD structure loads and stores.
 
-use super::fields::{bit, bits, imm, r, rsp, sext, uimm};
+use super::fields::{bit, bits, imm, lane, r, rsp, sext, uimm};
 use super::simd_fp::{arrangement, fp_reg};
 
 pub fn decode(w: u32, pc: u64) -> Option<String> {
@@ -57,7 +57,7 @@ fn exclusive(w: u32) -> Option<String> {
     let addr = format!("[{}]", base(rn));
     match (o2, o1) {
         (0, 0) => {
-            if rt2 != 31 || (l == 1 && rs != 31) {
+            if l == 1 && (rs != 31 || rt2 != 31) {
                 return None;
             }
             let name = ["stxr", "stlxr", "ldxr", "ldaxr"][(l << 1 | o0) as usize];
@@ -68,9 +68,6 @@ fn exclusive(w: u32) -> Option<String> {
             })
         }
         (0, 1) if size >= 2 => {
-            if l == 1 && rs != 31 {
-                return None;
-            }
             let name = ["stxp", "stlxp", "ldxp", "ldaxp"][(l << 1 | o0) as usize];
             Some(if l == 0 {
                 format!("{name} {}, {}, {}, {addr}", r(rs, false), r(rt, x), r(rt2, x))
@@ -93,7 +90,7 @@ fn exclusive(w: u32) -> Option<String> {
             ))
         }
         (1, 0) => {
-            if rt2 != 31 || rs != 31 {
+            if rs != 31 || rt2 != 31 {
                 return None;
             }
             let name = ["stllr", "stlr", "ldlar", "ldar"][(l << 1 | o0) as usize];
@@ -223,10 +220,14 @@ fn pair(w: u32) -> Option<String> {
             (0, _, _) => (plain, 2, "w"),
             (2, _, _) => (plain, 3, "x"),
             (1, 1, 1..=3) => ("ldpsw", 2, "x"),
-            (1, 0, 1..=3) => ("stgp", 4, "x"),
             _ => return None,
         }
     };
+    // Like LLVM, refuse the UNPREDICTABLE forms: a load into one register twice, and a
+    // general-register writeback base that is also transferred.
+    if l == 1 && rt == rt2 || !v && mode & 1 == 1 && rn != 31 && (rt == rn || rt2 == rn) {
+        return None;
+    }
     let off = sext(bits(w, 21, 15) as u64, 7) << scale;
     let regs = format!("{}, {}", reg_text(kind, rt), reg_text(kind, rt2));
     Some(match mode {
@@ -284,6 +285,10 @@ fn single(w: u32) -> Option<String> {
         return Some(format!("{name} {t}, {}", offset_address(rn, off)));
     }
     let off = sext(bits(w, 20, 12) as u64, 9);
+    // Like LLVM, refuse a general-register load that writes back to its own base.
+    if opc & 1 == 1 && bits(w, 11, 10) != 0 && !v && rn != 31 && rt == rn {
+        return None;
+    }
     match bits(w, 11, 10) {
         0 => {
             let name = if kind == "prfm" { "prfum".to_string() } else { name.replacen("r", "ur", 1) };
@@ -366,7 +371,7 @@ fn post_index(w: u32, bytes: u32) -> String {
 
 fn multiple_structures(w: u32) -> Option<String> {
     let (q, l, opcode, size) = (bit(w, 30), bit(w, 22), bits(w, 15, 12), bits(w, 11, 10));
-    if bit(w, 23) == 0 && bits(w, 20, 16) != 0 {
+    if bit(w, 21) != 0 || bit(w, 23) == 0 && bits(w, 20, 16) != 0 {
         return None;
     }
     let (n, regs) = match opcode {
@@ -410,5 +415,5 @@ fn single_structure(w: u32) -> Option<String> {
     };
     let name = format!("{}{selem}", if l == 1 { "ld" } else { "st" });
     let list = vector_list(rt, selem, &format!(".{kind}"));
-    Some(format!("{name} {list}[{index}], [{addr}]{}", post_index(w, selem * bytes)))
+    Some(format!("{name} {list}{}, [{addr}]{}", lane(index), post_index(w, selem * bytes)))
 }

@@ -2,7 +2,7 @@
 //! across lanes, pairwise, copy, modified immediate, shift by immediate, indexed element,
 //! permute, extract, table lookup, and the AES/SHA crypto instructions.
 
-use super::fields::{bit, bits, byte_mask, fp8_text, r, uimm};
+use super::fields::{bit, bits, byte_mask, fp8_text, lane, r, uimm};
 use super::simd_fp::arrangement;
 
 /// Element letter of a size field: "b", "h", "s", "d".
@@ -30,7 +30,9 @@ pub fn decode(w: u32) -> Option<String> {
     }
     if bit(w, 24) == 1 {
         return if bit(w, 10) == 1 {
-            if !scalar && bits(w, 22, 19) == 0 {
+            if bit(w, 23) == 1 {
+                None
+            } else if !scalar && bits(w, 22, 19) == 0 {
                 modified_immediate(w)
             } else {
                 shift_immediate(w, scalar)
@@ -509,19 +511,19 @@ fn copy(w: u32, scalar: bool) -> Option<String> {
         return None;
     }
     let e = elem(size);
-    let index = imm5 >> (size + 1);
+    let index = lane(imm5 >> (size + 1));
     if scalar {
         if op != 0 || imm4 != 0 {
             return None;
         }
-        return Some(format!("mov {e}{rd}, v{rn}.{e}[{index}]"));
+        return Some(format!("mov {e}{rd}, v{rn}.{e}{index}"));
     }
     if op == 1 {
         if q == 0 {
             return None;
         }
-        let from = imm4 >> size;
-        return Some(format!("mov v{rd}.{e}[{index}], v{rn}.{e}[{from}]"));
+        let from = lane(imm4 >> size);
+        return Some(format!("mov v{rd}.{e}{index}, v{rn}.{e}{from}"));
     }
     match imm4 {
         0 | 1 => {
@@ -530,17 +532,17 @@ fn copy(w: u32, scalar: bool) -> Option<String> {
             }
             let arr = arrangement(size, q);
             if imm4 == 0 {
-                Some(format!("dup {}, v{rn}.{e}[{index}]", v(rd, arr)))
+                Some(format!("dup {}, v{rn}.{e}{index}", v(rd, arr)))
             } else {
                 Some(format!("dup {}, {}", v(rd, arr), r(rn, size == 3)))
             }
         }
-        3 if q == 1 => Some(format!("mov v{rd}.{e}[{index}], {}", r(rn, size == 3))),
-        5 if size < 2 || size == 2 && q == 1 => Some(format!("smov {}, v{rn}.{e}[{index}]", r(rd, q == 1))),
+        3 if q == 1 => Some(format!("mov v{rd}.{e}{index}, {}", r(rn, size == 3))),
+        5 if size < 2 || size == 2 && q == 1 => Some(format!("smov {}, v{rn}.{e}{index}", r(rd, q == 1))),
         7 => match (size, q) {
-            (0 | 1, 0) => Some(format!("umov {}, v{rn}.{e}[{index}]", r(rd, false))),
-            (2, 0) => Some(format!("mov {}, v{rn}.{e}[{index}]", r(rd, false))),
-            (3, 1) => Some(format!("mov {}, v{rn}.{e}[{index}]", r(rd, true))),
+            (0 | 1, 0) => Some(format!("umov {}, v{rn}.{e}{index}", r(rd, false))),
+            (2, 0) => Some(format!("mov {}, v{rn}.{e}{index}", r(rd, false))),
+            (3, 1) => Some(format!("mov {}, v{rn}.{e}{index}", r(rd, true))),
             _ => None,
         },
         _ => None,
@@ -552,7 +554,8 @@ fn modified_immediate(w: u32) -> Option<String> {
     let imm8 = bits(w, 18, 16) << 5 | bits(w, 9, 5);
     let rd = bits(w, 4, 0);
     if o2 == 1 {
-        return None;
+        // Half-precision FMOV (vector, immediate).
+        return if cmode == 15 && op == 0 { Some(format!("fmov {}, {}", v(rd, arrangement(1, q)), fp8_text(imm8))) } else { None };
     }
     let value = uimm(imm8 as u64);
     match cmode {
@@ -580,12 +583,15 @@ fn modified_immediate(w: u32) -> Option<String> {
         }
         12 | 13 => {
             let name = if op == 0 { "movi" } else { "mvni" };
-            Some(format!("{name} {}, {value}, msl #{}", v(rd, arrangement(2, q)), (cmode & 1 + 1) * 8))
+            Some(format!("{name} {}, {value}, msl #{}", v(rd, arrangement(2, q)), ((cmode & 1) + 1) * 8))
         }
         14 if op == 0 => Some(format!("movi {}, {value}", v(rd, arrangement(0, q)))),
         14 => {
             let mask = byte_mask(imm8);
-            Some(if q == 0 { format!("movi d{rd}, #{mask:#018x}") } else { format!("movi {}, #{mask:#x}", v(rd, "2d")) })
+            // capstone formats this mask with C's "%#016llx": zero-padded to 16 characters
+            // including the "0x", which C leaves out for zero.
+            let text = if mask == 0 { "0".repeat(16) } else { format!("{mask:#016x}") };
+            Some(if q == 0 { format!("movi d{rd}, #{text}") } else { format!("movi {}, #{text}", v(rd, "2d")) })
         }
         _ => match (op, q) {
             (0, _) => Some(format!("fmov {}, {}", v(rd, arrangement(2, q)), fp8_text(imm8))),
@@ -723,7 +729,8 @@ fn indexed_element(w: u32, scalar: bool) -> Option<String> {
         };
         let arr = if scalar { "" } else { fp_arrangement(size & 1, q)? };
         let o = |n| operand(n, scalar, e, arr);
-        return Some(format!("{name} {}, {}, v{rm}.{e}[{index}]", o(rd), o(rn)));
+        let index = lane(index);
+        return Some(format!("{name} {}, {}, v{rm}.{e}{index}", o(rd), o(rn)));
     }
     let (index, rm) = match size {
         1 => (h << 2 | l << 1 | m, bits(w, 19, 16)),
@@ -731,20 +738,21 @@ fn indexed_element(w: u32, scalar: bool) -> Option<String> {
         _ => return None,
     };
     let e = elem(size);
+    let index = lane(index);
     let long = matches!(opcode, 2 | 3 | 6 | 7 | 10 | 11);
     if scalar {
         if !matches!(name, "sqdmlal" | "sqdmlsl" | "sqdmull" | "sqdmulh" | "sqrdmulh" | "sqrdmlah" | "sqrdmlsh") {
             return None;
         }
         let d = if long { elem(size + 1) } else { e };
-        return Some(format!("{name} {d}{rd}, {e}{rn}, v{rm}.{e}[{index}]"));
+        return Some(format!("{name} {d}{rd}, {e}{rn}, v{rm}.{e}{index}"));
     }
     let arr = arrangement(size, q);
     Some(if long {
         let name = if q == 1 { format!("{name}2") } else { name.to_string() };
-        format!("{name} {}, {}, v{rm}.{e}[{index}]", v(rd, arrangement(size + 1, 1)), v(rn, arr))
+        format!("{name} {}, {}, v{rm}.{e}{index}", v(rd, arrangement(size + 1, 1)), v(rn, arr))
     } else {
-        format!("{name} {}, {}, v{rm}.{e}[{index}]", v(rd, arr), v(rn, arr))
+        format!("{name} {}, {}, v{rm}.{e}{index}", v(rd, arr), v(rn, arr))
     })
 }
 
