@@ -17,7 +17,7 @@ pub fn decode(w: u32, pc: u64) -> Option<String> {
             Some(format!("{name}.{c} {}", target(sext(bits(w, 23, 5) as u64, 19) * 4)))
         }
         0b110 => match bits(w, 25, 22) {
-            0b0000 | 0b0001 | 0b0010 | 0b0011 => exception(w),
+            0b0000..=0b0011 => exception(w),
             0b0100 => system(w),
             0b1000..=0b1111 => branch_register(w),
             _ => None,

@@ -83,20 +83,12 @@ fn logical(w: u32) -> Option<String> {
     let flag_setting = if x { signed.clone() } else { v.clone() };
     Some(match bits(w, 30, 29) {
         0 => format!("and {}, {}, {v}", rsp(rd, x), r(rn, x)),
-        1 if rn == 31 && !movable_by_wide(value, x) => format!("mov {}, {signed}", rsp(rd, x)),
+        1 if rn == 31 => format!("mov {}, {signed}", rsp(rd, x)),
         1 => format!("orr {}, {}, {v}", rsp(rd, x), r(rn, x)),
         2 => format!("eor {}, {}, {v}", rsp(rd, x), r(rn, x)),
         _ if rd == 31 => format!("tst {}, {flag_setting}", r(rn, x)),
         _ => format!("ands {}, {}, {flag_setting}", r(rd, x), r(rn, x)),
     })
-}
-
-/// Whether MOVZ or MOVN could build `value` (then ORR is not shown as MOV).
-fn movable_by_wide(value: u64, x: bool) -> bool {
-    let (value, width) = if x { (value, 64) } else { (value & 0xffff_ffff, 32) };
-    let mask = if x { u64::MAX } else { 0xffff_ffff };
-    let fits = |v: u64| (0..width).step_by(16).any(|s| v & !(0xffff << s) == 0);
-    fits(value) || fits(!value & mask)
 }
 
 fn move_wide(w: u32) -> Option<String> {
@@ -163,7 +155,8 @@ fn bitfield(w: u32) -> Option<String> {
             }
         }
         _ => {
-            if rn == 31 && imms < immr {
+            // As LLVM: BFC takes over BFXIL's range only when immr is zero.
+            if rn == 31 && (immr == 0 || imms < immr) {
                 format!("bfc {d}, {}, {}", uimm(((size - immr) % size) as u64), uimm(imms as u64 + 1))
             } else if imms < immr {
                 two("bfi", size - immr, imms + 1)

@@ -187,9 +187,6 @@ fn one_source(w: u32) -> Option<String> {
                 (2, true) => "rev32",
                 (4, _) => "clz",
                 (5, _) => "cls",
-                (6, _) => "ctz",
-                (7, _) => "cnt",
-                (8, _) => "abs",
                 _ => return None,
             };
             Some(format!("{name} {}, {}", r(rd, x), r(rn, x)))
@@ -218,6 +215,7 @@ fn two_source(w: u32) -> Option<String> {
         (true, 1, 0) => Some(format!("subps {}, {}, {}", r(rd, true), rsp(rn, true), rsp(rm, true))),
         (_, 0, 2) => plain("udiv"),
         (_, 0, 3) => plain("sdiv"),
+        (true, 0, 4) if rm == 31 => Some(format!("irg {}, {}", rsp(rd, true), rsp(rn, true))),
         (true, 0, 4) => Some(format!("irg {}, {}, {}", rsp(rd, true), rsp(rn, true), r(rm, true))),
         (true, 0, 5) => Some(format!("gmi {}, {}, {}", r(rd, true), rsp(rn, true), r(rm, true))),
         (_, 0, 8) => plain("lsl"),
@@ -233,7 +231,6 @@ fn two_source(w: u32) -> Option<String> {
             let name = format!("crc32{}{}", if opcode & 4 != 0 { "c" } else { "" }, ["b", "h", "w", "x"][size as usize]);
             Some(format!("{name} {}, {}, {}", r(rd, false), r(rn, false), r(rm, size == 3)))
         }
-        (_, 0, 24..=27) => plain(["smax", "umax", "smin", "umin"][(opcode - 24) as usize]),
         _ => None,
     }
 }

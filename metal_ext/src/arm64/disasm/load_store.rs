@@ -68,6 +68,9 @@ fn exclusive(w: u32) -> Option<String> {
             })
         }
         (0, 1) if size >= 2 => {
+            if l == 1 && rt == rt2 {
+                return None;
+            }
             let name = ["stxp", "stlxp", "ldxp", "ldaxp"][(l << 1 | o0) as usize];
             Some(if l == 0 {
                 format!("{name} {}, {}, {}, {addr}", r(rs, false), r(rt, x), r(rt2, x))
@@ -162,7 +165,7 @@ fn literal(w: u32, pc: u64) -> Option<String> {
 fn memory_copy_set(w: u32) -> Option<String> {
     let (rs, op, rn, rd) = (bits(w, 20, 16), bits(w, 15, 12), bits(w, 9, 5), bits(w, 4, 0));
     let stage = bits(w, 23, 22);
-    if bits(w, 31, 30) != 0 || rd == rn || rd == rs || rn == rs || rd == 31 || rn == 31 {
+    if bits(w, 31, 30) != 0 || rd == rn || rd == rs || rn == rs || rd == 31 {
         return None;
     }
     let is_copy_f = bit(w, 26) == 0;
@@ -336,6 +339,15 @@ fn atomic(w: u32) -> Option<String> {
         (0, _) => Some(format!("ld{}{order}{width} {}, {}, {addr}", OPS[opc as usize], r(rs, x), r(rt, x))),
         (1, 0) => Some(format!("swp{order}{width} {}, {}, {addr}", r(rs, x), r(rt, x))),
         (1, 4) if a == 1 && rl == 0 && rs == 31 => Some(format!("ldapr{width} {}, {addr}", r(rt, x))),
+        // LD64B/ST64B/ST64BV/ST64BV0: 64-byte single-copy atomic accesses.
+        // The data registers are eight consecutive ones starting at an even register up to x22.
+        _ if o3 == 1 && matches!(opc, 1 | 2 | 3 | 5) && (rt % 2 == 1 || rt > 22) => None,
+        (1, 1 | 5) if size == 3 && a == 0 && rl == 0 && rs == 31 => {
+            Some(format!("{} {}, {addr}", if opc == 5 { "ld64b" } else { "st64b" }, r(rt, true)))
+        }
+        (1, 2 | 3) if size == 3 && a == 0 && rl == 0 => {
+            Some(format!("{} {}, {}, {addr}", if opc == 2 { "st64bv0" } else { "st64bv" }, r(rs, true), r(rt, true)))
+        }
         _ => None,
     }
 }
@@ -345,6 +357,9 @@ fn pointer_auth_load(w: u32) -> Option<String> {
     let name = if bit(w, 23) == 1 { "ldrab" } else { "ldraa" };
     let off = sext((bit(w, 22) << 9 | bits(w, 20, 12)) as u64, 10) * 8;
     let (rn, rt) = (bits(w, 9, 5), bits(w, 4, 0));
+    if bit(w, 11) == 1 && rn != 31 && rt == rn {
+        return None;
+    }
     Some(if bit(w, 11) == 1 {
         format!("{name} {}, [{}, {}]!", r(rt, true), base(rn), imm(off))
     } else {

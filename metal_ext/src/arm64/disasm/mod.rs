@@ -26,6 +26,8 @@ mod fields;
 mod fp_scalar;
 mod load_store;
 mod simd;
+mod simd_crypto;
+mod simd_extra;
 mod simd_fp;
 mod sve;
 mod system_names;

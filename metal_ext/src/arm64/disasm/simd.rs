@@ -4,18 +4,19 @@
 
 use super::fields::{bit, bits, byte_mask, fp8_text, lane, r, uimm};
 use super::simd_fp::arrangement;
+use super::{simd_crypto, simd_extra};
 
 /// Element letter of a size field: "b", "h", "s", "d".
-fn elem(size: u32) -> &'static str {
+pub(super) fn elem(size: u32) -> &'static str {
     ["b", "h", "s", "d"][size as usize]
 }
 
-fn v(n: u32, arr: &str) -> String {
+pub(super) fn v(n: u32, arr: &str) -> String {
     format!("v{n}.{arr}")
 }
 
 /// An operand of a vector (`arr` set) or scalar (element letter `e`) form.
-fn operand(n: u32, scalar: bool, e: &str, arr: &str) -> String {
+pub(super) fn operand(n: u32, scalar: bool, e: &str, arr: &str) -> String {
     if scalar {
         format!("{e}{n}")
     } else {
@@ -25,7 +26,10 @@ fn operand(n: u32, scalar: bool, e: &str, arr: &str) -> String {
 
 pub fn decode(w: u32) -> Option<String> {
     let scalar = bit(w, 28) == 1;
-    if scalar && bit(w, 31) == 1 || !scalar && bit(w, 31) == 1 || scalar && bit(w, 30) == 0 {
+    if bits(w, 31, 24) == 0b1100_1110 {
+        return simd_crypto::sha3_sm3_sm4(w);
+    }
+    if bit(w, 31) == 1 || scalar && bit(w, 30) == 0 {
         return None;
     }
     if bit(w, 24) == 1 {
@@ -47,19 +51,30 @@ pub fn decode(w: u32) -> Option<String> {
             0 => three_different(w, scalar),
             _ => match bits(w, 20, 17) {
                 0b0000 => two_register_misc(w, scalar),
+                0b1100 if bit(w, 22) == 1 => fp_misc(w, scalar, true),
                 0b1000 if scalar => pairwise(w),
                 0b1000 => across_lanes(w),
-                0b0100 if !scalar => aes(w),
-                0b0100 => sha_two_register(w),
+                0b0100 if !scalar => simd_crypto::aes(w),
+                0b0100 => simd_crypto::sha_two_register(w),
                 _ => None,
             },
         };
     }
-    if bit(w, 15) == 0 && bits(w, 23, 21) == 0 && bit(w, 10) == 1 && bit(w, 29) == 0 || bit(w, 29) == 1 && bits(w, 23, 21) == 0 && bit(w, 15) == 0 && bit(w, 10) == 1 && !scalar {
+    if bits(w, 22, 21) == 2 && bits(w, 15, 14) == 0 && bit(w, 10) == 1 {
+        return fp16_three_same(w, scalar);
+    }
+    if bit(w, 15) == 1 && bit(w, 10) == 1 && bit(w, 21) == 0 {
+        return simd_extra::three_same_extra(w, scalar);
+    }
+    if bit(w, 15) == 0 && bits(w, 23, 21) == 0 && bit(w, 10) == 1 && (bit(w, 29) == 0 || !scalar) {
         return copy(w, scalar);
     }
     if scalar {
-        return if bits(w, 23, 21) == 0 && bits(w, 11, 10) == 0 && bit(w, 29) == 0 { sha_three_register(w) } else { None };
+        return if bits(w, 23, 21) == 0 && bits(w, 11, 10) == 0 && bit(w, 29) == 0 {
+            simd_crypto::sha_three_register(w)
+        } else {
+            None
+        };
     }
     match (bit(w, 29), bit(w, 15), bits(w, 11, 10)) {
         (0, 0, 2) => permute(w),
@@ -83,8 +98,54 @@ pub fn decode(w: u32) -> Option<String> {
     }
 }
 
+/// Name of an FP three-same operation (shared by the half, single and double forms).
+fn fp_three_same_name(u: u32, a: u32, op: u32) -> Option<&'static str> {
+    Some(match (u, a, op) {
+        (0, 0, 0) => "fmaxnm",
+        (0, 0, 1) => "fmla",
+        (0, 0, 2) => "fadd",
+        (0, 0, 3) => "fmulx",
+        (0, 0, 4) => "fcmeq",
+        (0, 0, 6) => "fmax",
+        (0, 0, 7) => "frecps",
+        (0, 1, 0) => "fminnm",
+        (0, 1, 1) => "fmls",
+        (0, 1, 2) => "fsub",
+        (0, 1, 6) => "fmin",
+        (0, 1, 7) => "frsqrts",
+        (1, 0, 0) => "fmaxnmp",
+        (1, 0, 2) => "faddp",
+        (1, 0, 3) => "fmul",
+        (1, 0, 4) => "fcmge",
+        (1, 0, 5) => "facge",
+        (1, 0, 6) => "fmaxp",
+        (1, 0, 7) => "fdiv",
+        (1, 1, 0) => "fminnmp",
+        (1, 1, 2) => "fabd",
+        (1, 1, 4) => "fcmgt",
+        (1, 1, 5) => "facgt",
+        (1, 1, 6) => "fminp",
+        _ => return None,
+    })
+}
+
+fn fp_three_same(u: u32, a: u32, op: u32, scalar: bool, e: &str, arr: &str, [rd, rn, rm]: [u32; 3]) -> Option<String> {
+    let name = fp_three_same_name(u, a, op)?;
+    if scalar && !matches!(name, "fmulx" | "fcmeq" | "frecps" | "frsqrts" | "fcmge" | "facge" | "fabd" | "fcmgt" | "facgt") {
+        return None;
+    }
+    let o = |n| operand(n, scalar, e, arr);
+    Some(format!("{name} {}, {}, {}", o(rd), o(rn), o(rm)))
+}
+
+/// FP16 three-same (bits 23:21 = a10, bits 15:14 = 00).
+fn fp16_three_same(w: u32, scalar: bool) -> Option<String> {
+    let arr = if scalar { "" } else { arrangement(1, bit(w, 30)) };
+    fp_three_same(bit(w, 29), bit(w, 23), bits(w, 13, 11), scalar, "h", arr, [bits(w, 4, 0), bits(w, 9, 5), bits(w, 20, 16)])
+}
+
 /// FP arrangement for single/double (`sz`) and width `q`; 1d is not a valid FP vector.
-fn fp_arrangement(sz: u32, q: u32) -> Option<&'static str> {
+pub(super) fn fp_arrangement(sz: u32, q: u32) -> Option<&'static str> {
     match (sz, q) {
         (0, 0) => Some("2s"),
         (0, 1) => Some("4s"),
@@ -100,42 +161,13 @@ fn three_same(w: u32, scalar: bool) -> Option<String> {
         return None;
     }
     if opcode >= 0b11000 {
-        let a = size >> 1;
-        let sz = size & 1;
-        let name = match (u, a, opcode & 7) {
-            (0, 0, 0) => "fmaxnm",
-            (0, 0, 1) => "fmla",
-            (0, 0, 2) => "fadd",
-            (0, 0, 3) => "fmulx",
-            (0, 0, 4) => "fcmeq",
-            (0, 0, 6) => "fmax",
-            (0, 0, 7) => "frecps",
-            (0, 1, 0) => "fminnm",
-            (0, 1, 1) => "fmls",
-            (0, 1, 2) => "fsub",
-            (0, 1, 6) => "fmin",
-            (0, 1, 7) => "frsqrts",
-            (1, 0, 0) => "fmaxnmp",
-            (1, 0, 2) => "faddp",
-            (1, 0, 3) => "fmul",
-            (1, 0, 4) => "fcmge",
-            (1, 0, 5) => "facge",
-            (1, 0, 6) => "fmaxp",
-            (1, 0, 7) => "fdiv",
-            (1, 1, 0) => "fminnmp",
-            (1, 1, 2) => "fabd",
-            (1, 1, 4) => "fcmgt",
-            (1, 1, 5) => "facgt",
-            (1, 1, 6) => "fminp",
-            _ => return None,
-        };
-        if scalar && !matches!(name, "fmulx" | "fcmeq" | "frecps" | "frsqrts" | "fcmge" | "facge" | "fabd" | "fcmgt" | "facgt") {
-            return None;
+        let (a, sz) = (size >> 1, size & 1);
+        if opcode == 0b11101 && u == 0 || opcode == 0b11001 && u == 1 {
+            return if scalar || sz == 1 { None } else { simd_extra::fp16_long(w) };
         }
         let e = if sz == 1 { "d" } else { "s" };
         let arr = if scalar { "" } else { fp_arrangement(sz, q)? };
-        let o = |n| operand(n, scalar, e, arr);
-        return Some(format!("{name} {}, {}, {}", o(rd), o(rn), o(rm)));
+        return fp_three_same(u, a, opcode & 7, scalar, e, arr, [rd, rn, rm]);
     }
     if opcode == 0b00011 {
         if scalar {
@@ -361,11 +393,23 @@ fn two_register_misc(w: u32, scalar: bool) -> Option<String> {
 }
 
 fn fp_two_register_misc(w: u32, scalar: bool) -> Option<String> {
+    fp_misc(w, scalar, false)
+}
+
+/// FP two-register miscellaneous; `half` for the FP16 encodings (bits 21:17 = 11100).
+fn fp_misc(w: u32, scalar: bool, half: bool) -> Option<String> {
     let (q, u, size, opcode) = (bit(w, 30), bit(w, 29), bits(w, 23, 22), bits(w, 16, 12));
+    let size = if half { size & 2 } else { size };
+    if half && (opcode == 22 || opcode == 23) {
+        return None;
+    }
     let (rn, rd) = (bits(w, 9, 5), bits(w, 4, 0));
     let (a, sz) = (size >> 1, size & 1);
     let suffix2 = if q == 1 { "2" } else { "" };
     match (u, opcode) {
+        (0, 22) if size == 2 && !scalar => {
+            return Some(format!("bfcvtn{suffix2} {}, {}", v(rd, arrangement(1, q)), v(rn, "4s")));
+        }
         (_, 22) => {
             // FCVTN / FCVTXN narrow double to single (or single to half).
             let name = if u == 1 {
@@ -433,12 +477,17 @@ fn fp_two_register_misc(w: u32, scalar: bool) -> Option<String> {
         (1, 1, 31) => "fsqrt",
         _ => return None,
     };
-    let scalar_ok = matches!(opcode, 12..=14 | 26..=29 | 31) && !matches!(name, "urecpe" | "ursqrte" | "fsqrt");
+    let scalar_ok = matches!(opcode, 12..=14 | 26..=29) && !matches!(name, "urecpe" | "ursqrte") || name == "frecpx";
     let vector_ok = name != "frecpx";
     if scalar && !scalar_ok || !scalar && !vector_ok {
         return None;
     }
-    let (e, arr) = if name == "urecpe" || name == "ursqrte" {
+    let (e, arr) = if half {
+        if matches!(name, "urecpe" | "ursqrte" | "frint32z" | "frint32x" | "frint64z" | "frint64x") {
+            return None;
+        }
+        ("h", if scalar { "" } else { arrangement(1, q) })
+    } else if name == "urecpe" || name == "ursqrte" {
         if sz == 1 {
             return None;
         }
@@ -458,7 +507,8 @@ fn across_lanes(w: u32) -> Option<String> {
     let (q, u, size, opcode) = (bit(w, 30), bit(w, 29), bits(w, 23, 22), bits(w, 16, 12));
     let (rn, rd) = (bits(w, 9, 5), bits(w, 4, 0));
     if opcode == 12 || opcode == 15 {
-        if u == 0 || size & 1 == 1 || q == 0 {
+        // U selects single precision (4s only) or half precision.
+        if size & 1 == 1 || u == 1 && q == 0 {
             return None;
         }
         let name = match (opcode, size >> 1) {
@@ -467,7 +517,8 @@ fn across_lanes(w: u32) -> Option<String> {
             (_, 0) => "fmaxv",
             _ => "fminv",
         };
-        return Some(format!("{name} s{rd}, {}", v(rn, "4s")));
+        let (e, arr) = if u == 1 { ("s", "4s") } else { ("h", arrangement(1, q)) };
+        return Some(format!("{name} {e}{rd}, {}", v(rn, arr)));
     }
     let (name, widen) = match (u, opcode) {
         (_, 3) => (["saddlv", "uaddlv"][u as usize], 1),
@@ -488,9 +539,6 @@ fn pairwise(w: u32) -> Option<String> {
     if u == 0 && opcode == 27 {
         return if size == 3 { Some(format!("addp d{rd}, {}", v(rn, "2d"))) } else { None };
     }
-    if u == 0 {
-        return None;
-    }
     let name = match (opcode, size >> 1) {
         (12, 0) => "fmaxnmp",
         (12, _) => "fminnmp",
@@ -499,7 +547,13 @@ fn pairwise(w: u32) -> Option<String> {
         (15, _) => "fminp",
         _ => return None,
     };
-    let (e, arr) = if size & 1 == 1 { ("d", "2d") } else { ("s", "2s") };
+    // U selects single/double precision or half precision.
+    let (e, arr) = match (u, size & 1) {
+        (0, 0) => ("h", "2h"),
+        (0, _) => return None,
+        (_, 1) => ("d", "2d"),
+        _ => ("s", "2s"),
+    };
     Some(format!("{name} {e}{rd}, {}", v(rn, arr)))
 }
 
@@ -665,10 +719,15 @@ fn shift_immediate(w: u32, scalar: bool) -> Option<String> {
     let is_left = matches!(opcode, 10 | 12 | 14 | 20);
     let amount = uimm(if is_left { left } else { right } as u64);
     if opcode >= 28 {
-        if size < 2 {
+        let arr = match size {
+            _ if scalar => "",
+            1 => arrangement(1, q),
+            2 | 3 => fp_arrangement(size - 2, q)?,
+            _ => return None,
+        };
+        if size == 0 {
             return None;
         }
-        let arr = if scalar { "" } else { fp_arrangement(size - 2, q)? };
         let o = |n| operand(n, scalar, e, arr);
         return Some(format!("{name} {}, {}, {amount}", o(rd), o(rn)));
     }
@@ -719,15 +778,21 @@ fn indexed_element(w: u32, scalar: bool) -> Option<String> {
         (1, 10) => "umull",
         (1, 13) => "sqrdmlah",
         (1, 15) => "sqrdmlsh",
-        _ => return None,
+        _ if scalar => return None,
+        _ => return simd_extra::indexed_extra(w),
     };
     if name.starts_with('f') {
         let (e, index, rm) = match size {
+            0 => ("h", h << 2 | l << 1 | m, bits(w, 19, 16)),
             2 => ("s", h << 1 | l, m << 4 | bits(w, 19, 16)),
             3 if l == 0 => ("d", h, m << 4 | bits(w, 19, 16)),
             _ => return None,
         };
-        let arr = if scalar { "" } else { fp_arrangement(size & 1, q)? };
+        let arr = match size {
+            _ if scalar => "",
+            0 => arrangement(1, q),
+            _ => fp_arrangement(size & 1, q)?,
+        };
         let o = |n| operand(n, scalar, e, arr);
         let index = lane(index);
         return Some(format!("{name} {}, {}, v{rm}.{e}{index}", o(rd), o(rn)));
@@ -774,45 +839,4 @@ fn table_lookup(w: u32) -> Option<String> {
     let rn = bits(w, 9, 5);
     let list: Vec<String> = (0..len).map(|i| v((rn + i) % 32, "16b")).collect();
     Some(format!("{name} {}, {{{}}}, {}", v(bits(w, 4, 0), arr), list.join(", "), v(bits(w, 20, 16), arr)))
-}
-
-fn aes(w: u32) -> Option<String> {
-    if bits(w, 31, 24) != 0b0100_1110 || bits(w, 23, 22) != 0 {
-        return None;
-    }
-    let name = match bits(w, 16, 12) {
-        4 => "aese",
-        5 => "aesd",
-        6 => "aesmc",
-        7 => "aesimc",
-        _ => return None,
-    };
-    Some(format!("{name} {}, {}", v(bits(w, 4, 0), "16b"), v(bits(w, 9, 5), "16b")))
-}
-
-fn sha_two_register(w: u32) -> Option<String> {
-    if bits(w, 31, 24) != 0b0101_1110 || bits(w, 23, 22) != 0 {
-        return None;
-    }
-    let (rn, rd) = (bits(w, 9, 5), bits(w, 4, 0));
-    match bits(w, 16, 12) {
-        0 => Some(format!("sha1h s{rd}, s{rn}")),
-        1 => Some(format!("sha1su1 {}, {}", v(rd, "4s"), v(rn, "4s"))),
-        2 => Some(format!("sha256su0 {}, {}", v(rd, "4s"), v(rn, "4s"))),
-        _ => None,
-    }
-}
-
-fn sha_three_register(w: u32) -> Option<String> {
-    if bits(w, 31, 24) != 0b0101_1110 || bit(w, 15) != 0 {
-        return None;
-    }
-    let (rm, rn, rd) = (bits(w, 20, 16), bits(w, 9, 5), bits(w, 4, 0));
-    let name = ["sha1c", "sha1p", "sha1m", "sha1su0", "sha256h", "sha256h2", "sha256su1", ""][bits(w, 14, 12) as usize];
-    Some(match name {
-        "" => return None,
-        "sha1c" | "sha1p" | "sha1m" => format!("{name} q{rd}, s{rn}, {}", v(rm, "4s")),
-        "sha256h" | "sha256h2" => format!("{name} q{rd}, q{rn}, {}", v(rm, "4s")),
-        _ => format!("{name} {}, {}, {}", v(rd, "4s"), v(rn, "4s"), v(rm, "4s")),
-    })
 }
