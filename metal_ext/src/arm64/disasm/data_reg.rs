@@ -211,7 +211,6 @@ fn two_source(w: u32) -> Option<String> {
     let plain = |name: &str| Some(format!("{name} {}, {}, {}", r(rd, x), r(rn, x), r(rm, x)));
     match (x, s, opcode) {
         (true, 0, 0) => Some(format!("subp {}, {}, {}", r(rd, true), rsp(rn, true), rsp(rm, true))),
-        (true, 1, 0) if rd == 31 => Some(format!("cmpp {}, {}", rsp(rn, true), rsp(rm, true))),
         (true, 1, 0) => Some(format!("subps {}, {}, {}", r(rd, true), rsp(rn, true), rsp(rm, true))),
         (_, 0, 2) => plain("udiv"),
         (_, 0, 3) => plain("sdiv"),

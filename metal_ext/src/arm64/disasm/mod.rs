@@ -30,6 +30,7 @@ mod simd_crypto;
 mod simd_extra;
 mod simd_fp;
 mod sve;
+mod sve_memory;
 mod system_names;
 
 /// Text of the instruction `word` at address `pc`, e.g. "add x0, x1, #4".

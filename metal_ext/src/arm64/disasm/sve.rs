@@ -1,22 +1,23 @@
 //! The SVE instructions compilers emit for string and memory routines: contiguous LD1/ST1 with
 //! an immediate offset, WHILE* predicate loops, PTRUE, element counts and DUP from a register.
 
-use super::fields::{bit, bits, imm, r, rsp, uimm};
+use super::fields::{bit, bits, r, rsp, uimm};
+use super::sve_memory;
 
 pub fn decode(w: u32) -> Option<String> {
     match bits(w, 31, 29) {
         0b000 => integer(w),
         0b001 => predicate(w),
-        0b101 if bit(w, 20) == 0 && bits(w, 15, 13) == 0b101 => contiguous_load(w, vl_address(w)),
-        0b101 if bits(w, 15, 13) == 0b010 => contiguous_load(w, register_address(w, load_msz(w))?),
-        0b111 if bit(w, 20) == 0 && bits(w, 15, 13) == 0b111 => contiguous_store(w, vl_address(w)),
-        0b111 if bits(w, 15, 13) == 0b010 => contiguous_store(w, register_address(w, bits(w, 24, 23))?),
+        0b100 => sve_memory::gather32(w),
+        0b101 => sve_memory::contiguous_load(w),
+        0b110 => sve_memory::gather64(w),
+        0b111 => sve_memory::store_group(w),
         _ => None,
     }
 }
 
 /// Element suffix of a 2-bit size field.
-fn esize(size: u32) -> &'static str {
+pub fn esize(size: u32) -> &'static str {
     ["b", "h", "s", "d"][size as usize]
 }
 
@@ -31,71 +32,6 @@ fn pattern(p: u32) -> String {
         31 => "all".into(),
         _ => uimm(p as u64),
     }
-}
-
-/// "[xn]" or "[xn, #imm, mul vl]".
-fn vl_address(w: u32) -> String {
-    let offset = super::fields::sext(bits(w, 19, 16) as u64, 4);
-    let base = rsp(bits(w, 9, 5), true);
-    if offset == 0 {
-        format!("[{base}]")
-    } else {
-        format!("[{base}, {}, mul vl]", imm(offset))
-    }
-}
-
-/// "[xn, xm]" or "[xn, xm, lsl #msz]"; the index register cannot be XZR.
-fn register_address(w: u32, msz: u32) -> Option<String> {
-    let rm = bits(w, 20, 16);
-    if rm == 31 {
-        return None;
-    }
-    let base = rsp(bits(w, 9, 5), true);
-    Some(if msz == 0 { format!("[{base}, {}]", r(rm, true)) } else { format!("[{base}, {}, lsl #{msz}]", r(rm, true)) })
-}
-
-/// Log2 of the memory access size of a contiguous load's dtype.
-fn load_msz(w: u32) -> u32 {
-    let dtype = bits(w, 24, 21);
-    let (hi, lo) = (dtype >> 2, dtype & 3);
-    // The diagonal (hi == lo) is unsigned; below it signed loads of width `3 - hi`.
-    if lo >= hi {
-        hi
-    } else {
-        3 - hi
-    }
-}
-
-fn contiguous_load(w: u32, address: String) -> Option<String> {
-    const FORMS: [(&str, u32); 16] = [
-        ("ld1b", 0),
-        ("ld1b", 1),
-        ("ld1b", 2),
-        ("ld1b", 3),
-        ("ld1sw", 3),
-        ("ld1h", 1),
-        ("ld1h", 2),
-        ("ld1h", 3),
-        ("ld1sh", 3),
-        ("ld1sh", 2),
-        ("ld1w", 2),
-        ("ld1w", 3),
-        ("ld1sb", 3),
-        ("ld1sb", 2),
-        ("ld1sb", 1),
-        ("ld1d", 3),
-    ];
-    let (name, size) = FORMS[bits(w, 24, 21) as usize];
-    Some(format!("{name} {{z{}.{}}}, p{}/z, {address}", bits(w, 4, 0), esize(size), bits(w, 12, 10)))
-}
-
-fn contiguous_store(w: u32, address: String) -> Option<String> {
-    let (msz, size) = (bits(w, 24, 23), bits(w, 22, 21));
-    if size < msz {
-        return None;
-    }
-    let name = ["st1b", "st1h", "st1w", "st1d"][msz as usize];
-    Some(format!("{name} {{z{}.{}}}, p{}, {address}", bits(w, 4, 0), esize(size), bits(w, 12, 10)))
 }
 
 fn integer(w: u32) -> Option<String> {
