@@ -26,10 +26,12 @@ mod fields;
 mod fp_scalar;
 mod load_store;
 mod simd;
+mod sme;
 mod simd_crypto;
 mod simd_extra;
 mod simd_fp;
 mod sve;
+mod sve_data;
 mod sve_memory;
 mod system_names;
 
@@ -41,6 +43,7 @@ pub fn disassemble(word: u32, pc: u64) -> String {
 fn decode(w: u32, pc: u64) -> Option<String> {
     match fields::bits(w, 28, 25) {
         0b0000 if fields::bits(w, 31, 16) == 0 => Some(format!("udf {}", fields::uimm(fields::bits(w, 15, 0) as u64))),
+        0b0000 if fields::bit(w, 31) == 1 => sme::decode(w),
         0b0010 => sve::decode(w),
         0b1000 | 0b1001 => data_imm::decode(w, pc),
         0b1010 | 0b1011 => branch_system::decode(w, pc),
