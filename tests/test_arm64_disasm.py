@@ -22,8 +22,8 @@ SHT_PROGBITS, SHF_EXECINSTR = 1, 0x4
 # Deliberate differences from capstone, by mnemonic: capstone prints an unnamed prefetch
 # operation as an empty operand ("prfm , [x1]"); we print its number, as the Arm ARM does.
 ALLOWED = {
-    "prfm": "unnamed prefetch operation printed as #imm, not as an empty operand",
-    "prfum": "unnamed prefetch operation printed as #imm, not as an empty operand",
+    name: "unnamed prefetch operation printed as #imm, not as an empty operand"
+    for name in ("prfm", "prfum", "prfb", "prfh", "prfw", "prfd")
 }
 
 

@@ -11,13 +11,14 @@
 //! in C's `%#016llx`, and STGP (which capstone does not decode) as `.inst`.
 //!
 //! Deliberate differences from capstone (the allow-list in tests/test_arm64_disasm.py):
-//! - `prfm`/`prfum` with a prefetch operation that has no name: capstone prints an empty
-//!   operand (`prfm , [x1]`); this prints its number (`prfm #6, [x1]`), as the Arm ARM does.
+//! - `prfm`, `prfum` and SVE's `prfb`/`prfh`/`prfw`/`prfd` with a prefetch operation that has
+//!   no name: capstone prints an empty operand (`prfm , [x1]`); this prints its number
+//!   (`prfm #6, [x1]`), as the Arm ARM does.
 //!
-//! Coverage: the whole base A64 instruction set with LSE, pointer authentication, MTE, MOPS,
-//! scalar FP, Advanced SIMD and its crypto extensions; of SVE only the contiguous loads and
-//! stores, WHILE*, PTRUE, CNT* and DUP that glibc's string routines use (SVE2 and SME read
-//! `.inst`).
+//! Coverage: the whole base A64 instruction set with LSE, LS64, pointer authentication, MTE,
+//! MOPS, scalar FP, Advanced SIMD with FP16, dot product, complex, BF16, int8 matrix multiply and
+//! the crypto extensions; SVE memory accesses, compares and the common arithmetic; SME outer
+//! products, tile loads, stores and moves. The rest of SVE/SVE2/SME reads `.inst`.
 
 mod branch_system;
 mod data_imm;

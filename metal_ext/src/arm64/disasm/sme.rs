@@ -9,7 +9,7 @@ pub fn decode(w: u32) -> Option<String> {
         0b100_0000 => fp_outer_product(w),
         0b101_0000 => integer_outer_product(w),
         0b111_0000 => tile_memory(w),
-        0b110_0000 => tile_moves(w),
+        0b110_0000 if bit(w, 24) == 0 => tile_moves(w),
         _ => None,
     }
 }
