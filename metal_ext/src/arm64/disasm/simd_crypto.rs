@@ -6,7 +6,7 @@ use super::simd::v;
 pub fn sha3_sm3_sm4(w: u32) -> Option<String> {
     let (rm, ra, rn, rd) = (bits(w, 20, 16), bits(w, 14, 10), bits(w, 9, 5), bits(w, 4, 0));
     match bits(w, 23, 21) {
-        0b000 | 0b001 | 0b010 if bit(w, 15) == 0 => {
+        0b000..=0b010 if bit(w, 15) == 0 => {
             let (name, arr) = [("eor3", "16b"), ("bcax", "16b"), ("sm3ss1", "4s")][bits(w, 22, 21) as usize];
             Some(format!("{name} {}, {}, {}, {}", v(rd, arr), v(rn, arr), v(rm, arr), v(ra, arr)))
         }

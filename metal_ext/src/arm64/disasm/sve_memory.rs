@@ -161,13 +161,10 @@ pub fn gather32(w: u32) -> Option<String> {
             0b111 => prefetch(w, op24, vector_immediate(rn, 2, (rm << op24) as u64)),
             0b100 | 0b101 => {
                 let sign = if bit(w, 13) == 1 { "" } else { "s" };
-                if op24 >= 2 && sign == "s" && op24 == 3 || op24 == 3 {
+                if op24 == 3 || op24 == 2 && sign == "s" {
                     return None;
                 }
                 let name = format!("ldnt1{sign}{}", ["b", "h", "w"][op24 as usize]);
-                if op24 == 2 && sign == "s" {
-                    return None;
-                }
                 load(w, &name, 2, 1, vector_scalar(rn, 2, rm))
             }
             _ => None,
