@@ -32,6 +32,7 @@ mod simd_crypto;
 mod simd_extra;
 mod simd_fp;
 mod sve;
+mod sve2;
 mod sve_data;
 mod sve_memory;
 mod system_names;
