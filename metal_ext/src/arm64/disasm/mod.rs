@@ -34,6 +34,7 @@ mod simd_fp;
 mod sve;
 mod sve2;
 mod sve_data;
+mod sve_indexed;
 mod sve_memory;
 mod system_names;
 

@@ -2,13 +2,13 @@
 //! an immediate offset, WHILE* predicate loops, PTRUE, element counts and DUP from a register.
 
 use super::fields::{bit, bits, r, rsp, uimm};
-use super::{sve2, sve_data, sve_memory};
+use super::{sve2, sve_data, sve_indexed, sve_memory};
 
 pub fn decode(w: u32) -> Option<String> {
     match bits(w, 31, 29) {
         0b000 => integer(w).or_else(|| sve_data::decode(w)),
         0b001 => predicate(w).or_else(|| sve_data::decode(w)),
-        0b010 | 0b011 => sve_data::decode(w).or_else(|| sve2::decode(w)),
+        0b010 | 0b011 => sve_data::decode(w).or_else(|| sve2::decode(w)).or_else(|| sve_indexed::decode(w)),
         0b100 => sve_memory::gather32(w),
         0b101 => sve_memory::contiguous_load(w),
         0b110 => sve_memory::gather64(w),

@@ -15,7 +15,7 @@ const FORMS: &[(u32, u32, Printer)] = &[
     (0xff20_f000, 0x4500_c000, absolute_difference_accumulate_long),
     (0xff20_f800, 0x4500_f800, absolute_difference_accumulate),
     (0xff20_f000, 0x4500_b000, bit_permute),
-    (0xff20_fc00, 0x4500_9000, interleaving_xor),
+    (0xff20_f800, 0x4500_9000, interleaving_xor),
     (0xff20_e000, 0x4500_8000, interleaving_long),
     (0xff20_e010, 0x4520_8000, character_match),
     (0xff20_e010, 0x4520_8010, character_match),
