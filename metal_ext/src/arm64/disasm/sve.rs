@@ -2,13 +2,16 @@
 //! an immediate offset, WHILE* predicate loops, PTRUE, element counts and DUP from a register.
 
 use super::fields::{bit, bits, r, rsp, uimm};
-use super::{sve2, sve_data, sve_indexed, sve_memory};
+use super::{sve2, sve_data, sve_indexed, sve_memory, sve_move};
 
 pub fn decode(w: u32) -> Option<String> {
     match bits(w, 31, 29) {
-        0b000 => integer(w).or_else(|| sve_data::decode(w)),
-        0b001 => predicate(w).or_else(|| sve_data::decode(w)),
-        0b010 | 0b011 => sve_data::decode(w).or_else(|| sve2::decode(w)).or_else(|| sve_indexed::decode(w)),
+        0b000..=0b011 => integer(w)
+            .or_else(|| predicate(w))
+            .or_else(|| sve_move::decode(w))
+            .or_else(|| sve_data::decode(w))
+            .or_else(|| sve2::decode(w))
+            .or_else(|| sve_indexed::decode(w)),
         0b100 => sve_memory::gather32(w),
         0b101 => sve_memory::contiguous_load(w),
         0b110 => sve_memory::gather64(w),
@@ -36,6 +39,9 @@ fn pattern(p: u32) -> String {
 }
 
 fn integer(w: u32) -> Option<String> {
+    if bits(w, 31, 29) != 0 {
+        return None;
+    }
     // CNTB/CNTH/CNTW/CNTD: elements of a vector times a multiplier.
     if bits(w, 28, 24) == 0b00100 && bits(w, 21, 20) == 0b10 && bits(w, 15, 10) == 0b111000 {
         let name = ["cntb", "cnth", "cntw", "cntd"][bits(w, 23, 22) as usize];
@@ -56,7 +62,7 @@ fn integer(w: u32) -> Option<String> {
 }
 
 fn predicate(w: u32) -> Option<String> {
-    if bits(w, 28, 24) != 0b00101 {
+    if bits(w, 31, 24) != 0b0010_0101 {
         return None;
     }
     let size = bits(w, 23, 22);
