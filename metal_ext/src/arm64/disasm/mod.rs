@@ -36,6 +36,7 @@ mod sve2;
 mod sve_data;
 mod sve_indexed;
 mod sve_memory;
+mod sve_misc;
 mod sve_move;
 mod system_names;
 
