@@ -4,10 +4,10 @@
 use super::fields::{bit, bits, uimm};
 use super::sve::esize;
 
-type Printer = fn(u32) -> Option<String>;
+pub(super) type Printer = fn(u32) -> Option<String>;
 
 /// (mask, value, printer) rows; the first row whose fixed bits match prints the word.
-const FORMS: &[(u32, u32, Printer)] = &[
+pub(super) const FORMS: &[(u32, u32, Printer)] = &[
     (0xff20_c000, 0x4500_0000, long_arithmetic),
     (0xff20_e000, 0x4500_4000, wide_arithmetic),
     (0xff20_e000, 0x4500_6000, long_multiply),

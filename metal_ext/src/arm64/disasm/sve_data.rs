@@ -5,10 +5,10 @@
 use super::fields::{bit, bits, sext, uimm};
 use super::sve::esize;
 
-type Printer = fn(u32) -> Option<String>;
+pub(super) type Printer = fn(u32) -> Option<String>;
 
 /// (mask, value, printer) rows.
-const FORMS: &[(u32, u32, Printer)] = &[
+pub(super) const FORMS: &[(u32, u32, Printer)] = &[
     (0xff20_4000, 0x2400_0000, compare_vectors),
     (0xff20_4000, 0x2400_4000, compare_wide),
     (0xff20_0000, 0x2420_0000, compare_unsigned_immediate),

@@ -6,9 +6,9 @@
 use super::fields::{bit, bits, imm, r, rsp, sext, uimm};
 use super::sve::{esize, pattern};
 
-type Printer = fn(u32) -> Option<String>;
+pub(super) type Printer = fn(u32) -> Option<String>;
 
-const FORMS: &[(u32, u32, Printer)] = &[
+pub(super) const FORMS: &[(u32, u32, Printer)] = &[
     (0xff20_f000, 0x0420_a000, vector_address),
     (0xffe0_e000, 0x0520_0000, extract),
     (0xffe0_e000, 0x0560_0000, extract),
@@ -16,9 +16,9 @@ const FORMS: &[(u32, u32, Printer)] = &[
     (0xff20_f000, 0x0420_9000, shift_immediate_unpredicated),
     (0xff20_f000, 0x0420_8000, shift_wide_unpredicated),
     (0xff30_e000, 0x0400_8000, shift_immediate_predicated),
-    (0xff20_e000, 0x0410_8000, shift_vector_predicated),
+    (0xff30_e000, 0x0410_8000, shift_vector_predicated),
     (0xff30_e000, 0x4400_8000, saturating_shift_predicated),
-    (0xff20_e000, 0x4520_0000, narrowing_shift),
+    (0xff20_c000, 0x4520_0000, narrowing_shift),
     (0xff20_f000, 0x4500_a000, widening_shift),
     (0xff20_f800, 0x0520_2800, table_lookup),
     (0xff20_fc00, 0x0520_3000, table_lookup),
@@ -34,18 +34,28 @@ const FORMS: &[(u32, u32, Printer)] = &[
     (0xff20_fc00, 0x0420_b000, trig_select),
     (0xff20_fc10, 0x2520_3000, conflict_while),
     (0xff20_fc00, 0x2520_3000, conflict_while),
-    (0xffa0_f800, 0x04a0_5000, add_vector_length),
+    (0xffa0_f800, 0x0420_5000, add_vector_length),
     (0xff20_f000, 0x0420_f000, count_scalar),
     (0xff20_f000, 0x0420_e000, count_scalar),
     (0xff30_f800, 0x0420_c000, count_vector),
     (0xff20_e000, 0x6500_a000, fp_convert),
-    (0xff3e_e000, 0x052e_8000, conditional_extract_vector),
+    (0xff3e_e000, 0x0528_8000, conditional_extract_vector),
     (0xff3e_e000, 0x052a_8000, conditional_extract_simd),
     (0xff3e_e000, 0x0530_a000, conditional_extract_general),
     (0xff3e_e000, 0x052c_8000, splice),
     (0xff3e_0000, 0x6400_0000, complex_add),
     (0xffb0_c200, 0x2500_c000, break_propagate),
-    (0xffa0_f800, 0x4500_d000, add_subtract_carry),
+    (0xff20_f800, 0x4500_d000, add_subtract_carry),
+    (0xff20_fc00, 0x0420_3800, bitwise_ternary),
+    (0xff20_fc00, 0x0420_3c00, bitwise_ternary),
+    (0xff3e_e000, 0x0522_8000, last_element_simd),
+    (0xff3e_e000, 0x0520_a000, last_element_general),
+    (0xff3c_e000, 0x0524_8000, reverse_within_elements),
+    (0xff20_c210, 0x2520_4000, predicate_select),
+    (0xffe0_fc00, 0x6460_8000, bfloat_dot),
+    (0xffe0_fc00, 0x4480_7800, mixed_sign_dot),
+    (0xffe0_f800, 0x44a0_1800, mixed_sign_dot_indexed),
+    (0xffa0_fc00, 0x64a0_e400, fp_matrix_multiply),
 ];
 
 pub fn decode(w: u32) -> Option<String> {
@@ -468,4 +478,106 @@ fn add_subtract_carry(w: u32) -> Option<String> {
     let s = if bit(w, 22) == 1 { 3 } else { 2 };
     let name = format!("{}cl{}", if bit(w, 23) == 1 { "sb" } else { "ad" }, if bit(w, 10) == 1 { "t" } else { "b" });
     Some(format!("{name} {}, {}, {}", z(bits(w, 4, 0), s), z(bits(w, 9, 5), s), z(bits(w, 20, 16), s)))
+}
+
+fn bitwise_ternary(w: u32) -> Option<String> {
+    let name = match (size(w), bit(w, 10)) {
+        (0, 0) => "eor3",
+        (0, _) => "bsl",
+        (1, 0) => "bcax",
+        (1, _) => "bsl1n",
+        (2, 1) => "bsl2n",
+        (3, 1) => "nbsl",
+        _ => return None,
+    };
+    let d = z(bits(w, 4, 0), 3);
+    Some(format!("{name} {d}, {d}, {}, {}", z(bits(w, 20, 16), 3), z(bits(w, 9, 5), 3)))
+}
+
+fn last_name(w: u32) -> &'static str {
+    if bit(w, 16) == 1 {
+        "lastb"
+    } else {
+        "lasta"
+    }
+}
+
+fn last_element_simd(w: u32) -> Option<String> {
+    let s = size(w);
+    Some(format!("{} {}{}, p{}, {}", last_name(w), esize(s), bits(w, 4, 0), bits(w, 12, 10), z(bits(w, 9, 5), s)))
+}
+
+fn last_element_general(w: u32) -> Option<String> {
+    let s = size(w);
+    Some(format!("{} {}, p{}, {}", last_name(w), r(bits(w, 4, 0), s == 3), bits(w, 12, 10), z(bits(w, 9, 5), s)))
+}
+
+fn reverse_within_elements(w: u32) -> Option<String> {
+    let s = size(w);
+    let name = match bits(w, 17, 16) {
+        0 if s >= 1 => "revb",
+        1 if s >= 2 => "revh",
+        2 if s == 3 => "revw",
+        3 => "rbit",
+        _ => return None,
+    };
+    Some(format!("{name} {}, p{}/m, {}", z(bits(w, 4, 0), s), bits(w, 12, 10), z(bits(w, 9, 5), s)))
+}
+
+fn predicate_select(w: u32) -> Option<String> {
+    let field = bits(w, 23, 22) << 3 | bits(w, 20, 18);
+    if field == 0 {
+        return None;
+    }
+    let s = field.trailing_zeros();
+    if s > 3 {
+        return None;
+    }
+    let index = uimm((field >> (s + 1)) as u64);
+    Some(format!(
+        "psel p{}, p{}, p{}.{}[w{}, {}]",
+        bits(w, 3, 0),
+        bits(w, 13, 10),
+        bits(w, 8, 5),
+        esize(s),
+        12 + bits(w, 17, 16),
+        &index[1..]
+    ))
+}
+
+fn bfloat_dot(w: u32) -> Option<String> {
+    Some(format!("bfdot {}, {}, {}", z(bits(w, 4, 0), 2), z(bits(w, 9, 5), 1), z(bits(w, 20, 16), 1)))
+}
+
+fn mixed_sign_dot(w: u32) -> Option<String> {
+    Some(format!("usdot {}, {}, {}", z(bits(w, 4, 0), 2), z(bits(w, 9, 5), 0), z(bits(w, 20, 16), 0)))
+}
+
+fn mixed_sign_dot_indexed(w: u32) -> Option<String> {
+    let name = if bit(w, 10) == 1 { "sudot" } else { "usdot" };
+    let index = uimm(bits(w, 20, 19) as u64);
+    Some(format!(
+        "{name} {}, {}, z{}.b[{}]",
+        z(bits(w, 4, 0), 2),
+        z(bits(w, 9, 5), 0),
+        bits(w, 18, 16),
+        &index[1..]
+    ))
+}
+
+fn fp_matrix_multiply(w: u32) -> Option<String> {
+    let s = if bit(w, 22) == 1 { 3 } else { 2 };
+    Some(format!("fmmla {}, {}, {}", z(bits(w, 4, 0), s), z(bits(w, 9, 5), s), z(bits(w, 20, 16), s)))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn every_form_value_lies_inside_its_mask() {
+        for table in [super::FORMS, super::super::sve_data::FORMS, super::super::sve2::FORMS, super::super::sve_move::FORMS] {
+            for (mask, value, _) in table {
+                assert_eq!(value & !mask, 0, "{value:#010x} has bits outside {mask:#010x}");
+            }
+        }
+    }
 }

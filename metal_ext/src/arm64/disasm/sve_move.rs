@@ -5,9 +5,9 @@
 use super::fields::{bit, bitmask, bits, fp8_text, imm, rsp, uimm};
 use super::sve::esize;
 
-type Printer = fn(u32) -> Option<String>;
+pub(super) type Printer = fn(u32) -> Option<String>;
 
-const FORMS: &[(u32, u32, Printer)] = &[
+pub(super) const FORMS: &[(u32, u32, Printer)] = &[
     (0xff30_8000, 0x0510_0000, copy_immediate),
     (0xff30_e000, 0x0510_c000, copy_fp_immediate),
     (0xff3f_c000, 0x2538_c000, dup_immediate),
