@@ -38,6 +38,7 @@ mod sve_indexed;
 mod sve_memory;
 mod sve_misc;
 mod sve_move;
+mod sve_unary;
 mod system_names;
 
 /// Text of the instruction `word` at address `pc`, e.g. "add x0, x1, #4".

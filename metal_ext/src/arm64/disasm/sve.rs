@@ -2,7 +2,7 @@
 //! an immediate offset, WHILE* predicate loops, PTRUE, element counts and DUP from a register.
 
 use super::fields::{bit, bits, r, rsp, uimm};
-use super::{sve2, sve_data, sve_indexed, sve_memory, sve_misc, sve_move};
+use super::{sve2, sve_data, sve_indexed, sve_memory, sve_misc, sve_move, sve_unary};
 
 pub fn decode(w: u32) -> Option<String> {
     match bits(w, 31, 29) {
@@ -12,7 +12,8 @@ pub fn decode(w: u32) -> Option<String> {
             .or_else(|| sve_data::decode(w))
             .or_else(|| sve2::decode(w))
             .or_else(|| sve_indexed::decode(w))
-            .or_else(|| sve_misc::decode(w)),
+            .or_else(|| sve_misc::decode(w))
+            .or_else(|| sve_unary::decode(w)),
         0b100 => sve_memory::gather32(w),
         0b101 => sve_memory::contiguous_load(w),
         0b110 => sve_memory::gather64(w),

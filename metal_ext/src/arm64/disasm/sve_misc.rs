@@ -37,8 +37,9 @@ pub(super) const FORMS: &[(u32, u32, Printer)] = &[
     (0xffa0_f800, 0x0420_5000, add_vector_length),
     (0xff20_f000, 0x0420_f000, count_scalar),
     (0xff20_f000, 0x0420_e000, count_scalar),
-    (0xff30_f800, 0x0420_c000, count_vector),
+    (0xff20_f000, 0x0420_c000, count_vector),
     (0xff20_e000, 0x6500_a000, fp_convert),
+    (0xff3c_e000, 0x6408_a000, fp_convert_top),
     (0xff3e_e000, 0x0528_8000, conditional_extract_vector),
     (0xff3e_e000, 0x052a_8000, conditional_extract_simd),
     (0xff3e_e000, 0x0530_a000, conditional_extract_general),
@@ -374,43 +375,57 @@ fn count_vector(w: u32) -> Option<String> {
 }
 
 fn fp_convert(w: u32) -> Option<String> {
-    // (opc:opc2) -> (name, destination size, source size).
-    let form = match (bits(w, 23, 22), bits(w, 19, 16)) {
-        (2, 8) => ("fcvt", 1, 2),
-        (2, 9) => ("fcvt", 2, 1),
-        (3, 8) => ("fcvt", 1, 3),
-        (3, 9) => ("fcvt", 3, 1),
-        (3, 10) => ("fcvt", 2, 3),
-        (3, 11) => ("fcvt", 3, 2),
-        (1, 2) => ("scvtf", 1, 1),
-        (1, 3) => ("ucvtf", 1, 1),
-        (1, 4) => ("scvtf", 1, 2),
-        (1, 5) => ("ucvtf", 1, 2),
-        (1, 6) => ("scvtf", 1, 3),
-        (1, 7) => ("ucvtf", 1, 3),
-        (2, 4) => ("scvtf", 2, 2),
-        (2, 5) => ("ucvtf", 2, 2),
-        (3, 0) => ("scvtf", 2, 2),
-        (3, 1) => ("ucvtf", 2, 2),
-        (3, 4) => ("scvtf", 3, 2),
-        (3, 5) => ("ucvtf", 3, 2),
-        (3, 6) => ("scvtf", 3, 3),
-        (3, 7) => ("ucvtf", 3, 3),
-        (3, 12) => ("fcvtzs", 2, 3),
-        (3, 13) => ("fcvtzu", 2, 3),
-        (1, 10) => ("fcvtzs", 1, 1),
-        (1, 11) => ("fcvtzu", 1, 1),
-        (1, 12) => ("fcvtzs", 2, 1),
-        (1, 13) => ("fcvtzu", 2, 1),
-        (1, 14) => ("fcvtzs", 3, 1),
-        (1, 15) => ("fcvtzu", 3, 1),
-        (2, 12) => ("fcvtzs", 2, 2),
-        (2, 13) => ("fcvtzu", 2, 2),
-        (3, 14) => ("fcvtzs", 3, 3),
-        (3, 15) => ("fcvtzu", 3, 3),
+    let (opc, op) = (bits(w, 23, 22), bits(w, 20, 16));
+    // (name, destination size, source size) by opc and bits 20:16.
+    let (name, d, n) = match (opc, op) {
+        (2, 0b01000) => ("fcvt", 1, 2),
+        (2, 0b01001) => ("fcvt", 2, 1),
+        (3, 0b01000) => ("fcvt", 1, 3),
+        (3, 0b01001) => ("fcvt", 3, 1),
+        (3, 0b01010) => ("fcvt", 2, 3),
+        (3, 0b01011) => ("fcvt", 3, 2),
+        (0, 0b01010) => ("fcvtx", 2, 3),
+        (0, 0b11010 | 0b11100 | 0b11110) => ("flogb", bits(w, 18, 17), bits(w, 18, 17)),
+        (_, 0b10000..=0b11111) => {
+            let signed = bit(w, 16) == 0;
+            let to_int = bit(w, 19) == 1;
+            // (integer size, fp size) by opc and opc2; the FP side is the destination of SCVTF.
+            let (int, fp) = match (opc, bits(w, 18, 17)) {
+                (1, 1) => (1, 1),
+                (1, 2) => (2, 1),
+                (1, 3) => (3, 1),
+                (2, 2) => (2, 2),
+                (3, 0) => (2, 3),
+                (3, 2) => (3, 2),
+                (3, 3) => (3, 3),
+                _ => return None,
+            };
+            let name = match (to_int, signed) {
+                (true, true) => "fcvtzs",
+                (true, false) => "fcvtzu",
+                (false, true) => "scvtf",
+                (false, false) => "ucvtf",
+            };
+            if to_int {
+                (name, int, fp)
+            } else {
+                (name, fp, int)
+            }
+        }
+        (_, 0b00000..=0b00111) => {
+            let name = ["frintn", "frintp", "frintm", "frintz", "frinta", "", "frintx", "frinti"][(op & 7) as usize];
+            if name.is_empty() || opc == 0 {
+                return None;
+            }
+            (name, opc, opc)
+        }
+        (1..=3, 0b01100) => ("frecpx", opc, opc),
+        (1..=3, 0b01101) => ("fsqrt", opc, opc),
         _ => return None,
     };
-    let (name, d, n) = form;
+    if name == "flogb" && d == 0 {
+        return None;
+    }
     Some(format!("{name} {}, p{}/m, {}", z(bits(w, 4, 0), d), bits(w, 12, 10), z(bits(w, 9, 5), n)))
 }
 
@@ -574,10 +589,23 @@ fn fp_matrix_multiply(w: u32) -> Option<String> {
 mod tests {
     #[test]
     fn every_form_value_lies_inside_its_mask() {
-        for table in [super::FORMS, super::super::sve_data::FORMS, super::super::sve2::FORMS, super::super::sve_move::FORMS] {
+        for table in [super::FORMS, super::super::sve_data::FORMS, super::super::sve2::FORMS, super::super::sve_move::FORMS, super::super::sve_unary::FORMS] {
             for (mask, value, _) in table {
                 assert_eq!(value & !mask, 0, "{value:#010x} has bits outside {mask:#010x}");
             }
         }
     }
+}
+
+/// SVE2 FCVTNT/FCVTLT/FCVTXNT: conversions to or from the odd (top) elements.
+fn fp_convert_top(w: u32) -> Option<String> {
+    let (name, d, n) = match (bits(w, 23, 22), bits(w, 17, 16)) {
+        (2, 0) => ("fcvtnt", 1, 2),
+        (2, 1) => ("fcvtlt", 2, 1),
+        (3, 2) => ("fcvtnt", 2, 3),
+        (3, 3) => ("fcvtlt", 3, 2),
+        (0, 2) => ("fcvtxnt", 2, 3),
+        _ => return None,
+    };
+    Some(format!("{name} {}, p{}/m, {}", z(bits(w, 4, 0), d), bits(w, 12, 10), z(bits(w, 9, 5), n)))
 }
