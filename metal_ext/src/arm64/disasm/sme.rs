@@ -128,20 +128,19 @@ fn tile_moves(w: u32) -> Option<String> {
                 Some(format!("mov z{}.{z_kind}, p{pg}/m, {tile}", bits(w, 4, 0)))
             }
         }
-        // The 64-bit forms need FEAT_SME_I16I64, which capstone does not decode.
-        0b01000 if size == 2 && bit(w, 4) == 0 => {
+        0b01000 if size >= 2 && bit(w, 4) == 0 => {
             let name = if bit(w, 16) == 1 { "addva" } else { "addha" };
             let (tile, e) = if size == 2 {
-                if bit(w, 3) != 0 {
+                if bits(w, 3, 2) != 0 {
                     return None;
                 }
                 (bits(w, 1, 0), "s")
             } else {
+                if bit(w, 3) != 0 {
+                    return None;
+                }
                 (bits(w, 2, 0), "d")
             };
-            if size == 2 && bit(w, 2) != 0 {
-                return None;
-            }
             Some(format!("{name} za{tile}.{e}, {}, z{}.{e}", predicate_pair(w), bits(w, 9, 5)))
         }
         _ => None,

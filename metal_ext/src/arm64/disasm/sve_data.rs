@@ -27,7 +27,7 @@ pub(super) const FORMS: &[(u32, u32, Printer)] = &[
 ];
 
 pub fn decode(w: u32) -> Option<String> {
-    FORMS.iter().find(|(mask, value, _)| w & mask == *value).and_then(|(_, _, print)| print(w))
+    FORMS.iter().filter(|(mask, value, _)| w & mask == *value).find_map(|(_, _, print)| print(w))
 }
 
 fn z(n: u32, size: u32) -> String {

@@ -11,13 +11,15 @@ pub(super) const FORMS: &[(u32, u32, Printer)] = &[
     (0xff20_e000, 0x0400_2000, integer_reduction),
     (0xff20_e000, 0x6500_2000, fp_reduction),
     (0xff3f_e000, 0x6518_2000, fp_ordered_add),
-    (0xff30_e000, 0x4410_8000, halving),
+    (0xff38_e000, 0x4410_8000, halving),
     (0xff38_e000, 0x4418_8000, saturating),
-    (0xff30_e000, 0x4410_a000, pairwise),
+    (0xff38_e000, 0x4410_a000, pairwise),
     (0xff3e_e000, 0x4404_a000, pairwise_accumulate_long),
     (0xff3e_e000, 0x4408_a000, saturating_unary),
     (0xff3e_e000, 0x4400_a000, reciprocal_estimate),
-    (0xff30_e000, 0x6410_8000, fp_pairwise),
+    (0xff38_e000, 0x6410_8000, fp_pairwise),
+    (0xff38_e3c0, 0x6518_8000, fp_arithmetic_immediate),
+    (0xffff_f800, 0x04bf_5000, read_vector_length),
     (0xff3f_c200, 0x2520_8000, count_predicate),
     (0xff20_fc00, 0x4520_a000, histogram_segment),
     (0xffe0_f800, 0x4520_f000, sm4_sha3),
@@ -28,7 +30,7 @@ pub(super) const FORMS: &[(u32, u32, Printer)] = &[
 ];
 
 pub fn decode(w: u32) -> Option<String> {
-    FORMS.iter().find(|(mask, value, _)| w & mask == *value).and_then(|(_, _, print)| print(w))
+    FORMS.iter().filter(|(mask, value, _)| w & mask == *value).find_map(|(_, _, print)| print(w))
 }
 
 fn z(n: u32, size: u32) -> String {
@@ -200,4 +202,29 @@ fn bfloat_dot_indexed(w: u32) -> Option<String> {
 fn compact(w: u32) -> Option<String> {
     let s = if bit(w, 22) == 1 { 3 } else { 2 };
     Some(format!("compact {}, p{}, {}", z(bits(w, 4, 0), s), bits(w, 12, 10), z(bits(w, 9, 5), s)))
+}
+
+/// FADD/FSUB/FMUL/FSUBR/FMAXNM/FMINNM/FMAX/FMIN with one of two constants (capstone shows the
+/// constant without a '#').
+fn fp_arithmetic_immediate(w: u32) -> Option<String> {
+    let s = size(w);
+    if s == 0 {
+        return None;
+    }
+    let op = bits(w, 18, 16);
+    let name = ["fadd", "fsub", "fmul", "fsubr", "fmaxnm", "fminnm", "fmax", "fmin"][op as usize];
+    let constant = match (op, bit(w, 5)) {
+        (0 | 1 | 3, 0) | (2, 0) => "0.5",
+        (0 | 1 | 3, _) => "1.0",
+        (2, _) => "2.0",
+        (_, 0) => "0.0",
+        _ => "1.0",
+    };
+    let d = z(bits(w, 4, 0), s);
+    Some(format!("{name} {d}, p{}/m, {d}, {constant}", bits(w, 12, 10)))
+}
+
+fn read_vector_length(w: u32) -> Option<String> {
+    let value = uimm(super::fields::sext(bits(w, 10, 5) as u64, 6) as u64);
+    Some(format!("rdvl {}, {value}", super::fields::r(bits(w, 4, 0), true)))
 }
