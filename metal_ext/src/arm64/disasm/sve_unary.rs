@@ -20,6 +20,26 @@ pub(super) const FORMS: &[(u32, u32, Printer)] = &[
     (0xff38_e000, 0x6410_8000, fp_pairwise),
     (0xff38_e3c0, 0x6518_8000, fp_arithmetic_immediate),
     (0xffff_f800, 0x04bf_5000, read_vector_length),
+    (0xffbf_e000, 0x658a_a000, bfloat_convert),
+    (0xff3f_c200, 0x2510_4000, break_after_before),
+    (0xffbf_c210, 0x2518_4000, break_next),
+    (0xff3e_f800, 0x4500_d800, complex_add_integer),
+    (0xffa0_fc0f, 0x25a0_2000, compare_terminate),
+    (0xff3e_f800, 0x252c_8000, predicate_count_step),
+    (0xff3c_f000, 0x2528_8000, predicate_count_saturating),
+    (0xff3f_fc00, 0x0420_b800, fp_exponent),
+    (0xff3e_fc00, 0x650e_3000, fp_reciprocal_estimate),
+    (0xff38_fc00, 0x6510_8000, fp_trig_multiply_add),
+    (0xff3f_fc00, 0x0524_3800, insert_general),
+    (0xff3f_fc00, 0x0534_3800, insert_simd),
+    (0xfffe_fe10, 0x2558_c000, predicate_first_next),
+    (0xff3f_fe10, 0x2519_c400, predicate_first_next),
+    (0xff3f_fc00, 0x0538_3800, reverse_vector),
+    (0xff3f_fe10, 0x0534_4000, reverse_predicate),
+    (0xffff_e000, 0x052e_8000, reverse_quadwords),
+    (0xffff_fc00, 0x4523_e000, sm4_encrypt),
+    (0xffa0_e000, 0x4520_4000, saturating_extract_narrow),
+    (0xff3c_fc00, 0x0530_3800, unpack),
     (0xff3f_c200, 0x2520_8000, count_predicate),
     (0xff20_fc00, 0x4520_a000, histogram_segment),
     (0xffe0_f800, 0x4520_f000, sm4_sha3),
@@ -227,4 +247,158 @@ fn fp_arithmetic_immediate(w: u32) -> Option<String> {
 fn read_vector_length(w: u32) -> Option<String> {
     let value = uimm(super::fields::sext(bits(w, 10, 5) as u64, 6) as u64);
     Some(format!("rdvl {}, {value}", super::fields::r(bits(w, 4, 0), true)))
+}
+
+fn bfloat_convert(w: u32) -> Option<String> {
+    let name = if bit(w, 30) == 1 { "bfcvt" } else { "bfcvtnt" };
+    Some(format!("{name} {}, p{}/m, {}", z(bits(w, 4, 0), 1), bits(w, 12, 10), z(bits(w, 9, 5), 2)))
+}
+
+fn break_after_before(w: u32) -> Option<String> {
+    let setflags = bit(w, 22) == 1;
+    let merging = bit(w, 4) == 1;
+    if setflags && merging {
+        return None;
+    }
+    let name = format!("brk{}{}", if bit(w, 23) == 1 { "b" } else { "a" }, if setflags { "s" } else { "" });
+    let mode = if merging { "m" } else { "z" };
+    Some(format!("{name} p{}.b, p{}/{mode}, p{}.b", bits(w, 3, 0), bits(w, 13, 10), bits(w, 8, 5)))
+}
+
+fn break_next(w: u32) -> Option<String> {
+    let name = if bit(w, 22) == 1 { "brkns" } else { "brkn" };
+    let pdm = bits(w, 3, 0);
+    Some(format!("{name} p{pdm}.b, p{}/z, p{}.b, p{pdm}.b", bits(w, 13, 10), bits(w, 8, 5)))
+}
+
+fn complex_add_integer(w: u32) -> Option<String> {
+    let name = if bit(w, 16) == 1 { "sqcadd" } else { "cadd" };
+    let rotation = uimm(if bit(w, 10) == 1 { 270 } else { 90 });
+    let d = z(bits(w, 4, 0), size(w));
+    Some(format!("{name} {d}, {d}, {}, {rotation}", z(bits(w, 9, 5), size(w))))
+}
+
+fn compare_terminate(w: u32) -> Option<String> {
+    let name = if bit(w, 4) == 1 { "ctermne" } else { "ctermeq" };
+    let x = bit(w, 22) == 1;
+    Some(format!("{name} {}, {}", super::fields::r(bits(w, 9, 5), x), super::fields::r(bits(w, 20, 16), x)))
+}
+
+/// INCP/DECP: add or subtract the count of active predicate elements.
+fn predicate_count_step(w: u32) -> Option<String> {
+    let name = if bit(w, 16) == 1 { "decp" } else { "incp" };
+    let (pm, rd) = (bits(w, 8, 5), bits(w, 4, 0));
+    let e = esize(size(w));
+    match bits(w, 10, 9) {
+        0b10 if bit(w, 11) == 1 => Some(format!("{name} {}, p{pm}.{e}", super::fields::r(rd, true))),
+        0b00 if bit(w, 11) == 0 => {
+            if size(w) == 0 {
+                return None;
+            }
+            Some(format!("{name} {}, p{pm}.{e}", z(rd, size(w))))
+        }
+        _ => None,
+    }
+}
+
+/// SQINCP/UQINCP/SQDECP/UQDECP on a register or a vector.
+fn predicate_count_saturating(w: u32) -> Option<String> {
+    let name = format!("{}q{}p", if bit(w, 16) == 1 { "u" } else { "s" }, if bit(w, 17) == 1 { "dec" } else { "inc" });
+    let (pm, rd) = (bits(w, 8, 5), bits(w, 4, 0));
+    let e = esize(size(w));
+    if bit(w, 9) != 0 {
+        return None;
+    }
+    if bit(w, 11) == 0 {
+        if bit(w, 10) != 0 || size(w) == 0 {
+            return None;
+        }
+        return Some(format!("{name} {}, p{pm}.{e}", z(rd, size(w))));
+    }
+    let r = super::fields::r;
+    Some(match (bit(w, 10), bit(w, 16)) {
+        (1, _) => format!("{name} {}, p{pm}.{e}", r(rd, true)),
+        (0, 1) => format!("{name} {}, p{pm}.{e}", r(rd, false)),
+        _ => format!("{name} {}, p{pm}.{e}, {}", r(rd, true), r(rd, false)),
+    })
+}
+
+fn fp_exponent(w: u32) -> Option<String> {
+    if size(w) == 0 {
+        return None;
+    }
+    Some(format!("fexpa {}, {}", z(bits(w, 4, 0), size(w)), z(bits(w, 9, 5), size(w))))
+}
+
+fn fp_reciprocal_estimate(w: u32) -> Option<String> {
+    if size(w) == 0 {
+        return None;
+    }
+    let name = if bit(w, 16) == 1 { "frsqrte" } else { "frecpe" };
+    Some(format!("{name} {}, {}", z(bits(w, 4, 0), size(w)), z(bits(w, 9, 5), size(w))))
+}
+
+fn fp_trig_multiply_add(w: u32) -> Option<String> {
+    if size(w) == 0 {
+        return None;
+    }
+    let d = z(bits(w, 4, 0), size(w));
+    Some(format!("ftmad {d}, {d}, {}, {}", z(bits(w, 9, 5), size(w)), uimm(bits(w, 18, 16) as u64)))
+}
+
+fn insert_general(w: u32) -> Option<String> {
+    Some(format!("insr {}, {}", z(bits(w, 4, 0), size(w)), super::fields::r(bits(w, 9, 5), size(w) == 3)))
+}
+
+fn insert_simd(w: u32) -> Option<String> {
+    Some(format!("insr {}, {}{}", z(bits(w, 4, 0), size(w)), esize(size(w)), bits(w, 9, 5)))
+}
+
+fn predicate_first_next(w: u32) -> Option<String> {
+    let (name, e) = if bit(w, 16) == 1 { ("pnext", esize(size(w))) } else { ("pfirst", "b") };
+    let pdn = bits(w, 3, 0);
+    Some(format!("{name} p{pdn}.{e}, p{}, p{pdn}.{e}", bits(w, 8, 5)))
+}
+
+fn reverse_vector(w: u32) -> Option<String> {
+    Some(format!("rev {}, {}", z(bits(w, 4, 0), size(w)), z(bits(w, 9, 5), size(w))))
+}
+
+fn reverse_predicate(w: u32) -> Option<String> {
+    let e = esize(size(w));
+    Some(format!("rev p{}.{e}, p{}.{e}", bits(w, 3, 0), bits(w, 8, 5)))
+}
+
+fn reverse_quadwords(w: u32) -> Option<String> {
+    Some(format!("revd z{}.q, p{}/m, z{}.q", bits(w, 4, 0), bits(w, 12, 10), bits(w, 9, 5)))
+}
+
+fn sm4_encrypt(w: u32) -> Option<String> {
+    let d = z(bits(w, 4, 0), 2);
+    Some(format!("sm4e {d}, {d}, {}", z(bits(w, 9, 5), 2)))
+}
+
+fn saturating_extract_narrow(w: u32) -> Option<String> {
+    let tsz = bit(w, 22) << 2 | bits(w, 20, 19);
+    let s = match tsz {
+        1 => 0,
+        2 | 3 => 1,
+        4..=7 => 2,
+        _ => return None,
+    };
+    if bits(w, 18, 16) != 0 || bits(w, 15, 13) != 0b010 {
+        return None;
+    }
+    let stem = *["sqxtn", "uqxtn", "sqxtun"].get(bits(w, 12, 11) as usize)?;
+    let name = format!("{stem}{}", if bit(w, 10) == 1 { "t" } else { "b" });
+    Some(format!("{name} {}, {}", z(bits(w, 4, 0), s), z(bits(w, 9, 5), s + 1)))
+}
+
+fn unpack(w: u32) -> Option<String> {
+    let s = size(w);
+    if s == 0 {
+        return None;
+    }
+    let name = format!("{}unpk{}", if bit(w, 17) == 1 { "u" } else { "s" }, if bit(w, 16) == 1 { "hi" } else { "lo" });
+    Some(format!("{name} {}, {}", z(bits(w, 4, 0), s), z(bits(w, 9, 5), s - 1)))
 }
