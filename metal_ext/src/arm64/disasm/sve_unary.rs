@@ -20,7 +20,7 @@ pub(super) const FORMS: &[(u32, u32, Printer)] = &[
     (0xff38_e000, 0x6410_8000, fp_pairwise),
     (0xff38_e3c0, 0x6518_8000, fp_arithmetic_immediate),
     (0xffff_f800, 0x04bf_5000, read_vector_length),
-    (0xffbf_e000, 0x658a_a000, bfloat_convert),
+    (0xfeff_e000, 0x648a_a000, bfloat_convert),
     (0xff3f_c200, 0x2510_4000, break_after_before),
     (0xffbf_c210, 0x2518_4000, break_next),
     (0xff3e_f800, 0x4500_d800, complex_add_integer),
@@ -250,7 +250,7 @@ fn read_vector_length(w: u32) -> Option<String> {
 }
 
 fn bfloat_convert(w: u32) -> Option<String> {
-    let name = if bit(w, 30) == 1 { "bfcvt" } else { "bfcvtnt" };
+    let name = if bit(w, 24) == 1 { "bfcvt" } else { "bfcvtnt" };
     Some(format!("{name} {}, p{}/m, {}", z(bits(w, 4, 0), 1), bits(w, 12, 10), z(bits(w, 9, 5), 2)))
 }
 
@@ -289,15 +289,17 @@ fn predicate_count_step(w: u32) -> Option<String> {
     let name = if bit(w, 16) == 1 { "decp" } else { "incp" };
     let (pm, rd) = (bits(w, 8, 5), bits(w, 4, 0));
     let e = esize(size(w));
-    match bits(w, 10, 9) {
-        0b10 if bit(w, 11) == 1 => Some(format!("{name} {}, p{pm}.{e}", super::fields::r(rd, true))),
-        0b00 if bit(w, 11) == 0 => {
+    if bits(w, 10, 9) != 0 {
+        return None;
+    }
+    match bit(w, 11) {
+        1 => Some(format!("{name} {}, p{pm}.{e}", super::fields::r(rd, true))),
+        _ => {
             if size(w) == 0 {
                 return None;
             }
             Some(format!("{name} {}, p{pm}.{e}", z(rd, size(w))))
         }
-        _ => None,
     }
 }
 
@@ -382,8 +384,8 @@ fn saturating_extract_narrow(w: u32) -> Option<String> {
     let tsz = bit(w, 22) << 2 | bits(w, 20, 19);
     let s = match tsz {
         1 => 0,
-        2 | 3 => 1,
-        4..=7 => 2,
+        2 => 1,
+        4 => 2,
         _ => return None,
     };
     if bits(w, 18, 16) != 0 || bits(w, 15, 13) != 0b010 {
