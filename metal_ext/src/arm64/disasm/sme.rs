@@ -9,6 +9,7 @@ pub fn decode(w: u32) -> Option<String> {
         0b100_0000 => fp_outer_product(w),
         0b101_0000 => integer_outer_product(w),
         0b111_0000 => tile_memory(w),
+        0b110_0000 if bits(w, 31, 8) == 0xc0_0800 => Some(zero_tiles(bits(w, 7, 0))),
         0b110_0000 if bit(w, 24) == 0 => tile_moves(w),
         _ => None,
     }
@@ -145,4 +146,20 @@ fn tile_moves(w: u32) -> Option<String> {
         }
         _ => None,
     }
+}
+
+/// ZERO's tile list: the whole array, a half-word tile, a set of word tiles (LLVM's aliases,
+/// written without spaces), or else the double-word tiles.
+fn zero_tiles(mask: u32) -> String {
+    let low = mask & 0xf;
+    let list = match mask {
+        0xff => "za".to_string(),
+        0x55 => "za0.h".to_string(),
+        0xaa => "za1.h".to_string(),
+        _ if low != 0 && mask == low | low << 4 => {
+            (0..4).filter(|i| low >> i & 1 == 1).map(|i| format!("za{i}.s")).collect::<Vec<_>>().join(",")
+        }
+        _ => (0..8).filter(|i| mask >> i & 1 == 1).map(|i| format!("za{i}.d")).collect::<Vec<_>>().join(", "),
+    };
+    format!("zero {{{list}}}")
 }

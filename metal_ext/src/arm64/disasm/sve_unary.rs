@@ -25,7 +25,7 @@ pub(super) const FORMS: &[(u32, u32, Printer)] = &[
     (0xffbf_c210, 0x2518_4000, break_next),
     (0xff3e_f800, 0x4500_d800, complex_add_integer),
     (0xffa0_fc0f, 0x25a0_2000, compare_terminate),
-    (0xff3e_f800, 0x252c_8000, predicate_count_step),
+    (0xff3e_f000, 0x252c_8000, predicate_count_step),
     (0xff3c_f000, 0x2528_8000, predicate_count_saturating),
     (0xff3f_fc00, 0x0420_b800, fp_exponent),
     (0xff3e_fc00, 0x650e_3000, fp_reciprocal_estimate),
