@@ -15,10 +15,11 @@
 //!   no name: capstone prints an empty operand (`prfm , [x1]`); this prints its number
 //!   (`prfm #6, [x1]`), as the Arm ARM does.
 //!
-//! Coverage: the whole base A64 instruction set with LSE, LS64, pointer authentication, MTE,
-//! MOPS, scalar FP, Advanced SIMD with FP16, dot product, complex, BF16, int8 matrix multiply and
-//! the crypto extensions; SVE memory accesses, compares and the common arithmetic; SME outer
-//! products, tile loads, stores and moves. The rest of SVE/SVE2/SME reads `.inst`.
+//! Coverage: everything capstone 5 decodes: the base A64 instruction set with LSE, LS64, pointer
+//! authentication, MTE, MOPS; scalar FP; Advanced SIMD with FP16, dot product, complex, BF16,
+//! int8 matrix multiply and the crypto extensions; SVE and SVE2; the SME instructions capstone
+//! knows (outer products, tile loads, stores, moves, ZERO, ADDHA/ADDVA). Encodings are matched
+//! with their fixed bits and field constraints, so unallocated words read `.inst` as capstone's.
 
 mod branch_system;
 mod data_imm;
@@ -27,10 +28,10 @@ mod fields;
 mod fp_scalar;
 mod load_store;
 mod simd;
-mod sme;
 mod simd_crypto;
 mod simd_extra;
 mod simd_fp;
+mod sme;
 mod sve;
 mod sve2;
 mod sve_data;
@@ -48,7 +49,9 @@ pub fn disassemble(word: u32, pc: u64) -> String {
 
 fn decode(w: u32, pc: u64) -> Option<String> {
     match fields::bits(w, 28, 25) {
-        0b0000 if fields::bits(w, 31, 16) == 0 => Some(format!("udf {}", fields::uimm(fields::bits(w, 15, 0) as u64))),
+        0b0000 if fields::bits(w, 31, 16) == 0 => {
+            Some(format!("udf {}", fields::uimm(fields::bits(w, 15, 0) as u64)))
+        }
         0b0000 if fields::bit(w, 31) == 1 => sme::decode(w),
         0b0010 => sve::decode(w),
         0b1000 | 0b1001 => data_imm::decode(w, pc),

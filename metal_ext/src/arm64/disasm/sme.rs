@@ -59,7 +59,12 @@ fn slice(size: u32, tile_index: u32, vertical: u32, rs: u32) -> String {
     let (tile, index) = (tile_index >> index_bits, tile_index & ((1 << index_bits) - 1));
     let kind = ["b", "h", "s", "d", "q"][size as usize];
     let offset = uimm(index as u64);
-    format!("za{tile}{}.{kind}[w{}, {}]", if vertical == 1 { "v" } else { "h" }, 12 + rs, &offset[1..])
+    format!(
+        "za{tile}{}.{kind}[w{}, {}]",
+        if vertical == 1 { "v" } else { "h" },
+        12 + rs,
+        &offset[1..]
+    )
 }
 
 fn tile_memory(w: u32) -> Option<String> {
@@ -100,7 +105,11 @@ fn za_array_memory(w: u32) -> Option<String> {
     let offset = bits(w, 3, 0) as u64;
     let slot = &uimm(offset)[1..].to_string();
     let base = rsp(bits(w, 9, 5), true);
-    let address = if offset == 0 { format!("[{base}]") } else { format!("[{base}, {}, mul vl]", uimm(offset)) };
+    let address = if offset == 0 {
+        format!("[{base}]")
+    } else {
+        format!("[{base}, {}, mul vl]", uimm(offset))
+    };
     Some(format!("{name} za[w{}, {slot}], {address}", 12 + bits(w, 14, 13)))
 }
 
@@ -142,7 +151,11 @@ fn tile_moves(w: u32) -> Option<String> {
                 }
                 (bits(w, 2, 0), "d")
             };
-            Some(format!("{name} za{tile}.{e}, {}, z{}.{e}", predicate_pair(w), bits(w, 9, 5)))
+            Some(format!(
+                "{name} za{tile}.{e}, {}, z{}.{e}",
+                predicate_pair(w),
+                bits(w, 9, 5)
+            ))
         }
         _ => None,
     }
@@ -156,10 +169,16 @@ fn zero_tiles(mask: u32) -> String {
         0xff => "za".to_string(),
         0x55 => "za0.h".to_string(),
         0xaa => "za1.h".to_string(),
-        _ if low != 0 && mask == low | low << 4 => {
-            (0..4).filter(|i| low >> i & 1 == 1).map(|i| format!("za{i}.s")).collect::<Vec<_>>().join(",")
-        }
-        _ => (0..8).filter(|i| mask >> i & 1 == 1).map(|i| format!("za{i}.d")).collect::<Vec<_>>().join(", "),
+        _ if low != 0 && mask == low | low << 4 => (0..4)
+            .filter(|i| low >> i & 1 == 1)
+            .map(|i| format!("za{i}.s"))
+            .collect::<Vec<_>>()
+            .join(","),
+        _ => (0..8)
+            .filter(|i| mask >> i & 1 == 1)
+            .map(|i| format!("za{i}.d"))
+            .collect::<Vec<_>>()
+            .join(", "),
     };
     format!("zero {{{list}}}")
 }

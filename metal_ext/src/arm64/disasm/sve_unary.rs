@@ -50,7 +50,10 @@ pub(super) const FORMS: &[(u32, u32, Printer)] = &[
 ];
 
 pub fn decode(w: u32) -> Option<String> {
-    FORMS.iter().filter(|(mask, value, _)| w & mask == *value).find_map(|(_, _, print)| print(w))
+    FORMS
+        .iter()
+        .filter(|(mask, value, _)| w & mask == *value)
+        .find_map(|(_, _, print)| print(w))
 }
 
 fn z(n: u32, size: u32) -> String {
@@ -63,14 +66,23 @@ fn size(w: u32) -> u32 {
 
 /// "name zd, pg/m, zn" with one element size.
 fn unary(w: u32, name: &str, s: u32) -> Option<String> {
-    Some(format!("{name} {}, p{}/m, {}", z(bits(w, 4, 0), s), bits(w, 12, 10), z(bits(w, 9, 5), s)))
+    Some(format!(
+        "{name} {}, p{}/m, {}",
+        z(bits(w, 4, 0), s),
+        bits(w, 12, 10),
+        z(bits(w, 9, 5), s)
+    ))
 }
 
 /// "name zdn, pg/m, zdn, zm".
 fn destructive(w: u32, name: &str) -> Option<String> {
     let s = size(w);
     let d = z(bits(w, 4, 0), s);
-    Some(format!("{name} {d}, p{}/m, {d}, {}", bits(w, 12, 10), z(bits(w, 9, 5), s)))
+    Some(format!(
+        "{name} {d}, p{}/m, {d}, {}",
+        bits(w, 12, 10),
+        z(bits(w, 9, 5), s)
+    ))
 }
 
 fn integer_unary(w: u32) -> Option<String> {
@@ -84,8 +96,16 @@ fn integer_unary(w: u32) -> Option<String> {
 
 fn extend_or_negate(w: u32) -> Option<String> {
     let s = size(w);
-    let (name, smallest) = [("sxtb", 1), ("uxtb", 1), ("sxth", 2), ("uxth", 2), ("sxtw", 3), ("uxtw", 3), ("abs", 0), ("neg", 0)]
-        [bits(w, 18, 16) as usize];
+    let (name, smallest) = [
+        ("sxtb", 1),
+        ("uxtb", 1),
+        ("sxth", 2),
+        ("uxth", 2),
+        ("sxtw", 3),
+        ("uxtw", 3),
+        ("abs", 0),
+        ("neg", 0),
+    ][bits(w, 18, 16) as usize];
     if s < smallest {
         return None;
     }
@@ -106,7 +126,13 @@ fn integer_reduction(w: u32) -> Option<String> {
         0b11010 => ("andv", s),
         _ => return None,
     };
-    Some(format!("{name} {}{}, p{}, {}", esize(result), bits(w, 4, 0), bits(w, 12, 10), z(bits(w, 9, 5), s)))
+    Some(format!(
+        "{name} {}{}, p{}, {}",
+        esize(result),
+        bits(w, 4, 0),
+        bits(w, 12, 10),
+        z(bits(w, 9, 5), s)
+    ))
 }
 
 fn fp_reduction(w: u32) -> Option<String> {
@@ -122,7 +148,13 @@ fn fp_reduction(w: u32) -> Option<String> {
     if s == 0 {
         return None;
     }
-    Some(format!("{name} {}{}, p{}, {}", esize(s), bits(w, 4, 0), bits(w, 12, 10), z(bits(w, 9, 5), s)))
+    Some(format!(
+        "{name} {}{}, p{}, {}",
+        esize(s),
+        bits(w, 4, 0),
+        bits(w, 12, 10),
+        z(bits(w, 9, 5), s)
+    ))
 }
 
 fn fp_ordered_add(w: u32) -> Option<String> {
@@ -131,16 +163,24 @@ fn fp_ordered_add(w: u32) -> Option<String> {
         return None;
     }
     let v = format!("{}{}", esize(s), bits(w, 4, 0));
-    Some(format!("fadda {v}, p{}, {v}, {}", bits(w, 12, 10), z(bits(w, 9, 5), s)))
+    Some(format!(
+        "fadda {v}, p{}, {v}, {}",
+        bits(w, 12, 10),
+        z(bits(w, 9, 5), s)
+    ))
 }
 
 fn halving(w: u32) -> Option<String> {
-    let name = ["shadd", "uhadd", "shsub", "uhsub", "srhadd", "urhadd", "shsubr", "uhsubr"][bits(w, 18, 16) as usize];
+    let name = [
+        "shadd", "uhadd", "shsub", "uhsub", "srhadd", "urhadd", "shsubr", "uhsubr",
+    ][bits(w, 18, 16) as usize];
     destructive(w, name)
 }
 
 fn saturating(w: u32) -> Option<String> {
-    let name = ["sqadd", "uqadd", "sqsub", "uqsub", "suqadd", "usqadd", "sqsubr", "uqsubr"][bits(w, 18, 16) as usize];
+    let name = [
+        "sqadd", "uqadd", "sqsub", "uqsub", "suqadd", "usqadd", "sqsubr", "uqsubr",
+    ][bits(w, 18, 16) as usize];
     destructive(w, name)
 }
 
@@ -158,7 +198,12 @@ fn pairwise_accumulate_long(w: u32) -> Option<String> {
         return None;
     }
     let name = if bit(w, 16) == 1 { "uadalp" } else { "sadalp" };
-    Some(format!("{name} {}, p{}/m, {}", z(bits(w, 4, 0), s), bits(w, 12, 10), z(bits(w, 9, 5), s - 1)))
+    Some(format!(
+        "{name} {}, p{}/m, {}",
+        z(bits(w, 4, 0), s),
+        bits(w, 12, 10),
+        z(bits(w, 9, 5), s - 1)
+    ))
 }
 
 fn saturating_unary(w: u32) -> Option<String> {
@@ -194,12 +239,26 @@ fn histogram_segment(w: u32) -> Option<String> {
     if size(w) != 0 {
         return None;
     }
-    Some(format!("histseg {}, {}, {}", z(bits(w, 4, 0), 0), z(bits(w, 9, 5), 0), z(bits(w, 20, 16), 0)))
+    Some(format!(
+        "histseg {}, {}, {}",
+        z(bits(w, 4, 0), 0),
+        z(bits(w, 9, 5), 0),
+        z(bits(w, 20, 16), 0)
+    ))
 }
 
 fn sm4_sha3(w: u32) -> Option<String> {
-    let (name, s) = if bit(w, 10) == 1 { ("rax1", 3) } else { ("sm4ekey", 2) };
-    Some(format!("{name} {}, {}, {}", z(bits(w, 4, 0), s), z(bits(w, 9, 5), s), z(bits(w, 20, 16), s)))
+    let (name, s) = if bit(w, 10) == 1 {
+        ("rax1", 3)
+    } else {
+        ("sm4ekey", 2)
+    };
+    Some(format!(
+        "{name} {}, {}, {}",
+        z(bits(w, 4, 0), s),
+        z(bits(w, 9, 5), s),
+        z(bits(w, 20, 16), s)
+    ))
 }
 
 fn matrix_multiply(w: u32) -> Option<String> {
@@ -207,21 +266,42 @@ fn matrix_multiply(w: u32) -> Option<String> {
     if name.is_empty() {
         return None;
     }
-    Some(format!("{name} {}, {}, {}", z(bits(w, 4, 0), 2), z(bits(w, 9, 5), 0), z(bits(w, 20, 16), 0)))
+    Some(format!(
+        "{name} {}, {}, {}",
+        z(bits(w, 4, 0), 2),
+        z(bits(w, 9, 5), 0),
+        z(bits(w, 20, 16), 0)
+    ))
 }
 
 fn bfloat_matrix_multiply(w: u32) -> Option<String> {
-    Some(format!("bfmmla {}, {}, {}", z(bits(w, 4, 0), 2), z(bits(w, 9, 5), 1), z(bits(w, 20, 16), 1)))
+    Some(format!(
+        "bfmmla {}, {}, {}",
+        z(bits(w, 4, 0), 2),
+        z(bits(w, 9, 5), 1),
+        z(bits(w, 20, 16), 1)
+    ))
 }
 
 fn bfloat_dot_indexed(w: u32) -> Option<String> {
     let index = uimm(bits(w, 20, 19) as u64);
-    Some(format!("bfdot {}, {}, z{}.h[{}]", z(bits(w, 4, 0), 2), z(bits(w, 9, 5), 1), bits(w, 18, 16), &index[1..]))
+    Some(format!(
+        "bfdot {}, {}, z{}.h[{}]",
+        z(bits(w, 4, 0), 2),
+        z(bits(w, 9, 5), 1),
+        bits(w, 18, 16),
+        &index[1..]
+    ))
 }
 
 fn compact(w: u32) -> Option<String> {
     let s = if bit(w, 22) == 1 { 3 } else { 2 };
-    Some(format!("compact {}, p{}, {}", z(bits(w, 4, 0), s), bits(w, 12, 10), z(bits(w, 9, 5), s)))
+    Some(format!(
+        "compact {}, p{}, {}",
+        z(bits(w, 4, 0), s),
+        bits(w, 12, 10),
+        z(bits(w, 9, 5), s)
+    ))
 }
 
 /// FADD/FSUB/FMUL/FSUBR/FMAXNM/FMINNM/FMAX/FMIN with one of two constants (capstone shows the
@@ -232,7 +312,9 @@ fn fp_arithmetic_immediate(w: u32) -> Option<String> {
         return None;
     }
     let op = bits(w, 18, 16);
-    let name = ["fadd", "fsub", "fmul", "fsubr", "fmaxnm", "fminnm", "fmax", "fmin"][op as usize];
+    let name = [
+        "fadd", "fsub", "fmul", "fsubr", "fmaxnm", "fminnm", "fmax", "fmin",
+    ][op as usize];
     let constant = match (op, bit(w, 5)) {
         (0 | 1 | 3, 0) | (2, 0) => "0.5",
         (0 | 1 | 3, _) => "1.0",
@@ -251,7 +333,12 @@ fn read_vector_length(w: u32) -> Option<String> {
 
 fn bfloat_convert(w: u32) -> Option<String> {
     let name = if bit(w, 24) == 1 { "bfcvt" } else { "bfcvtnt" };
-    Some(format!("{name} {}, p{}/m, {}", z(bits(w, 4, 0), 1), bits(w, 12, 10), z(bits(w, 9, 5), 2)))
+    Some(format!(
+        "{name} {}, p{}/m, {}",
+        z(bits(w, 4, 0), 1),
+        bits(w, 12, 10),
+        z(bits(w, 9, 5), 2)
+    ))
 }
 
 fn break_after_before(w: u32) -> Option<String> {
@@ -260,28 +347,48 @@ fn break_after_before(w: u32) -> Option<String> {
     if setflags && merging {
         return None;
     }
-    let name = format!("brk{}{}", if bit(w, 23) == 1 { "b" } else { "a" }, if setflags { "s" } else { "" });
+    let name = format!(
+        "brk{}{}",
+        if bit(w, 23) == 1 { "b" } else { "a" },
+        if setflags { "s" } else { "" }
+    );
     let mode = if merging { "m" } else { "z" };
-    Some(format!("{name} p{}.b, p{}/{mode}, p{}.b", bits(w, 3, 0), bits(w, 13, 10), bits(w, 8, 5)))
+    Some(format!(
+        "{name} p{}.b, p{}/{mode}, p{}.b",
+        bits(w, 3, 0),
+        bits(w, 13, 10),
+        bits(w, 8, 5)
+    ))
 }
 
 fn break_next(w: u32) -> Option<String> {
     let name = if bit(w, 22) == 1 { "brkns" } else { "brkn" };
     let pdm = bits(w, 3, 0);
-    Some(format!("{name} p{pdm}.b, p{}/z, p{}.b, p{pdm}.b", bits(w, 13, 10), bits(w, 8, 5)))
+    Some(format!(
+        "{name} p{pdm}.b, p{}/z, p{}.b, p{pdm}.b",
+        bits(w, 13, 10),
+        bits(w, 8, 5)
+    ))
 }
 
 fn complex_add_integer(w: u32) -> Option<String> {
     let name = if bit(w, 16) == 1 { "sqcadd" } else { "cadd" };
     let rotation = uimm(if bit(w, 10) == 1 { 270 } else { 90 });
     let d = z(bits(w, 4, 0), size(w));
-    Some(format!("{name} {d}, {d}, {}, {rotation}", z(bits(w, 9, 5), size(w))))
+    Some(format!(
+        "{name} {d}, {d}, {}, {rotation}",
+        z(bits(w, 9, 5), size(w))
+    ))
 }
 
 fn compare_terminate(w: u32) -> Option<String> {
     let name = if bit(w, 4) == 1 { "ctermne" } else { "ctermeq" };
     let x = bit(w, 22) == 1;
-    Some(format!("{name} {}, {}", super::fields::r(bits(w, 9, 5), x), super::fields::r(bits(w, 20, 16), x)))
+    Some(format!(
+        "{name} {}, {}",
+        super::fields::r(bits(w, 9, 5), x),
+        super::fields::r(bits(w, 20, 16), x)
+    ))
 }
 
 /// INCP/DECP: add or subtract the count of active predicate elements.
@@ -305,7 +412,11 @@ fn predicate_count_step(w: u32) -> Option<String> {
 
 /// SQINCP/UQINCP/SQDECP/UQDECP on a register or a vector.
 fn predicate_count_saturating(w: u32) -> Option<String> {
-    let name = format!("{}q{}p", if bit(w, 16) == 1 { "u" } else { "s" }, if bit(w, 17) == 1 { "dec" } else { "inc" });
+    let name = format!(
+        "{}q{}p",
+        if bit(w, 16) == 1 { "u" } else { "s" },
+        if bit(w, 17) == 1 { "dec" } else { "inc" }
+    );
     let (pm, rd) = (bits(w, 8, 5), bits(w, 4, 0));
     let e = esize(size(w));
     if bit(w, 9) != 0 {
@@ -329,7 +440,11 @@ fn fp_exponent(w: u32) -> Option<String> {
     if size(w) == 0 {
         return None;
     }
-    Some(format!("fexpa {}, {}", z(bits(w, 4, 0), size(w)), z(bits(w, 9, 5), size(w))))
+    Some(format!(
+        "fexpa {}, {}",
+        z(bits(w, 4, 0), size(w)),
+        z(bits(w, 9, 5), size(w))
+    ))
 }
 
 fn fp_reciprocal_estimate(w: u32) -> Option<String> {
@@ -337,7 +452,11 @@ fn fp_reciprocal_estimate(w: u32) -> Option<String> {
         return None;
     }
     let name = if bit(w, 16) == 1 { "frsqrte" } else { "frecpe" };
-    Some(format!("{name} {}, {}", z(bits(w, 4, 0), size(w)), z(bits(w, 9, 5), size(w))))
+    Some(format!(
+        "{name} {}, {}",
+        z(bits(w, 4, 0), size(w)),
+        z(bits(w, 9, 5), size(w))
+    ))
 }
 
 fn fp_trig_multiply_add(w: u32) -> Option<String> {
@@ -345,25 +464,46 @@ fn fp_trig_multiply_add(w: u32) -> Option<String> {
         return None;
     }
     let d = z(bits(w, 4, 0), size(w));
-    Some(format!("ftmad {d}, {d}, {}, {}", z(bits(w, 9, 5), size(w)), uimm(bits(w, 18, 16) as u64)))
+    Some(format!(
+        "ftmad {d}, {d}, {}, {}",
+        z(bits(w, 9, 5), size(w)),
+        uimm(bits(w, 18, 16) as u64)
+    ))
 }
 
 fn insert_general(w: u32) -> Option<String> {
-    Some(format!("insr {}, {}", z(bits(w, 4, 0), size(w)), super::fields::r(bits(w, 9, 5), size(w) == 3)))
+    Some(format!(
+        "insr {}, {}",
+        z(bits(w, 4, 0), size(w)),
+        super::fields::r(bits(w, 9, 5), size(w) == 3)
+    ))
 }
 
 fn insert_simd(w: u32) -> Option<String> {
-    Some(format!("insr {}, {}{}", z(bits(w, 4, 0), size(w)), esize(size(w)), bits(w, 9, 5)))
+    Some(format!(
+        "insr {}, {}{}",
+        z(bits(w, 4, 0), size(w)),
+        esize(size(w)),
+        bits(w, 9, 5)
+    ))
 }
 
 fn predicate_first_next(w: u32) -> Option<String> {
-    let (name, e) = if bit(w, 16) == 1 { ("pnext", esize(size(w))) } else { ("pfirst", "b") };
+    let (name, e) = if bit(w, 16) == 1 {
+        ("pnext", esize(size(w)))
+    } else {
+        ("pfirst", "b")
+    };
     let pdn = bits(w, 3, 0);
     Some(format!("{name} p{pdn}.{e}, p{}, p{pdn}.{e}", bits(w, 8, 5)))
 }
 
 fn reverse_vector(w: u32) -> Option<String> {
-    Some(format!("rev {}, {}", z(bits(w, 4, 0), size(w)), z(bits(w, 9, 5), size(w))))
+    Some(format!(
+        "rev {}, {}",
+        z(bits(w, 4, 0), size(w)),
+        z(bits(w, 9, 5), size(w))
+    ))
 }
 
 fn reverse_predicate(w: u32) -> Option<String> {
@@ -372,7 +512,12 @@ fn reverse_predicate(w: u32) -> Option<String> {
 }
 
 fn reverse_quadwords(w: u32) -> Option<String> {
-    Some(format!("revd z{}.q, p{}/m, z{}.q", bits(w, 4, 0), bits(w, 12, 10), bits(w, 9, 5)))
+    Some(format!(
+        "revd z{}.q, p{}/m, z{}.q",
+        bits(w, 4, 0),
+        bits(w, 12, 10),
+        bits(w, 9, 5)
+    ))
 }
 
 fn sm4_encrypt(w: u32) -> Option<String> {
@@ -393,7 +538,11 @@ fn saturating_extract_narrow(w: u32) -> Option<String> {
     }
     let stem = *["sqxtn", "uqxtn", "sqxtun"].get(bits(w, 12, 11) as usize)?;
     let name = format!("{stem}{}", if bit(w, 10) == 1 { "t" } else { "b" });
-    Some(format!("{name} {}, {}", z(bits(w, 4, 0), s), z(bits(w, 9, 5), s + 1)))
+    Some(format!(
+        "{name} {}, {}",
+        z(bits(w, 4, 0), s),
+        z(bits(w, 9, 5), s + 1)
+    ))
 }
 
 fn unpack(w: u32) -> Option<String> {
@@ -401,6 +550,14 @@ fn unpack(w: u32) -> Option<String> {
     if s == 0 {
         return None;
     }
-    let name = format!("{}unpk{}", if bit(w, 17) == 1 { "u" } else { "s" }, if bit(w, 16) == 1 { "hi" } else { "lo" });
-    Some(format!("{name} {}, {}", z(bits(w, 4, 0), s), z(bits(w, 9, 5), s - 1)))
+    let name = format!(
+        "{}unpk{}",
+        if bit(w, 17) == 1 { "u" } else { "s" },
+        if bit(w, 16) == 1 { "hi" } else { "lo" }
+    );
+    Some(format!(
+        "{name} {}, {}",
+        z(bits(w, 4, 0), s),
+        z(bits(w, 9, 5), s - 1)
+    ))
 }
