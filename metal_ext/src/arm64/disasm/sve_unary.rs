@@ -32,7 +32,7 @@ pub(super) const FORMS: &[(u32, u32, Printer)] = &[
     (0xff38_fc00, 0x6510_8000, fp_trig_multiply_add),
     (0xff3f_fc00, 0x0524_3800, insert_general),
     (0xff3f_fc00, 0x0534_3800, insert_simd),
-    (0xfffe_fe10, 0x2558_c000, predicate_first_next),
+    (0xffff_fe10, 0x2558_c000, predicate_first_next),
     (0xff3f_fe10, 0x2519_c400, predicate_first_next),
     (0xff3f_fc00, 0x0538_3800, reverse_vector),
     (0xff3f_fe10, 0x0534_4000, reverse_predicate),
@@ -40,6 +40,13 @@ pub(super) const FORMS: &[(u32, u32, Printer)] = &[
     (0xffff_fc00, 0x4523_e000, sm4_encrypt),
     (0xffa0_e000, 0x4520_4000, saturating_extract_narrow),
     (0xff3c_fc00, 0x0530_3800, unpack),
+    (0xfffe_fe10, 0x0530_4000, unpack_predicate),
+    (0xffff_f800, 0x4522_e000, sve_aes),
+    (0xffff_fbe0, 0x4520_e000, sve_aes_mix),
+    (0xffbf_fe10, 0x2518_f000, first_fault_register),
+    (0xffff_fff0, 0x2519_f000, first_fault_register),
+    (0xffff_ffff, 0x252c_9000, first_fault_register),
+    (0xffff_fe1f, 0x2528_9000, first_fault_register),
     (0xff3f_c200, 0x2520_8000, count_predicate),
     (0xff20_fc00, 0x4520_a000, histogram_segment),
     (0xffe0_f800, 0x4520_f000, sm4_sha3),
@@ -560,4 +567,34 @@ fn unpack(w: u32) -> Option<String> {
         z(bits(w, 4, 0), s),
         z(bits(w, 9, 5), s - 1)
     ))
+}
+
+fn unpack_predicate(w: u32) -> Option<String> {
+    let name = if bit(w, 16) == 1 { "punpkhi" } else { "punpklo" };
+    Some(format!("{name} p{}.h, p{}.b", bits(w, 3, 0), bits(w, 8, 5)))
+}
+
+fn sve_aes(w: u32) -> Option<String> {
+    let name = if bit(w, 10) == 1 { "aesd" } else { "aese" };
+    let d = z(bits(w, 4, 0), 0);
+    Some(format!("{name} {d}, {d}, {}", z(bits(w, 9, 5), 0)))
+}
+
+fn sve_aes_mix(w: u32) -> Option<String> {
+    let name = if bit(w, 10) == 1 { "aesimc" } else { "aesmc" };
+    let d = z(bits(w, 4, 0), 0);
+    Some(format!("{name} {d}, {d}"))
+}
+
+/// RDFFR/RDFFRS, SETFFR and WRFFR: the first-fault register.
+fn first_fault_register(w: u32) -> Option<String> {
+    Some(match bits(w, 21, 16) {
+        0b01_1000 => {
+            let name = if bit(w, 22) == 1 { "rdffrs" } else { "rdffr" };
+            format!("{name} p{}.b, p{}/z", bits(w, 3, 0), bits(w, 8, 5))
+        }
+        0b01_1001 => format!("rdffr p{}.b", bits(w, 3, 0)),
+        0b10_1100 => "setffr".into(),
+        _ => format!("wrffr p{}.b", bits(w, 8, 5)),
+    })
 }
