@@ -106,6 +106,11 @@ fn system(w: u32) -> Option<String> {
     match (l, op0) {
         (0, 0) => {
             let special = match (crn, rt) {
+                (1, _) if op1 == 3 && crm == 0 && op2 < 2 => Special::Text(format!(
+                    "{} {}",
+                    if op2 == 0 { "wfet" } else { "wfit" },
+                    r(rt, true)
+                )),
                 (2, 31) if op1 == 3 => Special::Text(hint(crm << 3 | op2)),
                 (3, 31) if op1 == 3 => barrier(crm, op2),
                 (4, 31) => pstate(op1, crm, op2),
@@ -120,6 +125,12 @@ fn system(w: u32) -> Option<String> {
         (0, 1) => Some(sys(w)),
         (1, 1) => Some(format!("sysl {}, #{op1}, c{crn}, c{crm}, #{op2}", r(rt, true))),
         (0, _) => Some(format!("msr {}, {}", sysreg_name(w, false), r(rt, true))),
+        // TSTART/TTEST (transactional memory) sit in the op0 = 0 read space.
+        (1, 0) if op1 == 3 && crn == 3 && crm < 2 && op2 == 3 => Some(format!(
+            "{} {}",
+            if crm == 0 { "tstart" } else { "ttest" },
+            r(rt, true)
+        )),
         (1, 0) => Some(format!("mrs {}, {}", r(rt, true), generic_sysreg(w))),
         _ => Some(format!("mrs {}, {}", r(rt, true), sysreg_name(w, true))),
     }
