@@ -121,7 +121,8 @@ fn move_wide(w: u32) -> Option<String> {
         }
     };
     Some(match opc {
-        0 if value == 0 && shift != 0 => explicit("movn"),
+        // MOV is not shown when MOVZ could build the value: a 32-bit MOVN of 0xffff.
+        0 if value == 0 && shift != 0 || !x && value == 0xffff => explicit("movn"),
         0 => {
             let v = !(value << shift);
             format!(
