@@ -95,6 +95,17 @@ mod tests {
     }
 
     #[test]
+    fn sve_and_sme() {
+        assert_eq!(disassemble(0xe40de087, 0), "st1b {z7.b}, p0, [x4, #-3, mul vl]");
+        assert_eq!(disassemble(0x25221d20, 0), "whilelo p0.b, x9, x2");
+        assert_eq!(disassemble(0x0421e3e6, 0), "cntb x6, all, mul #2");
+        assert_eq!(disassemble(0xc4d3c54c, 0), "ld1h {z12.d}, p1/z, [x10, z19.d]");
+        assert_eq!(disassemble(0x05c1c267, 0), "mov z7.s, #0xfffff000fffff00");
+        assert_eq!(disassemble(0x809891a0, 0), "fmopa za0.s, p4/m, p4/m, z13.s, z24.s");
+        assert_eq!(disassemble(0xc0080070, 0), "zero {za4.d, za5.d, za6.d}");
+    }
+
+    #[test]
     fn unknown_words() {
         assert_eq!(disassemble(0x0600_0000, 0), ".inst 0x06000000");
         assert_eq!(disassemble(0xffff_ffff, 0), ".inst 0xffffffff");
