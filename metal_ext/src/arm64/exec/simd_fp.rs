@@ -2,6 +2,7 @@
 //! This file decodes the instruction class; each class lives in a submodule.
 
 mod fp_env;
+mod fp_estimate;
 mod fp_ops;
 mod fp_scalar;
 mod lanes;

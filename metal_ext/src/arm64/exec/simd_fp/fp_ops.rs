@@ -297,7 +297,7 @@ impl FpEnv {
 
     /// FPToFixed: `a * 2^fbits` rounded to a `width`-bit integer, saturating. NaN gives 0; NaN,
     /// infinity and out-of-range values raise Invalid Operation, other inexact results Inexact.
-    pub fn to_fixed(&mut self, fmt: Fmt, a: u64, fbits: u32, unsigned: bool, width: u32, mode: Rounding) -> u64 {
+    pub fn fp_to_fixed(&mut self, fmt: Fmt, a: u64, fbits: u32, unsigned: bool, width: u32, mode: Rounding) -> u64 {
         let ua = self.unpack(fmt, a);
         let (magnitude, inexact) = match ua.kind {
             Kind::QNaN | Kind::SNaN => {
@@ -332,7 +332,7 @@ impl FpEnv {
     }
 
     /// FixedToFP: the `width`-bit integer `value` scaled by 2^-fbits, rounded to `fmt`.
-    pub fn from_fixed(&mut self, fmt: Fmt, value: u64, fbits: u32, unsigned: bool, width: u32, mode: Rounding) -> u64 {
+    pub fn fixed_to_fp(&mut self, fmt: Fmt, value: u64, fbits: u32, unsigned: bool, width: u32, mode: Rounding) -> u64 {
         let value = value & mask(width);
         let negative = !unsigned && value >> (width - 1) & 1 == 1;
         let magnitude = if negative { (value.wrapping_neg() & mask(width)) as u128 } else { value as u128 };

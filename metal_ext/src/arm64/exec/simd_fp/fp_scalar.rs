@@ -7,7 +7,9 @@ use super::lanes::{bit, field, rd, read_x, rm, rn, write_x};
 use crate::arm64::state::CpuState;
 
 pub fn execute(cpu: &mut CpuState, w: u32) -> Option<()> {
-    if bit(w, 30) || bit(w, 29) {
+    // Bit 31 is the register width (sf) of the conversions and must be 0 (M) elsewhere.
+    let conversion = !bit(w, 24) && (!bit(w, 21) || field(w, 10, 6) == 0);
+    if bit(w, 30) || bit(w, 29) || (bit(w, 31) && !conversion) {
         return None;
     }
     if field(w, 24, 5) == 0b11111 {
@@ -226,20 +228,20 @@ fn int_convert(cpu: &mut CpuState, w: u32) -> Option<()> {
         // FCVT{N,P,M,Z}{S,U}: the rounding mode is in the encoding.
         0b00 => {
             let a = get(cpu, n, fmt);
-            let r = run(cpu, |e| e.to_fixed(fmt, a, 0, unsigned, width, Rounding::from_rmode(rmode)));
+            let r = run(cpu, |e| e.fp_to_fixed(fmt, a, 0, unsigned, width, Rounding::from_rmode(rmode)));
             write_x(cpu, d, r, wide);
         }
         0b01 if rmode == 0 => {
             let x = read_x(cpu, n);
             let r = run(cpu, |e| {
                 let mode = e.rounding();
-                e.from_fixed(fmt, x, 0, unsigned, width, mode)
+                e.fixed_to_fp(fmt, x, 0, unsigned, width, mode)
             });
             put(cpu, d, r);
         }
         0b10 if rmode == 0 => {
             let a = get(cpu, n, fmt);
-            let r = run(cpu, |e| e.to_fixed(fmt, a, 0, unsigned, width, Rounding::TiesAway));
+            let r = run(cpu, |e| e.fp_to_fixed(fmt, a, 0, unsigned, width, Rounding::TiesAway));
             write_x(cpu, d, r, wide);
         }
         _ => return None,
@@ -289,13 +291,13 @@ fn fixed_point(cpu: &mut CpuState, w: u32) -> Option<()> {
             let x = read_x(cpu, n);
             let r = run(cpu, |e| {
                 let mode = e.rounding();
-                e.from_fixed(fmt, x, fbits, op == 0b011, width, mode)
+                e.fixed_to_fp(fmt, x, fbits, op == 0b011, width, mode)
             });
             put(cpu, d, r);
         }
         (0b11, op @ (0b000 | 0b001)) => {
             let a = get(cpu, n, fmt);
-            let r = run(cpu, |e| e.to_fixed(fmt, a, fbits, op == 0b001, width, Rounding::Zero));
+            let r = run(cpu, |e| e.fp_to_fixed(fmt, a, fbits, op == 0b001, width, Rounding::Zero));
             write_x(cpu, d, r, wide);
         }
         _ => return None,

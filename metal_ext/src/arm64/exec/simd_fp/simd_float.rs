@@ -4,6 +4,7 @@
 //! FPSR flags agree.
 
 use super::fp_env::{Fmt, FpEnv, Rounding};
+use super::fp_estimate::{unsigned_recip_estimate, unsigned_rsqrt_estimate};
 use super::fp_ops::{CompareOp, LaneCompare};
 use super::lanes::{bit, field, from_lanes, lane, ones, rd, rm, rn, write_v, Shape};
 use crate::arm64::state::CpuState;
@@ -105,7 +106,7 @@ pub fn two_reg_misc(cpu: &mut CpuState, w: u32, scalar: bool) -> Option<()> {
     let fpcr_mode = Rounding::from_rmode(cpu.fpcr >> 22);
     let signed = !u;
     match (opcode, a) {
-        (0b10110, false) | (0b10111, false) => return convert_precision(cpu, w, scalar),
+        (0b10110, false) | (0b10111, false) => convert_precision(cpu, w, scalar),
         (0b11000..=0b11001, _) if !scalar => {
             let (mode, exact) = match (opcode & 1, a, u) {
                 (0, false, false) => (Rounding::TiesEven, false),
@@ -127,11 +128,11 @@ pub fn two_reg_misc(cpu: &mut CpuState, w: u32, scalar: bool) -> Option<()> {
                 (0b11011, true) => Rounding::Zero,
                 _ => Rounding::TiesAway,
             };
-            unary(cpu, w, scalar, |e, f, x| e.to_fixed(f, x, 0, !signed, f.width(), mode))
+            unary(cpu, w, scalar, |e, f, x| e.fp_to_fixed(f, x, 0, !signed, f.width(), mode))
         }
         (0b11101, false) => unary(cpu, w, scalar, |e, f, x| {
             let mode = e.rounding();
-            e.from_fixed(f, x, 0, !signed, f.width(), mode)
+            e.fixed_to_fp(f, x, 0, !signed, f.width(), mode)
         }),
         (0b01100..=0b01110, true) => {
             // Compares with zero: GT/GE, EQ/LE, LT (the LE and LT forms compare 0 against x).
@@ -155,6 +156,13 @@ pub fn two_reg_misc(cpu: &mut CpuState, w: u32, scalar: bool) -> Option<()> {
         }
         (0b01111, true) if !scalar => unary(cpu, w, scalar, |_, f, x| if u { x ^ f.sign_bit() } else { x & !f.sign_bit() }),
         (0b11111, true) if u && !scalar => unary(cpu, w, scalar, |e, f, x| e.sqrt(f, x)),
+        (0b11111, true) if !u && scalar => unary(cpu, w, scalar, |e, f, x| e.recip_exponent(f, x)),
+        (0b11101, true) if u => unary(cpu, w, scalar, |e, f, x| e.rsqrt_estimate(f, x)),
+        (0b11101, true) => unary(cpu, w, scalar, |e, f, x| e.recip_estimate(f, x)),
+        (0b11100, true) if !scalar && !bit(w, 22) => {
+            let estimate = if u { unsigned_rsqrt_estimate } else { unsigned_recip_estimate };
+            unary(cpu, w, scalar, |_, _, x| estimate(x))
+        }
         _ => None,
     }
 }

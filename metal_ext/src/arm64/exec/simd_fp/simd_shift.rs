@@ -15,7 +15,7 @@ pub fn execute(cpu: &mut CpuState, w: u32, scalar: bool) -> Option<()> {
     let signed = !u;
     let (va, vd) = (cpu.v[rn(w)], cpu.v[rd(w)]);
     let shape = if scalar { Shape::scalar(esize) } else { Shape::vector(size, q) };
-    let full_shape_ok = scalar || !(esize == 64 && !q);
+    let full_shape_ok = scalar || esize != 64 || q;
     let mut qc = false;
     let result: (u128, u32) = match (opcode, u) {
         (0b00000 | 0b00010 | 0b00100 | 0b00110, _) | (0b01000, true) | (0b01010, _) => {
@@ -108,9 +108,9 @@ pub fn execute(cpu: &mut CpuState, w: u32, scalar: bool) -> Option<()> {
             let r = from_lanes(shape.lanes, esize, |i| {
                 let x = lane(va, i, esize);
                 if opcode == 0b11100 {
-                    env.from_fixed(fmt, x, fbits, u, esize, mode)
+                    env.fixed_to_fp(fmt, x, fbits, u, esize, mode)
                 } else {
-                    env.to_fixed(fmt, x, fbits, u, esize, Rounding::Zero)
+                    env.fp_to_fixed(fmt, x, fbits, u, esize, Rounding::Zero)
                 }
             });
             cpu.fpsr |= env.flags;

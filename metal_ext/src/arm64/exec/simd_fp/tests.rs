@@ -103,7 +103,7 @@ fn conversions_saturate_and_round_by_mode() {
     let x = (-2.5f64).to_bits();
     let cvt = |mode, unsigned| {
         let mut e = env(0);
-        (e.to_fixed(Fmt::D, x, 0, unsigned, 32, mode) as u32 as i32, e.flags)
+        (e.fp_to_fixed(Fmt::D, x, 0, unsigned, 32, mode) as u32 as i32, e.flags)
     };
     assert_eq!(cvt(Rounding::TiesEven, false), (-2, IXC));
     assert_eq!(cvt(Rounding::TiesAway, false), (-3, IXC));
@@ -112,16 +112,16 @@ fn conversions_saturate_and_round_by_mode() {
     assert_eq!(cvt(Rounding::Zero, false), (-2, IXC));
     assert_eq!(cvt(Rounding::Zero, true), (0, IOC));
     let mut e = env(0);
-    assert_eq!(e.to_fixed(Fmt::D, 1e20f64.to_bits(), 0, false, 64, Rounding::Zero), i64::MAX as u64);
+    assert_eq!(e.fp_to_fixed(Fmt::D, 1e20f64.to_bits(), 0, false, 64, Rounding::Zero), i64::MAX as u64);
     assert_eq!(e.flags, IOC);
     let mut e = env(0);
-    assert_eq!(e.to_fixed(Fmt::D, f64::NAN.to_bits(), 0, false, 64, Rounding::Zero), 0);
+    assert_eq!(e.fp_to_fixed(Fmt::D, f64::NAN.to_bits(), 0, false, 64, Rounding::Zero), 0);
     // Fixed point: 1.5 with 4 fraction bits is 24.
-    assert_eq!(env(0).to_fixed(Fmt::D, 1.5f64.to_bits(), 4, false, 32, Rounding::Zero), 24);
-    assert_eq!(env(0).from_fixed(Fmt::D, 24, 4, false, 32, Rounding::TiesEven), 1.5f64.to_bits());
+    assert_eq!(env(0).fp_to_fixed(Fmt::D, 1.5f64.to_bits(), 4, false, 32, Rounding::Zero), 24);
+    assert_eq!(env(0).fixed_to_fp(Fmt::D, 24, 4, false, 32, Rounding::TiesEven), 1.5f64.to_bits());
     // u64::MAX to single rounds up to 2^64 in round-to-nearest, down toward zero.
-    assert_eq!(env(0).from_fixed(Fmt::S, u64::MAX, 0, true, 64, Rounding::TiesEven), 18446744073709551616f32.to_bits() as u64);
-    assert_eq!(env(0).from_fixed(Fmt::S, u64::MAX, 0, true, 64, Rounding::Zero), 18446742974197923840f32.to_bits() as u64);
+    assert_eq!(env(0).fixed_to_fp(Fmt::S, u64::MAX, 0, true, 64, Rounding::TiesEven), 18446744073709551616f32.to_bits() as u64);
+    assert_eq!(env(0).fixed_to_fp(Fmt::S, u64::MAX, 0, true, 64, Rounding::Zero), 18446742974197923840f32.to_bits() as u64);
     // Double to half: 65520 overflows to infinity, 65519 rounds to 65504.
     assert_eq!(env(0).convert(Fmt::D, Fmt::H, 65520f64.to_bits(), Rounding::TiesEven), 0x7C00);
     assert_eq!(env(0).convert(Fmt::D, Fmt::H, 65519f64.to_bits(), Rounding::TiesEven), 0x7BFF);
