@@ -47,9 +47,48 @@ pub fn sext(x: u64, bits: u32) -> i64 {
     ((x << (64 - bits)) as i64) >> (64 - bits)
 }
 
+/// `x` (already `esize` bits, esize <= 64) in every lane of a 128-bit vector.
+pub fn broadcast(x: u64, esize: u32) -> u128 {
+    // 2^128 - 1 = (2^e - 1)(1 + 2^e + 2^2e + ...): the quotient has a 1 at the bottom of each lane.
+    x as u128 * (u128::MAX / ((1u128 << esize) - 1))
+}
+
+/// Applies `f(a, b, d)` to corresponding lanes of three vectors. Lanes are addressed as bytes
+/// with the lane width a constant, so each instantiation is a tight loop.
+pub fn map_lanes(shape: Shape, va: u128, vb: u128, vd: u128, f: impl FnMut(u64, u64, u64) -> u64) -> u128 {
+    match shape.esize {
+        8 => map_lanes_of::<1>(shape.lanes, va, vb, vd, f),
+        16 => map_lanes_of::<2>(shape.lanes, va, vb, vd, f),
+        32 => map_lanes_of::<4>(shape.lanes, va, vb, vd, f),
+        _ => map_lanes_of::<8>(shape.lanes, va, vb, vd, f),
+    }
+}
+
+fn map_lanes_of<const B: usize>(
+    lanes: usize,
+    va: u128,
+    vb: u128,
+    vd: u128,
+    mut f: impl FnMut(u64, u64, u64) -> u64,
+) -> u128 {
+    let (a, b, d) = (va.to_le_bytes(), vb.to_le_bytes(), vd.to_le_bytes());
+    let get = |v: &[u8; 16], i: usize| {
+        let mut buf = [0u8; 8];
+        buf[..B].copy_from_slice(&v[i * B..i * B + B]);
+        u64::from_le_bytes(buf)
+    };
+    let mut out = [0u8; 16];
+    for i in 0..lanes.min(16 / B) {
+        let r = f(get(&a, i), get(&b, i), get(&d, i));
+        out[i * B..i * B + B].copy_from_slice(&r.to_le_bytes()[..B]);
+    }
+    u128::from_le_bytes(out)
+}
+
 /// Builds a vector from `count` lanes.
 pub fn from_lanes(count: usize, esize: u32, mut f: impl FnMut(usize) -> u64) -> u128 {
-    (0..count).fold(0, |v, i| with_lane(v, i, esize, f(i)))
+    let mask = ones(esize);
+    (0..count).fold(0, |v, i| v | ((f(i) & mask) as u128) << (i as u32 * esize))
 }
 
 pub fn read_x(cpu: &CpuState, n: usize) -> u64 {

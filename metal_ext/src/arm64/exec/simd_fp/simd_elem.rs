@@ -1,7 +1,7 @@
 //! AdvSIMD "by element" operations: the second operand is one lane of Vm. Integer forms run as
 //! their "three same" or "three different" counterparts with that lane broadcast.
 
-use super::lanes::{bit, field, from_lanes, lane, Shape};
+use super::lanes::{bit, broadcast, field, lane};
 use super::simd_float;
 use super::simd_int::{three_different_with, three_same_with};
 use crate::arm64::state::CpuState;
@@ -19,7 +19,7 @@ pub fn execute(cpu: &mut CpuState, w: u32, scalar: bool) -> Option<()> {
     };
     let esize = 8 << size;
     let x = lane(cpu.v[reg], index, esize);
-    let broadcast = from_lanes(Shape::vector(size, true).lanes, esize, |_| x);
+    let broadcast = broadcast(x, esize);
     // The equivalent encoding: same Q, U, size, Rn, Rd; the group's opcode in its own field.
     let base = w & 0x60C0_03FF;
     let group = if scalar { 0b11110 } else { 0b01110 } << 24 | 1 << 21;

@@ -7,6 +7,7 @@ use super::fp_env::{Fmt, FpEnv, Rounding};
 use super::fp_estimate::{unsigned_recip_estimate, unsigned_rsqrt_estimate};
 use super::fp_ops::{CompareOp, LaneCompare};
 use super::lanes::{bit, field, from_lanes, lane, ones, rd, rm, rn, write_v, Shape};
+use super::simd_int::{lanewise, unzip};
 use crate::arm64::state::CpuState;
 
 /// Lanes of 32 or 64 bits (`sz`, bit 22); a vector of doubles needs Q=1.
@@ -71,22 +72,14 @@ pub fn three_same(cpu: &mut CpuState, w: u32, scalar: bool) -> Option<()> {
     }
     let (shape, fmt) = fp_shape(w, scalar)?;
     let (va, vb, vd) = (cpu.v[rn(w)], cpu.v[rm(w)], cpu.v[rd(w)]);
-    let e = shape.esize;
     // FMAXNMP, FADDP, FMAXP (and the MIN forms) work on adjacent pairs of Vm:Vn.
     let pairwise = key.0 && matches!(key.2, 0b000 | 0b110) || key == (true, false, 0b010);
-    let r = with_env(cpu, |env| {
-        from_lanes(shape.lanes, e, |i| {
-            let (a, b) = if pairwise {
-                let pick = |j: usize| if j < shape.lanes { lane(va, j, e) } else { lane(vb, j - shape.lanes, e) };
-                (pick(2 * i), pick(2 * i + 1))
-            } else {
-                (lane(va, i, e), lane(vb, i, e))
-            };
-            // Lanes are evaluated in order so flags accumulate as they would element by element.
-            let op_key = if pairwise { (false, key.1, key.2) } else { key };
-            binary(env, fmt, op_key, a, b, lane(vd, i, e))
-        })
-    });
+    let (va, vb, key) = if pairwise {
+        (unzip(va, vb, shape, 0), unzip(va, vb, shape, 1), (false, key.1, key.2))
+    } else {
+        (va, vb, key)
+    };
+    let r = with_env(cpu, |env| lanewise(shape, va, vb, vd, |a, b, acc| binary(env, fmt, key, a, b, acc)));
     write_v(cpu, rd(w), r, shape.bits());
     Some(())
 }

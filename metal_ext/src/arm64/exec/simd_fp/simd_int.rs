@@ -3,7 +3,7 @@
 //! go to `simd_float`.
 
 use super::fp_env::QC;
-use super::lanes::{bit, field, from_lanes, lane, ones, rd, rm, rn, sext, write_v, Shape};
+use super::lanes::{bit, field, from_lanes, lane, map_lanes, ones, rd, rm, rn, sext, write_v, Shape};
 use super::simd_float;
 use crate::arm64::state::CpuState;
 
@@ -50,6 +50,34 @@ pub fn shift_by_reg(a: u64, amount: u64, esize: u32, signed: bool, round: bool, 
     let n = (-shift).min(100) as u32;
     let bias = if round { 1i128 << (n - 1) } else { 0 };
     ((x + bias) >> n) as u64 & ones(esize)
+}
+
+/// Applies `f(a, b, d)` to corresponding lanes of two operands and the destination.
+pub fn lanewise(shape: Shape, va: u128, vb: u128, vd: u128, f: impl FnMut(u64, u64, u64) -> u64) -> u128 {
+    map_lanes(shape, va, vb, vd, f)
+}
+
+/// The even (`part` 0) or odd (`part` 1) lanes of the concatenation Vm:Vn, as one vector.
+pub fn unzip(va: u128, vb: u128, shape: Shape, part: usize) -> u128 {
+    match shape.esize {
+        8 => unzip_of::<1>(va, vb, shape, part),
+        16 => unzip_of::<2>(va, vb, shape, part),
+        32 => unzip_of::<4>(va, vb, shape, part),
+        _ => unzip_of::<8>(va, vb, shape, part),
+    }
+}
+
+fn unzip_of<const B: usize>(va: u128, vb: u128, shape: Shape, part: usize) -> u128 {
+    let bytes = (shape.bits() / 8) as usize;
+    let mut joined = [0u8; 32];
+    joined[..16].copy_from_slice(&va.to_le_bytes());
+    joined[bytes..bytes + 16].copy_from_slice(&vb.to_le_bytes());
+    let mut out = [0u8; 16];
+    for i in 0..shape.lanes.min(16 / B) {
+        let j = 2 * i + part;
+        out[i * B..i * B + B].copy_from_slice(&joined[j * B..j * B + B]);
+    }
+    u128::from_le_bytes(out)
 }
 
 /// Polynomial (carry-less) multiplication over GF(2).
@@ -110,52 +138,46 @@ pub fn three_same_with(cpu: &mut CpuState, w: u32, scalar: bool, vb: u128) -> Op
         return None;
     }
     let mut qc = false;
-    let pairwise = matches!(opcode, 0b10100 | 0b10101 | 0b10111);
-    let r = from_lanes(shape.lanes, e, |i| {
-        let (a, b) = if pairwise {
-            // Pairs from the concatenation Vm:Vn.
-            let pick = |j: usize| if j < shape.lanes { lane(va, j, e) } else { lane(vb, j - shape.lanes, e) };
-            (pick(2 * i), pick(2 * i + 1))
-        } else {
-            (lane(va, i, e), lane(vb, i, e))
-        };
-        let (x, y) = (int_of(a, e, signed), int_of(b, e, signed));
-        let acc = lane(vd, i, e);
-        let mut sat = false;
-        let v = match opcode {
-            0b00000 => ((x + y) >> 1) as u64,
-            0b00001 => saturate(x + y, e, signed, &mut sat),
-            0b00010 => ((x + y + 1) >> 1) as u64,
-            0b00100 => ((x - y) >> 1) as u64,
-            0b00101 => saturate(x - y, e, signed, &mut sat),
-            0b00110 => all_ones_if(x > y, e),
-            0b00111 => all_ones_if(x >= y, e),
-            0b01000 => shift_by_reg(a, b, e, signed, false, false, &mut sat),
-            0b01001 => shift_by_reg(a, b, e, signed, false, true, &mut sat),
-            0b01010 => shift_by_reg(a, b, e, signed, true, false, &mut sat),
-            0b01011 => shift_by_reg(a, b, e, signed, true, true, &mut sat),
-            0b01100 | 0b10100 => x.max(y) as u64,
-            0b01101 | 0b10101 => x.min(y) as u64,
-            0b01110 => (x - y).unsigned_abs() as u64,
-            0b01111 => acc.wrapping_add((x - y).unsigned_abs() as u64),
-            0b10000 if u => a.wrapping_sub(b),
-            0b10000 => a.wrapping_add(b),
-            0b10001 if u => all_ones_if(a == b, e),
-            0b10001 => all_ones_if(a & b != 0, e),
-            0b10010 if u => acc.wrapping_sub(a.wrapping_mul(b)),
-            0b10010 => acc.wrapping_add(a.wrapping_mul(b)),
-            0b10011 if u => poly_mul(a, b) as u64,
-            0b10011 => a.wrapping_mul(b),
-            0b10110 => {
-                let (x, y) = (sext(a, e) as i128, sext(b, e) as i128);
-                let round = if u { 1i128 << (e - 1) } else { 0 };
-                saturate((2 * x * y + round) >> e, e, true, &mut sat)
-            }
-            _ => a.wrapping_add(b), // ADDP
-        };
-        qc |= sat;
-        v & ones(e)
-    });
+    // Pairwise forms combine adjacent lanes of Vm:Vn: the even lanes with the odd ones.
+    let (va, vb) = if matches!(opcode, 0b10100 | 0b10101 | 0b10111) {
+        (unzip(va, vb, shape, 0), unzip(va, vb, shape, 1))
+    } else {
+        (va, vb)
+    };
+    let s = |x: u64| int_of(x, e, signed);
+    // Each arm instantiates its own lane loop, so the operation is chosen once per instruction.
+    let r = match opcode {
+        0b00000 => lanewise(shape, va, vb, vd, |a, b, _| ((s(a) + s(b)) >> 1) as u64),
+        0b00001 => lanewise(shape, va, vb, vd, |a, b, _| saturate(s(a) + s(b), e, signed, &mut qc)),
+        0b00010 => lanewise(shape, va, vb, vd, |a, b, _| ((s(a) + s(b) + 1) >> 1) as u64),
+        0b00100 => lanewise(shape, va, vb, vd, |a, b, _| ((s(a) - s(b)) >> 1) as u64),
+        0b00101 => lanewise(shape, va, vb, vd, |a, b, _| saturate(s(a) - s(b), e, signed, &mut qc)),
+        0b00110 => lanewise(shape, va, vb, vd, |a, b, _| all_ones_if(s(a) > s(b), e)),
+        0b00111 => lanewise(shape, va, vb, vd, |a, b, _| all_ones_if(s(a) >= s(b), e)),
+        0b01000..=0b01011 => {
+            let (round, sat) = (opcode & 2 != 0, opcode & 1 != 0);
+            lanewise(shape, va, vb, vd, |a, b, _| shift_by_reg(a, b, e, signed, round, sat, &mut qc))
+        }
+        0b01100 | 0b10100 => lanewise(shape, va, vb, vd, |a, b, _| s(a).max(s(b)) as u64),
+        0b01101 | 0b10101 => lanewise(shape, va, vb, vd, |a, b, _| s(a).min(s(b)) as u64),
+        0b01110 => lanewise(shape, va, vb, vd, |a, b, _| (s(a) - s(b)).unsigned_abs() as u64),
+        0b01111 => lanewise(shape, va, vb, vd, |a, b, acc| acc.wrapping_add((s(a) - s(b)).unsigned_abs() as u64)),
+        0b10000 if u => lanewise(shape, va, vb, vd, |a, b, _| a.wrapping_sub(b)),
+        0b10000 | 0b10111 => lanewise(shape, va, vb, vd, |a, b, _| a.wrapping_add(b)),
+        0b10001 if u => lanewise(shape, va, vb, vd, |a, b, _| all_ones_if(a == b, e)),
+        0b10001 => lanewise(shape, va, vb, vd, |a, b, _| all_ones_if(a & b != 0, e)),
+        0b10010 if u => lanewise(shape, va, vb, vd, |a, b, acc| acc.wrapping_sub(a.wrapping_mul(b))),
+        0b10010 => lanewise(shape, va, vb, vd, |a, b, acc| acc.wrapping_add(a.wrapping_mul(b))),
+        0b10011 if u => lanewise(shape, va, vb, vd, |a, b, _| poly_mul(a, b) as u64),
+        0b10011 => lanewise(shape, va, vb, vd, |a, b, _| a.wrapping_mul(b)),
+        _ => {
+            // SQDMULH, SQRDMULH: the high half of the doubled product.
+            let round = if u { 1i128 << (e - 1) } else { 0 };
+            lanewise(shape, va, vb, vd, |a, b, _| {
+                saturate((2 * int_of(a, e, true) * int_of(b, e, true) + round) >> e, e, true, &mut qc)
+            })
+        }
+    };
     write_v(cpu, d, r, shape.bits());
     if qc {
         cpu.fpsr |= QC;
@@ -256,18 +278,13 @@ pub fn two_reg_misc(cpu: &mut CpuState, w: u32, scalar: bool) -> Option<()> {
             if scalar && size != 3 {
                 return None;
             }
-            let e = shape.esize;
-            let r = from_lanes(shape.lanes, e, |i| {
-                let x = sext(lane(va, i, e), e);
-                let t = match (u, opcode) {
-                    (false, 0b01000) => x > 0,
-                    (false, 0b01001) => x == 0,
-                    (false, _) => x < 0,
-                    (true, 0b01000) => x >= 0,
-                    _ => x <= 0,
-                };
-                all_ones_if(t, e)
-            });
+            let r = match (u, opcode) {
+                (false, 0b01000) => test_lanes(shape, va, |x| x > 0),
+                (false, 0b01001) => test_lanes(shape, va, |x| x == 0),
+                (false, _) => test_lanes(shape, va, |x| x < 0),
+                (true, 0b01000) => test_lanes(shape, va, |x| x >= 0),
+                _ => test_lanes(shape, va, |x| x <= 0),
+            };
             (r, shape.bits())
         }
         // ABS, NEG.
@@ -324,6 +341,12 @@ pub fn two_reg_misc(cpu: &mut CpuState, w: u32, scalar: bool) -> Option<()> {
         cpu.fpsr |= QC;
     }
     Some(())
+}
+
+/// All ones in the lanes whose signed value passes `test`, zeros elsewhere.
+fn test_lanes(shape: Shape, va: u128, test: impl Fn(i64) -> bool) -> u128 {
+    let e = shape.esize;
+    lanewise(shape, va, 0, 0, |a, _, _| all_ones_if(test(sext(a, e)), e))
 }
 
 /// A vector arrangement (64-bit elements need Q=1) or a scalar element of `size`.

@@ -1,7 +1,8 @@
 //! AdvSIMD data movement: element copies (DUP, INS, UMOV, SMOV), permutes (UZP, TRN, ZIP),
 //! EXT, and table lookups (TBL, TBX).
 
-use super::lanes::{bit, field, from_lanes, lane, rd, read_x, rm, rn, sext, with_lane, write_v, write_x, Shape};
+use super::lanes::{bit, broadcast, field, from_lanes, lane, ones, rd, read_x, rm, rn, sext, with_lane, write_v, write_x, Shape};
+use super::simd_int::unzip;
 use crate::arm64::state::CpuState;
 
 /// Element size (log2 bytes) and index from imm5, whose lowest set bit marks the size.
@@ -34,8 +35,7 @@ pub fn copy(cpu: &mut CpuState, w: u32) -> Option<()> {
                 return None;
             }
             let x = if imm4 == 0 { lane(cpu.v[n], index, esize) } else { read_x(cpu, n) };
-            let shape = Shape::vector(size, q);
-            write_v(cpu, d, from_lanes(shape.lanes, esize, |_| x), shape.bits());
+            write_v(cpu, d, broadcast(x & ones(esize), esize), if q { 128 } else { 64 });
         }
         0b0011 if q => {
             let x = read_x(cpu, n);
@@ -77,16 +77,12 @@ pub fn permute(cpu: &mut CpuState, w: u32) -> Option<()> {
     let (e, count) = (shape.esize, shape.lanes);
     let (va, vb) = (cpu.v[rn(w)], cpu.v[rm(w)]);
     let part = (opcode >> 2) as usize; // 0 for the "1" forms, 1 for the "2" forms
+    if opcode & 3 == 1 {
+        // UZP: even (or odd) elements of Vm:Vn.
+        write_v(cpu, rd(w), unzip(va, vb, shape, part), shape.bits());
+        return Some(());
+    }
     let r = from_lanes(count, e, |i| match opcode & 3 {
-        // UZP: even (or odd) elements of Vn:Vm concatenated.
-        1 => {
-            let j = 2 * i + part;
-            if j < count {
-                lane(va, j, e)
-            } else {
-                lane(vb, j - count, e)
-            }
-        }
         // TRN: pairs interleave the even (or odd) elements of each operand.
         2 => {
             let base = i & !1;
@@ -116,17 +112,19 @@ pub fn ext(cpu: &mut CpuState, w: u32) -> Option<()> {
     if !q && imm4 >= 8 {
         return None;
     }
-    let bytes = if q { 16 } else { 8 };
     let (va, vb) = (cpu.v[rn(w)], cpu.v[rm(w)]);
-    let r = from_lanes(bytes, 8, |i| {
-        let j = i + imm4 as usize;
-        if j < bytes {
-            lane(va, j, 8)
+    let shift = 8 * imm4;
+    let r = if q {
+        if shift == 0 {
+            va
         } else {
-            lane(vb, j - bytes, 8)
+            va >> shift | vb << (128 - shift)
         }
-    });
-    write_v(cpu, rd(w), r, bytes as u32 * 8);
+    } else {
+        let low = u64::MAX as u128;
+        ((vb & low) << 64 | (va & low)) >> shift
+    };
+    write_v(cpu, rd(w), r, if q { 128 } else { 64 });
     Some(())
 }
 

@@ -2,8 +2,8 @@
 //! saturating, narrowing and lengthening shifts, and fixed-point conversions.
 
 use super::fp_env::{Fmt, FpEnv, Rounding, QC};
-use super::lanes::{bit, field, from_lanes, lane, ones, rd, rn, write_v, Shape};
-use super::simd_int::{int_of, saturate};
+use super::lanes::{bit, field, from_lanes, lane, map_lanes, ones, rd, rn, write_v, Shape};
+use super::simd_int::{int_of, saturate, unzip};
 use crate::arm64::state::CpuState;
 
 pub fn execute(cpu: &mut CpuState, w: u32, scalar: bool) -> Option<()> {
@@ -67,15 +67,19 @@ pub fn execute(cpu: &mut CpuState, w: u32, scalar: bool) -> Option<()> {
             }
             let amount = 2 * esize - immhb;
             let round = opcode & 1 == 1;
-            let count = if scalar { 1 } else { (64 / esize) as usize };
-            let narrowed = from_lanes(count, esize, |i| {
-                let x = lane(va, i, 2 * esize);
-                match (opcode >> 1 & 1, u) {
-                    (0, false) => shift_right(x as i128, amount, round) as u64,
-                    (0, true) => saturate(shift_right(int_of(x, 2 * esize, true), amount, round), esize, false, &mut qc),
-                    _ => saturate(shift_right(int_of(x, 2 * esize, signed), amount, round), esize, signed, &mut qc),
-                }
-            });
+            // Shift each wide lane, then keep the low halves (the even narrow lanes).
+            let wide = Shape { esize: 2 * esize, lanes: if scalar { 1 } else { (64 / esize) as usize } };
+            let e2 = 2 * esize;
+            let shifted = match (opcode >> 1 & 1, u) {
+                (0, false) => map_lanes(wide, va, 0, 0, |x, _, _| shift_right(x as i128, amount, round) as u64),
+                (0, true) => map_lanes(wide, va, 0, 0, |x, _, _| {
+                    saturate(shift_right(int_of(x, e2, true), amount, round), esize, false, &mut qc)
+                }),
+                _ => map_lanes(wide, va, 0, 0, |x, _, _| {
+                    saturate(shift_right(int_of(x, e2, signed), amount, round), esize, signed, &mut qc)
+                }),
+            };
+            let narrowed = unzip(shifted, 0, Shape::vector(size, true), 0) & u64::MAX as u128;
             if scalar {
                 (narrowed, esize)
             } else if q {
