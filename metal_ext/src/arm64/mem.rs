@@ -260,6 +260,12 @@ impl Memory {
             // SAFETY: `cached` checked the 4 bytes lie in a live page.
             return Ok(u32::from_le(unsafe { p.cast::<u32>().read_unaligned() }));
         }
+        self.fetch_slow(addr)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn fetch_slow(&mut self, addr: u64) -> Result<u32, MemFault> {
         self.fill(addr >> PAGE_SHIFT);
         self.fetch_u32(addr)
     }
@@ -276,6 +282,7 @@ impl Memory {
     }
 
     #[cold]
+    #[inline(never)]
     fn load_slow(&mut self, addr: u64, buf: &mut [u8]) -> Result<(), MemFault> {
         self.fill(addr >> PAGE_SHIFT);
         self.read(addr, buf)
@@ -296,6 +303,7 @@ impl Memory {
     }
 
     #[cold]
+    #[inline(never)]
     fn store_slow(&mut self, addr: u64, data: &[u8]) -> Result<(), MemFault> {
         self.write(addr, data)?;
         self.fill(addr >> PAGE_SHIFT);

@@ -6,6 +6,7 @@ use super::alu::{add_with_carry, condition_holds, extend, logic_flags, shift, wi
 use super::Exception;
 use crate::arm64::state::CpuState;
 
+#[inline(never)]
 pub fn execute(cpu: &mut CpuState, word: u32, pc: u64) -> Result<(), Exception> {
     let sf = word >> 31 == 1;
     let rd = word & 31;

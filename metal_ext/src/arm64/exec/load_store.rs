@@ -20,6 +20,7 @@ enum Transfer {
     Prefetch,
 }
 
+#[inline(never)]
 pub fn execute(cpu: &mut CpuState, mem: &mut Memory, word: u32, pc: u64) -> Result<(), Exception> {
     let simd = word & (1 << 26) != 0;
     match (word >> 28) & 3 {
@@ -129,6 +130,10 @@ fn move_register(
     }
 }
 
+fn element16(bytes: &[u8]) -> u128 {
+    u128::from_le_bytes(bytes.try_into().expect("16 bytes"))
+}
+
 #[inline(always)]
 fn extend_loaded(v: u64, size: usize, signed: Option<bool>) -> u64 {
     match signed {
@@ -177,17 +182,16 @@ fn pair(cpu: &mut CpuState, mem: &mut Memory, word: u32, pc: u64) -> Result<(), 
     let base = cpu.xr_sp(rn);
     let offset = sign_extend(((word >> 15) & 0x7F) as u64, 7) << scale;
     let addr = if mode == 1 { base } else { base.wrapping_add(offset) };
-    let mut buf = [0u8; 32];
     if is_load {
-        read(mem, pc, addr, &mut buf[..2 * size])?;
-        let first = u128::from_le_bytes(buf[..16].try_into().unwrap());
-        let second = u128::from_le_bytes(buf[16..].try_into().unwrap());
-        // Both halves come from buf: split the 2*size bytes at `size`.
         let (a, b) = if size == 16 {
-            (first, second)
+            let mut buf = [0u8; 32];
+            read(mem, pc, addr, &mut buf)?;
+            (element16(&buf[..16]), element16(&buf[16..]))
         } else {
+            // Both registers in one access, so the pair faults or watches as a whole.
+            let both = load(mem, pc, addr, 2 * size)?;
             let bits = 8 * size as u32;
-            (first & ((1u128 << bits) - 1), (first >> bits) & ((1u128 << bits) - 1))
+            (both & ((1 << bits) - 1), both >> bits)
         };
         if simd {
             cpu.v[rt as usize] = a;
@@ -203,9 +207,15 @@ fn pair(cpu: &mut CpuState, mem: &mut Memory, word: u32, pc: u64) -> Result<(), 
         } else {
             (cpu.xr(rt) as u128, cpu.xr(rt2) as u128)
         };
-        buf[..size].copy_from_slice(&a.to_le_bytes()[..size]);
-        buf[size..2 * size].copy_from_slice(&b.to_le_bytes()[..size]);
-        write(mem, pc, addr, &buf[..2 * size])?;
+        if size == 16 {
+            let mut buf = [0u8; 32];
+            buf[..16].copy_from_slice(&a.to_le_bytes());
+            buf[16..].copy_from_slice(&b.to_le_bytes());
+            write(mem, pc, addr, &buf)?;
+        } else {
+            let bits = 8 * size as u32;
+            store(mem, pc, addr, 2 * size, (a & ((1 << bits) - 1)) | b << bits)?;
+        }
     }
     if mode == 1 || mode == 3 {
         cpu.set_xr_sp(rn, base.wrapping_add(offset));

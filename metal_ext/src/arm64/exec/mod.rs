@@ -138,3 +138,6 @@ pub(crate) fn check_aligned(pc: u64, addr: u64, size: u64) -> Result<(), Excepti
     }
 }
 
+
+#[cfg(test)]
+mod tests;
