@@ -44,11 +44,11 @@ def field(word, lo, width):
 class Pair:
     """A core and a Unicorn instance with the same memory map."""
 
-    def __init__(self, seed):
+    def __init__(self, seed, model=A.UC_CPU_ARM64_A53):
         self.rng = random.Random(seed)
         self.core = Arm64Core()
         self.uc = Uc(UC_ARCH_ARM64, UC_MODE_ARM)
-        self.uc.ctl_set_cpu_model(A.UC_CPU_ARM64_A53)
+        self.uc.ctl_set_cpu_model(model)
         self.uc.hook_add(UC_HOOK_INTR, self._interrupt)
         self.interrupt = None
         code_base = CODE - CODE_SIZE // 2
@@ -161,6 +161,8 @@ class Pair:
         diffs = []
         if core_kind != uc_kind:
             diffs.append(("stop", core_kind, uc_kind))
+            if compare_memory:
+                self.core.write_memory(DATA, bytes(self.uc.mem_read(DATA, DATA_SIZE)))
             return diffs, core_kind
         after = self.core_state(names)
         if core_kind not in ("ok", "svc"):

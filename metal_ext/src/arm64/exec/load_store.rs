@@ -7,7 +7,7 @@
 //! single all-or-nothing access, so a fault or watchpoint leaves the state untouched.
 
 use super::alu::{extend, sign_extend, width};
-use super::{check_aligned, load, read, simd_structures, store, write, Exception};
+use super::{atomics, check_aligned, load, read, simd_structures, store, write, Exception};
 use crate::arm64::mem::Memory;
 use crate::arm64::state::CpuState;
 
@@ -60,6 +60,17 @@ fn single(cpu: &mut CpuState, mem: &mut Memory, word: u32, pc: u64) -> Result<()
     let simd = word & (1 << 26) != 0;
     let rn = (word >> 5) & 31;
     let base = cpu.xr_sp(rn);
+    if word & (1 << 24) == 0 && word & (1 << 21) != 0 && (word >> 10) & 3 == 0 && !simd {
+        if word & 0x3FFF_FC00 == 0x38BF_C000 {
+            // LDAPR: a load-acquire with the weaker RCpc ordering, the same thing on one hart.
+            let size = 1u64 << (word >> 30);
+            check_aligned(pc, base, size)?;
+            let v = load(mem, pc, base, size as usize)?;
+            cpu.set_xr(word & 31, v as u64);
+            return Ok(());
+        }
+        return atomics::memory_operation(cpu, mem, word, pc);
+    }
     let (scale, transfer) = decode_single(word).ok_or_else(undefined)?;
     let (addr, writeback) = if word & (1 << 24) != 0 {
         (base.wrapping_add((((word >> 10) & 0xFFF) as u64) << scale), None)
@@ -82,13 +93,6 @@ fn single(cpu: &mut CpuState, mem: &mut Memory, word: u32, pc: u64) -> Result<()
         }
         let lsl = if word & (1 << 12) != 0 { scale } else { 0 };
         (base.wrapping_add(extend(cpu.xr((word >> 16) & 31), option, lsl)), None)
-    } else if word & 0x3FFF_FC00 == 0x38BF_C000 {
-        // LDAPR: a load-acquire with the weaker RCpc ordering, the same thing on one hart.
-        let size = 1u64 << scale;
-        check_aligned(pc, base, size)?;
-        let v = load(mem, pc, base, size as usize)?;
-        cpu.set_xr(word & 31, v as u64);
-        return Ok(());
     } else {
         return Err(undefined());
     };
@@ -223,8 +227,8 @@ fn pair(cpu: &mut CpuState, mem: &mut Memory, word: u32, pc: u64) -> Result<(), 
     Ok(())
 }
 
-/// LDXR/STXR and their acquire/release and pair forms, LDAR/STLR. CAS/CASP (FEAT_LSE) and the
-/// LORegion forms are not implemented.
+/// LDXR/STXR and their acquire/release and pair forms, LDAR/STLR, and the compare-and-swap
+/// atomics that share their encoding space. The LORegion forms (FEAT_LOR) are not implemented.
 fn exclusive_or_ordered(cpu: &mut CpuState, mem: &mut Memory, word: u32, pc: u64) -> Result<(), Exception> {
     let size = 1usize << (word >> 30);
     let is_load = word & (1 << 22) != 0;
@@ -263,6 +267,8 @@ fn exclusive_or_ordered(cpu: &mut CpuState, mem: &mut Memory, word: u32, pc: u64
                 store_exclusive(cpu, mem, pc, addr, status, &buf[..2 * size])
             }
         }
+        (0, 1) if (word >> 10) & 31 == 31 => atomics::compare_and_swap_pair(cpu, mem, word, pc),
+        (1, 1) if (word >> 10) & 31 == 31 => atomics::compare_and_swap(cpu, mem, word, pc),
         (1, 0) if word & (1 << 15) != 0 => {
             check_aligned(pc, addr, size as u64)?;
             let transfer = if is_load { Transfer::Load(None) } else { Transfer::Store };

@@ -4,6 +4,7 @@
 //! (bits 28..25) and keeps the contract that a failed instruction changes nothing.
 
 pub mod alu;
+mod atomics;
 mod branch_system;
 mod data_imm;
 mod data_reg;
