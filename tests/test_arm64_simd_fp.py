@@ -67,6 +67,7 @@ class Machines:
 
     def __init__(self):
         self.uc = Uc(UC_ARCH_ARM64, UC_MODE_ARM)
+        self.uc.ctl_set_cpu_model(A.UC_CPU_ARM64_A53)  # the ARMv8.0 core qemu is checked as
         self.uc.mem_map(CODE, CODE_SIZE)
         self.uc.reg_write(A.UC_ARM64_REG_CPACR_EL1, 3 << 20)  # FP/SIMD enabled at EL0/EL1
         self.core = Arm64Core()

@@ -21,15 +21,9 @@ use super::Exception;
 use crate::arm64::state::CpuState;
 use lanes::{bit, field};
 
-/// Executes one instruction of the group and advances the pc, or reports it undefined.
+/// Executes one instruction of the group (the caller advances the pc), or reports it undefined.
 pub fn execute(cpu: &mut CpuState, word: u32) -> Result<(), Exception> {
-    match decode_and_run(cpu, word) {
-        Some(()) => {
-            cpu.pc = cpu.pc.wrapping_add(4);
-            Ok(())
-        }
-        None => Err(Exception::Undefined { pc: cpu.pc, word }),
-    }
+    decode_and_run(cpu, word).ok_or(Exception::Undefined { pc: cpu.pc, word })
 }
 
 /// Every path checks its encoding before writing state, so `None` leaves the state untouched.
