@@ -2,7 +2,7 @@
 
 Each family of encodings is sampled at random (register fields, sizes, immediates inside the
 family's pattern); words capstone cannot decode are skipped. Every case starts from random vector
-registers seeded with special floating-point values, a random FPCR (rounding mode, DN, FZ),
+registers seeded with special floating-point values, a random FPCR (rounding mode, DN, FZ, AHP),
 random NZCV and general registers, runs one instruction on both machines and compares every
 general and vector register, NZCV, FPSR and the PC. Where Unicorn raises an undefined
 instruction, the core must too.
@@ -77,6 +77,7 @@ class Machines:
     def random_state(self, rng):
         fpcr = rng.randrange(4) << 22 if rng.random() < 0.5 else 0
         fpcr |= (1 << 25 if rng.random() < 0.25 else 0) | (1 << 24 if rng.random() < 0.25 else 0)
+        fpcr |= 1 << 26 if rng.random() < 0.15 else 0  # AHP: alternative half precision
         return {
             "v": [random_half(rng) | random_half(rng) << 64 for _ in range(32)],
             "x": [rng.choice([rng.getrandbits(64), rng.getrandbits(8), (1 << 63) | rng.getrandbits(3),

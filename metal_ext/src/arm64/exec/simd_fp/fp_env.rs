@@ -13,6 +13,7 @@ pub const IDC: u32 = 1 << 7;
 /// Saturation (AdvSIMD integer saturating arithmetic).
 pub const QC: u32 = 1 << 27;
 
+const FPCR_AHP: u32 = 1 << 26;
 const FPCR_DN: u32 = 1 << 25;
 const FPCR_FZ: u32 = 1 << 24;
 
@@ -22,19 +23,21 @@ pub enum Fmt {
     H,
     S,
     D,
+    /// Arm's alternative half precision (FPCR.AHP): no infinities or NaNs, exponent 31 is normal.
+    AltH,
 }
 
 impl Fmt {
     pub const fn frac_bits(self) -> u32 {
         match self {
-            Fmt::H => 10,
+            Fmt::H | Fmt::AltH => 10,
             Fmt::S => 23,
             Fmt::D => 52,
         }
     }
     const fn exp_bits(self) -> u32 {
         match self {
-            Fmt::H => 5,
+            Fmt::H | Fmt::AltH => 5,
             Fmt::S => 8,
             Fmt::D => 11,
         }
@@ -69,7 +72,15 @@ impl Fmt {
         self.pack(sign, 0, 0)
     }
     pub fn max_normal(self, sign: bool) -> u64 {
-        self.pack(sign, self.exp_max() - 1, (1 << self.frac_bits()) - 1)
+        self.pack(sign, self.max_biased(), (1 << self.frac_bits()) - 1)
+    }
+    /// The largest biased exponent of a finite value.
+    fn max_biased(self) -> u64 {
+        if self == Fmt::AltH {
+            self.exp_max()
+        } else {
+            self.exp_max() - 1
+        }
     }
     pub fn default_nan(self) -> u64 {
         self.pack(false, self.exp_max(), self.quiet_bit())
@@ -147,7 +158,15 @@ impl FpEnv {
     /// FZ flushes single and double denormals; half precision has its own FZ16 control, and the
     /// half-precision operations implemented here (conversions) never flush.
     fn flushes(&self, fmt: Fmt) -> bool {
-        self.fpcr & FPCR_FZ != 0 && fmt != Fmt::H
+        self.fpcr & FPCR_FZ != 0 && matches!(fmt, Fmt::S | Fmt::D)
+    }
+    /// The half-precision format conversions use: IEEE, or the alternative one under FPCR.AHP.
+    pub fn half_format(&self) -> Fmt {
+        if self.fpcr & FPCR_AHP != 0 {
+            Fmt::AltH
+        } else {
+            Fmt::H
+        }
     }
     pub fn raise(&mut self, flags: u32) {
         self.flags |= flags;
@@ -167,7 +186,7 @@ impl FpEnv {
             } else {
                 Kind::Finite { mant: frac, exp: 1 - fmt.bias() - fb as i32 }
             }
-        } else if exp == fmt.exp_max() {
+        } else if exp == fmt.exp_max() && fmt != Fmt::AltH {
             if frac == 0 {
                 Kind::Inf
             } else if frac & fmt.quiet_bit() != 0 {
@@ -234,14 +253,19 @@ impl FpEnv {
             kept >>= 1;
             lsb_exp += 1;
         }
+        let biased = if kept >> fb != 0 { (lsb_exp + fb + fmt.bias()) as u64 } else { 0 };
+        if biased > fmt.max_biased() && fmt == Fmt::AltH {
+            // Out of range of the alternative format: saturate, Invalid Operation, nothing else.
+            self.raise(IOC);
+            return fmt.max_normal(sign);
+        }
         if tiny && inexact {
             self.raise(UFC);
         }
         if inexact {
             self.raise(IXC);
         }
-        let biased = if kept >> fb != 0 { (lsb_exp + fb + fmt.bias()) as u64 } else { 0 };
-        if biased >= fmt.exp_max() {
+        if biased > fmt.max_biased() {
             self.raise(OFC | IXC);
             let to_inf = match mode {
                 Rounding::TiesEven | Rounding::TiesAway => true,

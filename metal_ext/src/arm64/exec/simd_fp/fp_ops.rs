@@ -340,10 +340,22 @@ impl FpEnv {
         self.round_pack(fmt, negative, -(fbits as i32), magnitude, false, mode)
     }
 
-    /// FPConvert between formats (FCVT, FCVTL, FCVTN). NaNs keep sign and top payload bits.
+    /// FPConvert between formats (FCVT, FCVTL, FCVTN). NaNs keep sign and top payload bits;
+    /// half precision follows FPCR.AHP.
     pub fn convert(&mut self, from: Fmt, to: Fmt, a: u64, mode: Rounding) -> u64 {
+        let half = self.half_format();
+        let (from, to) = (if from == Fmt::H { half } else { from }, if to == Fmt::H { half } else { to });
         let ua = self.unpack(from, a);
         match ua.kind {
+            // The alternative half format has neither NaNs nor infinities.
+            Kind::QNaN | Kind::SNaN | Kind::Inf if to == Fmt::AltH => {
+                self.raise(IOC);
+                if ua.kind == Kind::Inf {
+                    to.max_normal(ua.sign)
+                } else {
+                    to.zero(ua.sign)
+                }
+            }
             Kind::QNaN | Kind::SNaN => {
                 let quieted = self.process_nan(from, a, &ua);
                 if self.default_nan_mode() {
