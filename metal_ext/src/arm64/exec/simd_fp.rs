@@ -7,6 +7,7 @@ mod fp_ops;
 mod fp_scalar;
 mod lanes;
 mod simd_across;
+mod simd_crypto;
 mod simd_elem;
 mod simd_float;
 mod simd_imm;
@@ -62,6 +63,14 @@ fn decode_and_run(cpu: &mut CpuState, w: u32) -> Option<()> {
                 0b0000 => simd_int::two_reg_misc(cpu, w, scalar),
                 0b1000 if scalar => simd_across::scalar_pairwise(cpu, w),
                 0b1000 => simd_across::across_lanes(cpu, w),
+                // AES and the two-register SHA forms: Q=1, U=0 only.
+                0b0100 if bit(w, 30) && !bit(w, 29) => {
+                    if scalar {
+                        simd_crypto::sha_two(cpu, w)
+                    } else {
+                        simd_crypto::aes(cpu, w)
+                    }
+                }
                 _ => None,
             },
         };
@@ -73,6 +82,9 @@ fn decode_and_run(cpu: &mut CpuState, w: u32) -> Option<()> {
         } else {
             simd_permute::copy(cpu, w)
         };
+    }
+    if scalar && !bit15 && !bit(w, 29) && field(w, 10, 2) == 0 {
+        return simd_crypto::sha_three(cpu, w);
     }
     if scalar || bit15 {
         return None;
