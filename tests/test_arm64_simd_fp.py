@@ -7,6 +7,7 @@ random NZCV and general registers, runs one instruction on both machines and com
 general and vector register, NZCV, FPSR and the PC. Where Unicorn raises an undefined
 instruction, the core must too.
 """
+import os
 import random
 import struct
 
@@ -227,7 +228,8 @@ FAMILIES = {
     "crypto sha three-register": "0101 1110 000 xxxxx 0 xxx 00 xxxxx xxxxx",
 }
 
-CASES_PER_FAMILY = 600
+# The slow tier (NCPU_NB_SLOW=1) runs over 100 000 scalar-FP and 300 000 AdvSIMD cases.
+CASES_PER_FAMILY = 12_000 if os.environ.get("NCPU_NB_SLOW") else 600
 
 
 @pytest.mark.parametrize("family", sorted(FAMILIES))

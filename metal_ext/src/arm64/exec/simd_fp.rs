@@ -1,5 +1,12 @@
-//! Data processing on the SIMD & FP registers (op0 = x111): scalar FP and AdvSIMD.
-//! This file decodes the instruction class; each class lives in a submodule.
+//! Data processing on the SIMD & FP registers (op0 = x111): scalar FP and AdvSIMD, the whole
+//! ARMv8.0-A group including the cryptographic extension (FP16 arithmetic, an ARMv8.2 feature,
+//! is undefined, as on a Cortex-A53). This file decodes the instruction class; each class lives
+//! in a submodule.
+//!
+//! Floating point is computed in software on exact integers (`fp_env`, `fp_ops`): every FPCR
+//! rounding mode, FZ, DN and AHP is honoured, FPSR's cumulative flags (IOC, DZC, OFC, UFC, IXC,
+//! IDC, QC) are raised as the Arm ARM pseudocode raises them (tininess before rounding), and NaNs
+//! are chosen and quieted by Arm's rules rather than the host's.
 
 mod fp_env;
 mod fp_estimate;
