@@ -15,6 +15,9 @@ use super::state::CpuState;
 pub struct Arm64Core {
     cpu: CpuState,
     mem: Memory,
+    /// The PC of the instruction that last stopped at a watchpoint: the next `step` executes it
+    /// instead of stopping again.
+    watch_stop: Option<u64>,
 }
 
 fn fault_text(f: &MemFault) -> String {
@@ -112,11 +115,22 @@ impl Arm64Core {
 
     /// Executes up to `n` instructions. Returns (executed, exception) where exception is None or
     /// (kind, pc, detail) with kind one of "svc", "brk", "undefined", "memory", "alignment",
-    /// "watchpoint". Only "svc" counts as executed; the others leave the state untouched.
+    /// "watchpoint". Only "svc" counts as executed; the others leave the state untouched. After
+    /// a "watchpoint" stop, the next call executes that instruction before watching again.
     #[pyo3(signature = (n = 1))]
     fn step(&mut self, n: u64) -> (u64, Option<(&'static str, u64, String)>) {
         for done in 0..n {
-            if let Err(e) = step(&mut self.cpu, &mut self.mem) {
+            let result = if done == 0 && self.watch_stop == Some(self.cpu.pc) {
+                let cpu = &mut self.cpu;
+                self.mem.without_watchpoints(|mem| step(cpu, mem))
+            } else {
+                step(&mut self.cpu, &mut self.mem)
+            };
+            self.watch_stop = None;
+            if let Err(e) = result {
+                if let Exception::Watchpoint { pc, .. } = e {
+                    self.watch_stop = Some(pc);
+                }
                 let svc = matches!(e, Exception::Svc { .. });
                 return (done + svc as u64, Some(exception_tuple(&e)));
             }
