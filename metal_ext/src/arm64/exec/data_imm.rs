@@ -5,7 +5,7 @@ use super::alu::{add_with_carry, decode_bit_masks, logic_flags, sign_extend, wid
 use super::Exception;
 use crate::arm64::state::CpuState;
 
-#[inline(never)]
+#[inline]
 pub fn execute(cpu: &mut CpuState, word: u32, pc: u64) -> Result<(), Exception> {
     let sf = word >> 31 == 1;
     let rd = word & 31;
