@@ -29,23 +29,32 @@ fn next(state: &mut u64) -> u64 {
 
 #[test]
 fn arbitrary_words_never_panic_and_failures_change_nothing() {
-    let (mut cpu, mut mem) = machine(&[]);
+    let mut mem = Memory::new();
     mem.map(CODE, 0x1000, READ | WRITE | EXEC);
+    mem.map(DATA, 0x1000, READ | WRITE);
+    mem.watch(DATA + 0x800, 0x40, true, true);
+    let mut cpu = CpuState::default();
     let mut seed = 0x1234_5678_9ABC_DEF0u64;
-    for _ in 0..300_000 {
+    for i in 0..200_000u64 {
         let word = next(&mut seed) as u32;
         mem.poke(CODE, &word.to_le_bytes()).unwrap();
         for r in 0..32 {
             let v = next(&mut seed);
-            cpu.x[r] = if v & 1 == 0 { DATA + (v >> 44) } else { v };
+            cpu.x[r] = if v & 1 == 0 { DATA + (v >> 52) } else { v };
         }
         cpu.pc = CODE;
-        let before = (cpu.x, cpu.nzcv, cpu.v, cpu.counter);
+        cpu.exclusive = (i & 1 == 0).then_some(cpu.x[i as usize % 32]);
+        let before = (cpu.clone(), mem.clone());
         match step(&mut cpu, &mut mem) {
             Ok(()) | Err(Exception::Svc { .. }) => {}
             Err(_) => {
+                let (old_cpu, old_mem) = before;
                 assert_eq!(cpu.pc, CODE, "word {word:#010x}");
-                assert!(before == (cpu.x, cpu.nzcv, cpu.v, cpu.counter), "word {word:#010x}");
+                assert!((old_cpu.x, old_cpu.nzcv, old_cpu.v, old_cpu.counter) == (cpu.x, cpu.nzcv, cpu.v, cpu.counter));
+                let (mut a, mut b) = ([0u8; 0x1000], [0u8; 0x1000]);
+                old_mem.peek(DATA, &mut a).unwrap();
+                mem.peek(DATA, &mut b).unwrap();
+                assert!(a == b, "word {word:#010x} changed memory and failed");
             }
         }
     }
