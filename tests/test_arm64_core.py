@@ -219,6 +219,27 @@ def test_random_streams_match_unicorn(pair):
     assert completed > streams // 2
 
 
+def test_load_and_store_exclusive_sequences_match_unicorn(pair):
+    """LDXR then STXR (or the pair forms) on the same address: the store succeeds in both."""
+    rng = pair.rng
+    for _ in range(EXAMPLES // 4):
+        size = rng.randrange(4)
+        rt, rt2, rs, other = rng.sample(range(16), 4)
+        acquire, release = rng.getrandbits(1) << 15, rng.getrandbits(1) << 15
+        if size >= 2 and rng.random() < 0.5:
+            load = 0x887F0000 | (size & 1) << 30 | acquire | rt2 << 10 | 16 << 5 | rt      # ldxp
+            store = 0x88200000 | (size & 1) << 30 | release | rs << 16 | other << 10 | 16 << 5 | rt
+        else:
+            load = 0x085F7C00 | size << 30 | acquire | 16 << 5 | rt                         # ldxr
+            store = 0x08007C00 | size << 30 | release | rs << 16 | 16 << 5 | rt2
+        pair.clear_exclusive()
+        state = pair.random_state()
+        state["x16"] = pair.data_pointer(16)
+        diffs = run_stream(pair, [load, store], state, ALL_NAMES)
+        assert not diffs, (hex(load), hex(store), diffs[:4])
+        assert pair.core.get(f"x{rs}") == 0  # the store went through
+
+
 # System instructions a user program may run, against Unicorn where the values agree: every
 # hint (NOP, YIELD, WFE, SEV, BTI, PACIASP... are all NOPs on a core without PAuth or BTI) except
 # WFI, which would halt Unicorn; DMB/DSB with every option, ISB, CLREX; NZCV, FPCR, FPSR and
