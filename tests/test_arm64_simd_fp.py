@@ -88,11 +88,13 @@ class Machines:
             "fpsr": 0 if rng.random() < 0.8 else 0x10,
         }
 
-    def run_unicorn(self, word, state):
+    def run_unicorn(self, words, state):
         uc = self.uc
+        if self.next_slot + len(words) > CODE_SIZE // 4:
+            self.next_slot = 0
         addr = CODE + 4 * self.next_slot
-        self.next_slot = (self.next_slot + 1) % (CODE_SIZE // 4)
-        uc.mem_write(addr, struct.pack("<I", word))
+        self.next_slot += len(words)
+        uc.mem_write(addr, struct.pack(f"<{len(words)}I", *words))
         for i, v in enumerate(state["v"]):
             uc.reg_write(A.UC_ARM64_REG_V0 + i, v)
         for i, x in enumerate(state["x"]):
@@ -102,7 +104,7 @@ class Machines:
         uc.reg_write(A.UC_ARM64_REG_FPSR, state["fpsr"])
         uc.reg_write(A.UC_ARM64_REG_PC, addr)
         try:
-            uc.emu_start(addr, addr + 4, count=1)
+            uc.emu_start(addr, addr + 4 * len(words), count=len(words))
         except UcError:
             return None
         return {
@@ -114,9 +116,9 @@ class Machines:
             "pc": uc.reg_read(A.UC_ARM64_REG_PC) - addr,
         }
 
-    def run_core(self, word, state):
+    def run_core(self, words, state):
         core = self.core
-        core.write_memory(CODE, struct.pack("<I", word))
+        core.write_memory(CODE, struct.pack(f"<{len(words)}I", *words))
         for i, v in enumerate(state["v"]):
             core.set(f"v{i}", v)
         for i, x in enumerate(state["x"]):
@@ -124,7 +126,7 @@ class Machines:
         for name in ("nzcv", "fpcr", "fpsr"):
             core.set(name, state[name])
         core.set("pc", CODE)
-        executed, exc = core.step(1)
+        executed, exc = core.step(len(words))
         if exc is not None:
             assert exc[0] == "undefined" and exc[1] == CODE, exc
             return None
@@ -171,8 +173,8 @@ def check_words(machines, words, rng, states_per_word=1):
     for word in words:
         for _ in range(states_per_word):
             state = machines.random_state(rng)
-            theirs = machines.run_unicorn(word, state)
-            ours = machines.run_core(word, state)
+            theirs = machines.run_unicorn([word], state)
+            ours = machines.run_core([word], state)
             compared += theirs is not None
             problem = difference(word, state, ours, theirs)
             if problem:
@@ -241,6 +243,30 @@ def test_family_matches_unicorn(machines, family):
     assert not mismatches, f"{len(mismatches)} of {len(words)} differ:\n" + "\n".join(mismatches[:15])
 
 
+def test_random_streams_match_unicorn(machines):
+    """Streams of 32 instructions drawn from every family: results feed later instructions
+    (FCMP into FCSEL and FCCMP, accumulating FPSR flags, partial register writes)."""
+    rng = random.Random("streams")
+    probe = Arm64Core()
+    probe.map(CODE, 0x1000)
+
+    def defined(word):
+        probe.write_memory(CODE, struct.pack("<I", word))
+        probe.set("pc", CODE)
+        return probe.step(1)[1] is None
+
+    names = sorted(FAMILIES)
+    for _ in range(60 if not os.environ.get("NCPU_NB_SLOW") else 3000):
+        words = []
+        while len(words) < 32:
+            word = family_words(FAMILIES[rng.choice(names)], rng, 1)[0]
+            if defined(word):
+                words.append(word)
+        state = machines.random_state(rng)
+        problem = difference(words[0], state, machines.run_core(words, state), machines.run_unicorn(words, state))
+        assert problem is None, ([f"{w:08x} {describe(w)}" for w in words], problem)
+
+
 def executable_words(path):
     """Every 32-bit word of the ELF's executable sections."""
     data = path.read_bytes()
@@ -270,8 +296,8 @@ def test_random_words_of_the_whole_group_agree_with_unicorn(machines):
     compared, mismatches = 0, []
     for word in words:
         state = machines.random_state(rng)
-        theirs = machines.run_unicorn(word, state)
-        ours = machines.run_core(word, state)
+        theirs = machines.run_unicorn([word], state)
+        ours = machines.run_core([word], state)
         compared += theirs is not None
         problem = difference(word, state, ours, theirs)
         if problem:
