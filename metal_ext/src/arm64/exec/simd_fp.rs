@@ -98,7 +98,7 @@ fn decode_and_run(cpu: &mut CpuState, w: u32) -> Option<()> {
     }
     match (bit(w, 29), field(w, 10, 2)) {
         (false, 0b10) => simd_permute::permute(cpu, w),
-        (true, 0b00) | (true, 0b10) if op2 == 0 && !bit(w, 10) => simd_permute::ext(cpu, w),
+        (true, 0b00 | 0b10) if op2 == 0 => simd_permute::ext(cpu, w),
         (false, 0b00) if op2 == 0 => simd_permute::table(cpu, w),
         _ => None,
     }
