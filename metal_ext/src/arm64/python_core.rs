@@ -15,6 +15,9 @@ use super::state::CpuState;
 pub struct Arm64Core {
     cpu: CpuState,
     mem: Memory,
+    /// The PC of the instruction that last stopped at a watchpoint: the next `step` executes it
+    /// instead of stopping again.
+    watch_stop: Option<u64>,
 }
 
 fn fault_text(f: &MemFault) -> String {
@@ -28,12 +31,19 @@ fn fault_text(f: &MemFault) -> String {
 }
 
 /// An exception as Python sees it: (kind, pc, detail).
-pub fn exception_tuple(e: &Exception) -> (&'static str, u64, String) {
+pub type Stop = (&'static str, u64, String);
+
+pub fn exception_tuple(e: &Exception) -> Stop {
     match e {
         Exception::Svc { imm } => ("svc", 0, format!("#{}", imm)),
         Exception::Breakpoint { pc, imm } => ("brk", *pc, format!("#{}", imm)),
         Exception::Undefined { pc, word } => ("undefined", *pc, format!("0x{:08x}", word)),
         Exception::Memory { pc, fault } => ("memory", *pc, fault_text(fault)),
+        Exception::Alignment { pc, addr } => ("alignment", *pc, format!("0x{:x}", addr)),
+        Exception::Watchpoint { pc, addr, size, write } => {
+            let access = if *write { "write" } else { "read" };
+            ("watchpoint", *pc, format!("{} 0x{:x} ({} bytes)", access, addr, size))
+        }
     }
 }
 
@@ -64,7 +74,8 @@ impl Arm64Core {
         Ok(PyBytes::new(py, &buf))
     }
 
-    /// Register by name: x0..x30, sp, pc, nzcv, v0..v31 (128-bit ints), fpcr, fpsr, tpidr_el0.
+    /// Register by name: x0..x30, sp, pc, nzcv, v0..v31 (128-bit ints), fpcr, fpsr, tpidr_el0,
+    /// tpidrro_el0, counter (CNTVCT_EL0).
     fn get(&self, name: &str) -> PyResult<u128> {
         let c = &self.cpu;
         Ok(match name {
@@ -74,6 +85,8 @@ impl Arm64Core {
             "fpcr" => c.fpcr as u128,
             "fpsr" => c.fpsr as u128,
             "tpidr_el0" => c.tpidr_el0 as u128,
+            "tpidrro_el0" => c.tpidrro_el0 as u128,
+            "counter" => c.counter as u128,
             _ => match reg_index(name) {
                 Some(('x', i)) => c.x[i] as u128,
                 Some(('v', i)) => c.v[i],
@@ -91,6 +104,8 @@ impl Arm64Core {
             "fpcr" => c.fpcr = value as u32,
             "fpsr" => c.fpsr = value as u32,
             "tpidr_el0" => c.tpidr_el0 = value as u64,
+            "tpidrro_el0" => c.tpidrro_el0 = value as u64,
+            "counter" => c.counter = value as u64,
             _ => match reg_index(name) {
                 Some(('x', i)) => c.x[i] = value as u64,
                 Some(('v', i)) => c.v[i] = value,
@@ -100,23 +115,74 @@ impl Arm64Core {
         Ok(())
     }
 
-    /// Executes up to `n` instructions. Returns (executed, exception) where exception is None or
-    /// (kind, pc, detail) with kind one of "svc", "brk", "undefined", "memory".
+    /// Executes up to `n` instructions with the GIL released, checking for Ctrl-C between
+    /// chunks. Returns (executed, exception) where exception is None or (kind, pc, detail) with
+    /// kind one of "svc", "brk", "undefined", "memory", "alignment", "watchpoint". Only "svc"
+    /// counts as executed; the others leave the state untouched. After a "watchpoint" stop, the
+    /// next call executes that instruction before watching again.
     #[pyo3(signature = (n = 1))]
-    fn step(&mut self, n: u64) -> (u64, Option<(&'static str, u64, String)>) {
-        for done in 0..n {
-            if let Err(e) = step(&mut self.cpu, &mut self.mem) {
-                let svc = matches!(e, Exception::Svc { .. });
-                return (done + svc as u64, Some(exception_tuple(&e)));
+    fn step(&mut self, py: Python<'_>, n: u64) -> PyResult<(u64, Option<Stop>)> {
+        let mut done = 0;
+        while done < n {
+            let chunk = (n - done).min(SIGNAL_CHECK_INTERVAL);
+            let (ran, stop) = py.detach(|| self.run(chunk));
+            done += ran;
+            if let Some(e) = stop {
+                return Ok((done, Some(exception_tuple(&e))));
             }
+            py.check_signals()?;
         }
-        (n, None)
+        Ok((n, None))
+    }
+
+    /// Stops `step` before any instruction that reads (`read`) or writes (`write`) a byte of
+    /// [address, address+size).
+    #[pyo3(signature = (address, size, read = true, write = true))]
+    fn watch(&mut self, address: u64, size: u64, read: bool, write: bool) {
+        self.mem.watch(address, size, read, write);
+    }
+
+    /// Removes the watch on exactly [address, address+size); returns whether there was one.
+    fn unwatch(&mut self, address: u64, size: u64) -> bool {
+        self.mem.unwatch(address, size)
+    }
+
+    /// The watched ranges as (address, size, read, write).
+    fn watchpoints(&self) -> Vec<(u64, u64, bool, bool)> {
+        self.mem.watchpoints().iter().map(|w| (w.addr, w.len, w.read, w.write)).collect()
     }
 
     #[staticmethod]
     #[pyo3(signature = (word, pc = 0))]
     fn disassemble(word: u32, pc: u64) -> String {
         disassemble(word, pc)
+    }
+}
+
+/// Instructions between checks for Ctrl-C (tens of milliseconds at the core's speed).
+const SIGNAL_CHECK_INTERVAL: u64 = 1 << 22;
+
+impl Arm64Core {
+    /// Executes up to `n` instructions; returns how many completed (an SVC counts) and the
+    /// exception that stopped it, if any.
+    fn run(&mut self, n: u64) -> (u64, Option<Exception>) {
+        for done in 0..n {
+            let result = if done == 0 && self.watch_stop == Some(self.cpu.pc) {
+                let cpu = &mut self.cpu;
+                self.mem.without_watchpoints(|mem| step(cpu, mem))
+            } else {
+                step(&mut self.cpu, &mut self.mem)
+            };
+            self.watch_stop = None;
+            if let Err(e) = result {
+                if let Exception::Watchpoint { pc, .. } = e {
+                    self.watch_stop = Some(pc);
+                }
+                let svc = matches!(e, Exception::Svc { .. });
+                return (done + svc as u64, Some(e));
+            }
+        }
+        (n, None)
     }
 }
 
