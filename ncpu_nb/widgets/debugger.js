@@ -50,11 +50,10 @@ function render({ model, el }) {
   const listing = h("div", { class: "ncpu-pane ncpu-scroll" });
   const memory = memoryPanel(model, chan, (text) => showMessage(text, true));
   const trace = h("div", { class: "ncpu-pane ncpu-scroll" });
-  const pane = (title, body) => h("section", { class: "ncpu-section" }, h("div", { class: "ncpu-title" }, title), body);
+  const pane = (title, body, cls = "") => h("section", { class: "ncpu-section " + cls }, h("div", { class: "ncpu-title" }, title), body);
   root.append(toolbar, summary,
-    h("div", { class: "ncpu-panes" },
-      pane("Registers", registers), pane("Code", listing), pane("Memory", memory.node)),
-    pane("Trace", trace));
+    h("div", { class: "ncpu-panes" }, pane("Registers", registers), pane("Code", listing), pane("Trace", trace, "grow")),
+    pane("Memory", memory.node));
 
   const openGroup = (name, open) => {
     const groups = new Set(model.get("open_groups"));
@@ -71,13 +70,14 @@ function render({ model, el }) {
     if (!state || !state.groups) return;
     pc.textContent = state.pc;
     cycles.textContent = state.cycles.toLocaleString("en-US");
-    status.textContent = running ? "running" : state.status;
+    // The machine says "running" whenever it can go on; idle here, that reads better as "ready".
+    status.textContent = running ? "running" : state.status === "running" ? "ready" : state.status;
     status.dataset.status = running ? "running" : state.status;
     if (!note.classList.contains("error") || state.generation !== generation) showMessage(state.message);
     radixSlot.replaceChildren(radixToggle(model));
     registers.replaceChildren(registerPanel(state.groups, radix, openGroup), flagPanel(state.flags));
     listing.replaceChildren(listingPanel(state.listing, (key) => chan.send("toggle_breakpoint", { key })));
-    listing.querySelector("tr.current")?.scrollIntoView({ block: "nearest" });
+    keepVisible(listing, listing.querySelector("tr.current"));
     trace.replaceChildren(tracePanel(state.trace, radix));
     trace.scrollTop = trace.scrollHeight;
     const stopped = state.status !== "running" && state.status !== "breakpoint";

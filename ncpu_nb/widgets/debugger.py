@@ -43,7 +43,7 @@ class Debugger(MachineView):
     running = traitlets.Bool(False).tag(sync=True)
     open_groups = traitlets.List(traitlets.Unicode()).tag(sync=True)  # on-demand register groups shown
 
-    def __init__(self, machine: Debuggable, *, trace_rows: int = 12, listing: tuple[int, int] = (6, 12),
+    def __init__(self, machine: Debuggable, *, trace_rows: int = 12, listing: tuple[int, int] = (8, 24),
                  checkpoints: int = 128):
         if not isinstance(machine, Debuggable):
             raise TypeError(f"{type(machine).__name__} does not implement the machine protocol "

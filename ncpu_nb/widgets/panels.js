@@ -69,7 +69,7 @@ function radixToggle(model) {
 
 function registerPanel(groups, radix, onOpenGroup) {
   return h("div", { class: "ncpu-registers" }, groups.map((group) => {
-    const title = h("div", { class: "ncpu-subtitle" }, group.name,
+    const title = groups.length === 1 ? null : h("div", { class: "ncpu-subtitle" }, group.name,
       group.on_demand ? h("button", { class: "ncpu-link", onclick: () => onOpenGroup(group.name, !group.open) },
         group.open ? "hide" : "show") : null);
     if (!group.open) return h("div", { class: "ncpu-group" }, title);
@@ -104,6 +104,14 @@ function listingPanel(rows, onToggle) {
   }));
 }
 
+// Scrolls `box` (not the notebook around it, as scrollIntoView would) so that `row` shows.
+function keepVisible(box, row) {
+  if (!row) return;
+  const outer = box.getBoundingClientRect(), inner = row.getBoundingClientRect(), margin = 2 * inner.height;
+  if (inner.top - margin < outer.top) box.scrollTop -= outer.top - inner.top + margin;
+  else if (inner.bottom + margin > outer.bottom) box.scrollTop += inner.bottom - outer.bottom + margin;
+}
+
 function changeText(row, radix) {
   const parts = row.changes.map(([name, oldHex, newHex, bits]) =>
     `${name} ${formatValue(oldHex, bits, radix)} → ${formatValue(newHex, bits, radix)}`);
@@ -136,7 +144,7 @@ function parseAddress(text, groups) {
 // The memory panel: a page of 16 x 16 bytes fetched from the kernel whenever `show` is called.
 function memoryPanel(model, chan, onMessage) {
   const grid = h("div", { class: "ncpu-memgrid" });
-  const input = h("input", { class: "ncpu-input", "data-field": "memory-address", size: 14, spellcheck: "false",
+  const input = h("input", { class: "ncpu-input", "data-field": "memory-address", size: 20, spellcheck: "false",
                              placeholder: "address or register", title: "an address (0x… or decimal) or a register" });
   let target = BigInt("0x" + (model.get("memory_address") || "0"));
   let groups = [];
@@ -169,7 +177,7 @@ function memoryPanel(model, chan, onMessage) {
     for (let r = 0; r < 256; r += 16) {
       const cells = [], chars = [];
       for (let i = r; i < r + 16; i++) {
-        const cls = (changed.has(i) ? "changed " : "") + (i === at ? "target " : "") + (i % 8 === 7 && i % 16 !== 15 ? "gap" : "");
+        const cls = (changed.has(i) ? "changed " : "") + (i === at ? "target" : "");
         if (!mapped[i]) {
           cells.push(h("span", { class: "byte unmapped " + cls }, "--"));
           chars.push(h("span", { class: "char unmapped" }, " "));
@@ -179,9 +187,11 @@ function memoryPanel(model, chan, onMessage) {
           chars.push(h("span", { class: "char " + (changed.has(i) ? "changed" : "") }, b >= 32 && b < 127 ? String.fromCharCode(b) : "."));
         }
       }
+      // Real spaces between the bytes, so a copied dump reads as one.
+      const spaced = cells.flatMap((cell, i) => (i === 15 ? [cell] : [cell, i === 7 ? "  " : " "]));
       rows.push(h("div", { class: "ncpu-memrow" },
-        h("span", { class: "addr" }, (base + BigInt(r)).toString(16).padStart(digits, "0")),
-        h("span", { class: "bytes" }, cells), h("span", { class: "chars" }, chars)));
+        h("span", { class: "addr" }, (base + BigInt(r)).toString(16).padStart(digits, "0")), "  ",
+        h("span", { class: "bytes" }, spaced), "  ", h("span", { class: "chars" }, chars)));
     }
     grid.replaceChildren(...rows);
     node.dataset.address = message.address;
