@@ -41,6 +41,11 @@ class Trace(Sequence):
     def __len__(self) -> int:
         return len(self._steps)
 
+    @property
+    def width(self) -> int:
+        """Bits of the machine's registers (how values are printed)."""
+        return self._width
+
     def __repr__(self) -> str:
         return f"<Trace of {len(self)} steps>"
 

@@ -165,9 +165,9 @@ class Debugger(MachineView):
             self._dispatch(self, content, [])
 
     def _when_free(self, handler, content: dict) -> bool:
-        """Queue a request for the worker if it owns the machine; True if queued."""
+        """Queue a request for the worker if it owns the machine (and this is not it); True if queued."""
         with self._lock:
-            if self._worker is None:
+            if self._worker is None or self._worker is threading.current_thread():
                 return False
             self._queue.append((handler, content))
             return True

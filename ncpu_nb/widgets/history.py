@@ -2,8 +2,9 @@
 
 Going back to cycle t restores the newest checkpoint at or before t and steps forward to t, so
 any distance back costs one restore plus at most the gap between two checkpoints. Checkpoints are
-taken wherever the debugger stops and about 30 times a second during a run; past `limit` the
-older half is thinned to every other one, so memory stays bounded and recent history stays dense.
+taken wherever the debugger stops and about 30 times a second during a run; past `limit`, the
+older ones (all but the first and the newest half) are thinned to every other one, so memory stays
+bounded and recent history stays dense.
 """
 from __future__ import annotations
 
@@ -32,9 +33,9 @@ class History:
         if cycles <= self._points[-1][0]:
             return
         self._points.append((cycles, self._machine.snapshot()))
-        if len(self._points) > self._limit:
-            half = len(self._points) // 2
-            self._points = self._points[:1] + self._points[1:half:2] + self._points[half:]
+        if len(self._points) > self._limit:  # keep the first and the newest half; halve the rest
+            recent = max(1, self._limit // 2)
+            self._points = self._points[:1] + self._points[1:-recent][1::2] + self._points[-recent:]
 
     def back(self, n: int) -> int:
         """Return the machine to `n` cycles ago (not before `oldest`); returns the cycle reached."""
