@@ -10,9 +10,11 @@ Who runs the machine, and when:
 * While the worker owns the machine, other requests (memory pages, breakpoint toggles) are queued and
   served by the worker between chunks; step, back and reset wait for pause.
 * Messages from the view are handled only while the kernel is idle: while a notebook cell runs they
-  wait (the view says so) and are handled when it ends. To stop a long `run()` started in a cell,
-  interrupt the kernel. The view re-reads the machine after every cell, so it follows code too.
-* While the debugger runs the machine, code in cells should leave the machine alone (pause first).
+  wait (the view says so) and are handled when it ends. So a run started from a cell (`dbg.run()`,
+  which waits for it, or `cpu.run()`) is stopped by interrupting the kernel, not by *pause*;
+  `dbg.run(wait=False)` returns at once and leaves *pause* working.
+* The view re-reads the machine after every cell, so it follows what code does to the machine. While
+  the debugger runs the machine, code should leave the machine alone (pause first).
 """
 from __future__ import annotations
 
@@ -173,17 +175,29 @@ class Debugger(MachineView):
             return True
 
     def wait(self, timeout: float | None = None) -> None:
-        """Block until the current step or run ends (for code and tests; the view never waits)."""
+        """Block until the current step or run ends. Ctrl-C (interrupting the kernel) pauses it."""
         worker = self._worker
-        if worker is not None:
+        if worker is None:
+            return
+        try:
             worker.join(timeout)
+        except KeyboardInterrupt:
+            self._pause.set()
+            worker.join()
+            raise
 
-    # --- actions (from the view's buttons, or called from code) ---------------------------------------
-    def step(self, n: int = 1) -> None:
+    # --- actions: the view's buttons send them; code calls these, which wait unless told not to ------
+    def step(self, n: int = 1, wait: bool = True) -> None:
         self.on_step({"n": n})
+        if wait:
+            self.wait()
 
-    def run(self, max_cycles: int | None = None) -> None:
+    def run(self, max_cycles: int | None = None, wait: bool = True) -> None:
+        """Run until a breakpoint, halt, fault, `max_cycles` or `pause()`. With `wait=False` it returns
+        at once and the machine runs on while the notebook goes on (leave the machine alone meanwhile)."""
         self.on_run({"max_cycles": max_cycles})
+        if wait:
+            self.wait()
 
     def pause(self) -> None:
         self.on_pause({})
