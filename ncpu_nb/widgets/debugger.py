@@ -269,7 +269,7 @@ class Debugger(MachineView):
             page = None if self._worker else self.pages.read(int(self.memory_address, 16), self._generation)
         head = html.table(["", ""], [["pc", s["pc"]], ["cycles", f"{s['cycles']:,}"], ["status", s["status"]]])
         return html.view(
-            f"Debugger: {type(self.machine).__name__}",
+            f"Debugger: {type(self.machine).__name__} at cycle {s['cycles']:,}",
             html.box(static.registers([g for g in s["groups"] if g["open"]], self.radix), static.flags(s["flags"]), head),
             html.box(static.listing(s["listing"])),
             html.box(static.memory(*page, s["address_digits"])) if page else "",

@@ -48,6 +48,8 @@ def change_text(row: dict, radix: str) -> str:
 
 
 def trace(rows: list, radix: str) -> str:
+    if not rows:
+        return "<div class='dim'>no steps yet</div>"
     body = [[str(r["cycle"]), escape(r["loc"]), escape(r["text"]), escape(change_text(r, radix))] for r in rows]
     return html.table(["cycle", "pc", "instruction", "changes"], body, numeric=(0, 1))
 
