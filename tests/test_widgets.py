@@ -149,6 +149,23 @@ def test_run_leaves_the_kernel_free_updates_at_most_30_per_second_and_pauses():
     assert ui.act("back", n=1)["cycles"] == state["cycles"] - 1
 
 
+def test_requests_wait_for_a_running_cell_but_pause_does_not():
+    dbg = Debugger(ncpu_nb.CPU(SPIN))
+    ui = Browser(dbg)
+    dbg.run(wait=False)  # as a cell would: `dbg.run()`
+    dbg.before_cell()
+    ui.message("memory", address="0")
+    ui.message("step", n=1)
+    assert [c["kind"] for c, _ in ui.replies] == ["deferred", "deferred"]
+    ui.message("pause")  # handled at once: the run stops although the cell has not ended
+    dbg.wait(5)
+    assert not dbg.running and dbg.machine_state["message"].endswith("paused")
+    stopped = dbg.machine.cycles
+    dbg.after_cell()  # the cell ended: the memory request and the step are handled now
+    dbg.wait(5)
+    assert ui.replies[-1][0]["kind"] == "page" and dbg.machine.cycles == stopped + 1
+
+
 def test_reset_returns_to_the_start():
     dbg = Debugger(sort_cpu())
     ui = Browser(dbg)

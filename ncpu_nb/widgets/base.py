@@ -5,7 +5,8 @@ Views are anywidgets. Their ESM is `panels.js` (shared panel renderers) followed
 file, joined here rather than by a bundler; `widgets.css` styles them all with JupyterLab's theme
 variables. Bulk data (memory pages, trace rows) is asked for by the browser with custom messages
 `{"action": ..., "id": n, ...}` and answered with `{"kind": ..., "id": n, ...}`, binary parts as
-buffers. A handler that fails answers `{"kind": "error", "id": n, "message": ...}`, shown in the view.
+buffers. A handler that fails answers `{"kind": "error", "id": n, "message": ...}`, shown in the view;
+a request put off until the running cell ends answers `{"kind": "deferred", "id": n}`.
 """
 from __future__ import annotations
 
@@ -33,13 +34,27 @@ class MachineView(anywidget.AnyWidget):
     _css = STYLE
     radix = traitlets.Unicode("hex").tag(sync=True)  # how values show: "hex" or "dec" (signed)
 
+    anytime = frozenset()  # actions safe while a cell runs (they do not touch the machine)
+
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
+        self._cell_running = False
+        self._deferred: list[dict] = []
         self.on_msg(self._dispatch)
         self._follow_cells()
 
     # --- messages --------------------------------------------------------------------------------
     def _dispatch(self, _widget, content: dict, buffers) -> None:
+        # JupyterLab (4.4+, with ipykernel 7+) sends widget messages to a kernel *subshell*, handled on
+        # its own thread even while a cell runs. The cell may be using the machine, so requests wait
+        # for the cell to end, as they would without subshells; only `anytime` actions (pause) go ahead.
+        if self._cell_running and content.get("action") not in self.anytime:
+            self._deferred.append(content)
+            self.reply(content, {"kind": "deferred"})
+            return
+        self.handle(content)
+
+    def handle(self, content: dict) -> None:
         action = content.get("action", "")
         handler = getattr(self, f"on_{action}", None)
         try:
@@ -53,9 +68,19 @@ class MachineView(anywidget.AnyWidget):
     def reply(self, request: dict, message: dict, buffers: list[bytes] | None = None) -> None:
         self.send({**message, "id": request.get("id")}, buffers)
 
-    # --- following the machine ---------------------------------------------------------------------
+    # --- following the notebook --------------------------------------------------------------------
+    def before_cell(self) -> None:
+        self._cell_running = True
+
+    def after_cell(self) -> None:
+        """A cell ended: handle what the view asked meanwhile, then show what the cell did."""
+        self._cell_running = False
+        deferred, self._deferred = self._deferred, []
+        for content in deferred:
+            self.handle(content)
+        self.refresh()
+
     def _follow_cells(self) -> None:
-        """Refresh after every cell, so the view shows what code in the notebook did to the machine."""
         try:
             from IPython import get_ipython
         except ImportError:
@@ -65,14 +90,17 @@ class MachineView(anywidget.AnyWidget):
             return
         ref = weakref.ref(self)
 
-        def after_cell(_result=None):
-            view = ref()
-            if view is None or view.comm is None:
-                shell.events.unregister("post_run_cell", after_cell)
-            else:
-                view.refresh()
+        def hook(method: str, event: str):
+            def call(*_args):
+                view = ref()
+                if view is None or view.comm is None:  # closed or collected: stop following
+                    shell.events.unregister(event, call)
+                else:
+                    getattr(view, method)()
+            shell.events.register(event, call)
 
-        shell.events.register("post_run_cell", after_cell)
+        hook("before_cell", "pre_run_cell")
+        hook("after_cell", "post_run_cell")
 
     def refresh(self) -> None:
         """Re-read the machine (called after every cell)."""

@@ -9,19 +9,22 @@ function render({ model, el }) {
     note.textContent = text;
     note.classList.toggle("error", error);
   };
-  const heard = () => {  // anything from the kernel: it is not blocked by a running cell
+  const heard = () => {  // an answer from the kernel: it is no longer busy with a cell
     clearTimeout(busyTimer);
     busyTimer = null;
+    if (root.classList.contains("waiting")) showMessage(model.get("machine_state").message || "");
     root.classList.remove("waiting");
   };
-  const chan = channel(model, (text) => { heard(); showMessage(text, true); });
+  const waiting = () => {
+    root.classList.add("waiting");
+    showMessage("waiting for the kernel: a cell is running; this is handled when it ends");
+  };
+  const chan = channel(model, (text) => { heard(); showMessage(text, true); }, waiting);
+  model.on("msg:custom", (message) => { if (message.kind !== "deferred" && message.kind !== "error") heard(); });
   const act = (action, fields = {}) => {
     chan.send(action, fields);
     clearTimeout(busyTimer);
-    busyTimer = setTimeout(() => {
-      root.classList.add("waiting");
-      showMessage("waiting for the kernel: a cell is running; this is handled when it ends");
-    }, 600);
+    busyTimer = setTimeout(waiting, 600);  // no answer: the kernel is busy (and has no subshell for us)
   };
 
   const count = h("input", { class: "ncpu-input count", type: "number", min: 1, value: 10, "data-field": "step-count",

@@ -9,10 +9,11 @@ Who runs the machine, and when:
   *pause* button (a message handled on the kernel's shell thread) is seen within one chunk.
 * While the worker owns the machine, other requests (memory pages, breakpoint toggles) are queued and
   served by the worker between chunks; step, back and reset wait for pause.
-* Messages from the view are handled only while the kernel is idle: while a notebook cell runs they
-  wait (the view says so) and are handled when it ends. So a run started from a cell (`dbg.run()`,
-  which waits for it, or `cpu.run()`) is stopped by interrupting the kernel, not by *pause*;
-  `dbg.run(wait=False)` returns at once and leaves *pause* working.
+* A kernel handles the view's messages between cells: while a cell runs, clicks wait (the view says
+  so) and are handled when it ends. So a run started by a cell (`dbg.run()`, which waits for it, or
+  `cpu.run()`) is stopped by interrupting the kernel, which pauses `dbg.run()`; `dbg.run(wait=False)`
+  returns at once and leaves *pause* working. (Frontends that send widget messages to a kernel
+  subshell deliver them during a cell: then only *pause* acts at once, the rest waits for the cell.)
 * The view re-reads the machine after every cell, so it follows what code does to the machine. While
   the debugger runs the machine, code should leave the machine alone (pause first).
 """
@@ -40,6 +41,7 @@ class Debugger(MachineView):
     """
 
     _esm = browser_code("debugger.js")
+    anytime = frozenset({"pause"})
     machine_state = traitlets.Dict().tag(sync=True)  # everything the panels show; see `_publish`
     memory_address = traitlets.Unicode("0").tag(sync=True)  # hex: the address the memory panel shows
     running = traitlets.Bool(False).tag(sync=True)
@@ -61,7 +63,7 @@ class Debugger(MachineView):
         self._pause = threading.Event()
         self._lock = threading.RLock()  # guards `_worker` and `_queue`
         self._worker: threading.Thread | None = None
-        self._queue: list = []
+        self._queue: list[dict] = []  # requests for the worker to serve between chunks
         super().__init__()
         self._publish(highlight=False)
 
@@ -163,15 +165,15 @@ class Debugger(MachineView):
     def _serve_queue(self) -> None:
         with self._lock:
             queue, self._queue = self._queue, []
-        for handler, content in queue:
-            self._dispatch(self, content, [])
+        for content in queue:
+            self.handle(content)
 
-    def _when_free(self, handler, content: dict) -> bool:
+    def _when_free(self, content: dict) -> bool:
         """Queue a request for the worker if it owns the machine (and this is not it); True if queued."""
         with self._lock:
             if self._worker is None or self._worker is threading.current_thread():
                 return False
-            self._queue.append((handler, content))
+            self._queue.append(content)
             return True
 
     def wait(self, timeout: float | None = None) -> None:
@@ -244,7 +246,7 @@ class Debugger(MachineView):
             self._finish("reset")
 
     def on_toggle_breakpoint(self, content: dict) -> None:
-        if self._when_free(self.on_toggle_breakpoint, content):
+        if self._when_free(content):
             return
         location = int(content["key"], 16)
         breakpoints = self.machine.breakpoints
@@ -253,7 +255,7 @@ class Debugger(MachineView):
 
     def on_memory(self, content: dict) -> None:
         """A page of memory: {"address": hex} -> page message + its bytes as one buffer."""
-        if self._when_free(self.on_memory, content):
+        if self._when_free(content):
             return
         last = self.machine.trace[-1:] if self.machine.cycles > self.history.oldest else []
         store = last[0].memory_write if last and last[0].cycle == self.machine.cycles - 1 else None

@@ -28,10 +28,12 @@ function formatValue(hex, bits, radix) {
 }
 
 // Request/reply over custom messages: {action, id, ...} -> {kind, id, ...} with binary buffers.
-function channel(model, onError) {
+// "deferred" means the kernel will handle the request when the running cell ends.
+function channel(model, onError, onDeferred = () => {}) {
   let next = 1;
   const waiting = new Map();
   model.on("msg:custom", (message, buffers) => {
+    if (message.kind === "deferred") return onDeferred();
     const resolve = waiting.get(message.id);
     waiting.delete(message.id);
     if (message.kind === "error") onError(message.message);

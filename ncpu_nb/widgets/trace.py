@@ -23,6 +23,7 @@ class TraceView(MachineView):
     """
 
     _esm = browser_code("trace_view.js")
+    anytime = frozenset({"rows"})  # a finished trace: no machine involved
     text = traitlets.Unicode("").tag(sync=True)  # instruction text contains this (any case)
     register = traitlets.Unicode("").tag(sync=True)  # the step changed this register
     stores = traitlets.Bool(False).tag(sync=True)  # only steps that wrote memory

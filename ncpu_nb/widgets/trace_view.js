@@ -6,7 +6,7 @@ function render({ model, el }) {
   const message = h("span", { class: "ncpu-message error" });
   const chan = channel(model, (text) => { message.textContent = text; });
   const set = (name, value) => { model.set(name, value); model.save_changes(); };
-  const text = h("input", { class: "ncpu-input", "data-field": "text", placeholder: "instruction contains…", size: 18,
+  const text = h("input", { class: "ncpu-input", "data-field": "text", placeholder: "instruction contains…", size: 24,
                             value: model.get("text"), spellcheck: "false" });
   text.addEventListener("input", () => set("text", text.value));
   const register = h("select", { class: "ncpu-input", "data-field": "register", onchange: () => set("register", register.value) });

@@ -66,8 +66,9 @@ def browser():
         chromium.close()
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def page(browser):
+    """One page per test module (JupyterLab takes seconds to load): tests in a module share it."""
     from playwright.sync_api import expect
 
     expect.set_options(timeout=30_000)  # JupyterLab starts slowly on two cores
@@ -76,5 +77,3 @@ def page(browser):
     page.route(re.compile(r"^https?://(?!(127\.0\.0\.1|localhost)[:/])"), lambda route: route.abort())
     yield page
     context.close()
-
-

@@ -43,7 +43,8 @@ def open_notebook(page, lab, name: str):
 
 
 def lab_command(page, command: str, args: dict | None = None):
-    page.evaluate("([c, a]) => window.jupyterapp.commands.execute(c, a)", [command, args or {}])
+    """Starts a JupyterLab command (returns before it finishes: running cells may take long)."""
+    page.evaluate("([c, a]) => { window.jupyterapp.commands.execute(c, a); }", [command, args or {}])
 
 
 def set_theme(page, theme: str) -> None:

@@ -1,5 +1,6 @@
-"""The debugger in a real JupyterLab: run a notebook, click step / step N / back / run / pause /
-reset, toggle breakpoints and the radix, move the memory view, and check what the page shows."""
+"""The debugger and the views in a real JupyterLab: run a notebook, click step / step N / back / run /
+pause / reset, toggle breakpoints and the radix, move through memory, filter a trace, and check what
+the page shows; screenshots in light and dark themes go to tests/artifacts/."""
 from __future__ import annotations
 
 import re
@@ -10,36 +11,38 @@ from playwright.sync_api import expect
 
 from labpage import lab_command, open_notebook, screenshot, set_theme
 
-SORT = "sort"    # bubble sort: stepping, registers, memory, breakpoints
-SPIN = "spin"    # an endless loop: run and pause
+CELLS = [
+    "import ncpu_nb\nsort = ncpu_nb.CPU(ncpu_nb.load_program('bubble_sort'))\nsort.debugger()",
+    "spin = ncpu_nb.CPU('MOV R1, 1\\nloop:\\n    ADD R0, R0, R1\\n    JMP loop')\nspin_dbg = spin.debugger()\nspin_dbg",
+    "third = ncpu_nb.CPU(ncpu_nb.load_program('bubble_sort'))\nthird.debugger()",
+    "from ncpu_nb.widgets import MemoryView, RegisterView, TraceView\n"
+    "done = ncpu_nb.CPU(ncpu_nb.load_program('bubble_sort'), trace_depth=1000)\ndone.run()\n"
+    "display(RegisterView(done), MemoryView(done, 0x10), TraceView(done))",
+    "import time\ntime.sleep(3 if 'slept' in globals() else 0)  # the second run keeps the kernel busy\nslept = True",
+]
 
 
-def write_notebook(root):
-    cells = [
-        "import ncpu_nb\ncpu = ncpu_nb.CPU(ncpu_nb.load_program('bubble_sort'))\ncpu.debugger()",
-        "spin = ncpu_nb.CPU('MOV R1, 1\\nloop:\\n    ADD R0, R0, R1\\n    JMP loop')\nspin.debugger()",
-    ]
-    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in cells])
+@pytest.fixture(scope="module")
+def notebook(lab, page):
+    """The notebook above, opened and run once for the module; each test uses its own widgets."""
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in CELLS])
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
-    nbformat.write(nb, root / "debugger.ipynb")
-
-
-@pytest.fixture
-def debuggers(lab, page):
-    write_notebook(lab[1])
+    nbformat.write(nb, lab[1] / "debugger.ipynb")
     open_notebook(page, lab, "debugger.ipynb")
     lab_command(page, "notebook:run-all-cells")
     found = page.locator(".ncpu-debugger")
-    expect(found).to_have_count(2, timeout=60_000)
-    return found.nth(0), found.nth(1)
+    expect(found).to_have_count(3, timeout=60_000)
+    expect(page.locator(".ncpu-traceview")).to_have_count(1)
+    expect(page.locator(".jp-StatusBar-TextItem", has_text="| Idle").first).to_be_visible()  # every cell done
+    return found
 
 
 def click(dbg, action):
     dbg.locator(f".ncpu-toolbar [data-action='{action}']").click()
 
 
-def test_step_back_breakpoints_memory_and_themes(debuggers, page):
-    dbg, _ = debuggers
+def test_step_back_breakpoints_memory_and_themes(notebook, page):
+    dbg = notebook.nth(0)
     set_theme(page, "JupyterLab Light")
     pc, cycles = dbg.locator("[data-field=pc]"), dbg.locator("[data-field=cycles]")
     expect(pc).to_have_text("0")
@@ -105,8 +108,8 @@ def test_step_back_breakpoints_memory_and_themes(debuggers, page):
     expect(dbg.locator(".ncpu-memrow").first).to_contain_text("2a 00 00 00")
 
 
-def test_run_and_pause(debuggers, page):
-    _, spin = debuggers
+def test_run_and_pause(notebook, page):
+    spin = notebook.nth(1)
     set_theme(page, "JupyterLab Dark")
     cycles = spin.locator("[data-field=cycles]")
     click(spin, "run")
@@ -125,3 +128,72 @@ def test_run_and_pause(debuggers, page):
     expect(cycles).to_have_text(stopped)
     click(spin, "back")
     expect(cycles).to_have_text(f"{int(stopped.replace(',', '')) - 1:,}")
+
+
+def run_cell(page, index: int) -> None:
+    """Runs the notebook's cell `index` as a click on ▶ would, without waiting for it."""
+    page.evaluate("i => { window.jupyterapp.shell.currentWidget.content.activeCellIndex = i; }", index)
+    lab_command(page, "notebook:run-cell")
+
+
+def test_interrupting_the_kernel_pauses_a_run_started_by_a_cell(notebook, page):
+    spin = notebook.nth(1)
+    kernel = "window.jupyterapp.shell.currentWidget.sessionContext.session.kernel"
+    expect(page.locator(".jp-StatusBar-TextItem", has_text="| Idle").first).to_be_visible()
+    page.evaluate(f"() => {{ {kernel}.requestExecute({{code: 'spin_dbg.run()'}}); }}")  # waits for the run
+    expect(spin.locator("[data-field=status]")).to_have_text("running")
+    expect(page.locator(".jp-StatusBar-TextItem", has_text="| Busy").first).to_be_visible()
+    page.evaluate(f"() => {{ {kernel}.interrupt(); }}")
+    expect(page.locator(".jp-StatusBar-TextItem", has_text="| Idle").first).to_be_visible()
+    expect(spin.locator("[data-field=status]")).to_have_text("ready")
+    expect(spin.locator("[data-field=message]")).to_contain_text("paused")
+
+
+def test_clicks_wait_while_a_cell_runs(notebook, page):
+    dbg = notebook.nth(2)
+    set_theme(page, "JupyterLab Light")
+    expect(dbg.locator("[data-field=pc]")).to_have_text("0")
+    expect(page.locator(".jp-StatusBar-TextItem", has_text="| Idle").first).to_be_visible()
+    run_cell(page, len(CELLS) - 1)  # a cell that sleeps 3 s
+    expect(page.locator(".jp-StatusBar-TextItem", has_text="| Busy").first).to_be_visible()
+    click(dbg, "step")
+    expect(dbg.locator("[data-field=message]")).to_contain_text("waiting for the kernel")
+    expect(dbg).to_have_class(re.compile(r"\bwaiting\b"))
+    # When the cell ends the kernel handles the click.
+    expect(dbg.locator("[data-field=pc]")).to_have_text("1", timeout=15_000)
+    expect(dbg).not_to_have_class(re.compile(r"\bwaiting\b"))
+    expect(dbg.locator("[data-field=message]")).to_have_text("1 instruction")
+
+
+def test_register_memory_and_trace_views(notebook, page):
+    set_theme(page, "JupyterLab Light")
+    registers, memory, trace = page.locator(".ncpu-registerview"), page.locator(".ncpu-memoryview"), page.locator(".ncpu-traceview")
+    expect(registers.locator("[data-reg=R0]")).to_have_text("0x00000007")
+    registers.locator("[data-radix=dec]").click()
+    expect(registers.locator("[data-reg=R0]")).to_have_text("7")
+
+    expect(memory.locator(".ncpu-memrow").first).to_contain_text("f8 ff ff ff fd ff ff ff")
+    expect(memory.locator(".byte.target")).to_have_text("07")  # 0x10, the view's address: a[4] = 7
+    memory.locator("[data-action=memory-next]").click()
+    expect(memory.locator(".ncpu-memrow").first).to_contain_text("00000100")
+
+    count, rows = trace.locator("[data-field=count]"), trace.locator(".ncpu-trace tbody tr")
+    expect(count).to_have_text("470 of 470 steps")
+    expect(rows).to_have_count(200)  # a window; more on request
+    trace.locator("[data-action=more]").click()
+    expect(rows).to_have_count(400)
+    trace.locator("[data-field=text]").fill("str")
+    expect(count).to_have_text("48 of 470 steps")
+    expect(rows).to_have_count(48)
+    expect(rows.first).to_contain_text("STR R3, [R1]")
+    trace.locator("[data-field=text]").fill("")
+    trace.locator("[data-field=register]").select_option("R5")
+    expect(count).to_have_text("12 of 470 steps")
+    trace.locator("[data-field=stores]").check()
+    expect(count).to_have_text("0 of 470 steps")
+    trace.locator("[data-field=register]").select_option("")
+    expect(count).to_have_text("48 of 470 steps")
+    for theme in ("light", "dark"):
+        set_theme(page, f"JupyterLab {theme.title()}")
+        for name, view in (("registerview", registers), ("memoryview", memory), ("traceview", trace)):
+            screenshot(page, view, f"{name}_{theme}.png")
