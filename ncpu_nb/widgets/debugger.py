@@ -24,12 +24,14 @@ import time
 
 import traitlets
 
+from ncpu_nb import html
 from ncpu_nb.protocol import Debuggable, debug_layout
 from ncpu_nb.widgets import static, wire
 from ncpu_nb.widgets.base import MachineView, browser_code
 from ncpu_nb.widgets.history import History
 
 FRAME = 1 / 30  # seconds: the most often a running machine updates the view
+CHECKPOINT_EVERY = 0.25  # seconds of running between checkpoints: the most that stepping back re-executes
 
 
 class Debugger(MachineView):
@@ -57,22 +59,26 @@ class Debugger(MachineView):
         self.history = History(machine, checkpoints)
         self.pages = wire.MemoryPages(machine)
         self._generation, self._message = 0, ""
-        self._values: dict = {}
+        self._values: dict = {}  # registers and flags as last shown
         self._flags: dict = {}
+        self._before: tuple[dict, dict] = ({}, {})  # ... and as they were at the stop before: what changed
         self._seen = None  # (cycles, registers) the view last showed: detects changes made by code
         self._pause = threading.Event()
         self._lock = threading.RLock()  # guards `_worker` and `_queue`
         self._worker: threading.Thread | None = None
         self._queue: list[dict] = []  # requests for the worker to serve between chunks
         super().__init__()
-        self._publish(highlight=False)
+        self._publish()
 
     # --- the state the view shows ----------------------------------------------------------------
-    def _publish(self, highlight: bool = True) -> None:
+    def _publish(self, stop: bool = True) -> None:
+        """Show the machine; `stop`: it moved since the last showing (highlights compare with that)."""
         m = self.machine
-        self._generation += 1
-        groups, values = wire.registers(m, self.debug_layout, self._values if highlight else {}, set(self.open_groups))
-        flag_rows, flags = wire.flags(m, self._flags if highlight else {})
+        if stop:
+            self._generation += 1
+            self._before = (self._values, self._flags)
+        groups, values = wire.registers(m, self.debug_layout, self._before[0], set(self.open_groups))
+        flag_rows, flags = wire.flags(m, self._before[1])
         self._values, self._flags = values, flags
         cycles = m.cycles
         self._seen = (cycles, values)
@@ -104,8 +110,7 @@ class Debugger(MachineView):
     def refresh_view(self) -> None:
         with self._lock:
             if self._worker is None:
-                self._generation -= 1  # same machine state: memory highlights stay
-                self._publish(highlight=False)
+                self._publish(stop=False)
 
     # --- running on the worker ---------------------------------------------------------------------
     def _start(self, budget: int | None, breakpoints: bool) -> bool:
@@ -124,7 +129,8 @@ class Debugger(MachineView):
 
     def _work(self, budget: int | None, breakpoints: bool) -> None:
         m, message = self.machine, ""
-        start, chunk, shown = m.cycles, 1, time.perf_counter()
+        start, chunk = m.cycles, 1
+        shown = checkpoint = time.perf_counter()
         try:
             while not self._pause.is_set():
                 left = None if budget is None else budget - (m.cycles - start)
@@ -137,7 +143,9 @@ class Debugger(MachineView):
                 spent = time.perf_counter() - t0
                 if n == chunk:  # aim each chunk at one frame
                     chunk = max(1, min(chunk * 8, int(chunk * FRAME / max(spent, 1e-6))))
-                self.history.record()
+                if time.perf_counter() - checkpoint >= CHECKPOINT_EVERY:
+                    self.history.record()
+                    checkpoint = time.perf_counter()
                 self._serve_queue()
                 if m.status != "running" or m.cycles == before:
                     break
@@ -147,6 +155,7 @@ class Debugger(MachineView):
         except Exception as error:  # a fault: the machine keeps its state, the view says what happened
             message = str(error)
         with self._lock:
+            self.history.record()  # every stop is a checkpoint
             self._worker = None
             self._serve_queue()
             self.running = False
@@ -264,8 +273,6 @@ class Debugger(MachineView):
 
     # --- static fallback -------------------------------------------------------------------------
     def static_html(self) -> str:
-        from ncpu_nb import html
-
         s = self.machine_state
         with self._lock:  # the worker owns the machine while it runs: show memory when it stops
             page = None if self._worker else self.pages.read(int(self.memory_address, 16), self._generation)

@@ -2,7 +2,7 @@
 
 Going back to cycle t restores the newest checkpoint at or before t and steps forward to t, so
 any distance back costs one restore plus at most the gap between two checkpoints. Checkpoints are
-taken wherever the debugger stops and about 30 times a second during a run; past `limit`, the
+taken wherever the debugger stops and every quarter second during a run; past `limit`, the
 older ones (all but the first and the newest half) are thinned to every other one, so memory stays
 bounded and recent history stays dense.
 """
