@@ -11,7 +11,7 @@ import ncpu_nb
 from ncpu_nb.protocol import debug_layout
 from ncpu_nb.widgets import Debugger, MemoryView, RegisterView, TraceView
 from ncpu_nb.widgets.wire import PAGE
-from unicorn_machine import STACK, STACK_SIZE, UnicornMachine
+from unicorn_machine import GENERAL, STACK, STACK_SIZE, UnicornMachine
 
 SPIN = "MOV R1, 1\nloop:\n    ADD R0, R0, R1\n    JMP loop"
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
@@ -321,3 +321,17 @@ def test_a_run_in_the_debugger_costs_at_most_twice_a_plain_run():
 
     assert best(in_debugger) <= 2 * plain + 0.05
     assert dbg.machine.cycles == n
+
+
+def test_highlights_show_what_a_whole_action_changed_though_shown_while_it_ran():
+    machine = UnicornMachine()
+    dbg = Debugger(machine)
+    ui = Browser(dbg)
+    ui.act("step", n=2)
+    before = dict(machine.registers)
+    shown = []
+    dbg.observe(lambda change: shown.append(change), "machine_state")
+    state = ui.act("step", n=400)  # long enough (stepped in Python) to be shown while it runs
+    assert len(shown) >= 2
+    changed = {name for name, _, flag in state["groups"][0]["registers"] if flag}
+    assert changed == {name for name in GENERAL if machine.registers[name] != before[name]} == {"x0", "sp"}

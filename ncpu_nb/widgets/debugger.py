@@ -61,7 +61,7 @@ class Debugger(MachineView):
         self._generation, self._message = 0, ""
         self._values: dict = {}  # registers and flags as last shown
         self._flags: dict = {}
-        self._before: tuple[dict, dict] = ({}, {})  # ... and as they were at the stop before: what changed
+        self._before: tuple[dict, dict] = ({}, {})  # ... and when the last action began: what it changed
         self._seen = None  # (cycles, registers) the view last showed: detects changes made by code
         self._pause = threading.Event()
         self._lock = threading.RLock()  # guards `_worker` and `_queue`
@@ -71,12 +71,16 @@ class Debugger(MachineView):
         self._publish()
 
     # --- the state the view shows ----------------------------------------------------------------
-    def _publish(self, stop: bool = True) -> None:
-        """Show the machine; `stop`: it moved since the last showing (highlights compare with that)."""
+    def _begin_action(self) -> None:
+        """From here on, highlights show what changed since now (registers, flags, memory)."""
+        self._before = (self._values, self._flags)
+        self.pages.begin_action()
+
+    def _publish(self, moved: bool = True) -> None:
+        """Show the machine; `moved`: its state changed since it was last shown."""
         m = self.machine
-        if stop:
+        if moved:
             self._generation += 1
-            self._before = (self._values, self._flags)
         groups, values = wire.registers(m, self.debug_layout, self._before[0], set(self.open_groups))
         flag_rows, flags = wire.flags(m, self._before[1])
         self._values, self._flags = values, flags
@@ -101,6 +105,7 @@ class Debugger(MachineView):
             if self._seen != (self.machine.cycles, dict(self.machine.registers)):
                 self.history.restart()
                 self._message = ""
+                self._begin_action()
                 self._publish()
 
     @traitlets.observe("open_groups")
@@ -110,7 +115,7 @@ class Debugger(MachineView):
     def refresh_view(self) -> None:
         with self._lock:
             if self._worker is None:
-                self._publish(stop=False)
+                self._publish(moved=False)
 
     # --- running on the worker ---------------------------------------------------------------------
     def _start(self, budget: int | None, breakpoints: bool) -> bool:
@@ -121,6 +126,7 @@ class Debugger(MachineView):
                 self._finish(f"the machine is {self.machine.status}: reset to run again")
                 return False
             self._pause.clear()
+            self._begin_action()
             self.running = True
             self._worker = threading.Thread(target=self._work, args=(budget, breakpoints),
                                             name="ncpu-debugger", daemon=True)
@@ -239,6 +245,7 @@ class Debugger(MachineView):
         with self._lock:
             self._idle_only("stepping back")
             n = int(content.get("n", 1))
+            self._begin_action()
             before = self.machine.cycles
             reached = self.history.back(n)
             went = before - reached
@@ -252,6 +259,7 @@ class Debugger(MachineView):
             self.history.restart()
             self.pages.forget()
             self._values, self._flags = {}, {}
+            self._begin_action()
             self._finish("reset")
 
     def on_toggle_breakpoint(self, content: dict) -> None:

@@ -1,6 +1,6 @@
 """`MemoryView`: a machine's memory as hex and ASCII, alone. Pages come from the kernel on demand
-(binary messages); bytes changed since the page was last shown are highlighted. It re-reads the
-machine after every cell, or on `refresh()`."""
+(binary messages). It re-reads the machine after every cell, or on `refresh()`, and highlights the
+bytes that changed since the refresh before."""
 from __future__ import annotations
 
 import traitlets
@@ -24,7 +24,9 @@ class MemoryView(MachineView):
         self.refresh()
 
     def refresh(self) -> None:
+        """Re-read the machine; highlights show what changed since the previous refresh."""
         self._generation += 1
+        self.pages.begin_action()
         groups, _ = wire.registers(self.machine, self.debug_layout, {}, set())
         self.machine_state = {"generation": self._generation, "groups": groups,
                               "address_digits": self.debug_layout.address_bits // 4}

@@ -69,12 +69,17 @@ def recent_steps(trace: Trace, now: int, n: int) -> list[TraceStep]:
 
 
 class MemoryPages:
-    """Serves memory one `PAGE` at a time and remembers what it served, so each answer marks the
-    bytes that changed since that page was last seen before the current stop (`generation`)."""
+    """Serves memory one `PAGE` at a time and marks the bytes that changed during the current action
+    (a step, a run, a step back): each answer compares with the page as it was last seen before the
+    action began. Within one `generation` (one state of the machine) answers repeat."""
 
     def __init__(self, machine: MachineProtocol):
         self._machine = machine
-        self._seen: dict[int, tuple[int, bytes, list[int]]] = {}  # page -> (generation, bytes, changed)
+        self._action = 0
+        self._seen: dict[int, tuple] = {}  # page -> (action, generation, bytes before the action, bytes, changed)
+
+    def begin_action(self) -> None:
+        self._action += 1
 
     def forget(self) -> None:
         self._seen.clear()
@@ -91,13 +96,15 @@ class MemoryPages:
                 mapped.append([lo - page, hi - page])
         data = bytes(data)
         seen = self._seen.get(page)
-        if seen is not None and seen[0] == generation:
-            changed = seen[2]
+        if seen is not None and seen[1] == generation:
+            changed = seen[4]
+            before = seen[2]
         else:
-            changed = [i for i in range(PAGE) if data[i] != seen[1][i]] if seen is not None else []
+            before = None if seen is None else seen[2] if seen[0] == self._action else seen[3]
+            changed = [i for i in range(PAGE) if data[i] != before[i]] if before is not None else []
             if store is not None:
                 changed = sorted(set(changed) | {a - page for a in range(store[0], store[0] + store[1])
                                                  if page <= a < page + PAGE})
-        self._seen[page] = (generation, data, changed)
+        self._seen[page] = (self._action, generation, before, data, changed)
         return {"kind": "page", "address": format(page, "x"), "mapped": mapped, "changed": changed,
                 "generation": generation}, data

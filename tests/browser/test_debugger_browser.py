@@ -18,6 +18,8 @@ CELLS = [
     "from ncpu_nb.widgets import MemoryView, RegisterView, TraceView\n"
     "done = ncpu_nb.CPU(ncpu_nb.load_program('bubble_sort'), trace_depth=1000)\ndone.run()\n"
     "display(RegisterView(done), MemoryView(done, 0x10), TraceView(done))",
+    "from tests.unicorn_machine import UnicornMachine\nfrom ncpu_nb.widgets import Debugger\n"
+    "arm_dbg = Debugger(UnicornMachine())\narm_dbg.step(5)\narm_dbg",
     "import time\ntime.sleep(3 if 'slept' in globals() else 0)  # the second run keeps the kernel busy\nslept = True",
 ]
 
@@ -31,7 +33,7 @@ def notebook(lab, page):
     open_notebook(page, lab, "debugger.ipynb")
     lab_command(page, "notebook:run-all-cells")
     found = page.locator(".ncpu-debugger")
-    expect(found).to_have_count(3, timeout=60_000)
+    expect(found).to_have_count(4, timeout=60_000)
     expect(page.locator(".ncpu-traceview")).to_have_count(1)
     expect(page.locator(".jp-StatusBar-TextItem", has_text="| Idle").first).to_be_visible()  # every cell done
     return found
@@ -197,3 +199,26 @@ def test_register_memory_and_trace_views(notebook, page):
         set_theme(page, f"JupyterLab {theme.title()}")
         for name, view in (("registerview", registers), ("memoryview", memory), ("traceview", trace)):
             screenshot(page, view, f"{name}_{theme}.png")
+
+
+def test_a_64_bit_machine(notebook, page):
+    """AArch64 under Unicorn: 64-bit registers, 128-bit SIMD registers shown on demand, hex
+    addresses, and memory pages of a sparse 64-bit address space."""
+    arm = notebook.nth(3)
+    set_theme(page, "JupyterLab Light")
+    expect(arm.locator("[data-field=pc]")).to_have_text("0x400014")
+    expect(arm.locator("[data-reg=x1]")).to_have_text("0xffffffffffffffff")
+    expect(arm.locator("[data-reg=v0]")).to_have_count(0)
+    arm.locator(".ncpu-group", has_text="simd").locator("button").click()
+    expect(arm.locator("[data-reg=v0]")).to_have_text("0x00000000000000010000000000000001")
+    arm.locator("[data-field=memory-address]").fill("sp")
+    arm.locator("[data-field=memory-address]").press("Enter")
+    last_row = arm.locator(".ncpu-memrow").last
+    expect(last_row).to_contain_text("00007ffffff0fff0")
+    expect(last_row).to_contain_text("01 00 00 00 00 00 00 00")  # pushed x0 = 1 at sp
+    arm.locator("[data-radix=dec]").click()
+    expect(arm.locator("[data-reg=x1]")).to_have_text("-1")
+    arm.locator("[data-radix=hex]").click()
+    for theme in ("light", "dark"):
+        set_theme(page, f"JupyterLab {theme.title()}")
+        screenshot(page, arm, f"debugger_arm64_{theme}.png")
