@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 import time
 
+import pytest
 
 import ncpu_nb
 from ncpu_nb.protocol import debug_layout
@@ -206,6 +207,7 @@ def test_radix_and_static_fallback():
     html = dbg._repr_mimebundle_()[0]["text/html"]
     assert "65536" in html and "0x00010000" not in html
     assert "2a 00 00 00" in html  # the memory page shown: the array's first word, 42
+    assert dbg.html().data == html  # the same snapshot, to keep a moment in an exported notebook
 
 
 def test_refresh_follows_code_that_changed_the_machine():
@@ -214,6 +216,11 @@ def test_refresh_follows_code_that_changed_the_machine():
     cpu.step(7)
     dbg.refresh()
     assert dbg.machine_state["cycles"] == 7 and dbg.history.oldest == 7
+
+
+def test_only_machines_of_the_protocol():
+    with pytest.raises(TypeError, match="does not implement the machine protocol"):
+        Debugger(object())
 
 
 def test_unknown_action_is_reported():

@@ -145,7 +145,10 @@ class Debugger(MachineView):
                 n = chunk if left is None else min(chunk, left)
                 t0 = time.perf_counter()
                 before = m.cycles
-                m.run(n, check=False) if breakpoints else m.step(n)
+                if breakpoints:
+                    m.run(n, check=False)
+                else:
+                    m.step(n)
                 spent = time.perf_counter() - t0
                 if n == chunk:  # aim each chunk at one frame
                     chunk = max(1, min(chunk * 8, int(chunk * FRAME / max(spent, 1e-6))))

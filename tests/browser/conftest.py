@@ -72,7 +72,7 @@ def page(browser):
     from playwright.sync_api import expect
 
     expect.set_options(timeout=30_000)  # JupyterLab starts slowly on two cores
-    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    context = browser.new_context(viewport={"width": 1400, "height": 1600})
     page = context.new_page()
     page.route(re.compile(r"^https?://(?!(127\.0\.0\.1|localhost)[:/])"), lambda route: route.abort())
     yield page
