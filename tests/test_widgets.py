@@ -116,7 +116,7 @@ def test_run_to_breakpoint_then_to_halt():
     same_machine(state, reference)
     assert state["status"] == "halted"
     ui.act("run")
-    assert "halted: reset to run again" in dbg.machine_state["message"]
+    assert dbg.machine_state["message"] == "the program has halted: step back or reset"
 
 
 def test_run_leaves_the_kernel_free_updates_at_most_30_per_second_and_pauses():
@@ -164,6 +164,16 @@ def test_requests_wait_for_a_running_cell_but_pause_does_not():
     dbg.after_cell()  # the cell ended: the memory request and the step are handled now
     dbg.wait(5)
     assert ui.replies[-1][0]["kind"] == "page" and dbg.machine.cycles == stopped + 1
+
+
+def test_a_fault_stops_a_run_and_says_where():
+    dbg = Debugger(ncpu_nb.CPU("MOV R1, 70000\nLDR R0, [R1]\nHALT"))
+    state = Browser(dbg).act("run")
+    assert state["status"] == "fault" and state["message"] == "1 instruction, fault at 1 (LDR R0, [R1])"
+    dbg.step()
+    assert dbg.machine_state["message"] == "the machine stopped at a fault: step back or reset"
+    dbg.back()
+    assert (dbg.machine.status, dbg.machine.pc) == ("running", 0)
 
 
 def test_reset_returns_to_the_start():
@@ -342,3 +352,14 @@ def test_highlights_show_what_a_whole_action_changed_though_shown_while_it_ran()
     assert len(shown) >= 2
     changed = {name for name, _, flag in state["groups"][0]["registers"] if flag}
     assert changed == {name for name in GENERAL if machine.registers[name] != before[name]} == {"x0", "sp"}
+
+
+def test_lanes_step_and_go_back_together():
+    cpu = sort_cpu(lanes=3)
+    dbg = Debugger(cpu)
+    dbg.step(30)
+    dbg.back(7)
+    reference = sort_cpu()
+    reference.step(23)
+    assert list(cpu.lane_cycles()) == [23, 23, 23]
+    assert all(cpu.lane_registers(lane) == reference.registers for lane in range(3))

@@ -122,8 +122,10 @@ class Debugger(MachineView):
         with self._lock:
             if self._worker is not None:
                 return False
-            if self.machine.status not in ("running", "breakpoint"):
-                self._finish(f"the machine is {self.machine.status}: reset to run again")
+            status = self.machine.status
+            if status not in ("running", "breakpoint"):
+                why = {"halted": "the program has halted", "fault": "the machine stopped at a fault"}
+                self._finish(f"{why.get(status, 'the machine is ' + status)}: step back or reset")
                 return False
             self._pause.clear()
             self._begin_action()
@@ -171,9 +173,14 @@ class Debugger(MachineView):
             self._finish(message or self._stop_text(m.cycles - start))
 
     def _stop_text(self, ran: int) -> str:
-        status = self.machine.status
-        why = {"running": "paused" if self._pause.is_set() else "", "breakpoint": "stopped at a breakpoint",
-               "halted": "halted"}.get(status, status)
+        m = self.machine
+        status = m.status
+        if status == "fault":  # the PC is at the instruction that faulted
+            text = dict(m.disassemble(m.pc, 1)).get(m.pc, "")
+            why = f"fault at {wire.location(self.debug_layout, m.pc)}" + (f" ({text})" if text else "")
+        else:
+            why = {"running": "paused" if self._pause.is_set() else "", "breakpoint": "stopped at a breakpoint",
+                   "halted": "halted"}.get(status, status)
         return f"{ran:,} instruction{'s' if ran != 1 else ''}" + (f", {why}" if why else "")
 
     def _finish(self, message: str) -> None:
