@@ -9,7 +9,7 @@ import nbformat
 import pytest
 from playwright.sync_api import expect
 
-from labpage import lab_command, open_notebook, screenshot, set_theme
+from labpage import REPO, lab_command, open_notebook, screenshot, set_theme
 
 CELLS = [
     "import ncpu_nb\nsort = ncpu_nb.CPU(ncpu_nb.load_program('bubble_sort'))\nsort.debugger()",
@@ -18,7 +18,8 @@ CELLS = [
     "from ncpu_nb.widgets import MemoryView, RegisterView, TraceView\n"
     "done = ncpu_nb.CPU(ncpu_nb.load_program('bubble_sort'), trace_depth=1000)\ndone.run()\n"
     "display(RegisterView(done), MemoryView(done, 0x10), TraceView(done))",
-    "from tests.unicorn_machine import UnicornMachine\nfrom ncpu_nb.widgets import Debugger\n"
+    f"import sys\nsys.path.insert(0, {str(REPO / 'tests')!r})\nfrom unicorn_machine import UnicornMachine\n"
+    "from ncpu_nb.widgets import Debugger\n"
     "arm_dbg = Debugger(UnicornMachine())\narm_dbg.step(5)\narm_dbg",
     "import time\ntime.sleep(3 if 'slept' in globals() else 0)  # the second run keeps the kernel busy\nslept = True",
 ]
