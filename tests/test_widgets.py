@@ -282,6 +282,8 @@ def test_register_view_highlights_changes_between_refreshes():
     view.refresh()
     changed = [n for n, _, c in view.machine_state["groups"][0]["registers"] if c]
     assert changed == ["R4"] and "0x0000000a" in view.static_html()
+    view.refresh()  # nothing new (a cell that left the machine alone): the highlight stays
+    assert [n for n, _, c in view.machine_state["groups"][0]["registers"] if c] == ["R4"]
 
 
 def test_memory_view_serves_pages_and_follows_the_machine():
@@ -295,6 +297,8 @@ def test_memory_view_serves_pages_and_follows_the_machine():
     page, data = ui.page(0)
     assert data[:4] == (-8).to_bytes(4, "little", signed=True) and 0 in page["changed"]
     assert re.search(r"f8</span> <span class='hl'>ff</span>", view.static_html())  # changed: highlighted
+    view.refresh()  # a cell that left the machine alone: the highlights stay
+    assert 0 in ui.page(0)[0]["changed"]
 
 
 def test_trace_view_filters_pages_rows_and_exports():

@@ -1,6 +1,6 @@
 """`MemoryView`: a machine's memory as hex and ASCII, alone. Pages come from the kernel on demand
 (binary messages). It re-reads the machine after every cell, or on `refresh()`, and highlights the
-bytes that changed since the refresh before."""
+bytes that changed since the machine last moved."""
 from __future__ import annotations
 
 import traitlets
@@ -20,13 +20,18 @@ class MemoryView(MachineView):
         self.machine, self.debug_layout = machine, debug_layout(machine)
         self.pages = wire.MemoryPages(machine)
         self._generation = 0
+        self._moved = None  # the machine's PC and registers when last refreshed
         super().__init__(memory_address=format(address, "x"))
         self.refresh()
 
     def refresh(self) -> None:
-        """Re-read the machine; highlights show what changed since the previous refresh."""
+        """Re-read the machine. Once it has moved (its PC or registers changed), highlights show
+        what changed since the view last showed it before that."""
         self._generation += 1
-        self.pages.begin_action()
+        moved = (self.machine.pc, dict(self.machine.registers))
+        if moved != self._moved:
+            self._moved = moved
+            self.pages.begin_action()
         groups, _ = wire.registers(self.machine, self.debug_layout, {}, set())
         self.machine_state = {"generation": self._generation, "groups": groups,
                               "address_digits": self.debug_layout.address_bits // 4}

@@ -1,5 +1,6 @@
-"""`RegisterView`: a machine's registers, flags and PC, alone. Values changed since the previous
-refresh (after every cell, or `refresh()`) are highlighted; hex or signed decimal."""
+"""`RegisterView`: a machine's registers, flags and PC, alone, in hex or signed decimal. It re-reads
+the machine after every cell (or on `refresh()`) and highlights what changed since it last showed
+something different."""
 from __future__ import annotations
 
 import traitlets
@@ -17,20 +18,26 @@ class RegisterView(MachineView):
 
     def __init__(self, machine: MachineProtocol):
         self.machine, self.debug_layout = machine, debug_layout(machine)
-        self._values: dict = {}
-        self._flags: dict = {}
+        self._shown: tuple = (None, {}, {})  # pc, registers, flags as shown
+        self._before: tuple = ({}, {})  # registers and flags before the change shown
         super().__init__()
         self.refresh()
 
     def refresh(self) -> None:
-        groups, self._values = wire.registers(self.machine, self.debug_layout, self._values, set(self.open_groups))
-        flags, self._flags = wire.flags(self.machine, self._flags)
-        self.machine_state = {"groups": groups, "flags": flags, "pc": wire.location(self.debug_layout, self.machine.pc)}
+        """Re-read the machine; if it changed, highlight what changed since it was last shown."""
+        now = (self.machine.pc, dict(self.machine.registers), dict(self.machine.flags))
+        if now != self._shown:
+            self._before, self._shown = self._shown[1:], now
+            self._show()
 
     @traitlets.observe("open_groups")
     def _groups_changed(self, _change) -> None:
-        groups, _ = wire.registers(self.machine, self.debug_layout, {}, set(self.open_groups))
-        self.machine_state = {**self.machine_state, "groups": groups}
+        self._show()
+
+    def _show(self) -> None:
+        groups, _ = wire.registers(self.machine, self.debug_layout, self._before[0], set(self.open_groups))
+        flags, _ = wire.flags(self.machine, self._before[1])
+        self.machine_state = {"groups": groups, "flags": flags, "pc": wire.location(self.debug_layout, self.machine.pc)}
 
     def static_html(self) -> str:
         s = self.machine_state
