@@ -41,6 +41,11 @@ class Trace(Sequence):
     def __len__(self) -> int:
         return len(self._steps)
 
+    @property
+    def width(self) -> int:
+        """Bits of the machine's registers (how values are printed)."""
+        return self._width
+
     def __repr__(self) -> str:
         return f"<Trace of {len(self)} steps>"
 
@@ -101,3 +106,78 @@ class MachineProtocol(Protocol):
     def restore(self, snapshot: Any) -> None: ...
 
     def disassemble(self, start: int | None = None, n: int = 8) -> list[tuple[int, str]]: ...
+
+
+@runtime_checkable
+class Debuggable(MachineProtocol, Protocol):
+    """A machine the debugger widget drives: the protocol, plus
+
+    cycles    instructions retired since reset (`restore` brings it back with the rest of the state)
+    status    'running' while it can go on; anything else ('halted', 'breakpoint', 'fault', ...) stops a run
+    run(max_cycles, check=False)   at most `max_cycles` instructions, returning early at a breakpoint
+              (before executing it), at halt or at a fault, without raising for any of them
+    step(n)   `n` instructions, breakpoints ignored
+
+    Execution must be deterministic from a snapshot: stepping back restores an earlier snapshot and
+    re-executes up to the target cycle.
+    """
+
+    @property
+    def cycles(self) -> int: ...
+
+    @property
+    def status(self) -> str: ...
+
+
+# --- What a debugger needs beyond the protocol ----------------------------------------------------
+# Engines describe their register file and code locations with `debug_layout()` (optional: the
+# default below fits a 32-bit machine whose PC is an instruction index, like the nCPU), and their
+# readable memory with `memory_map()` (optional: the default is one flat `memory_size` bytes).
+
+
+@dataclass(frozen=True)
+class RegisterGroup:
+    """Registers shown together, all `bits` wide. An `on_demand` group (e.g. 32 SIMD registers)
+    is read only while a view has it open."""
+
+    name: str
+    names: tuple[str, ...]
+    bits: int
+    on_demand: bool = False
+
+
+@dataclass(frozen=True)
+class DebugLayout:
+    """How to show a machine: its register groups, and what a code location is.
+
+    code_unit      PC distance between consecutive instructions (1 for instruction indices, 4 for AArch64)
+    hex_locations  show code locations as hex addresses (True) or as decimal instruction indices
+    address_bits   width of data addresses (memory views print this many hex digits)
+    """
+
+    register_groups: tuple[RegisterGroup, ...]
+    code_unit: int = 1
+    hex_locations: bool = False
+    address_bits: int = 32
+
+
+def debug_layout(machine: MachineProtocol) -> DebugLayout:
+    """The machine's own `debug_layout()`, or one group of its `registers`, 32 bits, indexed code."""
+    own = getattr(machine, "debug_layout", None)
+    if own is not None:
+        return own()
+    return DebugLayout((RegisterGroup("registers", tuple(machine.registers), 32),))
+
+
+def memory_map(machine: MachineProtocol) -> list[tuple[int, int, str]]:
+    """Readable memory as (start, end, permissions) ranges, end exclusive."""
+    own = getattr(machine, "memory_map", None)
+    if own is not None:
+        return list(own())
+    return [(0, machine.memory_size, "rw-")]
+
+
+def code_labels(machine: MachineProtocol) -> dict[int, str]:
+    """Code location -> label, where the engine knows any (`code_labels()`; none otherwise)."""
+    own = getattr(machine, "code_labels", None)
+    return dict(own()) if own is not None else {}

@@ -384,6 +384,17 @@ class CPU:
         labels = program.label_at()
         return [(i, program.instructions[i].text(labels)) for i in range(max(0, start), min(len(program), start + n))]
 
+    def code_labels(self) -> dict[int, str]:
+        """Instruction index -> code label of lane 0's program."""
+        return self.program.label_at() if self.program is not None else {}
+
+    def debugger(self, **options):
+        """A live debugger for lane 0 in the notebook: registers, memory, listing with breakpoints, trace,
+        and step / run / pause / back / reset (see `ncpu_nb.widgets.Debugger` for the options)."""
+        from ncpu_nb.widgets import Debugger  # imports anywidget: only when asked
+
+        return Debugger(self, **options)
+
     # --- display ---------------------------------------------------------------------------------
     def __repr__(self) -> str:
         regs = " ".join(f"{k}={v}" for k, v in self.registers.items())
