@@ -353,12 +353,13 @@ def test_svc_brk_and_undefined_are_reported():
 
 def test_system_registers_a_user_program_reads():
     # mrs x0, dczid_el0; mrs x1, midr_el1; mrs x2, ctr_el0; mrs x3, cntfrq_el0; mrs x4, cntvct_el0;
-    # msr tpidr_el0, x5; mrs x6, tpidr_el0; mrs x7, tpidrro_el0
+    # msr tpidr_el0, x5; mrs x6, tpidr_el0; mrs x7, tpidrro_el0; mrs x8, mpidr_el1; mrs x9, revidr_el1
     core = core_with([0xD53B00E0, 0xD5380001, 0xD53B0022, 0xD53BE003, 0xD53BE044, 0xD51BD045, 0xD53BD046,
-                      0xD53BD067], x5=0xABCD, counter=1000, tpidrro_el0=77)
-    assert core.step(8) == (8, None)
+                      0xD53BD067, 0xD53800A8, 0xD53800C9], x5=0xABCD, x9=5, counter=1000, tpidrro_el0=77)
+    assert core.step(10) == (10, None)
     assert [core.get(f"x{i}") for i in range(5)] == [0x10, 0x410F_D034, 0x8444_8004, 62_500_000, 1004]
-    assert core.get("x6") == 0xABCD and core.get("x7") == 77 and core.get("counter") == 1008
+    assert core.get("x6") == 0xABCD and core.get("x7") == 77 and core.get("counter") == 1010
+    assert core.get("x8") == 0x8000_0000 and core.get("x9") == 0
     core.write_memory(CODE, struct.pack("<I", 0xD51BE040))  # msr cntvct_el0, x0: not writable
     core.set("pc", CODE)
     assert core.step(1)[1][0] == "undefined"

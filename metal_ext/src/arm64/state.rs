@@ -24,7 +24,7 @@ pub struct CpuState {
 
 pub const SP: usize = 31;
 
-/// CNTFRQ_EL0 as the guest reads it, in Hz.
+/// CNTFRQ_EL0 as the guest reads it, in Hz (qemu-aarch64 reports the same).
 pub const COUNTER_FREQUENCY: u64 = 62_500_000;
 
 impl CpuState {
