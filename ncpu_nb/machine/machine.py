@@ -1,0 +1,532 @@
+"""`Machine`: an AArch64 Linux user-mode machine running static ELF programs, with the machine protocol.
+
+The engine (`ncpu_nb._metal.LinuxMachine`, Rust) runs, traces, checks breakpoints and watchpoints and
+takes snapshots with the GIL released; this class adds the Python face: chunked runs that Ctrl-C stops,
+names for registers and flags, symbols for breakpoints, tables for notebooks.
+"""
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, MutableSet
+from dataclasses import dataclass
+from html import escape
+from pathlib import Path
+from typing import NamedTuple
+
+from ncpu_nb import _metal, html
+from ncpu_nb.machine.elf import ElfFile
+from ncpu_nb.machine.errors import ElfError, MachineError
+from ncpu_nb.machine.mounts import parse_mounts
+from ncpu_nb.machine.syscalls import SyscallLog
+from ncpu_nb.protocol import Trace, TraceStep
+
+REGISTERS = tuple(f"x{i}" for i in range(31)) + ("sp", "pc", "nzcv")
+VECTOR_REGISTERS = tuple(f"v{i}" for i in range(32))
+FLAGS = ("N", "Z", "C", "V")  # NZCV bits 31..28
+DEFAULT_ENV = ("PATH=/bin:/sbin:/usr/bin:/usr/sbin", "HOME=/")
+CHUNK_SECONDS = 0.02  # each call into the engine runs about this long, so Ctrl-C lands within ~20 ms
+FIRST_CHUNK = 200_000  # instructions, before the rate is known
+# A breakpoint or watchpoint run stops before an instruction; these kinds end a `run` without being errors.
+STOPS = ("exited", "budget", "breakpoint", "watchpoint", "stdin", "timeout", "interrupted")
+
+
+def flags_text(nzcv: int) -> str:
+    """'NZCV'-style text: the letter of each set flag."""
+    return "".join(name for i, name in enumerate(FLAGS) if nzcv >> (31 - i) & 1)
+
+
+def _disassemble_word(word: int, pc: int) -> str:
+    return _metal.Arm64Core.disassemble(word, pc)
+
+
+class Region(NamedTuple):
+    start: int
+    end: int
+    perms: str
+
+
+class MemoryMap(tuple):
+    """The mapped regions of the current process, lowest first (like /proc/PID/maps)."""
+
+    def _repr_html_(self) -> str:
+        rows = [[f"0x{r.start:012x}", f"0x{r.end:012x}", f"{(r.end - r.start) // 1024:,} KiB", r.perms]
+                for r in self]
+        return html.view(f"Memory map: {len(self)} regions", html.table(["start", "end", "size", "perms"], rows,
+                                                                         numeric=(2,)))
+
+
+class Process(NamedTuple):
+    pid: int
+    ppid: int
+    state: str
+    executable: str
+
+
+class Watchpoint(NamedTuple):
+    address: int
+    size: int
+    read: bool
+    write: bool
+
+
+@dataclass(frozen=True)
+class MachineRun:
+    """What one `run` did: why it stopped, where, how many instructions in how long."""
+
+    stop: str  # exited, budget, breakpoint, watchpoint, stdin, timeout or interrupted
+    pc: int
+    detail: str
+    instructions: int
+    seconds: float
+    exit_status: int | None
+    syscalls: int
+
+    @property
+    def exited(self) -> bool:
+        return self.stop == "exited"
+
+    def _repr_html_(self) -> str:
+        rate = f"{self.instructions / self.seconds:,.0f}" if self.seconds > 0 else "-"
+        rows = [["stopped", escape(self.stop + (f" ({self.detail})" if self.detail else ""))],
+                ["pc", f"0x{self.pc:x}"], ["exit status", "-" if self.exit_status is None else str(self.exit_status)],
+                ["instructions", f"{self.instructions:,}"], ["system calls", f"{self.syscalls:,}"],
+                ["time", f"{self.seconds * 1e3:,.1f} ms"], ["instructions / s", rate]]
+        return html.view("Run", html.table(["", ""], rows))
+
+
+@dataclass(frozen=True)
+class MachineSnapshot:
+    """The whole machine at one moment (processes, memory copy-on-write, files) and what it had printed."""
+
+    state: object
+    instructions: int
+    stdout_length: int
+    stderr_length: int
+    stop: tuple
+
+
+class Breakpoints(MutableSet):
+    """Code addresses where `run` stops before executing the instruction there. Takes ints, '0x…' text,
+    or symbol names when the ELF file keeps its symbol table (`m.breakpoints.add("main")`)."""
+
+    def __init__(self, machine: "Machine"):
+        self._machine = machine
+
+    def add(self, where) -> None:
+        self._machine._engine.add_breakpoint(self._machine.address(where))
+
+    def discard(self, where) -> None:
+        address = self._machine.address(where)
+        if address in self:
+            self._machine._engine.remove_breakpoint(address)
+
+    def toggle(self, where) -> bool:
+        """Adds or removes a breakpoint; returns whether it is now set."""
+        address = self._machine.address(where)
+        (self.discard if address in self else self.add)(address)
+        return address in self
+
+    def __contains__(self, where) -> bool:
+        try:
+            return self._machine.address(where) in self._machine._engine.breakpoints()
+        except KeyError:
+            return False
+
+    def __iter__(self):
+        return iter(sorted(self._machine._engine.breakpoints()))
+
+    def __len__(self) -> int:
+        return len(self._machine._engine.breakpoints())
+
+    def __repr__(self) -> str:
+        return f"Breakpoints([{', '.join(f'0x{a:x}' for a in self)}])"
+
+
+class Watchpoints:
+    """Memory ranges whose reads and/or writes stop `run` (after the access, before the next instruction)."""
+
+    def __init__(self, machine: "Machine"):
+        self._machine = machine
+
+    def add(self, where, size: int = 8, *, read: bool = False, write: bool = True) -> None:
+        if size <= 0:
+            raise ValueError(f"a watchpoint covers at least one byte, not {size}")
+        if not (read or write):
+            raise ValueError("a watchpoint watches reads, writes or both")
+        self._machine._engine.add_watchpoint(self._machine.address(where), size, read, write)
+
+    def remove(self, where, size: int = 8) -> None:
+        self._machine._engine.remove_watchpoint(self._machine.address(where), size)
+
+    def clear(self) -> None:
+        for w in list(self):
+            self.remove(w.address, w.size)
+
+    def __iter__(self):
+        return iter(sorted(Watchpoint(*w) for w in self._machine._engine.watchpoints()))
+
+    def __len__(self) -> int:
+        return len(self._machine._engine.watchpoints())
+
+    def __repr__(self) -> str:
+        return "Watchpoints([" + ", ".join(f"0x{w.address:x}+{w.size} {'r' * w.read}{'w' * w.write}"
+                                           for w in self) + "])"
+
+
+class Machine:
+    """An AArch64 Linux machine running one static ELF program (and the processes it starts).
+
+    Machine(elf_bytes, argv, env)   or   Machine.from_elf(path, argv, env)
+    argv          the whole argument vector, argv[0] included (default: the guest path of the program)
+    env           "NAME=value" strings (default: PATH and HOME)
+    stdin         bytes or text the guest reads from standard input (then end of file)
+    mounts        host folders the guest may see: "HOST:GUEST[:ro|rw]" specs, read-only by default
+    cwd           the guest's working directory
+    deterministic a fixed clock and random seed, so runs replay bit for bit (False: the host's)
+    trace_depth   recent instructions kept in `trace` (0: off, the fastest)
+    exe_path      where the program lives in the guest's filesystem
+    """
+
+    def __init__(self, elf: bytes, argv=None, env=None, *, stdin: bytes | str | None = None, mounts=(),
+                 cwd: str = "/", deterministic: bool = True, trace_depth: int = 0,
+                 exe_path: str = "/bin/busybox", path: str | None = None):
+        self.path = path
+        self._elf_bytes = bytes(elf)
+        self._elf: ElfFile | None = None
+        self.exe_path = exe_path
+        self.argv = [str(a) for a in (argv if argv is not None else [exe_path])]
+        self.env = [str(e) for e in (env if env is not None else DEFAULT_ENV)]
+        self.stdin = stdin.encode() if isinstance(stdin, str) else bytes(stdin or b"")
+        self.mounts = parse_mounts(mounts)
+        self.cwd, self.deterministic = cwd, deterministic
+        self._trace_depth = trace_depth
+        self.breakpoints = Breakpoints(self)
+        self.watchpoints = Watchpoints(self)
+        self._engine = self._new_engine()
+        self._clear_outputs()
+
+    @classmethod
+    def from_elf(cls, path, argv=None, env=None, *, stdin=None, mounts=(), cwd: str = "/",
+                 deterministic: bool = True, trace_depth: int = 0, exe_path: str | None = None) -> "Machine":
+        """A machine about to run the ELF executable at `path` (a host file)."""
+        try:
+            data = Path(path).read_bytes()
+        except OSError as exc:
+            raise ElfError(f"cannot read: {exc.strerror}", str(path)) from exc
+        return cls(data, argv, env, stdin=stdin, mounts=mounts, cwd=cwd, deterministic=deterministic,
+                   trace_depth=trace_depth, exe_path=exe_path or f"/bin/{Path(path).name}", path=str(path))
+
+    @classmethod
+    def busybox(cls, *args: str, **options) -> "Machine":
+        """A machine about to run `busybox ARGS…` (Debian's static BusyBox, bundled), e.g.
+        Machine.busybox("sh", "-c", "echo hi | wc -c")."""
+        from ncpu_nb.machine.busybox import busybox_path
+
+        return cls.from_elf(busybox_path(), ["busybox", *args], exe_path="/bin/busybox", **options)
+
+    def _new_engine(self):
+        try:
+            engine = _metal.LinuxMachine(
+                self._elf_bytes, self.argv, self.env, exe_path=self.exe_path,
+                mounts=[(m.host, m.guest, m.writable) for m in self.mounts], cwd=self.cwd, stdin=self.stdin,
+                stdin_closed=True, deterministic=self.deterministic)
+        except ValueError as exc:
+            raise ElfError(str(exc), self.path) from exc
+        engine.set_trace(self._trace_depth)
+        return engine
+
+    def _clear_outputs(self) -> None:
+        self._stdout, self._stderr = bytearray(), bytearray()
+        self._stop: tuple = ("ready", 0, "")
+
+    @property
+    def elf(self) -> ElfFile:
+        """The program's ELF file, read in Python (headers, segments, symbols)."""
+        if self._elf is None:
+            self._elf = ElfFile(self._elf_bytes, self.path)
+        return self._elf
+
+    def address(self, where) -> int:
+        """An address from an int, '0x…' text or a symbol name of the ELF file."""
+        if isinstance(where, str):
+            try:
+                return int(where, 0)
+            except ValueError:
+                return self.elf.address_of(where)
+        return int(where)
+
+    def reset(self) -> None:
+        """Back to the start: the program loaded afresh, output cleared; breakpoints, watchpoints and the
+        trace depth are kept."""
+        breakpoints, watchpoints = list(self.breakpoints), list(self.watchpoints)
+        self._engine = self._new_engine()
+        for address in breakpoints:
+            self._engine.add_breakpoint(address)
+        for w in watchpoints:
+            self._engine.add_watchpoint(w.address, w.size, w.read, w.write)
+        self._clear_outputs()
+
+    # --- running -----------------------------------------------------------------------------------
+    def run(self, max_instructions: int | None = None, timeout: float | None = None, *,
+            on_output: Callable[[bytes, bytes], None] | None = None) -> MachineRun:
+        """Run until every process has exited, a breakpoint or watchpoint, `max_instructions` more
+        instructions or `timeout` seconds. Ctrl-C (Jupyter's interrupt) stops it within ~20 ms with
+        KeyboardInterrupt; the machine keeps its state, so you can look and `run()` on.
+        `on_output(stdout, stderr)` receives the guest's output as it comes."""
+        engine, start, t0 = self._engine, self._engine.instructions, time.perf_counter()
+        chunk = FIRST_CHUNK
+        stop = self._stop
+        try:
+            while True:
+                left = None if max_instructions is None else max_instructions - (engine.instructions - start)
+                if left is not None and left <= 0:
+                    break
+                if timeout is not None and time.perf_counter() - t0 >= timeout:
+                    stop = ("timeout", engine.get_register("pc"), f"{timeout:g} s")
+                    break
+                before, t_chunk = engine.instructions, time.perf_counter()
+                stop = engine.run(chunk if left is None else min(chunk, left))
+                self._collect(on_output)
+                if stop[0] != "budget":
+                    break
+                elapsed = time.perf_counter() - t_chunk
+                done = engine.instructions - before
+                if done and elapsed > 0:  # aim the next chunk at CHUNK_SECONDS of work
+                    chunk = max(10_000, min(int(done * CHUNK_SECONDS / elapsed), 100_000_000))
+        except KeyboardInterrupt:
+            self._collect(on_output)
+            self._stop = ("interrupted", engine.get_register("pc"), "")
+            raise
+        self._stop = stop
+        self._raise_fault(stop)
+        return MachineRun(stop[0], stop[1], stop[2], engine.instructions - start, time.perf_counter() - t0,
+                          engine.exit_status, engine.syscalls)
+
+    def step(self, n: int = 1) -> int:
+        """Execute up to `n` instructions (breakpoints do not stop a step); returns how many ran."""
+        before = self._engine.instructions
+        self._stop = self._engine.step(n)
+        self._collect(None)
+        self._raise_fault(self._stop)
+        return self._engine.instructions - before
+
+    def _collect(self, on_output) -> None:
+        out, err = self._engine.take_stdout(), self._engine.take_stderr()
+        self._stdout += out
+        self._stderr += err
+        if on_output is not None and (out or err):
+            on_output(out, err)
+
+    def _raise_fault(self, stop: tuple) -> None:
+        kind, pc, detail = stop
+        if kind == "fault":
+            raise MachineError(detail, pc, self._instruction_at(pc))
+
+    def _instruction_at(self, pc: int) -> str:
+        try:
+            return self._engine.disassemble(pc, 1)[0][2]
+        except (ValueError, IndexError):
+            return "(no readable instruction there)"
+
+    def write_stdin(self, data: bytes | str) -> None:
+        """More input for a guest waiting on stdin (a run stopped with stop == 'stdin')."""
+        self._engine.write_stdin(data.encode() if isinstance(data, str) else bytes(data))
+
+    def close_stdin(self) -> None:
+        self._engine.close_stdin()
+
+    # --- results -----------------------------------------------------------------------------------
+    @property
+    def status(self) -> str:
+        """ready (not run yet), exited, or why the last run or step stopped."""
+        return self._stop[0]
+
+    @property
+    def exit_status(self) -> int | None:
+        """The first process's exit status once it has exited (128 + signal number if a signal killed it)."""
+        return self._engine.exit_status
+
+    @property
+    def stdout_bytes(self) -> bytes:
+        return bytes(self._stdout)
+
+    @property
+    def stderr_bytes(self) -> bytes:
+        return bytes(self._stderr)
+
+    @property
+    def stdout(self) -> str:
+        """What the guest wrote to standard output so far (UTF-8, undecodable bytes replaced)."""
+        return self._stdout.decode("utf-8", "replace")
+
+    @property
+    def stderr(self) -> str:
+        return self._stderr.decode("utf-8", "replace")
+
+    @property
+    def instructions(self) -> int:
+        """Instructions retired so far, every process together."""
+        return self._engine.instructions
+
+    @property
+    def syscall_count(self) -> int:
+        return self._engine.syscalls
+
+    def syscall_log(self) -> SyscallLog:
+        """Every system call so far: process, number, name, arguments, result."""
+        return SyscallLog(self._engine.syscall_log())
+
+    def unknown_syscalls(self) -> list[tuple[int, str]]:
+        """(number, name) of system calls the machine does not implement (they returned ENOSYS)."""
+        return list(self._engine.unknown_syscalls())
+
+    def processes(self) -> list[Process]:
+        return [Process(*p) for p in self._engine.processes()]
+
+    @property
+    def pid(self) -> int:
+        """The process whose registers and memory this object shows."""
+        return self._engine.pid()
+
+    def read_file(self, path: str) -> bytes:
+        """A file from the guest's filesystem (e.g. one the program wrote in /tmp)."""
+        return self._engine.read_file(path)
+
+    # --- state -------------------------------------------------------------------------------------
+    @property
+    def registers(self) -> dict[str, int]:
+        """x0..x30, sp, pc and nzcv of the current process, as unsigned 64-bit values."""
+        values = self._engine.registers()
+        return {name: values[name] for name in REGISTERS}
+
+    @property
+    def vregs(self) -> dict[str, int]:
+        """The SIMD and floating-point registers v0..v31 as 128-bit integers."""
+        values = self._engine.registers()
+        return {name: values[name] for name in VECTOR_REGISTERS}
+
+    def get_register(self, name: str) -> int:
+        """Any register by name: x0..x30, sp, pc, nzcv, fpcr, fpsr, tpidr_el0, v0..v31."""
+        return self._engine.get_register(name.lower())
+
+    def set_register(self, name: str, value: int) -> None:
+        self._engine.set_register(name.lower(), value)
+
+    @property
+    def pc(self) -> int:
+        return self._engine.get_register("pc")
+
+    @pc.setter
+    def pc(self, value: int) -> None:
+        self._engine.set_register("pc", value)
+
+    @property
+    def flags(self) -> dict[str, bool]:
+        """The condition flags N, Z, C, V."""
+        nzcv = self._engine.get_register("nzcv")
+        return {name: bool(nzcv >> (31 - i) & 1) for i, name in enumerate(FLAGS)}
+
+    def read_memory(self, address: int, n: int) -> bytes:
+        return self._engine.read_memory(address, n)
+
+    def write_memory(self, address: int, data: bytes) -> None:
+        self._engine.write_memory(address, bytes(data))
+
+    def read_string(self, address: int, limit: int = 4096) -> str:
+        """The NUL-terminated string at `address` (a C string in guest memory)."""
+        data = bytearray()
+        while len(data) < limit:
+            piece = self._engine.read_memory(address + len(data), 64 - (address + len(data)) % 64)
+            end = piece.find(b"\0")
+            data += piece if end < 0 else piece[:end]
+            if end >= 0:
+                break
+        return data.decode("utf-8", "replace")
+
+    def memory_map(self) -> MemoryMap:
+        return MemoryMap(Region(*r) for r in self._engine.memory_map())
+
+    # --- debugging ---------------------------------------------------------------------------------
+    @property
+    def trace_depth(self) -> int:
+        return self._trace_depth
+
+    @trace_depth.setter
+    def trace_depth(self, depth: int) -> None:
+        """Keep the last `depth` instructions in `trace` (0 turns tracing off, the fastest)."""
+        self._engine.set_trace(depth)
+        self._trace_depth = depth
+
+    @property
+    def trace(self) -> Trace:
+        """The most recent instructions (see `trace_depth`), oldest first, with the registers each changed."""
+        entries = self._engine.trace()
+        first = self._engine.instructions - len(entries)
+        steps = []
+        for i, (pc, word, changes, nzcv_before, nzcv_after) in enumerate(entries):
+            changed = {reg: (old, new) for reg, old, new in changes if reg != "pc"}
+            next_pc = next((new for reg, _, new in changes if reg == "pc"),
+                           entries[i + 1][0] if i + 1 < len(entries) else self.pc)
+            steps.append(TraceStep(first + i, pc, _disassemble_word(word, pc), next_pc, changed,
+                                   flags_text(nzcv_before), flags_text(nzcv_after)))
+        return Trace(steps, width=64)
+
+    def snapshot(self) -> MachineSnapshot:
+        """The whole machine now; `restore` goes back to it (cheap: memory pages are shared copy-on-write)."""
+        self._collect(None)
+        return MachineSnapshot(self._engine.snapshot(), self._engine.instructions, len(self._stdout),
+                               len(self._stderr), self._stop)
+
+    def restore(self, snapshot: MachineSnapshot) -> None:
+        """Back to a snapshot of this machine: processes, memory, files, and the output printed by then."""
+        self._engine.restore(snapshot.state)
+        del self._stdout[snapshot.stdout_length:]
+        del self._stderr[snapshot.stderr_length:]
+        self._stop = snapshot.stop
+
+    def disassemble(self, start: int | None = None, n: int = 8) -> list[tuple[int, str]]:
+        """(address, text) of `n` instructions from `start` (default: the PC)."""
+        return [(address, text) for address, _word, text in
+                self._engine.disassemble(self.pc if start is None else self.address(start), n)]
+
+    # --- display -----------------------------------------------------------------------------------
+    def _title(self) -> str:
+        return "AArch64 Linux machine: " + " ".join(self.argv)
+
+    def _state_rows(self) -> list[list[str]]:
+        status = self.status + (f" ({self._stop[2]})" if self._stop[2] else "")
+        rows = [["status", escape(status)]]
+        if self.exit_status is not None:
+            rows.append(["exit status", str(self.exit_status)])
+        rows += [["instructions", f"{self.instructions:,}"], ["system calls", f"{self.syscall_count:,}"],
+                 ["processes", str(len(self.processes()))]]
+        return rows
+
+    def __repr__(self) -> str:
+        return (f"<Machine {' '.join(self.argv)!r}: {self.status}, pc=0x{self.pc:x}, "
+                f"{self.instructions:,} instructions>")
+
+    def _repr_html_(self) -> str:
+        regs = self.registers
+        names = [n for n in REGISTERS if n != "nzcv"]
+        third = (len(names) + 2) // 3
+        columns = [names[i:i + third] for i in range(0, len(names), third)]
+        reg_boxes = [html.box(html.table(["reg", "value"], [[n, f"0x{regs[n]:016x}"] for n in column]))
+                     for column in columns]
+        flags = html.table(["N", "Z", "C", "V"], [["1" if on else "0" for on in self.flags.values()]])
+        parts = [*reg_boxes, html.box(flags, html.table(["", ""], self._state_rows())), self._listing_html()]
+        if self._stdout or self._stderr:
+            tail = "\n".join((self.stdout + self.stderr).splitlines()[-12:])
+            parts.append(f"<div class='title'>output (last lines)</div><pre>{escape(tail)}</pre>")
+        return html.view(self._title(), *parts)
+
+    def _listing_html(self) -> str:
+        pc = self.pc
+        try:
+            lines = self._engine.disassemble(max(0, pc - 8), 5)
+        except ValueError:
+            return ""
+        breakpoints = set(self.breakpoints)
+        rows = [[("● " if a in breakpoints else "  ") + f"0x{a:x}", f"{w:08x}", escape(t)] for a, w, t in lines]
+        current = {i: "cur" for i, (a, _w, _t) in enumerate(lines) if a == pc}
+        return html.box(html.table(["address", "word", "instruction"], rows, current))
