@@ -113,10 +113,12 @@ def cmd_busybox(args) -> int:
 
 
 def cmd_exec(args) -> int:
-    from ncpu_nb.machine import Machine
+    from ncpu_nb.machine.machine import Machine, read_elf
 
-    machine = Machine.from_elf(args.elf, [Path(args.elf).name, *args.args], stdin=_host_stdin(),
-                               mounts=args.mount or (), cwd=args.cwd)
+    elf = read_elf(args.elf)  # before stdin is read: a wrong path fails at once
+    name = Path(args.elf).name
+    machine = Machine(elf, [name, *args.args], stdin=_host_stdin(), mounts=args.mount or (), cwd=args.cwd,
+                      exe_path=f"/bin/{name}", path=args.elf)
     return _guest_run(machine, args.timeout)
 
 

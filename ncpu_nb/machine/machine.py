@@ -39,6 +39,13 @@ def _disassemble_word(word: int, pc: int) -> str:
     return _metal.Arm64Core.disassemble(word, pc)
 
 
+def read_elf(path) -> bytes:
+    try:
+        return Path(path).read_bytes()
+    except OSError as exc:
+        raise ElfError(f"cannot read: {exc.strerror}", str(path)) from exc
+
+
 class Region(NamedTuple):
     start: int
     end: int
@@ -209,11 +216,7 @@ class Machine:
     def from_elf(cls, path, argv=None, env=None, *, stdin=None, mounts=(), cwd: str = "/",
                  deterministic: bool = True, trace_depth: int = 0, exe_path: str | None = None) -> "Machine":
         """A machine about to run the ELF executable at `path` (a host file)."""
-        try:
-            data = Path(path).read_bytes()
-        except OSError as exc:
-            raise ElfError(f"cannot read: {exc.strerror}", str(path)) from exc
-        return cls(data, argv, env, stdin=stdin, mounts=mounts, cwd=cwd, deterministic=deterministic,
+        return cls(read_elf(path), argv, env, stdin=stdin, mounts=mounts, cwd=cwd, deterministic=deterministic,
                    trace_depth=trace_depth, exe_path=exe_path or f"/bin/{Path(path).name}", path=str(path))
 
     @classmethod
