@@ -118,7 +118,7 @@ def cmd_exec(args) -> int:
     elf = read_elf(args.elf)  # before stdin is read: a wrong path fails at once
     name = Path(args.elf).name
     machine = Machine(elf, [name, *args.args], stdin=_host_stdin(), mounts=args.mount or (), cwd=args.cwd,
-                      exe_path=f"/bin/{name}", path=args.elf)
+                      path=args.elf)
     return _guest_run(machine, args.timeout)
 
 

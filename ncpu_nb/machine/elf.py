@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import struct
 from dataclasses import dataclass
+from functools import cached_property
 from html import escape
 from pathlib import Path
 
@@ -67,7 +68,7 @@ class ElfFile:
     """An ELF64 little-endian AArch64 executable, checked as it is read (ElfError says what and where)."""
 
     def __init__(self, data: bytes, path: str | None = None):
-        self.data, self.path = bytes(data), path
+        self.data, self.path = data, path
         if len(self.data) < HEADER.size:
             self._fail(f"{len(self.data)} bytes is too short for an ELF header ({HEADER.size} bytes)")
         (ident, e_type, machine, _version, self.entry, phoff, shoff, _flags, _ehsize, phentsize, phnum,
@@ -86,8 +87,9 @@ class ElfFile:
         self.machine = MACHINES[machine]
         self.segments = [self._segment(phoff + i * phentsize, i) for i in self._table(phoff, phentsize, phnum,
                                                                                       PROGRAM_HEADER, "program")]
-        self.sections = self._sections(shoff, shentsize, shnum, shstrndx)
-        self.symbols = self._symbols()
+        self._section_table = (shoff, shentsize, shnum, shstrndx)
+        if not any(s.type == "LOAD" for s in self.segments):
+            self._fail("no LOAD segment: nothing to map into memory")
 
     @classmethod
     def read(cls, path) -> "ElfFile":
@@ -117,7 +119,9 @@ class ElfFile:
             self._fail(f"segment {index} has more file bytes ({filesz}) than memory bytes ({memsz})")
         return Segment(SEGMENT_TYPES.get(p_type, f"0x{p_type:x}"), _perms(flags), offset, vaddr, filesz, memsz, align)
 
-    def _sections(self, shoff: int, entsize: int, count: int, names_index: int) -> list[Section]:
+    @cached_property
+    def sections(self) -> list[Section]:
+        shoff, entsize, count, names_index = self._section_table
         raw = [SECTION_HEADER.unpack_from(self.data, shoff + i * entsize)
                for i in self._table(shoff, entsize, count, SECTION_HEADER, "section")]
         for i, (_n, s_type, _f, _a, offset, size, *_rest) in enumerate(raw):
@@ -131,7 +135,9 @@ class ElfFile:
         end = self.data.find(b"\0", table + index)
         return self.data[table + index:end if end >= 0 else len(self.data)].decode("utf-8", "replace")
 
-    def _symbols(self) -> dict[str, Symbol]:
+    @cached_property
+    def symbols(self) -> dict[str, Symbol]:
+        """Functions, objects and thread-locals of the symbol table by name (empty if stripped)."""
         symbols = {}
         for index, table in enumerate(self.sections):
             if table.type != SHT_SYMTAB:

@@ -191,17 +191,19 @@ class Machine:
     cwd           the guest's working directory
     deterministic a fixed clock and random seed, so runs replay bit for bit (False: the host's)
     trace_depth   recent instructions kept in `trace` (0: off, the fastest)
-    exe_path      where the program lives in the guest's filesystem
+    exe_path      where the program lives in the guest's filesystem (default /bin/ and its file name)
+
+    `elf` is the program's ELF file as read in Python (segments, sections, symbols).
     """
 
     def __init__(self, elf: bytes, argv=None, env=None, *, stdin: bytes | str | None = None, mounts=(),
                  cwd: str = "/", deterministic: bool = True, trace_depth: int = 0,
-                 exe_path: str = "/bin/busybox", path: str | None = None):
+                 exe_path: str | None = None, path: str | None = None):
         self.path = path
         self._elf_bytes = bytes(elf)
-        self._elf: ElfFile | None = None
-        self.exe_path = exe_path
-        self.argv = [str(a) for a in (argv if argv is not None else [exe_path])]
+        self.elf = ElfFile(self._elf_bytes, path)  # its checks name what is wrong before the loader sees it
+        self.exe_path = exe_path or f"/bin/{Path(path).name if path else 'program'}"
+        self.argv = [str(a) for a in (argv if argv is not None else [self.exe_path])]
         self.env = [str(e) for e in (env if env is not None else DEFAULT_ENV)]
         self.stdin = stdin.encode() if isinstance(stdin, str) else bytes(stdin or b"")
         self.mounts = parse_mounts(mounts)
@@ -217,7 +219,7 @@ class Machine:
                  deterministic: bool = True, trace_depth: int = 0, exe_path: str | None = None) -> "Machine":
         """A machine about to run the ELF executable at `path` (a host file)."""
         return cls(read_elf(path), argv, env, stdin=stdin, mounts=mounts, cwd=cwd, deterministic=deterministic,
-                   trace_depth=trace_depth, exe_path=exe_path or f"/bin/{Path(path).name}", path=str(path))
+                   trace_depth=trace_depth, exe_path=exe_path, path=str(path))
 
     @classmethod
     def busybox(cls, *args: str, **options) -> "Machine":
@@ -225,7 +227,7 @@ class Machine:
         Machine.busybox("sh", "-c", "echo hi | wc -c")."""
         from ncpu_nb.machine.busybox import busybox_path
 
-        return cls.from_elf(busybox_path(), ["busybox", *args], exe_path="/bin/busybox", **options)
+        return cls.from_elf(busybox_path(), ["busybox", *args], **options)
 
     def _new_engine(self):
         try:
@@ -241,13 +243,6 @@ class Machine:
     def _clear_outputs(self) -> None:
         self._stdout, self._stderr = bytearray(), bytearray()
         self._stop: tuple = ("ready", 0, "")
-
-    @property
-    def elf(self) -> ElfFile:
-        """The program's ELF file, read in Python (headers, segments, symbols)."""
-        if self._elf is None:
-            self._elf = ElfFile(self._elf_bytes, self.path)
-        return self._elf
 
     def address(self, where) -> int:
         """An address from an int, '0x…' text or a symbol name of the ELF file."""
