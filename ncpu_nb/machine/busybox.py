@@ -11,6 +11,7 @@ from ncpu_nb.machine.errors import MachineTimeout
 from ncpu_nb.machine.machine import Machine
 from ncpu_nb.resources import data_dir
 
+SHOWN_CHARACTERS = 100_000  # of each stream in the HTML view; a saved notebook should stay small
 TERMINAL_STYLE = ("background:var(--jp-layout-color2,#f4f4f4);padding:6px 8px;margin:2px 0;border-radius:3px;"
                   "white-space:pre-wrap;max-height:32em;overflow:auto")
 
@@ -46,13 +47,20 @@ class BusyboxResult:
         return self.stdout + self.stderr
 
     def _repr_html_(self) -> str:
-        out = escape(self.stdout)
+        out = _shown(self.stdout)
         if self.stderr:
-            out += f"<span style='color:var(--jp-error-color1,#c00)'>{escape(self.stderr)}</span>"
+            out += f"<span style='color:var(--jp-error-color1,#c00)'>{_shown(self.stderr)}</span>"
         status = "" if self.ok else f"<span style='color:var(--jp-error-color1,#c00)'>exit {self.exit_code}</span> · "
         footer = (f"<div class='dim'>{status}{self.instructions:,} instructions · {self.syscalls:,} system calls · "
                   f"{self.seconds * 1e3:,.1f} ms</div>")
         return html.view("", f"<pre style='{TERMINAL_STYLE}'><b>$ {escape(self.command)}</b>\n{out}</pre>", footer)
+
+
+def _shown(text: str) -> str:
+    if len(text) <= SHOWN_CHARACTERS:
+        return escape(text)
+    return (f"<span class='dim'>[{len(text) - SHOWN_CHARACTERS:,} characters before these not shown]</span>\n"
+            + escape(text[-SHOWN_CHARACTERS:]))
 
 
 def busybox(*args: str, stdin: bytes | str | None = None, mounts=(), cwd: str = "/", env=None,

@@ -273,7 +273,7 @@ class Machine:
         `on_output(stdout, stderr)` receives the guest's output as it comes."""
         engine, start, t0 = self._engine, self._engine.instructions, time.perf_counter()
         chunk = FIRST_CHUNK
-        stop = self._stop
+        stop = ("budget", engine.get_register("pc"), "")
         try:
             while True:
                 left = None if max_instructions is None else max_instructions - (engine.instructions - start)
