@@ -124,6 +124,20 @@ def test_magic_options_come_before_the_command():
         parse_options(["--cwd"])
 
 
+def test_load_ext_registers_both_magics():
+    from IPython.core.error import UsageError
+    from IPython.core.interactiveshell import InteractiveShell
+
+    shell = InteractiveShell.instance()
+    shell.run_line_magic("load_ext", "ncpu_nb")
+    magics = shell.magics_manager.magics
+    assert "busybox" in magics["line"] and "busybox" in magics["cell"]
+    with pytest.raises(UsageError, match="needs a command"):
+        shell.run_line_magic("busybox", "--cwd /tmp")
+    with pytest.raises(UsageError, match="only options"):
+        shell.run_cell_magic("busybox", "ls", "echo hi")
+
+
 def test_cli_parses_guest_options_then_the_command():
     args = build_parser().parse_args(["busybox", "--mount", "a:/b:rw", "--cwd", "/b", "ls", "-l", "/"])
     assert (args.mount, args.cwd, args.args) == (["a:/b:rw"], "/b", ["ls", "-l", "/"])
