@@ -3,6 +3,7 @@
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 pub const PAGE_SIZE: u64 = 4096;
@@ -49,9 +50,68 @@ impl Hasher for PageHasher {
     }
 }
 
-#[derive(Clone, Default)]
+/// One entry of the translation cache: where a guest page's bytes live on the host.
+#[derive(Clone, Copy)]
+struct TlbEntry {
+    page: u64,
+    data: *mut u8,
+    /// The page's READ/WRITE/EXEC, plus OWNED when this Memory alone holds the bytes.
+    perms: u8,
+}
+
+const TLB_ENTRIES: usize = 256;
+/// Never a page number: guest addresses have at most 64 - PAGE_SHIFT page bits.
+const NO_PAGE: u64 = u64::MAX;
+const EMPTY: TlbEntry = TlbEntry { page: NO_PAGE, data: std::ptr::null_mut(), perms: 0 };
+/// TLB-only permission: the page's bytes are not shared with a clone, so a store may write them
+/// in place without copying.
+const OWNED: u8 = 8;
+
+/// A guest address range the debugger watches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WatchRange {
+    pub addr: u64,
+    pub len: u64,
+    pub read: bool,
+    pub write: bool,
+}
+
+/// Guest memory. Instruction fetches, loads and stores go through a small direct-mapped
+/// translation cache (`fetch`, `load_bytes`, `store_bytes`) so the hot path costs no hash lookup;
+/// everything that changes the page table flushes it.
 pub struct Memory {
     pages: HashMap<u64, Page, BuildHasherDefault<PageHasher>>,
+    tlb: Box<[TlbEntry; TLB_ENTRIES]>,
+    /// Set when `clone` shared every page: the OWNED marks in the TLB no longer hold. An atomic
+    /// only because `clone` takes `&self`; it is read with plain relaxed loads on the store path.
+    shared: AtomicBool,
+    watches: Vec<WatchRange>,
+}
+
+// SAFETY: the TLB's raw pointers point into pages this Memory holds through `Arc`s, which keep
+// them in place while held; entries are flushed whenever a page is dropped or replaced. Bytes
+// are written through them only under `&mut self` and only for OWNED pages, and OWNED is revoked
+// (`shared`) as soon as a clone shares them, so no other Memory ever sees an in-place write.
+unsafe impl Send for Memory {}
+unsafe impl Sync for Memory {}
+
+impl Default for Memory {
+    fn default() -> Self {
+        Memory {
+            pages: HashMap::default(),
+            tlb: Box::new([EMPTY; TLB_ENTRIES]),
+            shared: AtomicBool::new(false),
+            watches: Vec::new(),
+        }
+    }
+}
+
+impl Clone for Memory {
+    /// Shares every page copy-on-write; the first store to a page afterwards copies it.
+    fn clone(&self) -> Self {
+        self.shared.store(true, Ordering::Relaxed);
+        Memory { pages: self.pages.clone(), watches: self.watches.clone(), ..Memory::default() }
+    }
 }
 
 fn page_span(addr: u64, len: u64) -> std::ops::Range<u64> {
@@ -60,19 +120,45 @@ fn page_span(addr: u64, len: u64) -> std::ops::Range<u64> {
     first..end
 }
 
+/// [addr, addr+len) cut at page boundaries as (address, offset into the range, length); the
+/// address wraps at 2^64 like the guest's.
+fn chunks(addr: u64, len: usize) -> impl Iterator<Item = (u64, usize, usize)> {
+    let mut done = 0usize;
+    std::iter::from_fn(move || {
+        if done >= len {
+            return None;
+        }
+        let a = addr.wrapping_add(done as u64);
+        let n = (PAGE_SIZE as usize - (a & (PAGE_SIZE - 1)) as usize).min(len - done);
+        done += n;
+        Some((a, done - n, n))
+    })
+}
+
+#[inline(always)]
+fn slot(page: u64) -> usize {
+    page as usize & (TLB_ENTRIES - 1)
+}
+
 impl Memory {
     pub fn new() -> Self {
         Self::default()
     }
 
+    fn flush_tlb(&mut self) {
+        self.tlb.fill(EMPTY);
+    }
+
     /// Maps zero-filled pages over [addr, addr+len), replacing what was there.
     pub fn map(&mut self, addr: u64, len: u64, perms: u8) {
+        self.flush_tlb();
         for p in page_span(addr, len) {
             self.pages.insert(p, Page { data: Arc::new([0; PAGE_SIZE as usize]), perms });
         }
     }
 
     pub fn unmap(&mut self, addr: u64, len: u64) {
+        self.flush_tlb();
         for p in page_span(addr, len) {
             self.pages.remove(&p);
         }
@@ -84,6 +170,7 @@ impl Memory {
         if let Some(p) = span.clone().find(|p| !self.pages.contains_key(p)) {
             return Err(MemFault { addr: p << PAGE_SHIFT, access: Access::Write, mapped: false });
         }
+        self.flush_tlb();
         for p in span {
             self.pages.get_mut(&p).unwrap().perms = perms;
         }
@@ -100,17 +187,13 @@ impl Memory {
 
     /// Copies bytes out, page by page. `need` is the permission required (0 for the debugger).
     fn read_checked(&self, addr: u64, buf: &mut [u8], need: u8, access: Access) -> Result<(), MemFault> {
-        let mut done = 0usize;
-        while done < buf.len() {
-            let a = addr.wrapping_add(done as u64);
+        for (a, done, n) in chunks(addr, buf.len()) {
             let page = self.pages.get(&(a >> PAGE_SHIFT)).ok_or(MemFault { addr: a, access, mapped: false })?;
             if page.perms & need != need {
                 return Err(MemFault { addr: a, access, mapped: true });
             }
             let off = (a & (PAGE_SIZE - 1)) as usize;
-            let n = (PAGE_SIZE as usize - off).min(buf.len() - done);
             buf[done..done + n].copy_from_slice(&page.data[off..off + n]);
-            done += n;
         }
         Ok(())
     }
@@ -118,9 +201,8 @@ impl Memory {
     /// Copies bytes in, un-sharing each touched page first. Nothing is written unless every
     /// page is writable, so a faulting store changes nothing.
     fn write_checked(&mut self, addr: u64, data: &[u8], need: u8) -> Result<(), MemFault> {
-        for p in page_span(addr, data.len() as u64) {
-            let a = (p << PAGE_SHIFT).max(addr);
-            match self.pages.get(&p) {
+        for (a, _, _) in chunks(addr, data.len()) {
+            match self.pages.get(&(a >> PAGE_SHIFT)) {
                 None => return Err(MemFault { addr: a, access: Access::Write, mapped: false }),
                 Some(page) if page.perms & need != need => {
                     return Err(MemFault { addr: a, access: Access::Write, mapped: true })
@@ -128,16 +210,137 @@ impl Memory {
                 _ => {}
             }
         }
-        let mut done = 0usize;
-        while done < data.len() {
-            let a = addr.wrapping_add(done as u64);
-            let page = self.pages.get_mut(&(a >> PAGE_SHIFT)).unwrap();
+        for (a, done, n) in chunks(addr, data.len()) {
+            let p = a >> PAGE_SHIFT;
+            // Un-sharing may move the page's bytes: forget where the TLB thought they were.
+            if self.tlb[slot(p)].page == p {
+                self.tlb[slot(p)] = EMPTY;
+            }
+            let page = self.pages.get_mut(&p).expect("checked above");
             let off = (a & (PAGE_SIZE - 1)) as usize;
-            let n = (PAGE_SIZE as usize - off).min(data.len() - done);
             Arc::make_mut(&mut page.data)[off..off + n].copy_from_slice(&data[done..done + n]);
-            done += n;
         }
         Ok(())
+    }
+
+    /// Caches where page `page` lives, if mapped.
+    fn fill(&mut self, page: u64) {
+        if *self.shared.get_mut() {
+            *self.shared.get_mut() = false;
+            self.flush_tlb();
+        }
+        if let Some(p) = self.pages.get_mut(&page) {
+            let (data, owned) = match Arc::get_mut(&mut p.data) {
+                Some(bytes) => (bytes.as_mut_ptr(), OWNED),
+                None => (Arc::as_ptr(&p.data) as *mut u8, 0),
+            };
+            self.tlb[slot(page)] = TlbEntry { page, data, perms: p.perms | owned };
+        }
+    }
+
+    /// The host address of [addr, addr+len) if the TLB knows its page grants `need` and the
+    /// range stays within it.
+    #[inline(always)]
+    fn cached(&self, addr: u64, len: usize, need: u8) -> Option<*mut u8> {
+        let page = addr >> PAGE_SHIFT;
+        let off = (addr & (PAGE_SIZE - 1)) as usize;
+        let e = &self.tlb[slot(page)];
+        if e.page == page && e.perms & need == need && off + len <= PAGE_SIZE as usize {
+            // SAFETY: off + len is within the page the entry points to.
+            Some(unsafe { e.data.add(off) })
+        } else {
+            None
+        }
+    }
+
+    /// Fetches an instruction word (needs EXEC).
+    #[inline(always)]
+    pub fn fetch(&mut self, addr: u64) -> Result<u32, MemFault> {
+        if let Some(p) = self.cached(addr, 4, EXEC) {
+            // SAFETY: `cached` checked the 4 bytes lie in a live page.
+            return Ok(u32::from_le(unsafe { p.cast::<u32>().read_unaligned() }));
+        }
+        self.fetch_slow(addr)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn fetch_slow(&mut self, addr: u64) -> Result<u32, MemFault> {
+        self.fill(addr >> PAGE_SHIFT);
+        self.fetch_u32(addr)
+    }
+
+    /// A guest load (needs READ), through the TLB.
+    #[inline(always)]
+    pub fn load_bytes(&mut self, addr: u64, buf: &mut [u8]) -> Result<(), MemFault> {
+        if let Some(p) = self.cached(addr, buf.len(), READ) {
+            // SAFETY: `cached` checked the range lies in a live page; buf is a distinct host buffer.
+            unsafe { std::ptr::copy_nonoverlapping(p, buf.as_mut_ptr(), buf.len()) };
+            return Ok(());
+        }
+        self.load_slow(addr, buf)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn load_slow(&mut self, addr: u64, buf: &mut [u8]) -> Result<(), MemFault> {
+        self.fill(addr >> PAGE_SHIFT);
+        self.read(addr, buf)
+    }
+
+    /// A guest store (needs WRITE), all or nothing, through the TLB.
+    #[inline(always)]
+    pub fn store_bytes(&mut self, addr: u64, data: &[u8]) -> Result<(), MemFault> {
+        if !*self.shared.get_mut() {
+            if let Some(p) = self.cached(addr, data.len(), WRITE | OWNED) {
+                // SAFETY: the page is live, writable and held by this Memory alone (OWNED, and no
+                // clone since the entry was made), so nobody else can observe the write.
+                unsafe { std::ptr::copy_nonoverlapping(data.as_ptr(), p, data.len()) };
+                return Ok(());
+            }
+        }
+        self.store_slow(addr, data)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn store_slow(&mut self, addr: u64, data: &[u8]) -> Result<(), MemFault> {
+        self.write(addr, data)?;
+        self.fill(addr >> PAGE_SHIFT);
+        Ok(())
+    }
+
+    /// Watches [addr, addr+len) for guest reads and/or writes (replacing the flags of an
+    /// identical range). Instructions that would touch it stop before executing.
+    pub fn watch(&mut self, addr: u64, len: u64, read: bool, write: bool) {
+        self.unwatch(addr, len);
+        if len > 0 && (read || write) {
+            self.watches.push(WatchRange { addr, len, read, write });
+        }
+    }
+
+    /// Removes the watch on exactly [addr, addr+len); returns whether there was one.
+    pub fn unwatch(&mut self, addr: u64, len: u64) -> bool {
+        let before = self.watches.len();
+        self.watches.retain(|w| (w.addr, w.len) != (addr, len));
+        self.watches.len() != before
+    }
+
+    pub fn watchpoints(&self) -> &[WatchRange] {
+        &self.watches
+    }
+
+    #[inline(always)]
+    pub fn watching(&self) -> bool {
+        !self.watches.is_empty()
+    }
+
+    /// Whether a guest access of `len` bytes at `addr` touches a range watched for its kind.
+    pub fn watch_hit(&self, addr: u64, len: u64, write: bool) -> bool {
+        let end = addr.wrapping_add(len);
+        self.watches.iter().any(|w| {
+            (if write { w.write } else { w.read }) && addr < w.addr.wrapping_add(w.len) && w.addr < end
+        })
     }
 
     pub fn read(&self, addr: u64, buf: &mut [u8]) -> Result<(), MemFault> {

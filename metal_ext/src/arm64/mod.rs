@@ -3,6 +3,7 @@
 
 pub mod disasm;
 pub mod exec;
+pub mod linux;
 pub mod mem;
 pub mod python_core;
 pub mod state;

@@ -34,6 +34,11 @@ pub fn exception_tuple(e: &Exception) -> (&'static str, u64, String) {
         Exception::Breakpoint { pc, imm } => ("brk", *pc, format!("#{}", imm)),
         Exception::Undefined { pc, word } => ("undefined", *pc, format!("0x{:08x}", word)),
         Exception::Memory { pc, fault } => ("memory", *pc, fault_text(fault)),
+        Exception::Alignment { pc, addr } => ("alignment", *pc, format!("0x{:x}", addr)),
+        Exception::Watchpoint { pc, addr, size, write } => {
+            let access = if *write { "write" } else { "read" };
+            ("watchpoint", *pc, format!("{} 0x{:x} ({} bytes)", access, addr, size))
+        }
     }
 }
 
@@ -64,7 +69,8 @@ impl Arm64Core {
         Ok(PyBytes::new(py, &buf))
     }
 
-    /// Register by name: x0..x30, sp, pc, nzcv, v0..v31 (128-bit ints), fpcr, fpsr, tpidr_el0.
+    /// Register by name: x0..x30, sp, pc, nzcv, v0..v31 (128-bit ints), fpcr, fpsr, tpidr_el0,
+    /// tpidrro_el0, counter (CNTVCT_EL0).
     fn get(&self, name: &str) -> PyResult<u128> {
         let c = &self.cpu;
         Ok(match name {
@@ -74,6 +80,8 @@ impl Arm64Core {
             "fpcr" => c.fpcr as u128,
             "fpsr" => c.fpsr as u128,
             "tpidr_el0" => c.tpidr_el0 as u128,
+            "tpidrro_el0" => c.tpidrro_el0 as u128,
+            "counter" => c.counter as u128,
             _ => match reg_index(name) {
                 Some(('x', i)) => c.x[i] as u128,
                 Some(('v', i)) => c.v[i],
@@ -91,6 +99,8 @@ impl Arm64Core {
             "fpcr" => c.fpcr = value as u32,
             "fpsr" => c.fpsr = value as u32,
             "tpidr_el0" => c.tpidr_el0 = value as u64,
+            "tpidrro_el0" => c.tpidrro_el0 = value as u64,
+            "counter" => c.counter = value as u64,
             _ => match reg_index(name) {
                 Some(('x', i)) => c.x[i] = value as u64,
                 Some(('v', i)) => c.v[i] = value,
@@ -101,7 +111,8 @@ impl Arm64Core {
     }
 
     /// Executes up to `n` instructions. Returns (executed, exception) where exception is None or
-    /// (kind, pc, detail) with kind one of "svc", "brk", "undefined", "memory".
+    /// (kind, pc, detail) with kind one of "svc", "brk", "undefined", "memory", "alignment",
+    /// "watchpoint". Only "svc" counts as executed; the others leave the state untouched.
     #[pyo3(signature = (n = 1))]
     fn step(&mut self, n: u64) -> (u64, Option<(&'static str, u64, String)>) {
         for done in 0..n {
@@ -111,6 +122,23 @@ impl Arm64Core {
             }
         }
         (n, None)
+    }
+
+    /// Stops `step` before any instruction that reads (`read`) or writes (`write`) a byte of
+    /// [address, address+size).
+    #[pyo3(signature = (address, size, read = true, write = true))]
+    fn watch(&mut self, address: u64, size: u64, read: bool, write: bool) {
+        self.mem.watch(address, size, read, write);
+    }
+
+    /// Removes the watch on exactly [address, address+size); returns whether there was one.
+    fn unwatch(&mut self, address: u64, size: u64) -> bool {
+        self.mem.unwatch(address, size)
+    }
+
+    /// The watched ranges as (address, size, read, write).
+    fn watchpoints(&self) -> Vec<(u64, u64, bool, bool)> {
+        self.mem.watchpoints().iter().map(|w| (w.addr, w.len, w.read, w.write)).collect()
     }
 
     #[staticmethod]

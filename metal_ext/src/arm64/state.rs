@@ -13,14 +13,52 @@ pub struct CpuState {
     pub fpcr: u32,
     pub fpsr: u32,
     pub tpidr_el0: u64,
+    /// Read-only thread register at EL0 (Linux keeps it 0 for user threads).
+    pub tpidrro_el0: u64,
     /// Address of the exclusive monitor's reservation (LDXR/STXR), if any.
     pub exclusive: Option<u64>,
+    /// The virtual counter CNTVCT_EL0: `step` advances it by one per retired instruction, so
+    /// guest time is deterministic (ticking at `COUNTER_FREQUENCY`).
+    pub counter: u64,
 }
 
 pub const SP: usize = 31;
 
+/// CNTFRQ_EL0 as the guest reads it, in Hz.
+pub const COUNTER_FREQUENCY: u64 = 62_500_000;
+
 impl CpuState {
     pub fn sp(&self) -> u64 {
         self.x[SP]
+    }
+
+    /// Register `r` of a general-purpose operand where 31 means XZR.
+    #[inline(always)]
+    pub fn xr(&self, r: u32) -> u64 {
+        if r == 31 {
+            0
+        } else {
+            self.x[r as usize & 31]
+        }
+    }
+
+    /// Writes register `r` where 31 means XZR (the value is discarded).
+    #[inline(always)]
+    pub fn set_xr(&mut self, r: u32, v: u64) {
+        if r != 31 {
+            self.x[r as usize & 31] = v;
+        }
+    }
+
+    /// Register `r` where 31 means SP.
+    #[inline(always)]
+    pub fn xr_sp(&self, r: u32) -> u64 {
+        self.x[r as usize & 31]
+    }
+
+    /// Writes register `r` where 31 means SP.
+    #[inline(always)]
+    pub fn set_xr_sp(&mut self, r: u32, v: u64) {
+        self.x[r as usize & 31] = v;
     }
 }

@@ -1,6 +1,16 @@
 //! Fetch, decode and execute one A64 instruction at a time.
+//!
+//! Each family lives in its own file and decodes its own fields; `step` routes on op0
+//! (bits 28..25) and keeps the contract that a failed instruction changes nothing.
 
+pub mod alu;
+mod atomics;
+mod branch_system;
+mod data_imm;
+mod data_reg;
+mod load_store;
 pub mod simd_fp;
+mod simd_structures;
 
 use super::mem::{MemFault, Memory};
 use super::state::CpuState;
@@ -17,15 +27,118 @@ pub enum Exception {
     Undefined { pc: u64, word: u32 },
     /// A load, store or fetch that touched unmapped memory or lacked permission.
     Memory { pc: u64, fault: MemFault },
+    /// An access the architecture requires to be aligned was not (exclusives, load-acquire,
+    /// store-release, and instruction fetch from a PC that is not a multiple of 4).
+    Alignment { pc: u64, addr: u64 },
+    /// The instruction would touch a watched range (`Memory::watch`); it has not executed.
+    Watchpoint { pc: u64, addr: u64, size: u64, write: bool },
+}
+
+impl Exception {
+    pub(crate) fn undefined(pc: u64, word: u32) -> Self {
+        Exception::Undefined { pc, word }
+    }
 }
 
 /// Executes the instruction at `cpu.pc`.
+///
+/// `simd_fp::execute` is called with `cpu.pc` still at the instruction and must leave it there;
+/// every other family gets the instruction's address as `pc`, finds `cpu.pc` already advanced
+/// and only branches change it. On any exception but SVC, `cpu.pc` is put back.
+#[inline]
 pub fn step(cpu: &mut CpuState, mem: &mut Memory) -> Result<(), Exception> {
     let pc = cpu.pc;
-    let word = mem.fetch_u32(pc).map_err(|fault| Exception::Memory { pc, fault })?;
-    // Top-level decode on op0 = bits 28..25.
-    match (word >> 25) & 0xF {
-        0b0111 | 0b1111 => simd_fp::execute(cpu, word),
-        _ => Err(Exception::Undefined { pc, word }),
+    let word = match mem.fetch(pc) {
+        Ok(w) if pc & 3 == 0 => w,
+        Ok(_) => return Err(Exception::Alignment { pc, addr: pc }),
+        Err(fault) => return Err(Exception::Memory { pc, fault }),
+    };
+    let result = match (word >> 25) & 0xF {
+        0b0111 | 0b1111 => {
+            let r = simd_fp::execute(cpu, word);
+            if r.is_ok() {
+                cpu.pc = pc.wrapping_add(4);
+            }
+            r
+        }
+        op0 => {
+            cpu.pc = pc.wrapping_add(4);
+            let r = match op0 {
+                0b1000 | 0b1001 => data_imm::execute(cpu, word, pc),
+                0b1010 | 0b1011 => branch_system::execute(cpu, mem, word, pc),
+                0b0101 | 0b1101 => data_reg::execute(cpu, word, pc),
+                0b0100 | 0b0110 | 0b1100 | 0b1110 => load_store::execute(cpu, mem, word, pc),
+                _ => Err(Exception::undefined(pc, word)),
+            };
+            if let Err(e) = &r {
+                if !matches!(e, Exception::Svc { .. }) {
+                    cpu.pc = pc;
+                }
+            }
+            r
+        }
+    };
+    if result.is_ok() || matches!(result, Err(Exception::Svc { .. })) {
+        cpu.counter = cpu.counter.wrapping_add(1);
+    }
+    result
+}
+
+/// Reads guest memory for the instruction at `pc`: watchpoints first, then permissions.
+#[inline(always)]
+pub(crate) fn read(mem: &mut Memory, pc: u64, addr: u64, buf: &mut [u8]) -> Result<(), Exception> {
+    if mem.watching() && mem.watch_hit(addr, buf.len() as u64, false) {
+        return Err(Exception::Watchpoint { pc, addr, size: buf.len() as u64, write: false });
+    }
+    mem.load_bytes(addr, buf).map_err(|fault| Exception::Memory { pc, fault })
+}
+
+/// Writes guest memory for the instruction at `pc`, all or nothing.
+#[inline(always)]
+pub(crate) fn write(mem: &mut Memory, pc: u64, addr: u64, data: &[u8]) -> Result<(), Exception> {
+    if mem.watching() && mem.watch_hit(addr, data.len() as u64, true) {
+        return Err(Exception::Watchpoint { pc, addr, size: data.len() as u64, write: true });
+    }
+    mem.store_bytes(addr, data).map_err(|fault| Exception::Memory { pc, fault })
+}
+
+/// Loads a little-endian value of `size` bytes (1, 2, 4, 8 or 16).
+#[inline(always)]
+pub(crate) fn load(mem: &mut Memory, pc: u64, addr: u64, size: usize) -> Result<u128, Exception> {
+    let mut b = [0u8; 16];
+    match size {
+        1 => read(mem, pc, addr, &mut b[..1])?,
+        2 => read(mem, pc, addr, &mut b[..2])?,
+        4 => read(mem, pc, addr, &mut b[..4])?,
+        8 => read(mem, pc, addr, &mut b[..8])?,
+        _ => read(mem, pc, addr, &mut b[..16])?,
+    }
+    Ok(u128::from_le_bytes(b))
+}
+
+/// Stores the low `size` bytes (1, 2, 4, 8 or 16) of `v`.
+#[inline(always)]
+pub(crate) fn store(mem: &mut Memory, pc: u64, addr: u64, size: usize, v: u128) -> Result<(), Exception> {
+    let b = v.to_le_bytes();
+    match size {
+        1 => write(mem, pc, addr, &b[..1]),
+        2 => write(mem, pc, addr, &b[..2]),
+        4 => write(mem, pc, addr, &b[..4]),
+        8 => write(mem, pc, addr, &b[..8]),
+        _ => write(mem, pc, addr, &b[..16]),
     }
 }
+
+/// Exclusives and acquire/release need natural alignment of the whole access.
+#[inline(always)]
+pub(crate) fn check_aligned(pc: u64, addr: u64, size: u64) -> Result<(), Exception> {
+    if addr & (size - 1) != 0 {
+        Err(Exception::Alignment { pc, addr })
+    } else {
+        Ok(())
+    }
+}
+
+
+#[cfg(test)]
+mod tests;

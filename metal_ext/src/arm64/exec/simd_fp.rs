@@ -1,8 +1,86 @@
-//! Data processing on the SIMD & FP registers (op0 = x111): scalar FP and the AdvSIMD subset.
+//! Data processing on the SIMD & FP registers (op0 = x111): scalar FP and AdvSIMD.
+//! This file decodes the instruction class; each class lives in a submodule.
+
+mod fp_env;
+mod fp_estimate;
+mod fp_ops;
+mod fp_scalar;
+mod lanes;
+mod simd_across;
+mod simd_elem;
+mod simd_float;
+mod simd_imm;
+mod simd_int;
+mod simd_permute;
+mod simd_shift;
+
+#[cfg(test)]
+mod tests;
 
 use super::Exception;
 use crate::arm64::state::CpuState;
+use lanes::{bit, field};
 
+/// Executes one instruction of the group (the caller advances the pc), or reports it undefined.
 pub fn execute(cpu: &mut CpuState, word: u32) -> Result<(), Exception> {
-    Err(Exception::Undefined { pc: cpu.pc, word })
+    decode_and_run(cpu, word).ok_or(Exception::Undefined { pc: cpu.pc, word })
+}
+
+/// Every path checks its encoding before writing state, so `None` leaves the state untouched.
+fn decode_and_run(cpu: &mut CpuState, w: u32) -> Option<()> {
+    let scalar_fp = bit(w, 28) && !bit(w, 30);
+    if scalar_fp {
+        return fp_scalar::execute(cpu, w);
+    }
+    if bit(w, 31) {
+        return None;
+    }
+    // Bit 28 separates the scalar AdvSIMD forms (01U11110/11111) from the vector ones (0QU01110/01111).
+    let scalar = bit(w, 28);
+    if bit(w, 24) {
+        return if bit(w, 10) {
+            if bit(w, 23) {
+                None
+            } else if field(w, 19, 4) == 0 {
+                if scalar {
+                    None
+                } else {
+                    simd_imm::execute(cpu, w)
+                }
+            } else {
+                simd_shift::execute(cpu, w, scalar)
+            }
+        } else {
+            simd_elem::execute(cpu, w, scalar)
+        };
+    }
+    if bit(w, 21) {
+        return match field(w, 10, 2) {
+            0b01 | 0b11 => simd_int::three_same(cpu, w, scalar),
+            0b00 => simd_int::three_different(cpu, w, scalar),
+            _ => match field(w, 17, 4) {
+                0b0000 => simd_int::two_reg_misc(cpu, w, scalar),
+                0b1000 if scalar => simd_across::scalar_pairwise(cpu, w),
+                0b1000 => simd_across::across_lanes(cpu, w),
+                _ => None,
+            },
+        };
+    }
+    let (op2, bit15) = (field(w, 22, 2), bit(w, 15));
+    if field(w, 21, 3) == 0 && !bit15 && bit(w, 10) {
+        return if scalar {
+            simd_permute::scalar_copy(cpu, w)
+        } else {
+            simd_permute::copy(cpu, w)
+        };
+    }
+    if scalar || bit15 {
+        return None;
+    }
+    match (bit(w, 29), field(w, 10, 2)) {
+        (false, 0b10) => simd_permute::permute(cpu, w),
+        (true, 0b00) | (true, 0b10) if op2 == 0 && !bit(w, 10) => simd_permute::ext(cpu, w),
+        (false, 0b00) if op2 == 0 => simd_permute::table(cpu, w),
+        _ => None,
+    }
 }

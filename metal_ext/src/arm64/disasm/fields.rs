@@ -1,0 +1,152 @@
+//! Bit fields, register names and the immediate encodings shared by every group.
+
+/// Bits `hi..=lo` of `w`.
+pub fn bits(w: u32, hi: u32, lo: u32) -> u32 {
+    (w >> lo) & (((1u64 << (hi - lo + 1)) - 1) as u32)
+}
+
+/// Bit `i` of `w`.
+pub fn bit(w: u32, i: u32) -> u32 {
+    (w >> i) & 1
+}
+
+/// Sign-extends the low `width` bits of `v`.
+pub fn sext(v: u64, width: u32) -> i64 {
+    let s = 64 - width;
+    ((v << s) as i64) >> s
+}
+
+/// General register `n` where 31 is the zero register.
+pub fn r(n: u32, x: bool) -> String {
+    match (n, x) {
+        (31, true) => "xzr".into(),
+        (31, false) => "wzr".into(),
+        (_, true) => format!("x{n}"),
+        (_, false) => format!("w{n}"),
+    }
+}
+
+/// General register `n` where 31 is the stack pointer.
+pub fn rsp(n: u32, x: bool) -> String {
+    match (n, x) {
+        (31, true) => "sp".into(),
+        (31, false) => "wsp".into(),
+        _ => r(n, x),
+    }
+}
+
+/// Capstone's immediate style: decimal up to 9, hex above, sign in front.
+pub fn imm(v: i64) -> String {
+    if v >= 0 {
+        uimm(v as u64)
+    } else if v < -9 {
+        format!("#-0x{:x}", v.unsigned_abs())
+    } else {
+        format!("#-{}", v.unsigned_abs())
+    }
+}
+
+/// Unsigned immediate in capstone's style.
+pub fn uimm(v: u64) -> String {
+    if v > 9 {
+        format!("#0x{v:x}")
+    } else {
+        format!("#{v}")
+    }
+}
+
+/// A vector lane index, e.g. "[0xd]": capstone prints lane numbers like immediates.
+pub fn lane(i: u32) -> String {
+    let text = uimm(i as u64);
+    format!("[{}]", &text[1..])
+}
+
+/// Condition code names, indexed by the 4-bit field.
+pub const COND: [&str; 16] = [
+    "eq", "ne", "hs", "lo", "mi", "pl", "vs", "vc", "hi", "ls", "ge", "lt", "gt", "le", "al", "nv",
+];
+
+/// Shift names of shifted-register forms, indexed by the 2-bit field.
+pub const SHIFT: [&str; 4] = ["lsl", "lsr", "asr", "ror"];
+
+/// Extend names of extended-register forms, indexed by the 3-bit option.
+pub const EXTEND: [&str; 8] = ["uxtb", "uxth", "uxtw", "uxtx", "sxtb", "sxth", "sxtw", "sxtx"];
+
+/// The `DecodeBitMasks` value of a logical immediate (N:immr:imms), or None when reserved.
+pub fn bitmask(n: u32, immr: u32, imms: u32, regsize: u32) -> Option<u64> {
+    let combined = (n << 6) | (!imms & 0x3f);
+    if combined == 0 {
+        return None;
+    }
+    let len = 31 - combined.leading_zeros();
+    let size = 1u32 << len;
+    if size > regsize {
+        return None;
+    }
+    let levels = size - 1;
+    let s = imms & levels;
+    let rot = immr & levels;
+    if s == levels {
+        return None;
+    }
+    let ones = (1u64 << (s + 1)) - 1;
+    let mask = if size == 64 { u64::MAX } else { (1u64 << size) - 1 };
+    let elem = ((ones >> rot) | (ones << ((size - rot) % size))) & mask;
+    let mut v = 0u64;
+    let mut i = 0;
+    while i < regsize {
+        v |= elem << i;
+        i += size;
+    }
+    Some(v)
+}
+
+/// The 8-bit floating-point immediate (`VFPExpandImm`) as a double.
+pub fn fp8(imm8: u32) -> f64 {
+    let sign = if imm8 & 0x80 != 0 { -1.0 } else { 1.0 };
+    let exp = ((imm8 >> 4) & 7) as i32;
+    let exp = if exp & 4 != 0 { exp - 8 } else { exp } + 1;
+    let frac = 16 + (imm8 & 15) as i32;
+    sign * frac as f64 / 16.0 * 2f64.powi(exp)
+}
+
+/// Capstone's text for an 8-bit floating-point immediate, e.g. "#1.00000000".
+pub fn fp8_text(imm8: u32) -> String {
+    format!("#{:.8}", fp8(imm8))
+}
+
+/// Expands the AdvSIMD "modified immediate" byte mask (each bit of `imm8` to a byte).
+pub fn byte_mask(imm8: u32) -> u64 {
+    (0..8).fold(0u64, |v, i| if imm8 >> i & 1 != 0 { v | 0xff << (8 * i) } else { v })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bitmask_immediates() {
+        assert_eq!(bitmask(0, 0, 0, 32), Some(1));
+        assert_eq!(bitmask(1, 0, 0, 64), Some(1));
+        assert_eq!(bitmask(0, 1, 0, 32), Some(0x8000_0000));
+        assert_eq!(bitmask(0, 0, 0b111100, 32), Some(0x5555_5555));
+        assert_eq!(bitmask(0, 0, 0x3f, 32), None);
+        assert_eq!(bitmask(1, 0, 0x3f, 32), None);
+    }
+
+    #[test]
+    fn fp_immediates() {
+        assert_eq!(fp8_text(0x70), "#1.00000000");
+        assert_eq!(fp8_text(0x60), "#0.50000000");
+        assert_eq!(fp8_text(0xf0), "#-1.00000000");
+        assert_eq!(fp8(0x00), 2.0);
+    }
+
+    #[test]
+    fn immediate_style() {
+        assert_eq!(imm(9), "#9");
+        assert_eq!(imm(10), "#0xa");
+        assert_eq!(imm(-9), "#-9");
+        assert_eq!(imm(-16), "#-0x10");
+    }
+}

@@ -1,0 +1,842 @@
+//! Advanced SIMD, vector and scalar forms: three same / different, two-register miscellaneous,
+//! across lanes, pairwise, copy, modified immediate, shift by immediate, indexed element,
+//! permute, extract, table lookup, and the AES/SHA crypto instructions.
+
+use super::fields::{bit, bits, byte_mask, fp8_text, lane, r, uimm};
+use super::simd_fp::arrangement;
+use super::{simd_crypto, simd_extra};
+
+/// Element letter of a size field: "b", "h", "s", "d".
+pub(super) fn elem(size: u32) -> &'static str {
+    ["b", "h", "s", "d"][size as usize]
+}
+
+pub(super) fn v(n: u32, arr: &str) -> String {
+    format!("v{n}.{arr}")
+}
+
+/// An operand of a vector (`arr` set) or scalar (element letter `e`) form.
+pub(super) fn operand(n: u32, scalar: bool, e: &str, arr: &str) -> String {
+    if scalar {
+        format!("{e}{n}")
+    } else {
+        v(n, arr)
+    }
+}
+
+pub fn decode(w: u32) -> Option<String> {
+    let scalar = bit(w, 28) == 1;
+    if bits(w, 31, 24) == 0b1100_1110 {
+        return simd_crypto::sha3_sm3_sm4(w);
+    }
+    if bit(w, 31) == 1 || scalar && bit(w, 30) == 0 {
+        return None;
+    }
+    if bit(w, 24) == 1 {
+        return if bit(w, 10) == 1 {
+            if bit(w, 23) == 1 {
+                None
+            } else if !scalar && bits(w, 22, 19) == 0 {
+                modified_immediate(w)
+            } else {
+                shift_immediate(w, scalar)
+            }
+        } else {
+            indexed_element(w, scalar)
+        };
+    }
+    if bit(w, 21) == 1 {
+        return match bits(w, 11, 10) {
+            1 | 3 => three_same(w, scalar),
+            0 => three_different(w, scalar),
+            _ => match bits(w, 20, 17) {
+                0b0000 => two_register_misc(w, scalar),
+                0b1100 if bit(w, 22) == 1 => fp_misc(w, scalar, true),
+                0b1000 if scalar => pairwise(w),
+                0b1000 => across_lanes(w),
+                0b0100 if !scalar => simd_crypto::aes(w),
+                0b0100 => simd_crypto::sha_two_register(w),
+                _ => None,
+            },
+        };
+    }
+    if bits(w, 22, 21) == 2 && bits(w, 15, 14) == 0 && bit(w, 10) == 1 {
+        return fp16_three_same(w, scalar);
+    }
+    if bit(w, 15) == 1 && bit(w, 10) == 1 && bit(w, 21) == 0 {
+        return simd_extra::three_same_extra(w, scalar);
+    }
+    if bit(w, 15) == 0 && bits(w, 23, 21) == 0 && bit(w, 10) == 1 && (bit(w, 29) == 0 || !scalar) {
+        return copy(w, scalar);
+    }
+    if scalar {
+        return if bits(w, 23, 21) == 0 && bits(w, 11, 10) == 0 && bit(w, 29) == 0 {
+            simd_crypto::sha_three_register(w)
+        } else {
+            None
+        };
+    }
+    match (bit(w, 29), bit(w, 15), bits(w, 11, 10)) {
+        (0, 0, 2) => permute(w),
+        (0, 0, 0) if bits(w, 23, 22) == 0 => table_lookup(w),
+        (1, 0, 0 | 2) if bits(w, 23, 22) == 0 => {
+            let q = bit(w, 30);
+            let index = bits(w, 14, 11);
+            if q == 0 && index >= 8 {
+                return None;
+            }
+            let arr = if q == 1 { "16b" } else { "8b" };
+            Some(format!(
+                "ext {}, {}, {}, {}",
+                v(bits(w, 4, 0), arr),
+                v(bits(w, 9, 5), arr),
+                v(bits(w, 20, 16), arr),
+                uimm(index as u64)
+            ))
+        }
+        _ => None,
+    }
+}
+
+/// Name of an FP three-same operation (shared by the half, single and double forms).
+fn fp_three_same_name(u: u32, a: u32, op: u32) -> Option<&'static str> {
+    Some(match (u, a, op) {
+        (0, 0, 0) => "fmaxnm",
+        (0, 0, 1) => "fmla",
+        (0, 0, 2) => "fadd",
+        (0, 0, 3) => "fmulx",
+        (0, 0, 4) => "fcmeq",
+        (0, 0, 6) => "fmax",
+        (0, 0, 7) => "frecps",
+        (0, 1, 0) => "fminnm",
+        (0, 1, 1) => "fmls",
+        (0, 1, 2) => "fsub",
+        (0, 1, 6) => "fmin",
+        (0, 1, 7) => "frsqrts",
+        (1, 0, 0) => "fmaxnmp",
+        (1, 0, 2) => "faddp",
+        (1, 0, 3) => "fmul",
+        (1, 0, 4) => "fcmge",
+        (1, 0, 5) => "facge",
+        (1, 0, 6) => "fmaxp",
+        (1, 0, 7) => "fdiv",
+        (1, 1, 0) => "fminnmp",
+        (1, 1, 2) => "fabd",
+        (1, 1, 4) => "fcmgt",
+        (1, 1, 5) => "facgt",
+        (1, 1, 6) => "fminp",
+        _ => return None,
+    })
+}
+
+fn fp_three_same(u: u32, a: u32, op: u32, scalar: bool, e: &str, arr: &str, [rd, rn, rm]: [u32; 3]) -> Option<String> {
+    let name = fp_three_same_name(u, a, op)?;
+    if scalar && !matches!(name, "fmulx" | "fcmeq" | "frecps" | "frsqrts" | "fcmge" | "facge" | "fabd" | "fcmgt" | "facgt") {
+        return None;
+    }
+    let o = |n| operand(n, scalar, e, arr);
+    Some(format!("{name} {}, {}, {}", o(rd), o(rn), o(rm)))
+}
+
+/// FP16 three-same (bits 23:21 = a10, bits 15:14 = 00).
+fn fp16_three_same(w: u32, scalar: bool) -> Option<String> {
+    let arr = if scalar { "" } else { arrangement(1, bit(w, 30)) };
+    fp_three_same(bit(w, 29), bit(w, 23), bits(w, 13, 11), scalar, "h", arr, [bits(w, 4, 0), bits(w, 9, 5), bits(w, 20, 16)])
+}
+
+/// FP arrangement for single/double (`sz`) and width `q`; 1d is not a valid FP vector.
+pub(super) fn fp_arrangement(sz: u32, q: u32) -> Option<&'static str> {
+    match (sz, q) {
+        (0, 0) => Some("2s"),
+        (0, 1) => Some("4s"),
+        (1, 1) => Some("2d"),
+        _ => None,
+    }
+}
+
+fn three_same(w: u32, scalar: bool) -> Option<String> {
+    let (q, u, size, opcode) = (bit(w, 30), bit(w, 29), bits(w, 23, 22), bits(w, 15, 11));
+    let (rm, rn, rd) = (bits(w, 20, 16), bits(w, 9, 5), bits(w, 4, 0));
+    if bit(w, 10) == 0 {
+        return None;
+    }
+    if opcode >= 0b11000 {
+        let (a, sz) = (size >> 1, size & 1);
+        if opcode == 0b11101 && u == 0 || opcode == 0b11001 && u == 1 {
+            return if scalar || sz == 1 { None } else { simd_extra::fp16_long(w) };
+        }
+        let e = if sz == 1 { "d" } else { "s" };
+        let arr = if scalar { "" } else { fp_arrangement(sz, q)? };
+        return fp_three_same(u, a, opcode & 7, scalar, e, arr, [rd, rn, rm]);
+    }
+    if opcode == 0b00011 {
+        if scalar {
+            return None;
+        }
+        let arr = if q == 1 { "16b" } else { "8b" };
+        let name = ["and", "bic", "orr", "orn", "eor", "bsl", "bit", "bif"][(u << 2 | size) as usize];
+        if name == "orr" && rm == rn {
+            return Some(format!("mov {}, {}", v(rd, arr), v(rn, arr)));
+        }
+        return Some(format!("{name} {}, {}, {}", v(rd, arr), v(rn, arr), v(rm, arr)));
+    }
+    const NAMES: [[&str; 2]; 23] = [
+        ["shadd", "uhadd"],
+        ["sqadd", "uqadd"],
+        ["srhadd", "urhadd"],
+        ["", ""],
+        ["shsub", "uhsub"],
+        ["sqsub", "uqsub"],
+        ["cmgt", "cmhi"],
+        ["cmge", "cmhs"],
+        ["sshl", "ushl"],
+        ["sqshl", "uqshl"],
+        ["srshl", "urshl"],
+        ["sqrshl", "uqrshl"],
+        ["smax", "umax"],
+        ["smin", "umin"],
+        ["sabd", "uabd"],
+        ["saba", "uaba"],
+        ["add", "sub"],
+        ["cmtst", "cmeq"],
+        ["mla", "mls"],
+        ["mul", "pmul"],
+        ["smaxp", "umaxp"],
+        ["sminp", "uminp"],
+        ["sqdmulh", "sqrdmulh"],
+    ];
+    let name = match opcode {
+        0b10111 if u == 0 => "addp",
+        0b10111 => return None,
+        _ => NAMES[opcode as usize][u as usize],
+    };
+    // Which element sizes each operation allows: 64-bit lanes only for the saturating, shift,
+    // compare and add/sub group; scalar forms only for those and the doubling multiplies.
+    let wide_ok = matches!(opcode, 0b00001 | 0b00101..=0b01011 | 0b10000 | 0b10001) || name == "addp";
+    let valid = match opcode {
+        0b10010 | 0b10011 if name == "pmul" => size == 0,
+        0b10010 | 0b10011 => size != 3,
+        0b10110 => size == 1 || size == 2,
+        _ if size == 3 => wide_ok && (q == 1 || scalar),
+        _ => true,
+    };
+    if !valid {
+        return None;
+    }
+    if scalar {
+        let scalar_ok = match opcode {
+            0b00001 | 0b00101 | 0b01001 | 0b01011 => true,
+            0b00110 | 0b00111 | 0b01000 | 0b01010 | 0b10000 | 0b10001 => size == 3,
+            0b10110 => true,
+            _ => false,
+        };
+        if !scalar_ok {
+            return None;
+        }
+    }
+    let arr = arrangement(size, q);
+    let o = |n| operand(n, scalar, elem(size), arr);
+    Some(format!("{name} {}, {}, {}", o(rd), o(rn), o(rm)))
+}
+
+fn three_different(w: u32, scalar: bool) -> Option<String> {
+    let (q, u, size, opcode) = (bit(w, 30), bit(w, 29), bits(w, 23, 22), bits(w, 15, 12));
+    let (rm, rn, rd) = (bits(w, 20, 16), bits(w, 9, 5), bits(w, 4, 0));
+    if scalar {
+        let name = match (u, opcode) {
+            (0, 9) => "sqdmlal",
+            (0, 11) => "sqdmlsl",
+            (0, 13) => "sqdmull",
+            _ => return None,
+        };
+        if size == 0 || size == 3 {
+            return None;
+        }
+        return Some(format!("{name} {}{rd}, {}{rn}, {}{rm}", elem(size + 1), elem(size), elem(size)));
+    }
+    const NAMES: [[&str; 2]; 15] = [
+        ["saddl", "uaddl"],
+        ["saddw", "uaddw"],
+        ["ssubl", "usubl"],
+        ["ssubw", "usubw"],
+        ["addhn", "raddhn"],
+        ["sabal", "uabal"],
+        ["subhn", "rsubhn"],
+        ["sabdl", "uabdl"],
+        ["smlal", "umlal"],
+        ["sqdmlal", ""],
+        ["smlsl", "umlsl"],
+        ["sqdmlsl", ""],
+        ["smull", "umull"],
+        ["sqdmull", ""],
+        ["pmull", ""],
+    ];
+    let name = *NAMES.get(opcode as usize)?.get(u as usize)?;
+    if name.is_empty() {
+        return None;
+    }
+    let valid = match name {
+        "pmull" => size == 0 || size == 3,
+        "sqdmlal" | "sqdmlsl" | "sqdmull" => size == 1 || size == 2,
+        _ => size != 3,
+    };
+    if !valid {
+        return None;
+    }
+    let name = format!("{name}{}", if q == 1 { "2" } else { "" });
+    let wide = if size == 3 { "1q" } else { arrangement(size + 1, 1) };
+    let narrow = arrangement(size, q);
+    Some(match opcode {
+        1 | 3 => format!("{name} {}, {}, {}", v(rd, wide), v(rn, wide), v(rm, narrow)),
+        4 | 6 => format!("{name} {}, {}, {}", v(rd, narrow), v(rn, wide), v(rm, wide)),
+        _ => format!("{name} {}, {}, {}", v(rd, wide), v(rn, narrow), v(rm, narrow)),
+    })
+}
+
+fn two_register_misc(w: u32, scalar: bool) -> Option<String> {
+    let (q, u, size, opcode) = (bit(w, 30), bit(w, 29), bits(w, 23, 22), bits(w, 16, 12));
+    let (rn, rd) = (bits(w, 9, 5), bits(w, 4, 0));
+    let arr = arrangement(size, q);
+    let same = |name: &str| {
+        let o = |n| operand(n, scalar, elem(size), arr);
+        Some(format!("{name} {}, {}", o(rd), o(rn)))
+    };
+    let zero = |name: &str, z: &str| {
+        let o = |n| operand(n, scalar, elem(size), arr);
+        Some(format!("{name} {}, {}, {z}", o(rd), o(rn)))
+    };
+    let bad_2d = size == 3 && q == 0 && !scalar;
+    if opcode >= 0b01100 && (opcode >= 0b11000 || opcode != 0b10100 && opcode != 0b10110 && opcode != 0b10111 && opcode != 0b10010 && opcode != 0b10011) {
+        return fp_two_register_misc(w, scalar);
+    }
+    match (u, opcode) {
+        (_, 0) | (0, 1) if !scalar => {
+            let name = if opcode == 1 { "rev16" } else if u == 1 { "rev32" } else { "rev64" };
+            let limit = if opcode == 1 { 1 } else if u == 1 { 2 } else { 3 };
+            if size >= limit {
+                return None;
+            }
+            same(name)
+        }
+        (_, 2) | (_, 6) if !scalar => {
+            if size == 3 {
+                return None;
+            }
+            let name = [["saddlp", "uaddlp"], ["sadalp", "uadalp"]][(opcode / 6) as usize][u as usize];
+            Some(format!("{name} {}, {}", v(rd, arrangement(size + 1, q)), v(rn, arr)))
+        }
+        (_, 3) | (_, 7) => {
+            if bad_2d {
+                return None;
+            }
+            same([["suqadd", "usqadd"], ["sqabs", "sqneg"]][(opcode / 7) as usize][u as usize])
+        }
+        (_, 4) if !scalar => {
+            if size == 3 {
+                return None;
+            }
+            same(if u == 1 { "clz" } else { "cls" })
+        }
+        (_, 5) if !scalar => {
+            let arr = if q == 1 { "16b" } else { "8b" };
+            let name = match (u, size) {
+                (0, 0) => "cnt",
+                (1, 0) => "mvn",
+                (1, 1) => "rbit",
+                _ => return None,
+            };
+            Some(format!("{name} {}, {}", v(rd, arr), v(rn, arr)))
+        }
+        (_, 8) | (_, 9) | (0, 10) | (_, 11) => {
+            if bad_2d || scalar && size != 3 {
+                return None;
+            }
+            match (u, opcode) {
+                (0, 8) => zero("cmgt", "#0"),
+                (1, 8) => zero("cmge", "#0"),
+                (0, 9) => zero("cmeq", "#0"),
+                (1, 9) => zero("cmle", "#0"),
+                (0, 10) => zero("cmlt", "#0"),
+                (0, _) => same("abs"),
+                _ => same("neg"),
+            }
+        }
+        (_, 18) | (_, 20) => {
+            if size == 3 {
+                return None;
+            }
+            let name = match (u, opcode) {
+                (0, 18) => "xtn",
+                (1, 18) => "sqxtun",
+                (0, _) => "sqxtn",
+                _ => "uqxtn",
+            };
+            if scalar {
+                if name == "xtn" {
+                    return None;
+                }
+                return Some(format!("{name} {}{rd}, {}{rn}", elem(size), elem(size + 1)));
+            }
+            let name = format!("{name}{}", if q == 1 { "2" } else { "" });
+            Some(format!("{name} {}, {}", v(rd, arr), v(rn, arrangement(size + 1, 1))))
+        }
+        (1, 19) if !scalar => {
+            if size == 3 {
+                return None;
+            }
+            let name = if q == 1 { "shll2" } else { "shll" };
+            Some(format!("{name} {}, {}, #{}", v(rd, arrangement(size + 1, 1)), v(rn, arr), 8 << size))
+        }
+        (_, 22) | (0, 23) => fp_two_register_misc(w, scalar),
+        _ => None,
+    }
+}
+
+fn fp_two_register_misc(w: u32, scalar: bool) -> Option<String> {
+    fp_misc(w, scalar, false)
+}
+
+/// FP two-register miscellaneous; `half` for the FP16 encodings (bits 21:17 = 11100).
+fn fp_misc(w: u32, scalar: bool, half: bool) -> Option<String> {
+    let (q, u, size, opcode) = (bit(w, 30), bit(w, 29), bits(w, 23, 22), bits(w, 16, 12));
+    let size = if half { size & 2 } else { size };
+    if half && (opcode == 22 || opcode == 23) {
+        return None;
+    }
+    let (rn, rd) = (bits(w, 9, 5), bits(w, 4, 0));
+    let (a, sz) = (size >> 1, size & 1);
+    let suffix2 = if q == 1 { "2" } else { "" };
+    match (u, opcode) {
+        (0, 22) if size == 2 && !scalar => {
+            return Some(format!("bfcvtn{suffix2} {}, {}", v(rd, arrangement(1, q)), v(rn, "4s")));
+        }
+        (_, 22) => {
+            // FCVTN / FCVTXN narrow double to single (or single to half).
+            let name = if u == 1 {
+                if sz == 0 {
+                    return None;
+                }
+                "fcvtxn"
+            } else {
+                "fcvtn"
+            };
+            if a == 1 {
+                return None;
+            }
+            if scalar {
+                return if u == 1 { Some(format!("fcvtxn s{rd}, d{rn}")) } else { None };
+            }
+            let (to, from) = if sz == 1 { (arrangement(2, q), "2d") } else { (arrangement(1, q), "4s") };
+            return Some(format!("{name}{suffix2} {}, {}", v(rd, to), v(rn, from)));
+        }
+        (0, 23) => {
+            if a == 1 || scalar {
+                return None;
+            }
+            let (to, from) = if sz == 1 { ("2d", arrangement(2, q)) } else { ("4s", arrangement(1, q)) };
+            return Some(format!("fcvtl{suffix2} {}, {}", v(rd, to), v(rn, from)));
+        }
+        _ => {}
+    }
+    let name = match (u, a, opcode) {
+        (0, 0, 24) => "frintn",
+        (0, 0, 25) => "frintm",
+        (0, 0, 26) => "fcvtns",
+        (0, 0, 27) => "fcvtms",
+        (0, 0, 28) => "fcvtas",
+        (0, 0, 29) => "scvtf",
+        (0, 0, 30) => "frint32z",
+        (0, 0, 31) => "frint64z",
+        (0, 1, 12) => "fcmgt",
+        (0, 1, 13) => "fcmeq",
+        (0, 1, 14) => "fcmlt",
+        (0, 1, 15) => "fabs",
+        (0, 1, 24) => "frintp",
+        (0, 1, 25) => "frintz",
+        (0, 1, 26) => "fcvtps",
+        (0, 1, 27) => "fcvtzs",
+        (0, 1, 28) => "urecpe",
+        (0, 1, 29) => "frecpe",
+        (0, 1, 31) => "frecpx",
+        (1, 0, 24) => "frinta",
+        (1, 0, 25) => "frintx",
+        (1, 0, 26) => "fcvtnu",
+        (1, 0, 27) => "fcvtmu",
+        (1, 0, 28) => "fcvtau",
+        (1, 0, 29) => "ucvtf",
+        (1, 0, 30) => "frint32x",
+        (1, 0, 31) => "frint64x",
+        (1, 1, 12) => "fcmge",
+        (1, 1, 13) => "fcmle",
+        (1, 1, 15) => "fneg",
+        (1, 1, 25) => "frinti",
+        (1, 1, 26) => "fcvtpu",
+        (1, 1, 27) => "fcvtzu",
+        (1, 1, 28) => "ursqrte",
+        (1, 1, 29) => "frsqrte",
+        (1, 1, 31) => "fsqrt",
+        _ => return None,
+    };
+    let scalar_ok = matches!(opcode, 12..=14 | 26..=29) && !matches!(name, "urecpe" | "ursqrte") || name == "frecpx";
+    let vector_ok = name != "frecpx";
+    if scalar && !scalar_ok || !scalar && !vector_ok {
+        return None;
+    }
+    let (e, arr) = if half {
+        if matches!(name, "urecpe" | "ursqrte" | "frint32z" | "frint32x" | "frint64z" | "frint64x") {
+            return None;
+        }
+        ("h", if scalar { "" } else { arrangement(1, q) })
+    } else if name == "urecpe" || name == "ursqrte" {
+        if sz == 1 {
+            return None;
+        }
+        ("s", arrangement(2, q))
+    } else {
+        (if sz == 1 { "d" } else { "s" }, if scalar { "" } else { fp_arrangement(sz, q)? })
+    };
+    let o = |n| operand(n, scalar, e, arr);
+    if (12..=14).contains(&opcode) {
+        Some(format!("{name} {}, {}, #0.0", o(rd), o(rn)))
+    } else {
+        Some(format!("{name} {}, {}", o(rd), o(rn)))
+    }
+}
+
+fn across_lanes(w: u32) -> Option<String> {
+    let (q, u, size, opcode) = (bit(w, 30), bit(w, 29), bits(w, 23, 22), bits(w, 16, 12));
+    let (rn, rd) = (bits(w, 9, 5), bits(w, 4, 0));
+    if opcode == 12 || opcode == 15 {
+        // U selects single precision (4s only) or half precision.
+        if size & 1 == 1 || u == 1 && q == 0 {
+            return None;
+        }
+        let name = match (opcode, size >> 1) {
+            (12, 0) => "fmaxnmv",
+            (12, _) => "fminnmv",
+            (_, 0) => "fmaxv",
+            _ => "fminv",
+        };
+        let (e, arr) = if u == 1 { ("s", "4s") } else { ("h", arrangement(1, q)) };
+        return Some(format!("{name} {e}{rd}, {}", v(rn, arr)));
+    }
+    let (name, widen) = match (u, opcode) {
+        (_, 3) => (["saddlv", "uaddlv"][u as usize], 1),
+        (_, 10) => (["smaxv", "umaxv"][u as usize], 0),
+        (_, 26) => (["sminv", "uminv"][u as usize], 0),
+        (0, 27) => ("addv", 0),
+        _ => return None,
+    };
+    if size == 3 || size == 2 && q == 0 {
+        return None;
+    }
+    Some(format!("{name} {}{rd}, {}", elem(size + widen), v(rn, arrangement(size, q))))
+}
+
+fn pairwise(w: u32) -> Option<String> {
+    let (u, size, opcode) = (bit(w, 29), bits(w, 23, 22), bits(w, 16, 12));
+    let (rn, rd) = (bits(w, 9, 5), bits(w, 4, 0));
+    if u == 0 && opcode == 27 {
+        return if size == 3 { Some(format!("addp d{rd}, {}", v(rn, "2d"))) } else { None };
+    }
+    let name = match (opcode, size >> 1) {
+        (12, 0) => "fmaxnmp",
+        (12, _) => "fminnmp",
+        (13, 0) => "faddp",
+        (15, 0) => "fmaxp",
+        (15, _) => "fminp",
+        _ => return None,
+    };
+    // U selects single/double precision or half precision.
+    let (e, arr) = match (u, size & 1) {
+        (0, 0) => ("h", "2h"),
+        (0, _) => return None,
+        (_, 1) => ("d", "2d"),
+        _ => ("s", "2s"),
+    };
+    Some(format!("{name} {e}{rd}, {}", v(rn, arr)))
+}
+
+fn copy(w: u32, scalar: bool) -> Option<String> {
+    let (q, op, imm5, imm4) = (bit(w, 30), bit(w, 29), bits(w, 20, 16), bits(w, 14, 11));
+    let (rn, rd) = (bits(w, 9, 5), bits(w, 4, 0));
+    let size = imm5.trailing_zeros();
+    if size > 3 {
+        return None;
+    }
+    let e = elem(size);
+    let index = lane(imm5 >> (size + 1));
+    if scalar {
+        if op != 0 || imm4 != 0 {
+            return None;
+        }
+        return Some(format!("mov {e}{rd}, v{rn}.{e}{index}"));
+    }
+    if op == 1 {
+        if q == 0 {
+            return None;
+        }
+        let from = lane(imm4 >> size);
+        return Some(format!("mov v{rd}.{e}{index}, v{rn}.{e}{from}"));
+    }
+    match imm4 {
+        0 | 1 => {
+            if size == 3 && q == 0 {
+                return None;
+            }
+            let arr = arrangement(size, q);
+            if imm4 == 0 {
+                Some(format!("dup {}, v{rn}.{e}{index}", v(rd, arr)))
+            } else {
+                Some(format!("dup {}, {}", v(rd, arr), r(rn, size == 3)))
+            }
+        }
+        3 if q == 1 => Some(format!("mov v{rd}.{e}{index}, {}", r(rn, size == 3))),
+        5 if size < 2 || size == 2 && q == 1 => Some(format!("smov {}, v{rn}.{e}{index}", r(rd, q == 1))),
+        7 => match (size, q) {
+            (0 | 1, 0) => Some(format!("umov {}, v{rn}.{e}{index}", r(rd, false))),
+            (2, 0) => Some(format!("mov {}, v{rn}.{e}{index}", r(rd, false))),
+            (3, 1) => Some(format!("mov {}, v{rn}.{e}{index}", r(rd, true))),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+fn modified_immediate(w: u32) -> Option<String> {
+    let (q, op, cmode, o2) = (bit(w, 30), bit(w, 29), bits(w, 15, 12), bit(w, 11));
+    let imm8 = bits(w, 18, 16) << 5 | bits(w, 9, 5);
+    let rd = bits(w, 4, 0);
+    if o2 == 1 {
+        // Half-precision FMOV (vector, immediate).
+        return if cmode == 15 && op == 0 { Some(format!("fmov {}, {}", v(rd, arrangement(1, q)), fp8_text(imm8))) } else { None };
+    }
+    let value = uimm(imm8 as u64);
+    match cmode {
+        0..=7 => {
+            let arr = arrangement(2, q);
+            let shift = (cmode >> 1) * 8;
+            let name = match (cmode & 1, op) {
+                (0, 0) => "movi",
+                (0, _) => "mvni",
+                (_, 0) => "orr",
+                _ => "bic",
+            };
+            Some(shifted(name, &v(rd, arr), &value, "lsl", shift))
+        }
+        8..=11 => {
+            let arr = arrangement(1, q);
+            let shift = (cmode >> 1 & 1) * 8;
+            let name = match (cmode & 1, op) {
+                (0, 0) => "movi",
+                (0, _) => "mvni",
+                (_, 0) => "orr",
+                _ => "bic",
+            };
+            Some(shifted(name, &v(rd, arr), &value, "lsl", shift))
+        }
+        12 | 13 => {
+            let name = if op == 0 { "movi" } else { "mvni" };
+            Some(format!("{name} {}, {value}, msl #{}", v(rd, arrangement(2, q)), ((cmode & 1) + 1) * 8))
+        }
+        14 if op == 0 => Some(format!("movi {}, {value}", v(rd, arrangement(0, q)))),
+        14 => {
+            let mask = byte_mask(imm8);
+            // capstone formats this mask with C's "%#016llx": zero-padded to 16 characters
+            // including the "0x", which C leaves out for zero.
+            let text = if mask == 0 { "0".repeat(16) } else { format!("{mask:#016x}") };
+            Some(if q == 0 { format!("movi d{rd}, #{text}") } else { format!("movi {}, #{text}", v(rd, "2d")) })
+        }
+        _ => match (op, q) {
+            (0, _) => Some(format!("fmov {}, {}", v(rd, arrangement(2, q)), fp8_text(imm8))),
+            (1, 1) => Some(format!("fmov {}, {}", v(rd, "2d"), fp8_text(imm8))),
+            _ => None,
+        },
+    }
+}
+
+/// "name reg, #imm" with ", lsl #n" only when the shift is nonzero.
+fn shifted(name: &str, reg: &str, value: &str, kind: &str, shift: u32) -> String {
+    if shift == 0 {
+        format!("{name} {reg}, {value}")
+    } else {
+        format!("{name} {reg}, {value}, {kind} #{shift}")
+    }
+}
+
+fn shift_immediate(w: u32, scalar: bool) -> Option<String> {
+    let (q, u, immh, opcode) = (bit(w, 30), bit(w, 29), bits(w, 22, 19), bits(w, 15, 11));
+    let (rn, rd) = (bits(w, 9, 5), bits(w, 4, 0));
+    if immh == 0 {
+        return None;
+    }
+    let size = 31 - immh.leading_zeros();
+    let esize = 8u32 << size;
+    let whole = bits(w, 22, 16);
+    let right = 2 * esize - whole;
+    let left = whole - esize;
+    let arr = arrangement(size, q);
+    let e = elem(size);
+    let narrowing = (16..=19).contains(&opcode);
+    let long = opcode == 20;
+    if (narrowing || long) && size == 3 {
+        return None;
+    }
+    if !narrowing && !long && size == 3 && q == 0 && !scalar {
+        return None;
+    }
+    let name = match (u, opcode) {
+        (0, 0) => "sshr",
+        (1, 0) => "ushr",
+        (0, 2) => "ssra",
+        (1, 2) => "usra",
+        (0, 4) => "srshr",
+        (1, 4) => "urshr",
+        (0, 6) => "srsra",
+        (1, 6) => "ursra",
+        (1, 8) => "sri",
+        (0, 10) => "shl",
+        (1, 10) => "sli",
+        (1, 12) => "sqshlu",
+        (0, 14) => "sqshl",
+        (1, 14) => "uqshl",
+        (0, 16) => "shrn",
+        (1, 16) => "sqshrun",
+        (0, 17) => "rshrn",
+        (1, 17) => "sqrshrun",
+        (0, 18) => "sqshrn",
+        (1, 18) => "uqshrn",
+        (0, 19) => "sqrshrn",
+        (1, 19) => "uqrshrn",
+        (0, 20) => "sshll",
+        (1, 20) => "ushll",
+        (0, 28) => "scvtf",
+        (1, 28) => "ucvtf",
+        (0, 31) => "fcvtzs",
+        (1, 31) => "fcvtzu",
+        _ => return None,
+    };
+    let is_left = matches!(opcode, 10 | 12 | 14 | 20);
+    let amount = uimm(if is_left { left } else { right } as u64);
+    if opcode >= 28 {
+        let arr = match size {
+            _ if scalar => "",
+            1 => arrangement(1, q),
+            2 | 3 => fp_arrangement(size - 2, q)?,
+            _ => return None,
+        };
+        if size == 0 {
+            return None;
+        }
+        let o = |n| operand(n, scalar, e, arr);
+        return Some(format!("{name} {}, {}, {amount}", o(rd), o(rn)));
+    }
+    if scalar {
+        if narrowing {
+            if name == "shrn" || name == "rshrn" {
+                return None;
+            }
+            return Some(format!("{name} {e}{rd}, {}{rn}, {amount}", elem(size + 1)));
+        }
+        if long || size != 3 && !matches!(opcode, 12 | 14) {
+            return None;
+        }
+        return Some(format!("{name} {e}{rd}, {e}{rn}, {amount}"));
+    }
+    let name = if (narrowing || long) && q == 1 { format!("{name}2") } else { name.to_string() };
+    Some(if narrowing {
+        format!("{name} {}, {}, {amount}", v(rd, arr), v(rn, arrangement(size + 1, 1)))
+    } else if long {
+        format!("{name} {}, {}, {amount}", v(rd, arrangement(size + 1, 1)), v(rn, arr))
+    } else {
+        format!("{name} {}, {}, {amount}", v(rd, arr), v(rn, arr))
+    })
+}
+
+fn indexed_element(w: u32, scalar: bool) -> Option<String> {
+    let (q, u, size, opcode) = (bit(w, 30), bit(w, 29), bits(w, 23, 22), bits(w, 15, 12));
+    let (l, m, h) = (bit(w, 21), bit(w, 20), bit(w, 11));
+    let (rn, rd) = (bits(w, 9, 5), bits(w, 4, 0));
+    let name = match (u, opcode) {
+        (0, 1) => "fmla",
+        (0, 5) => "fmls",
+        (0, 9) => "fmul",
+        (1, 9) => "fmulx",
+        (0, 2) => "smlal",
+        (0, 3) => "sqdmlal",
+        (0, 6) => "smlsl",
+        (0, 7) => "sqdmlsl",
+        (0, 8) => "mul",
+        (0, 10) => "smull",
+        (0, 11) => "sqdmull",
+        (0, 12) => "sqdmulh",
+        (0, 13) => "sqrdmulh",
+        (1, 0) => "mla",
+        (1, 2) => "umlal",
+        (1, 4) => "mls",
+        (1, 6) => "umlsl",
+        (1, 10) => "umull",
+        (1, 13) => "sqrdmlah",
+        (1, 15) => "sqrdmlsh",
+        _ if scalar => return None,
+        _ => return simd_extra::indexed_extra(w),
+    };
+    if name.starts_with('f') {
+        let (e, index, rm) = match size {
+            0 => ("h", h << 2 | l << 1 | m, bits(w, 19, 16)),
+            2 => ("s", h << 1 | l, m << 4 | bits(w, 19, 16)),
+            3 if l == 0 => ("d", h, m << 4 | bits(w, 19, 16)),
+            _ => return None,
+        };
+        let arr = match size {
+            _ if scalar => "",
+            0 => arrangement(1, q),
+            _ => fp_arrangement(size & 1, q)?,
+        };
+        let o = |n| operand(n, scalar, e, arr);
+        let index = lane(index);
+        return Some(format!("{name} {}, {}, v{rm}.{e}{index}", o(rd), o(rn)));
+    }
+    let (index, rm) = match size {
+        1 => (h << 2 | l << 1 | m, bits(w, 19, 16)),
+        2 => (h << 1 | l, m << 4 | bits(w, 19, 16)),
+        _ => return None,
+    };
+    let e = elem(size);
+    let index = lane(index);
+    let long = matches!(opcode, 2 | 3 | 6 | 7 | 10 | 11);
+    if scalar {
+        if !matches!(name, "sqdmlal" | "sqdmlsl" | "sqdmull" | "sqdmulh" | "sqrdmulh" | "sqrdmlah" | "sqrdmlsh") {
+            return None;
+        }
+        let d = if long { elem(size + 1) } else { e };
+        return Some(format!("{name} {d}{rd}, {e}{rn}, v{rm}.{e}{index}"));
+    }
+    let arr = arrangement(size, q);
+    Some(if long {
+        let name = if q == 1 { format!("{name}2") } else { name.to_string() };
+        format!("{name} {}, {}, v{rm}.{e}{index}", v(rd, arrangement(size + 1, 1)), v(rn, arr))
+    } else {
+        format!("{name} {}, {}, v{rm}.{e}{index}", v(rd, arr), v(rn, arr))
+    })
+}
+
+fn permute(w: u32) -> Option<String> {
+    let (q, size, opcode) = (bit(w, 30), bits(w, 23, 22), bits(w, 14, 12));
+    let name = ["", "uzp1", "trn1", "zip1", "", "uzp2", "trn2", "zip2"][opcode as usize];
+    if name.is_empty() || size == 3 && q == 0 {
+        return None;
+    }
+    let arr = arrangement(size, q);
+    Some(format!("{name} {}, {}, {}", v(bits(w, 4, 0), arr), v(bits(w, 9, 5), arr), v(bits(w, 20, 16), arr)))
+}
+
+fn table_lookup(w: u32) -> Option<String> {
+    let q = bit(w, 30);
+    let len = bits(w, 14, 13) + 1;
+    let name = if bit(w, 12) == 1 { "tbx" } else { "tbl" };
+    let arr = if q == 1 { "16b" } else { "8b" };
+    let rn = bits(w, 9, 5);
+    let list: Vec<String> = (0..len).map(|i| v((rn + i) % 32, "16b")).collect();
+    Some(format!("{name} {}, {{{}}}, {}", v(bits(w, 4, 0), arr), list.join(", "), v(bits(w, 20, 16), arr)))
+}

@@ -1,0 +1,171 @@
+//! Branches, exception generation and system instructions (op0 = 101x): B, BL, B.cond,
+//! CBZ/CBNZ, TBZ/TBNZ, BR/BLR/RET, SVC/BRK, hints, barriers, cache maintenance and the system
+//! registers a Linux user program may touch.
+
+use super::alu::{condition_holds, sign_extend, width};
+use super::{write, Exception};
+use crate::arm64::mem::Memory;
+use crate::arm64::state::{CpuState, COUNTER_FREQUENCY};
+
+/// A system register's op0:op1:CRn:CRm:op2, as bits 20..5 of MRS/MSR hold it.
+const fn sysreg(op0: u32, op1: u32, crn: u32, crm: u32, op2: u32) -> u32 {
+    op0 << 14 | op1 << 11 | crn << 7 | crm << 3 | op2
+}
+
+const NZCV: u32 = sysreg(3, 3, 4, 2, 0);
+const FPCR: u32 = sysreg(3, 3, 4, 4, 0);
+const FPSR: u32 = sysreg(3, 3, 4, 4, 1);
+const TPIDR_EL0: u32 = sysreg(3, 3, 13, 0, 2);
+const TPIDRRO_EL0: u32 = sysreg(3, 3, 13, 0, 3);
+const CTR_EL0: u32 = sysreg(3, 3, 0, 0, 1);
+const DCZID_EL0: u32 = sysreg(3, 3, 0, 0, 7);
+const MIDR_EL1: u32 = sysreg(3, 0, 0, 0, 0);
+const CNTFRQ_EL0: u32 = sysreg(3, 3, 14, 0, 0);
+const CNTVCT_EL0: u32 = sysreg(3, 3, 14, 0, 2);
+
+/// A Cortex-A53 r0p4, as Linux reports it when EL0 reads MIDR_EL1 (the kernel emulates it).
+const MIDR_VALUE: u64 = 0x410F_D034;
+/// Cortex-A53-like cache geometry: 64-byte lines, VIPT instruction cache.
+const CTR_VALUE: u64 = 0x8444_8004;
+/// DC ZVA prohibited (DZP) as advertised to the guest, so its string code never relies on it.
+const DCZID_VALUE: u64 = 0x10;
+/// The block DC ZVA zeroes when a program uses it anyway.
+const ZVA_BLOCK: u64 = 64;
+
+/// FPCR bits an Armv8.0 core without FP16 or trapped FP exceptions keeps: AHP, DN, FZ, RMode,
+/// and the AArch32-only Stride and Len, which are stored but ignored.
+const FPCR_MASK: u32 = 0x07F7_0000;
+/// FPSR bits: the AArch32 NZCV (kept, unused), QC and the cumulative flags IDC, IXC, UFC, OFC,
+/// DZC, IOC.
+const FPSR_MASK: u32 = 0xF800_009F;
+
+#[inline(never)]
+pub fn execute(cpu: &mut CpuState, mem: &mut Memory, word: u32, pc: u64) -> Result<(), Exception> {
+    let undefined = || Exception::undefined(pc, word);
+    match word >> 26 {
+        0b000101 => cpu.pc = pc.wrapping_add(sign_extend(((word & 0x03FF_FFFF) << 2) as u64, 28)),
+        0b100101 => {
+            cpu.x[30] = pc.wrapping_add(4);
+            cpu.pc = pc.wrapping_add(sign_extend(((word & 0x03FF_FFFF) << 2) as u64, 28));
+        }
+        0b010101 => {
+            if word & 0xFF00_0010 != 0x5400_0000 {
+                return Err(undefined());
+            }
+            if condition_holds(word & 15, cpu.nzcv) {
+                cpu.pc = pc.wrapping_add(imm19_offset(word));
+            }
+        }
+        0b001101 | 0b101101 => {
+            let rt = word & 31;
+            let nonzero = word & (1 << 24) != 0;
+            if word & (1 << 25) == 0 {
+                let value = width(cpu.xr(rt), word >> 31 == 1);
+                if (value != 0) == nonzero {
+                    cpu.pc = pc.wrapping_add(imm19_offset(word));
+                }
+            } else {
+                let bit = (word >> 31) << 5 | (word >> 19) & 31;
+                if ((cpu.xr(rt) >> bit) & 1 != 0) == nonzero {
+                    cpu.pc = pc.wrapping_add(sign_extend((((word >> 5) & 0x3FFF) << 2) as u64, 16));
+                }
+            }
+        }
+        0b110101 => match (word >> 24) & 3 {
+            0 => return exception_generation(word, pc),
+            1 => system(cpu, mem, word, pc)?,
+            _ => {
+                // BR, BLR, RET; the pointer-authenticating forms need FEAT_PAuth.
+                let opc = (word >> 21) & 15;
+                if (word >> 16) & 31 != 31 || (word >> 10) & 63 != 0 || word & 31 != 0 || opc > 2 {
+                    return Err(undefined());
+                }
+                let target = cpu.xr((word >> 5) & 31);
+                if opc == 1 {
+                    cpu.x[30] = pc.wrapping_add(4);
+                }
+                cpu.pc = target;
+            }
+        },
+        _ => return Err(undefined()),
+    }
+    Ok(())
+}
+
+fn imm19_offset(word: u32) -> u64 {
+    sign_extend((((word >> 5) & 0x7FFFF) << 2) as u64, 21)
+}
+
+fn exception_generation(word: u32, pc: u64) -> Result<(), Exception> {
+    let imm = (word >> 5) as u16;
+    match ((word >> 21) & 7, (word >> 2) & 7, word & 3) {
+        (0, 0, 1) => Err(Exception::Svc { imm }),
+        (1, 0, 0) => Err(Exception::Breakpoint { pc, imm }),
+        // HVC, SMC, HLT, DCPS: not available to a user program.
+        _ => Err(Exception::undefined(pc, word)),
+    }
+}
+
+fn system(cpu: &mut CpuState, mem: &mut Memory, word: u32, pc: u64) -> Result<(), Exception> {
+    let undefined = || Exception::undefined(pc, word);
+    let read = word & (1 << 21) != 0;
+    let op0 = (word >> 19) & 3;
+    let op1 = (word >> 16) & 7;
+    let crn = (word >> 12) & 15;
+    let crm = (word >> 8) & 15;
+    let op2 = (word >> 5) & 7;
+    let rt = word & 31;
+    match (read, op0) {
+        (false, 0) => match (op1, crn, rt) {
+            // HINT space: NOP, YIELD, WFE, WFI, SEV, SEVL, BTI, PAC*SP on a core without PAuth...
+            (3, 2, 31) => Ok(()),
+            (3, 3, 31) => match op2 {
+                2 => {
+                    cpu.exclusive = None;
+                    Ok(())
+                }
+                4..=6 => Ok(()), // DSB, DMB, ISB: one in-order hart has nothing to wait for
+                _ => Err(undefined()),
+            },
+            _ => Err(undefined()),
+        },
+        (false, 1) => match (op1, crn, crm, op2) {
+            (3, 7, 4, 1) => {
+                let block = cpu.xr(rt) & !(ZVA_BLOCK - 1);
+                write(mem, pc, block, &[0; ZVA_BLOCK as usize])
+            }
+            // IC IVAU, DC CVAC, DC CVAU, DC CIVAC: caches are not modelled.
+            (3, 7, 5 | 10 | 11 | 14, 1) => Ok(()),
+            _ => Err(undefined()),
+        },
+        (true, 2 | 3) => {
+            let value = match (word >> 5) & 0xFFFF {
+                NZCV => cpu.nzcv as u64,
+                FPCR => cpu.fpcr as u64,
+                FPSR => cpu.fpsr as u64,
+                TPIDR_EL0 => cpu.tpidr_el0,
+                TPIDRRO_EL0 => cpu.tpidrro_el0,
+                CTR_EL0 => CTR_VALUE,
+                DCZID_EL0 => DCZID_VALUE,
+                MIDR_EL1 => MIDR_VALUE,
+                CNTFRQ_EL0 => COUNTER_FREQUENCY,
+                CNTVCT_EL0 => cpu.counter,
+                _ => return Err(undefined()),
+            };
+            cpu.set_xr(rt, value);
+            Ok(())
+        }
+        (false, 2 | 3) => {
+            let value = cpu.xr(rt);
+            match (word >> 5) & 0xFFFF {
+                NZCV => cpu.nzcv = value as u32 & 0xF000_0000,
+                FPCR => cpu.fpcr = value as u32 & FPCR_MASK,
+                FPSR => cpu.fpsr = value as u32 & FPSR_MASK,
+                TPIDR_EL0 => cpu.tpidr_el0 = value,
+                _ => return Err(undefined()),
+            }
+            Ok(())
+        }
+        _ => Err(undefined()),
+    }
+}

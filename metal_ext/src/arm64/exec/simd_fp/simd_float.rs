@@ -1,0 +1,295 @@
+//! AdvSIMD floating point: the FP opcodes of the "three same" and "two-register miscellaneous"
+//! groups (vector and scalar), FP pairwise and across-lanes reductions, and FP by-element ops.
+//! Every lane goes through the same `FpEnv` operations as scalar FP, so rounding, NaN rules and
+//! FPSR flags agree.
+
+use super::fp_env::{Fmt, FpEnv, Rounding};
+use super::fp_estimate::{unsigned_recip_estimate, unsigned_rsqrt_estimate};
+use super::fp_ops::{CompareOp, LaneCompare};
+use super::lanes::{bit, field, from_lanes, lane, ones, rd, rm, rn, write_v, Shape};
+use super::simd_int::{lanewise, unzip};
+use crate::arm64::state::CpuState;
+
+/// Lanes of 32 or 64 bits (`sz`, bit 22); a vector of doubles needs Q=1.
+fn fp_shape(w: u32, scalar: bool) -> Option<(Shape, Fmt)> {
+    let esize = if bit(w, 22) { 64 } else { 32 };
+    let shape = if scalar {
+        Shape::scalar(esize)
+    } else if esize == 64 && !bit(w, 30) {
+        return None;
+    } else {
+        Shape { esize, lanes: (if bit(w, 30) { 128 } else { 64 } / esize) as usize }
+    };
+    Some((shape, Fmt::of_bits(esize)))
+}
+
+fn with_env<T>(cpu: &mut CpuState, f: impl FnOnce(&mut FpEnv) -> T) -> T {
+    let mut env = FpEnv::new(cpu.fpcr);
+    let r = f(&mut env);
+    cpu.fpsr |= env.flags;
+    r
+}
+
+/// A two-operand lane operation of the "three same" group, keyed by U, a (bit 23), opcode<2:0>.
+/// `acc` is the destination lane (FMLA, FMLS).
+fn binary(e: &mut FpEnv, fmt: Fmt, key: (bool, bool, u32), a: u64, b: u64, acc: u64) -> u64 {
+    let truth = |t: bool| if t { ones(fmt.width()) } else { 0 };
+    let cmp = |op, absolute| LaneCompare { op, absolute };
+    match key {
+        (_, false, 0b000) => e.max_min_num(fmt, a, b, true),
+        (_, true, 0b000) => e.max_min_num(fmt, a, b, false),
+        (false, false, 0b001) => e.mul_add(fmt, acc, a, b),
+        (false, true, 0b001) => e.mul_add(fmt, acc, a ^ fmt.sign_bit(), b),
+        (_, false, 0b010) => e.add(fmt, a, b, false),
+        (false, true, 0b010) => e.add(fmt, a, b, true),
+        (true, true, 0b010) => e.add(fmt, a, b, true) & !fmt.sign_bit(),
+        (false, false, 0b011) => e.mulx(fmt, a, b),
+        (true, false, 0b011) => e.mul(fmt, a, b),
+        (false, false, 0b100) => truth(e.compare_lanes(fmt, a, b, cmp(CompareOp::Eq, false))),
+        (true, false, 0b100) => truth(e.compare_lanes(fmt, a, b, cmp(CompareOp::Ge, false))),
+        (true, true, 0b100) => truth(e.compare_lanes(fmt, a, b, cmp(CompareOp::Gt, false))),
+        (true, false, 0b101) => truth(e.compare_lanes(fmt, a, b, cmp(CompareOp::Ge, true))),
+        (true, true, 0b101) => truth(e.compare_lanes(fmt, a, b, cmp(CompareOp::Gt, true))),
+        (_, false, 0b110) => e.max_min(fmt, a, b, true),
+        (_, true, 0b110) => e.max_min(fmt, a, b, false),
+        (false, false, 0b111) => e.recip_step(fmt, a, b, false),
+        (false, true, 0b111) => e.recip_step(fmt, a, b, true),
+        _ => e.div(fmt, a, b), // (true, false, 0b111): FDIV
+    }
+}
+
+pub fn three_same(cpu: &mut CpuState, w: u32, scalar: bool) -> Option<()> {
+    let key = (bit(w, 29), bit(w, 23), field(w, 11, 3));
+    let exists = match key {
+        (false, false, 0b101) | (false, true, 0b011) | (false, true, 0b100) | (false, true, 0b101) => false,
+        (true, _, 0b001) | (true, true, 0b011) | (true, true, 0b111) => false,
+        (false, _, 0b011) | (false, _, 0b100) | (false, _, 0b111) | (true, _, 0b100) | (true, _, 0b101) => true,
+        (true, true, 0b010) => true,
+        _ => !scalar,
+    };
+    if !exists {
+        return None;
+    }
+    let (shape, fmt) = fp_shape(w, scalar)?;
+    let (va, vb, vd) = (cpu.v[rn(w)], cpu.v[rm(w)], cpu.v[rd(w)]);
+    // FMAXNMP, FADDP, FMAXP (and the MIN forms) work on adjacent pairs of Vm:Vn.
+    let pairwise = key.0 && matches!(key.2, 0b000 | 0b110) || key == (true, false, 0b010);
+    let (va, vb, key) = if pairwise {
+        (unzip(va, vb, shape, 0), unzip(va, vb, shape, 1), (false, key.1, key.2))
+    } else {
+        (va, vb, key)
+    };
+    let r = with_env(cpu, |env| lanewise(shape, va, vb, vd, |a, b, acc| binary(env, fmt, key, a, b, acc)));
+    write_v(cpu, rd(w), r, shape.bits());
+    Some(())
+}
+
+/// A one-operand lane operation of the "two-register miscellaneous" group.
+fn unary(cpu: &mut CpuState, w: u32, scalar: bool, op: impl Fn(&mut FpEnv, Fmt, u64) -> u64) -> Option<()> {
+    let (shape, fmt) = fp_shape(w, scalar)?;
+    let va = cpu.v[rn(w)];
+    let e = shape.esize;
+    let r = with_env(cpu, |env| from_lanes(shape.lanes, e, |i| op(env, fmt, lane(va, i, e))));
+    write_v(cpu, rd(w), r, shape.bits());
+    Some(())
+}
+
+pub fn two_reg_misc(cpu: &mut CpuState, w: u32, scalar: bool) -> Option<()> {
+    let (u, a, opcode) = (bit(w, 29), bit(w, 23), field(w, 12, 5));
+    let fpcr_mode = Rounding::from_rmode(cpu.fpcr >> 22);
+    let signed = !u;
+    match (opcode, a) {
+        (0b10110, false) | (0b10111, false) => convert_precision(cpu, w, scalar),
+        (0b11000..=0b11001, _) if !scalar => {
+            let (mode, exact) = match (opcode & 1, a, u) {
+                (0, false, false) => (Rounding::TiesEven, false),
+                (0, false, true) => (Rounding::TiesAway, false),
+                (0, true, false) => (Rounding::PlusInf, false),
+                (1, false, false) => (Rounding::MinusInf, false),
+                (1, false, true) => (fpcr_mode, true),
+                (1, true, false) => (Rounding::Zero, false),
+                (1, true, true) => (fpcr_mode, false),
+                _ => return None,
+            };
+            unary(cpu, w, scalar, |e, f, x| e.round_int(f, x, mode, exact))
+        }
+        (0b11010..=0b11100, _) if !(opcode == 0b11100 && a) => {
+            let mode = match (opcode, a) {
+                (0b11010, false) => Rounding::TiesEven,
+                (0b11010, true) => Rounding::PlusInf,
+                (0b11011, false) => Rounding::MinusInf,
+                (0b11011, true) => Rounding::Zero,
+                _ => Rounding::TiesAway,
+            };
+            unary(cpu, w, scalar, |e, f, x| e.fp_to_fixed(f, x, 0, !signed, f.width(), mode))
+        }
+        (0b11101, false) => unary(cpu, w, scalar, |e, f, x| {
+            let mode = e.rounding();
+            e.fixed_to_fp(f, x, 0, !signed, f.width(), mode)
+        }),
+        (0b01100..=0b01110, true) => {
+            // Compares with zero: GT/GE, EQ/LE, LT (the LE and LT forms compare 0 against x).
+            let (op, swap) = match (opcode, u) {
+                (0b01100, false) => (CompareOp::Gt, false),
+                (0b01100, true) => (CompareOp::Ge, false),
+                (0b01101, false) => (CompareOp::Eq, false),
+                (0b01101, true) => (CompareOp::Ge, true),
+                (0b01110, false) => (CompareOp::Gt, true),
+                _ => return None,
+            };
+            let cond = LaneCompare { op, absolute: false };
+            unary(cpu, w, scalar, |e, f, x| {
+                let t = if swap { e.compare_lanes(f, 0, x, cond) } else { e.compare_lanes(f, x, 0, cond) };
+                if t {
+                    ones(f.width())
+                } else {
+                    0
+                }
+            })
+        }
+        (0b01111, true) if !scalar => unary(cpu, w, scalar, |_, f, x| if u { x ^ f.sign_bit() } else { x & !f.sign_bit() }),
+        (0b11111, true) if u && !scalar => unary(cpu, w, scalar, |e, f, x| e.sqrt(f, x)),
+        (0b11111, true) if !u && scalar => unary(cpu, w, scalar, |e, f, x| e.recip_exponent(f, x)),
+        (0b11101, true) if u => unary(cpu, w, scalar, |e, f, x| e.rsqrt_estimate(f, x)),
+        (0b11101, true) => unary(cpu, w, scalar, |e, f, x| e.recip_estimate(f, x)),
+        (0b11100, true) if !scalar && !bit(w, 22) => {
+            let estimate = if u { unsigned_rsqrt_estimate } else { unsigned_recip_estimate };
+            unary(cpu, w, scalar, |_, _, x| estimate(x))
+        }
+        _ => None,
+    }
+}
+
+/// FCVTL/FCVTL2 (widen), FCVTN/FCVTN2 (narrow) and FCVTXN (narrow, round to odd).
+fn convert_precision(cpu: &mut CpuState, w: u32, scalar: bool) -> Option<()> {
+    let (u, sz, q, widen) = (bit(w, 29), bit(w, 22), bit(w, 30), bit(w, 12));
+    let (narrow, wide) = if sz { (Fmt::S, Fmt::D) } else { (Fmt::H, Fmt::S) };
+    let (ne, we) = (narrow.width(), wide.width());
+    let (va, vd) = (cpu.v[rn(w)], cpu.v[rd(w)]);
+    if widen {
+        if u || scalar {
+            return None;
+        }
+        let src = if q { va >> 64 } else { va };
+        let r = with_env(cpu, |e| {
+            let mode = e.rounding();
+            from_lanes((128 / we) as usize, we, |i| e.convert(narrow, wide, lane(src, i, ne), mode))
+        });
+        write_v(cpu, rd(w), r, 128);
+        return Some(());
+    }
+    if u && !sz {
+        return None;
+    }
+    if scalar && !u {
+        return None;
+    }
+    let count = if scalar { 1 } else { (128 / we) as usize };
+    let r = with_env(cpu, |e| {
+        let mode = if u { Rounding::Odd } else { e.rounding() };
+        from_lanes(count, ne, |i| e.convert(wide, narrow, lane(va, i, we), mode))
+    });
+    if scalar {
+        write_v(cpu, rd(w), r, ne);
+    } else if q {
+        write_v(cpu, rd(w), (vd & u64::MAX as u128) | r << 64, 128);
+    } else {
+        write_v(cpu, rd(w), r, 64);
+    }
+    Some(())
+}
+
+/// Reduces lanes pairwise as a balanced tree (Arm's Reduce), so NaN choice and flags match.
+fn reduce(e: &mut FpEnv, fmt: Fmt, xs: &[u64], op: &impl Fn(&mut FpEnv, Fmt, u64, u64) -> u64) -> u64 {
+    if xs.len() == 1 {
+        return xs[0];
+    }
+    let (lo, hi) = xs.split_at(xs.len() / 2);
+    let a = reduce(e, fmt, lo, op);
+    let b = reduce(e, fmt, hi, op);
+    op(e, fmt, a, b)
+}
+
+/// The max/min operation of FMAXNMV, FMINNMV, FMAXV, FMINV and the scalar pairwise forms.
+fn max_min_op(num: bool, max: bool) -> impl Fn(&mut FpEnv, Fmt, u64, u64) -> u64 {
+    move |e, f, a, b| if num { e.max_min_num(f, a, b, max) } else { e.max_min(f, a, b, max) }
+}
+
+/// FMAXNMV, FMINNMV, FMAXV, FMINV (single precision, four lanes).
+pub fn across(cpu: &mut CpuState, w: u32) -> Option<()> {
+    if !bit(w, 29) || bit(w, 22) || !bit(w, 30) {
+        return None;
+    }
+    let num = match field(w, 12, 5) {
+        0b01100 => true,
+        0b01111 => false,
+        _ => return None,
+    };
+    let va = cpu.v[rn(w)];
+    let xs: Vec<u64> = (0..4).map(|i| lane(va, i, 32)).collect();
+    let op = max_min_op(num, !bit(w, 23));
+    let r = with_env(cpu, |e| reduce(e, Fmt::S, &xs, &op));
+    write_v(cpu, rd(w), r as u128, 32);
+    Some(())
+}
+
+/// Scalar pairwise FP: FADDP, FMAXP, FMINP, FMAXNMP, FMINNMP on the two lanes of Vn.
+pub fn scalar_pairwise(cpu: &mut CpuState, w: u32) -> Option<()> {
+    if !bit(w, 29) {
+        return None;
+    }
+    let fmt = if bit(w, 22) { Fmt::D } else { Fmt::S };
+    let e = fmt.width();
+    let va = cpu.v[rn(w)];
+    let (a, b) = (lane(va, 0, e), lane(va, 1, e));
+    let max = !bit(w, 23);
+    let r = match field(w, 12, 5) {
+        0b01101 if max => with_env(cpu, |env| env.add(fmt, a, b, false)),
+        0b01100 => with_env(cpu, |env| max_min_op(true, max)(env, fmt, a, b)),
+        0b01111 => with_env(cpu, |env| max_min_op(false, max)(env, fmt, a, b)),
+        _ => return None,
+    };
+    write_v(cpu, rd(w), r as u128, e);
+    Some(())
+}
+
+/// FP by element: FMLA, FMLS, FMUL, FMULX (vector and scalar), with the element of Vm at index.
+pub fn by_element(cpu: &mut CpuState, w: u32, scalar: bool) -> Option<()> {
+    let (u, sz, opcode) = (bit(w, 29), bit(w, 22), field(w, 12, 4));
+    if !bit(w, 23) {
+        return None; // half precision
+    }
+    let kind = match (u, opcode) {
+        (false, 0b0001) => 0,
+        (false, 0b0101) => 1,
+        (false, 0b1001) => 2,
+        (true, 0b1001) => 3,
+        _ => return None,
+    };
+    let (h, l) = (bit(w, 11) as usize, bit(w, 21) as usize);
+    let index = if sz {
+        if l == 1 {
+            return None;
+        }
+        h
+    } else {
+        h << 1 | l
+    };
+    let (shape, fmt) = fp_shape(w, scalar)?;
+    let e = shape.esize;
+    let elem = lane(cpu.v[rm(w)], index, e);
+    let (va, vd) = (cpu.v[rn(w)], cpu.v[rd(w)]);
+    let r = with_env(cpu, |env| {
+        from_lanes(shape.lanes, e, |i| {
+            let a = lane(va, i, e);
+            match kind {
+                0 => env.mul_add(fmt, lane(vd, i, e), a, elem),
+                1 => env.mul_add(fmt, lane(vd, i, e), a ^ fmt.sign_bit(), elem),
+                2 => env.mul(fmt, a, elem),
+                _ => env.mulx(fmt, a, elem),
+            }
+        })
+    });
+    write_v(cpu, rd(w), r, shape.bits());
+    Some(())
+}

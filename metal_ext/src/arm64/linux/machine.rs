@@ -1,0 +1,1055 @@
+//! The whole machine: processes and threads, their address spaces, the filesystem, the terminal,
+//! the clock and the debugging state; and the run loop that executes guest instructions, turns
+//! `svc` into system calls and faults into signals, and schedules threads round-robin.
+
+use std::collections::{BTreeMap, BTreeSet, HashSet, VecDeque};
+use std::sync::Arc;
+
+use super::elf::{self, ElfError};
+use super::errno::*;
+use super::fd::{FileKind, Files, OpenFile, Stream, Terminal, O_WRONLY};
+use super::procfs::{ProcContext, ProcInfo};
+use super::process::*;
+use super::rootfs;
+use super::signals::{self, *};
+use super::slab::Slab;
+use super::stack::{self, StartInfo};
+use super::syscalls::{self, Outcome};
+use super::trace::{self, TraceEntry, TraceRing};
+use super::vfs::{Timespec, Vfs, Walk};
+use crate::arm64::exec::{step, Exception};
+use crate::arm64::mem::{Access, Memory, EXEC, PAGE_SIZE, READ};
+use crate::arm64::state::CpuState;
+
+/// Instructions a thread runs before the scheduler moves on.
+const SLICE: u64 = 50_000;
+/// Deterministic clock: the machine boots at 2024-01-01 00:00:00 UTC and each instruction
+/// takes one nanosecond.
+pub const BOOT_EPOCH_SECONDS: u64 = 1_704_067_200;
+/// The signal-return trampoline page (like the kernel's vDSO sigreturn).
+pub const SIGRETURN_PAGE: u64 = 0x0000_7fff_ffff_f000;
+const SIGRETURN_CODE: [u32; 2] = [0xd280_1168, 0xd400_0001]; // mov x8, #139; svc #0
+/// Bytes of system call history kept.
+const SYSCALL_LOG_CAPACITY: usize = 4096;
+pub const FIRST_PID: u32 = 100;
+
+/// Why `run` returned.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Stop {
+    Exited,
+    Budget,
+    Breakpoint(u64),
+    Watchpoint { pc: u64, address: u64, write: bool },
+    /// A process waits for terminal input that has not been closed.
+    Stdin,
+    /// The machine itself cannot go on (deadlock).
+    Fault(String),
+}
+
+#[derive(Clone, Debug)]
+pub struct SyscallRecord {
+    pub pid: u32,
+    pub nr: u64,
+    pub args: [u64; 6],
+    pub result: i64,
+}
+
+/// A process killed by a fault (SIGSEGV, SIGILL, SIGTRAP): what Linux would not tell, kept for
+/// the user.
+#[derive(Clone, Debug)]
+pub struct FaultRecord {
+    pub pid: u32,
+    pub signal: u32,
+    pub pc: u64,
+    pub word: Option<u32>,
+    pub detail: String,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Debug {
+    pub trace: TraceRing,
+    pub breakpoints: HashSet<u64>,
+    /// The breakpoint a thread stopped at: it executes that instruction when resumed.
+    pub resume_over: Option<(u32, u64)>,
+}
+
+#[derive(Clone)]
+pub struct Clock {
+    pub deterministic: bool,
+    /// Time skipped while every thread slept (deterministic mode).
+    pub idle_ns: u64,
+    host_boot: std::time::Instant,
+    host_boot_epoch_ns: u64,
+}
+
+/// What the first process is started with.
+pub struct Config {
+    pub exe: Vec<u8>,
+    pub exe_path: String,
+    pub argv: Vec<Vec<u8>>,
+    pub envp: Vec<Vec<u8>>,
+    pub files: Vec<(String, Vec<u8>, u32)>,
+    /// (host folder, guest path, writable)
+    pub mounts: Vec<(String, String, bool)>,
+    pub cwd: String,
+    pub stdin: Vec<u8>,
+    pub stdin_closed: bool,
+    pub deterministic: bool,
+}
+
+#[derive(Debug)]
+pub enum BootError {
+    Elf(ElfError),
+    Mount(String),
+    Cwd(String),
+}
+
+impl std::fmt::Display for BootError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BootError::Elf(e) => write!(f, "cannot load the executable: {e}"),
+            BootError::Mount(m) => write!(f, "cannot mount: {m}"),
+            BootError::Cwd(m) => write!(f, "bad working directory: {m}"),
+        }
+    }
+}
+
+#[derive(Clone)]
+pub struct Machine {
+    pub vfs: Vfs,
+    pub files: Files,
+    pub terminal: Terminal,
+    pub spaces: Slab<Space>,
+    pub processes: BTreeMap<u32, Process>,
+    pub threads: BTreeMap<u32, Thread>,
+    /// The thread running now (or last run).
+    pub current: u32,
+    next_pid: u32,
+    /// Shell-style status of the first process once it has ended.
+    pub exit_status: Option<i32>,
+    pub instructions: u64,
+    pub syscalls: u64,
+    pub clock: Clock,
+    rng: u64,
+    pub debug: Debug,
+    pub syscall_log: VecDeque<SyscallRecord>,
+    pub unknown_syscalls: BTreeSet<u64>,
+    pub faults: Vec<FaultRecord>,
+    slice_left: u64,
+}
+
+fn splitmix(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+fn host_seed() -> u64 {
+    let mut b = [0u8; 8];
+    if let Ok(mut f) = std::fs::File::open("/dev/urandom") {
+        use std::io::Read;
+        let _ = f.read_exact(&mut b);
+    }
+    u64::from_le_bytes(b) ^ std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos() as u64
+}
+
+impl Machine {
+    pub fn boot(config: Config) -> Result<Machine, BootError> {
+        let host_epoch =
+            std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default().as_nanos() as u64;
+        let clock = Clock {
+            deterministic: config.deterministic,
+            idle_ns: 0,
+            host_boot: std::time::Instant::now(),
+            host_boot_epoch_ns: host_epoch,
+        };
+        let boot_time = if config.deterministic {
+            Timespec { sec: BOOT_EPOCH_SECONDS as i64, nsec: 0 }
+        } else {
+            Timespec { sec: (host_epoch / 1_000_000_000) as i64, nsec: (host_epoch % 1_000_000_000) as u32 }
+        };
+        let exe = Arc::new(config.exe);
+        let mut vfs = rootfs::build(&config.exe_path, exe.clone(), &config.files, boot_time);
+        for (host, guest, writable) in &config.mounts {
+            vfs.mount(host.into(), guest, *writable).map_err(|e| BootError::Mount(format!("{host} at {guest}: {e}")))?;
+        }
+        let mut m = Machine {
+            vfs,
+            files: Files::default(),
+            terminal: Terminal { stdin: config.stdin.into(), stdin_closed: config.stdin_closed, ..Terminal::default() },
+            spaces: Slab::default(),
+            processes: BTreeMap::new(),
+            threads: BTreeMap::new(),
+            current: FIRST_PID,
+            next_pid: FIRST_PID,
+            exit_status: None,
+            instructions: 0,
+            syscalls: 0,
+            clock,
+            rng: if config.deterministic { 0x6e63_7075_5f6e_6221 } else { host_seed() },
+            debug: Debug::default(),
+            syscall_log: VecDeque::new(),
+            unknown_syscalls: BTreeSet::new(),
+            faults: vec![],
+            slice_left: SLICE,
+        };
+        let cwd = m
+            .vfs
+            .resolve("/", &config.cwd, true, &m)
+            .map_err(|e| BootError::Cwd(format!("{}: errno {}", config.cwd, e.0)))?;
+        let exe_walk = m.vfs.resolve("/", &config.exe_path, true, &m).expect("the executable was just installed");
+        let pid = m.alloc_pid();
+        let mut fds = super::fd::FdTable::default();
+        for (fd, stream, flags) in [(0, Stream::Stdin, 0), (1, Stream::Stdout, O_WRONLY), (2, Stream::Stderr, O_WRONLY)]
+        {
+            let file = m.files.add(OpenFile::new(FileKind::Terminal(stream), flags, "pipe:[terminal]".into()));
+            m.files.install_at(&mut fds, fd, file, false).unwrap();
+        }
+        let process = Process {
+            pid,
+            ppid: 1,
+            pgid: pid,
+            sid: pid,
+            space: usize::MAX,
+            fds,
+            cwd: cwd.path,
+            umask: 0o022,
+            exe: String::new(),
+            argv: vec![],
+            envp: vec![],
+            actions: vec![SigAction::default(); NSIG as usize],
+            threads: vec![pid],
+            exit: None,
+            vfork_released: false,
+            alarm: None,
+            start_ns: 0,
+            instructions: 0,
+            children_instructions: 0,
+        };
+        m.processes.insert(pid, process);
+        m.threads.insert(pid, Thread::new(pid, pid, CpuState::default(), 0));
+        m.exec_image(pid, &exe, exe_walk, config.argv, config.envp).map_err(BootError::Elf)?;
+        m.current = pid;
+        Ok(m)
+    }
+
+    pub fn alloc_pid(&mut self) -> u32 {
+        let pid = self.next_pid;
+        self.next_pid += 1;
+        pid
+    }
+
+    pub fn next_random(&mut self) -> u64 {
+        splitmix(&mut self.rng)
+    }
+
+    pub fn fill_random(&mut self, buf: &mut [u8]) {
+        for chunk in buf.chunks_mut(8) {
+            let r = self.next_random().to_le_bytes();
+            chunk.copy_from_slice(&r[..chunk.len()]);
+        }
+    }
+
+    // ---- clock ----
+
+    /// Nanoseconds since boot.
+    pub fn monotonic_ns(&self) -> u64 {
+        if self.clock.deterministic {
+            self.instructions + self.clock.idle_ns
+        } else {
+            self.clock.host_boot.elapsed().as_nanos() as u64
+        }
+    }
+
+    /// Nanoseconds since the Unix epoch.
+    pub fn realtime_ns(&self) -> u64 {
+        let boot = if self.clock.deterministic { BOOT_EPOCH_SECONDS * 1_000_000_000 } else { self.clock.host_boot_epoch_ns };
+        boot + self.monotonic_ns()
+    }
+
+    pub fn realtime(&self) -> Timespec {
+        let ns = self.realtime_ns();
+        Timespec { sec: (ns / 1_000_000_000) as i64, nsec: (ns % 1_000_000_000) as u32 }
+    }
+
+    // ---- accessors used by the system calls ----
+
+    pub fn thread(&self, tid: u32) -> &Thread {
+        &self.threads[&tid]
+    }
+
+    pub fn thread_mut(&mut self, tid: u32) -> &mut Thread {
+        self.threads.get_mut(&tid).expect("live thread")
+    }
+
+    pub fn process_of(&self, tid: u32) -> &Process {
+        &self.processes[&self.threads[&tid].pid]
+    }
+
+    pub fn process_of_mut(&mut self, tid: u32) -> &mut Process {
+        let pid = self.threads[&tid].pid;
+        self.processes.get_mut(&pid).expect("live process")
+    }
+
+    pub fn space_of(&self, tid: u32) -> &Space {
+        &self.spaces[self.process_of(tid).space]
+    }
+
+    pub fn space_of_mut(&mut self, tid: u32) -> &mut Space {
+        let s = self.process_of(tid).space;
+        &mut self.spaces[s]
+    }
+
+    pub fn mem(&self, tid: u32) -> &Memory {
+        &self.space_of(tid).mem
+    }
+
+    pub fn mem_mut(&mut self, tid: u32) -> &mut Memory {
+        &mut self.space_of_mut(tid).mem
+    }
+
+    /// Guest bytes the caller passed in (as the kernel's copy_from_user: EFAULT on bad pointers).
+    pub fn read_guest(&self, tid: u32, addr: u64, len: usize) -> SysResult<Vec<u8>> {
+        let mut buf = vec![0u8; len];
+        self.mem(tid).read(addr, &mut buf).map_err(|_| EFAULT)?;
+        Ok(buf)
+    }
+
+    pub fn write_guest(&mut self, tid: u32, addr: u64, data: &[u8]) -> SysResult<()> {
+        self.mem_mut(tid).write(addr, data).map_err(|_| EFAULT)
+    }
+
+    pub fn read_u64(&self, tid: u32, addr: u64) -> SysResult<u64> {
+        self.mem(tid).read_u64(addr).map_err(|_| EFAULT)
+    }
+
+    pub fn write_u32(&mut self, tid: u32, addr: u64, v: u32) -> SysResult<()> {
+        self.write_guest(tid, addr, &v.to_le_bytes())
+    }
+
+    pub fn write_u64(&mut self, tid: u32, addr: u64, v: u64) -> SysResult<()> {
+        self.write_guest(tid, addr, &v.to_le_bytes())
+    }
+
+    /// A NUL-terminated string from guest memory (at most 4096 bytes, as PATH_MAX).
+    pub fn read_cstring(&self, tid: u32, addr: u64) -> SysResult<Vec<u8>> {
+        let mem = self.mem(tid);
+        let mut out = vec![];
+        let mut a = addr;
+        loop {
+            let b = mem.read_u8(a).map_err(|_| EFAULT)?;
+            if b == 0 {
+                return Ok(out);
+            }
+            out.push(b);
+            if out.len() > 131072 {
+                return Err(ENAMETOOLONG);
+            }
+            a += 1;
+        }
+    }
+
+    pub fn read_path(&self, tid: u32, addr: u64) -> SysResult<String> {
+        let bytes = self.read_cstring(tid, addr)?;
+        if bytes.len() >= 4096 {
+            return Err(ENAMETOOLONG);
+        }
+        Ok(String::from_utf8_lossy(&bytes).into_owned())
+    }
+
+    /// A NULL-terminated array of string pointers (argv, envp).
+    pub fn read_string_array(&self, tid: u32, mut addr: u64) -> SysResult<Vec<Vec<u8>>> {
+        let mut out = vec![];
+        if addr == 0 {
+            return Ok(out);
+        }
+        loop {
+            let p = self.read_u64(tid, addr)?;
+            if p == 0 {
+                return Ok(out);
+            }
+            out.push(self.read_cstring(tid, p)?);
+            if out.len() > 65536 {
+                return Err(E2BIG);
+            }
+            addr += 8;
+        }
+    }
+
+    /// The directory a *at call starts from: the process's cwd or the directory `dirfd` names.
+    pub fn base_dir(&self, tid: u32, dirfd: i32, path: &str) -> SysResult<String> {
+        const AT_FDCWD: i32 = -100;
+        if path.starts_with('/') || dirfd == AT_FDCWD {
+            return Ok(self.process_of(tid).cwd.clone());
+        }
+        let d = self.process_of(tid).fds.get(dirfd)?;
+        match &self.files.open[d.file].kind {
+            FileKind::Dir { walk, .. } => Ok(walk.path.clone()),
+            _ => Err(ENOTDIR),
+        }
+    }
+
+    pub fn resolve_at(&self, tid: u32, dirfd: i32, path: &str, follow: bool) -> SysResult<Walk> {
+        let base = self.base_dir(tid, dirfd, path)?;
+        self.vfs.resolve(&base, path, follow, self)
+    }
+
+    pub fn resolve_parent_at(&self, tid: u32, dirfd: i32, path: &str) -> SysResult<(Walk, String)> {
+        let base = self.base_dir(tid, dirfd, path)?;
+        self.vfs.resolve_parent(&base, path, self)
+    }
+
+    // ---- processes ----
+
+    /// Replaces the process's program (execve and boot): a fresh address space with the image
+    /// and its start-up stack, default signal handlers, one thread.
+    pub fn exec_image(
+        &mut self,
+        tid: u32,
+        bytes: &[u8],
+        walk: Walk,
+        argv: Vec<Vec<u8>>,
+        envp: Vec<Vec<u8>>,
+    ) -> Result<(), ElfError> {
+        let mut mem = Memory::new();
+        let image = elf::load(bytes, &mut mem)?;
+        mem.map(SIGRETURN_PAGE, PAGE_SIZE, READ);
+        let code: Vec<u8> = SIGRETURN_CODE.iter().flat_map(|w| w.to_le_bytes()).collect();
+        mem.poke(SIGRETURN_PAGE, &code).unwrap();
+        mem.protect(SIGRETURN_PAGE, PAGE_SIZE, READ | EXEC).unwrap();
+        let mut random = [0u8; 16];
+        self.fill_random(&mut random);
+        let info = StartInfo { argv: &argv, envp: &envp, execfn: walk.path.as_bytes(), random, uid: 0, gid: 0 };
+        let sp = stack::build(&mut mem, &image, &info).expect("the stack was just mapped");
+        let pid = self.threads[&tid].pid;
+        // Other threads of the process end; the caller becomes the only one, keeping its id only
+        // if it is the leader (Linux gives the leader's id to the exec'ing thread).
+        let others: Vec<u32> = self.processes[&pid].threads.iter().copied().filter(|t| *t != tid).collect();
+        for t in others {
+            self.threads.remove(&t);
+        }
+        let mut thread = self.threads.remove(&tid).unwrap();
+        thread.tid = pid;
+        thread.cpu = CpuState { pc: image.entry, ..CpuState::default() };
+        thread.cpu.x[31] = sp;
+        thread.clear_child_tid = 0;
+        thread.pending.clear();
+        thread.altstack = (0, 0);
+        self.threads.insert(pid, thread);
+        if self.current == tid {
+            self.current = pid;
+        }
+        let space = Space { mem, brk_start: image.brk, brk: image.brk, mmap_next: MMAP_TOP, users: 1 };
+        let new_space = self.spaces.insert(space);
+        let now = self.monotonic_ns();
+        let p = self.processes.get_mut(&pid).unwrap();
+        let old_space = std::mem::replace(&mut p.space, new_space);
+        p.threads = vec![pid];
+        p.exe = walk.path;
+        p.argv = argv;
+        p.envp = envp;
+        for a in p.actions.iter_mut() {
+            if a.handler != SIG_IGN {
+                *a = SigAction::default();
+            }
+        }
+        if p.start_ns == 0 {
+            p.start_ns = now;
+        }
+        p.vfork_released = true;
+        if old_space != usize::MAX {
+            self.release_space(old_space);
+        }
+        let cloexec: Vec<i32> =
+            self.processes[&pid].fds.fds.iter().filter(|(_, d)| d.cloexec).map(|(fd, _)| *fd).collect();
+        let mut fds = std::mem::take(&mut self.processes.get_mut(&pid).unwrap().fds);
+        for fd in cloexec {
+            let _ = self.files.close(&mut fds, fd);
+        }
+        self.processes.get_mut(&pid).unwrap().fds = fds;
+        Ok(())
+    }
+
+    pub fn release_space(&mut self, space: usize) {
+        let s = &mut self.spaces[space];
+        s.users -= 1;
+        if s.users == 0 {
+            self.spaces.remove(space);
+        }
+    }
+
+    /// Sends a signal to a process (kill): queued on a thread that does not block it.
+    pub fn signal_process(&mut self, pid: u32, info: SigInfo) {
+        let Some(p) = self.processes.get(&pid) else { return };
+        if p.is_zombie() || info.signo == 0 {
+            return;
+        }
+        let tid = p
+            .threads
+            .iter()
+            .copied()
+            .find(|t| self.threads[t].sigmask & bit(info.signo) == 0)
+            .unwrap_or(p.threads[0]);
+        self.signal_thread(tid, info);
+    }
+
+    /// Queues a signal on one thread; ignored signals are discarded at once, as on Linux.
+    pub fn signal_thread(&mut self, tid: u32, info: SigInfo) {
+        let Some(t) = self.threads.get(&tid) else { return };
+        let sig = info.signo;
+        let action = self.processes[&t.pid].actions[sig as usize - 1];
+        let ignored = action.handler == SIG_IGN
+            || (action.handler == SIG_DFL && default_action(sig) == DefaultAction::Ignore);
+        if ignored && t.sigmask & bit(sig) == 0 && sig != SIGKILL {
+            return;
+        }
+        let t = self.threads.get_mut(&tid).unwrap();
+        t.pending.entry(sig).or_insert(info);
+    }
+
+    /// Ends a whole process with a wait status: its threads stop, descriptors close, memory is
+    /// released, children are handed to init, the parent gets SIGCHLD.
+    pub fn exit_process(&mut self, pid: u32, status: i32) {
+        let Some(p) = self.processes.get_mut(&pid) else { return };
+        if p.is_zombie() {
+            return;
+        }
+        p.exit = Some(status);
+        p.vfork_released = true;
+        let threads = std::mem::take(&mut p.threads);
+        let space = std::mem::replace(&mut p.space, usize::MAX);
+        let mut fds = std::mem::take(&mut p.fds);
+        let ppid = p.ppid;
+        for t in threads {
+            if let Some(thread) = self.threads.remove(&t) {
+                self.clear_child_tid(&thread, space);
+            }
+        }
+        self.files.close_all(&mut fds);
+        self.release_space(space);
+        let orphans: Vec<u32> = self.processes.values().filter(|c| c.ppid == pid).map(|c| c.pid).collect();
+        for c in orphans {
+            self.processes.get_mut(&c).unwrap().ppid = 1;
+            if self.processes[&c].is_zombie() {
+                self.processes.remove(&c);
+            }
+        }
+        if pid == FIRST_PID {
+            self.exit_status = Some(shell_status(status));
+        }
+        let parent_waits = self.processes.get(&ppid).is_some_and(|pp| {
+            let a = pp.actions[SIGCHLD as usize - 1];
+            !pp.is_zombie() && a.handler != SIG_IGN && a.flags & SA_NOCLDWAIT == 0
+        });
+        if !parent_waits {
+            self.processes.remove(&pid);
+            return;
+        }
+        let (code, value) =
+            if status & 0x7f == 0 { (CLD_EXITED, (status >> 8) & 0xff) } else { (CLD_KILLED, status & 0x7f) };
+        self.signal_process(ppid, SigInfo { signo: SIGCHLD, code, pid, uid: 0, status: value, addr: 0 });
+    }
+
+    /// CLONE_CHILD_CLEARTID: zero the tid word and wake a joiner.
+    fn clear_child_tid(&mut self, thread: &Thread, space: usize) {
+        if thread.clear_child_tid == 0 {
+            return;
+        }
+        if let Some(s) = self.spaces.get_mut(space) {
+            if s.users > 1 || self.threads.values().any(|t| self.processes.get(&t.pid).is_some_and(|p| p.space == space)) {
+                let _ = s.mem.write_u32(thread.clear_child_tid, 0);
+                self.futex_wake(space, thread.clear_child_tid, u32::MAX);
+            }
+        }
+    }
+
+    /// Ends one thread (exit); the process ends with it if it was the last.
+    pub fn exit_thread(&mut self, tid: u32, code: i32) {
+        let pid = self.threads[&tid].pid;
+        if self.processes[&pid].threads.len() == 1 {
+            self.exit_process(pid, exited_status(code));
+            return;
+        }
+        let thread = self.threads.remove(&tid).unwrap();
+        let space = self.processes[&pid].space;
+        self.processes.get_mut(&pid).unwrap().threads.retain(|t| *t != tid);
+        self.clear_child_tid(&thread, space);
+    }
+
+    pub fn futex_wake(&mut self, space: usize, addr: u64, count: u32) -> u32 {
+        let mut woken = 0;
+        for t in self.threads.values_mut() {
+            if woken == count {
+                break;
+            }
+            if t.wait == Some(Wait::Futex { space, addr }) && !t.woken {
+                t.woken = true;
+                woken += 1;
+            }
+        }
+        woken
+    }
+
+    // ---- scheduling ----
+
+    /// Whether what a blocked thread waits for has happened.
+    fn wait_over(&self, t: &Thread, wait: Wait) -> bool {
+        let now = self.monotonic_ns();
+        if t.deadline.is_some_and(|d| now >= d) {
+            return true;
+        }
+        match wait {
+            Wait::PipeRead(p) => self.files.pipes.get(p).is_none_or(|p| !p.buffer.is_empty() || p.writers == 0),
+            Wait::PipeWrite(p) => {
+                self.files.pipes.get(p).is_none_or(|p| p.buffer.len() < super::fd::PIPE_CAPACITY || p.readers == 0)
+            }
+            Wait::Stdin => !self.terminal.stdin.is_empty() || self.terminal.stdin_closed,
+            Wait::Child => {
+                let children: Vec<&Process> = self.processes.values().filter(|c| c.ppid == t.pid).collect();
+                children.is_empty() || children.iter().any(|c| c.is_zombie())
+            }
+            Wait::Futex { .. } => t.woken,
+            Wait::Sleep | Wait::Signal => false,
+            Wait::Vfork(child) => self.processes.get(&child).is_none_or(|c| c.vfork_released),
+            Wait::Poll => syscalls::files::poll_ready(self, t.tid),
+        }
+    }
+
+    fn deliverable(t: &Thread) -> bool {
+        t.pending.keys().any(|&s| t.sigmask & bit(s) == 0 || s == SIGKILL)
+    }
+
+    /// Makes `tid` runnable if it can be: ends a finished wait, delivers signals. Returns
+    /// whether it can run now.
+    fn prepare(&mut self, tid: u32) -> bool {
+        let t = &self.threads[&tid];
+        if let Some(w) = t.wait {
+            if self.wait_over(t, w) {
+                self.threads.get_mut(&tid).unwrap().wait = None;
+            } else if matches!(w, Wait::Vfork(_)) || !Self::deliverable(t) {
+                return false;
+            }
+        }
+        self.deliver_signals(tid);
+        self.threads.get(&tid).is_some_and(|t| t.wait.is_none())
+    }
+
+    fn deliver_signals(&mut self, tid: u32) {
+        loop {
+            let Some(t) = self.threads.get(&tid) else { return };
+            let Some(sig) = t.pending.keys().copied().find(|&s| t.sigmask & bit(s) == 0 || s == SIGKILL) else {
+                return;
+            };
+            let pid = t.pid;
+            let info = self.threads.get_mut(&tid).unwrap().pending.remove(&sig).unwrap();
+            let action = self.processes[&pid].actions[sig as usize - 1];
+            if action.handler == SIG_IGN && sig != SIGKILL {
+                continue;
+            }
+            if action.handler == SIG_DFL || sig == SIGKILL {
+                if default_action(sig) == DefaultAction::Terminate {
+                    self.exit_process(pid, killed_status(sig));
+                    return;
+                }
+                continue;
+            }
+            self.run_handler(tid, sig, action, info);
+            return;
+        }
+    }
+
+    fn run_handler(&mut self, tid: u32, sig: u32, action: SigAction, info: SigInfo) {
+        let pid = self.threads[&tid].pid;
+        let space = self.processes[&pid].space;
+        let t = self.threads.get_mut(&tid).unwrap();
+        if let Some(w) = t.wait.take() {
+            // Interrupted in a blocking call: restart it after the handler, or fail with EINTR.
+            if !(action.flags & SA_RESTART != 0 && w.restartable()) {
+                t.cpu.x[0] = (-(EINTR.0 as i64)) as u64;
+                t.cpu.pc += 4;
+            }
+            t.deadline = None;
+            t.woken = false;
+        }
+        let old_mask = t.suspend_mask.take().unwrap_or(t.sigmask);
+        let mut new_mask = t.sigmask | action.mask;
+        if action.flags & SA_NODEFER == 0 {
+            new_mask |= bit(sig);
+        }
+        t.sigmask = new_mask & !UNBLOCKABLE;
+        if action.flags & SA_ONSTACK != 0 && t.altstack.1 != 0 {
+            let sp = t.cpu.sp();
+            let (base, size) = t.altstack;
+            if !(base..base + size).contains(&sp) {
+                t.cpu.x[31] = base + size;
+            }
+        }
+        let ok = signals::enter_handler(&mut t.cpu, &mut self.spaces[space].mem, &action, &info, old_mask, SIGRETURN_PAGE);
+        if action.flags & SA_RESETHAND != 0 {
+            self.processes.get_mut(&pid).unwrap().actions[sig as usize - 1] = SigAction::default();
+        }
+        if ok.is_err() {
+            self.exit_process(pid, killed_status(SIGSEGV));
+        }
+    }
+
+    /// Fires SIGALRM for alarms whose time has come.
+    fn fire_timers(&mut self) {
+        let now = self.monotonic_ns();
+        let due: Vec<u32> = self.processes.values().filter(|p| p.alarm.is_some_and(|a| a <= now)).map(|p| p.pid).collect();
+        for pid in due {
+            self.processes.get_mut(&pid).unwrap().alarm = None;
+            self.signal_process(pid, SigInfo { signo: SIGALRM, code: SI_KERNEL, ..SigInfo::default() });
+        }
+    }
+
+    /// The thread to run next, round-robin over runnable threads in id order.
+    fn pick(&mut self) -> Option<u32> {
+        self.fire_timers();
+        if self.slice_left > 0 && self.threads.contains_key(&self.current) && self.prepare(self.current) {
+            return Some(self.current);
+        }
+        self.slice_left = SLICE;
+        let order: Vec<u32> = self
+            .threads
+            .range(self.current + 1..)
+            .chain(self.threads.range(..=self.current))
+            .map(|(t, _)| *t)
+            .collect();
+        for tid in order {
+            if self.threads.contains_key(&tid) && self.prepare(tid) {
+                self.current = tid;
+                return Some(tid);
+            }
+        }
+        None
+    }
+
+    /// Nothing can run: let time pass to the next deadline, or report why the machine stops.
+    fn idle(&mut self) -> Result<(), Stop> {
+        let now = self.monotonic_ns();
+        let next = self
+            .threads
+            .values()
+            .filter_map(|t| t.deadline)
+            .chain(self.processes.values().filter_map(|p| p.alarm))
+            .min();
+        if let Some(at) = next {
+            if self.clock.deterministic {
+                self.clock.idle_ns += at.saturating_sub(now);
+            } else {
+                let wait = at.saturating_sub(now).min(20_000_000);
+                std::thread::sleep(std::time::Duration::from_nanos(wait));
+                if at > now + wait {
+                    return Err(Stop::Budget);
+                }
+            }
+            return Ok(());
+        }
+        if !self.terminal.stdin_closed && self.threads.values().any(|t| t.wait == Some(Wait::Stdin)) {
+            return Err(Stop::Stdin);
+        }
+        Err(Stop::Fault("deadlock: every thread waits for something no thread will do".into()))
+    }
+
+    /// Runs until `budget` instructions have retired or something stops the machine.
+    pub fn run(&mut self, budget: u64) -> Stop {
+        let end = self.instructions.saturating_add(budget);
+        loop {
+            if self.threads.is_empty() {
+                return Stop::Exited;
+            }
+            if self.instructions >= end {
+                return Stop::Budget;
+            }
+            let Some(tid) = self.pick() else {
+                match self.idle() {
+                    Ok(()) => continue,
+                    Err(stop) => return stop,
+                }
+            };
+            let limit = (end - self.instructions).min(self.slice_left.max(1));
+            if let Some(stop) = self.execute(tid, limit) {
+                return stop;
+            }
+        }
+    }
+
+    fn debugging(&self) -> bool {
+        self.debug.trace.depth > 0 || !self.debug.breakpoints.is_empty()
+    }
+
+    /// Runs up to `limit` instructions of one thread.
+    fn execute(&mut self, tid: u32, limit: u64) -> Option<Stop> {
+        if self.debugging() {
+            return self.execute_traced(tid, limit);
+        }
+        let thread = self.threads.get_mut(&tid).unwrap();
+        let pid = thread.pid;
+        let space = self.processes[&pid].space;
+        let mem = &mut self.spaces[space].mem;
+        let cpu = &mut thread.cpu;
+        let mut n = 0;
+        let mut result = Ok(());
+        while n < limit {
+            if let Err(e) = step(cpu, mem) {
+                result = Err(e);
+                break;
+            }
+            n += 1;
+        }
+        if matches!(result, Err(Exception::Svc { .. })) {
+            n += 1;
+        }
+        self.account(pid, n);
+        match result {
+            Ok(()) => None,
+            Err(e) => self.exception(tid, e),
+        }
+    }
+
+    fn account(&mut self, pid: u32, n: u64) {
+        self.instructions += n;
+        self.slice_left = self.slice_left.saturating_sub(n);
+        if let Some(p) = self.processes.get_mut(&pid) {
+            p.instructions += n;
+        }
+    }
+
+    /// One instruction at a time, with breakpoints and the trace ring.
+    fn execute_traced(&mut self, tid: u32, limit: u64) -> Option<Stop> {
+        for _ in 0..limit {
+            let thread = self.threads.get(&tid)?;
+            if thread.wait.is_some() {
+                return None;
+            }
+            let pc = thread.cpu.pc;
+            if self.debug.breakpoints.contains(&pc) && self.debug.resume_over != Some((tid, pc)) {
+                self.debug.resume_over = Some((tid, pc));
+                return Some(Stop::Breakpoint(pc));
+            }
+            self.debug.resume_over = None;
+            let pid = thread.pid;
+            let before = (self.debug.trace.depth > 0).then(|| thread.cpu.clone());
+            let space = self.processes[&pid].space;
+            let mem = &mut self.spaces[space].mem;
+            let cpu = &mut self.threads.get_mut(&tid).unwrap().cpu;
+            let word = mem.fetch_u32(pc).unwrap_or(0);
+            let result = step(cpu, mem);
+            let retired = result.is_ok() || matches!(result, Err(Exception::Svc { .. }));
+            if retired {
+                self.account(pid, 1);
+            }
+            let stop = match result {
+                Ok(()) => None,
+                Err(e) => self.exception(tid, e),
+            };
+            if let (Some(before), true) = (before, retired) {
+                if let Some(after) = self.threads.get(&tid).map(|t| &t.cpu) {
+                    self.debug.trace.push(TraceEntry {
+                        pid,
+                        pc,
+                        word,
+                        changes: trace::changes(&before, after),
+                        nzcv_before: before.nzcv,
+                        nzcv_after: after.nzcv,
+                    });
+                }
+            }
+            if stop.is_some() {
+                return stop;
+            }
+            if !retired || self.threads.get(&tid).is_none_or(|t| t.wait.is_some()) {
+                return None;
+            }
+        }
+        None
+    }
+
+    /// Turns an exception of the core into a system call or a signal.
+    fn exception(&mut self, tid: u32, e: Exception) -> Option<Stop> {
+        let (signal, code, addr, pc, word, detail) = match e {
+            Exception::Svc { .. } => {
+                self.syscall(tid);
+                return None;
+            }
+            Exception::Breakpoint { pc, imm } => (SIGTRAP, TRAP_BRKPT, pc, pc, None, format!("brk #{imm}")),
+            Exception::Undefined { pc, word } => (
+                SIGILL,
+                ILL_ILLOPC,
+                pc,
+                pc,
+                Some(word),
+                format!("undefined instruction 0x{word:08x} ({})", crate::arm64::disasm::disassemble(word, pc)),
+            ),
+            Exception::Memory { pc, fault } => {
+                let access = match fault.access {
+                    Access::Read => "read",
+                    Access::Write => "write",
+                    Access::Fetch => "fetch",
+                };
+                let why = if fault.mapped { "not permitted" } else { "unmapped" };
+                let word = peek_word(self.mem(tid), pc);
+                let code = if fault.mapped { SEGV_ACCERR } else { SEGV_MAPERR };
+                (SIGSEGV, code, fault.addr, pc, word, format!("{access} of 0x{:x} ({why})", fault.addr))
+            }
+        };
+        let pid = self.threads[&tid].pid;
+        self.faults.push(FaultRecord { pid, signal, pc, word, detail });
+        // A fault signal that is blocked or ignored kills the process anyway, as on Linux.
+        let p = self.processes.get_mut(&pid).unwrap();
+        let t = self.threads.get_mut(&tid).unwrap();
+        if t.sigmask & bit(signal) != 0 || p.actions[signal as usize - 1].handler == SIG_IGN {
+            p.actions[signal as usize - 1] = SigAction::default();
+            t.sigmask &= !bit(signal);
+        }
+        t.pending.insert(signal, SigInfo { signo: signal, code, addr, ..SigInfo::default() });
+        self.slice_left = self.slice_left.min(1);
+        self.deliver_signals(tid);
+        None
+    }
+
+    fn syscall(&mut self, tid: u32) {
+        let cpu = &self.threads[&tid].cpu;
+        let nr = cpu.x[8];
+        let args = [cpu.x[0], cpu.x[1], cpu.x[2], cpu.x[3], cpu.x[4], cpu.x[5]];
+        let pid = self.threads[&tid].pid;
+        self.vfs.now = self.realtime();
+        match syscalls::dispatch(self, tid, nr, args) {
+            Outcome::Return(result) => {
+                if let Some(t) = self.threads.get_mut(&tid) {
+                    t.cpu.x[0] = result as u64;
+                    t.deadline = None;
+                    t.woken = false;
+                }
+                self.log_syscall(pid, nr, args, result);
+            }
+            Outcome::Block(wait) => {
+                let t = self.threads.get_mut(&tid).unwrap();
+                t.wait = Some(wait);
+                t.cpu.pc -= 4;
+                self.slice_left = 0;
+            }
+            Outcome::Suspend(wait, result) => {
+                let t = self.threads.get_mut(&tid).unwrap();
+                t.cpu.x[0] = result as u64;
+                t.wait = Some(wait);
+                self.slice_left = 0;
+                self.log_syscall(pid, nr, args, result);
+            }
+            Outcome::Done => {
+                self.log_syscall(pid, nr, args, 0);
+                self.slice_left = self.slice_left.min(1);
+            }
+        }
+    }
+
+    fn log_syscall(&mut self, pid: u32, nr: u64, args: [u64; 6], result: i64) {
+        self.syscalls += 1;
+        if result == -(ENOSYS.0 as i64) {
+            self.unknown_syscalls.insert(nr);
+        }
+        if self.syscall_log.len() == SYSCALL_LOG_CAPACITY {
+            self.syscall_log.pop_front();
+        }
+        self.syscall_log.push_back(SyscallRecord { pid, nr, args, result });
+    }
+
+    // ---- for the debugger ----
+
+    /// The thread registers and memory refer to: the current one if it lives, else the first.
+    pub fn focus(&self) -> Option<u32> {
+        if self.threads.contains_key(&self.current) {
+            Some(self.current)
+        } else {
+            self.threads.keys().next().copied()
+        }
+    }
+
+    pub fn step_over_breakpoint(&mut self) {
+        if let Some(tid) = self.focus() {
+            self.debug.resume_over = Some((tid, self.threads[&tid].cpu.pc));
+        }
+    }
+}
+
+/// The instruction word at `pc` for error messages, if it can be read at all.
+fn peek_word(mem: &Memory, pc: u64) -> Option<u32> {
+    let mut b = [0u8; 4];
+    mem.peek(pc, &mut b).ok().map(|_| u32::from_le_bytes(b))
+}
+
+impl ProcContext for Machine {
+    fn current_pid(&self) -> u32 {
+        self.threads.get(&self.current).map(|t| t.pid).unwrap_or(FIRST_PID)
+    }
+
+    fn pids(&self) -> Vec<u32> {
+        self.processes.keys().copied().collect()
+    }
+
+    fn process(&self, pid: u32) -> Option<ProcInfo> {
+        let p = self.processes.get(&pid)?;
+        let state = if p.is_zombie() {
+            'Z'
+        } else if p.threads.iter().any(|t| self.threads[t].wait.is_none()) {
+            'R'
+        } else {
+            'S'
+        };
+        let maps = match self.spaces.get(p.space) {
+            Some(s) => s
+                .mem
+                .regions()
+                .into_iter()
+                .map(|(a, b, perms)| {
+                    let name = if a >= stack::STACK_TOP - stack::STACK_SIZE && b <= stack::STACK_TOP {
+                        "[stack]"
+                    } else if a == SIGRETURN_PAGE {
+                        "[vdso]"
+                    } else if a >= s.brk_start && b <= s.brk.max(s.brk_start) {
+                        "[heap]"
+                    } else {
+                        ""
+                    };
+                    (a, b, perms, name.to_string())
+                })
+                .collect(),
+            None => vec![],
+        };
+        let fds = p.fds.fds.iter().map(|(fd, d)| (*fd, self.files.open[d.file].path.clone())).collect();
+        Some(ProcInfo {
+            pid,
+            ppid: p.ppid,
+            state,
+            threads: p.threads.len() as u32,
+            exe: p.exe.clone(),
+            cwd: p.cwd.clone(),
+            argv: p.argv.clone(),
+            envp: p.envp.clone(),
+            maps,
+            fds,
+            cpu_ticks: p.instructions / 10_000_000,
+            start_ticks: p.start_ns / 10_000_000,
+        })
+    }
+
+    fn uptime(&self) -> f64 {
+        self.monotonic_ns() as f64 / 1e9
+    }
+
+    fn mounts(&self) -> Vec<(String, String, bool)> {
+        self.vfs.mounts.iter().map(|m| (m.guest.clone(), m.host.display().to_string(), m.writable)).collect()
+    }
+
+    fn memory_total_kb(&self) -> u64 {
+        1 << 20
+    }
+
+    fn memory_used_kb(&self) -> u64 {
+        self.spaces.iter().map(|(_, s)| s.mem.regions().iter().map(|r| r.1 - r.0).sum::<u64>()).sum::<u64>() / 1024
+    }
+}
+
