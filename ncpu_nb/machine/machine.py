@@ -371,8 +371,8 @@ class Machine:
         return self._engine.syscalls
 
     def syscall_log(self) -> SyscallLog:
-        """Every system call so far: process, number, name, arguments, result."""
-        return SyscallLog(self._engine.syscall_log())
+        """The system calls so far (the most recent few thousand): process, number, name, arguments, result."""
+        return SyscallLog(self._engine.syscall_log(), self._engine.syscalls)
 
     def unknown_syscalls(self) -> list[tuple[int, str]]:
         """(number, name) of system calls the machine does not implement (they returned ENOSYS)."""

@@ -48,10 +48,12 @@ class Syscall:
 
 
 class SyscallLog(Sequence):
-    """Every system call of a run, oldest first. `counts()` tallies them by name."""
+    """The system calls of a run, oldest first (the engine keeps the most recent ones: `total` counts all).
+    `counts()` tallies them by name."""
 
-    def __init__(self, rows):
+    def __init__(self, rows, total: int | None = None):
         self._calls = [Syscall(pid, nr, name, tuple(args), result) for pid, nr, name, args, result in rows]
+        self.total = len(self._calls) if total is None else total
 
     def __getitem__(self, i):
         return self._calls[i]
@@ -73,7 +75,8 @@ class SyscallLog(Sequence):
                               "result": _signed(c.result), "error": c.error} for c in self._calls])
 
     def __repr__(self) -> str:
-        return f"<SyscallLog of {len(self)} calls>"
+        return f"<SyscallLog of {len(self)} calls>" if self.total == len(self) else \
+            f"<SyscallLog: the last {len(self)} of {self.total} calls>"
 
     def __str__(self) -> str:
         return "\n".join(str(c) for c in self._calls)
@@ -83,8 +86,8 @@ class SyscallLog(Sequence):
         rows = [[str(c.pid), str(c.number), escape(c.name), escape(", ".join(_argument(a) for a in c.args)),
                  escape(f"-1 {c.error}" if c.error else _argument(c.result))] for c in shown]
         failed = {i: "hl" for i, c in enumerate(shown) if c.error}
-        note = (f"<div class='dim'>the last {SHOWN_ROWS} of {len(self):,} calls</div>"
-                if len(self) > SHOWN_ROWS else "")
-        title = f"System calls: {len(self):,} ({len(self.counts())} distinct, {len(self.failed())} failed)"
+        note = (f"<div class='dim'>the last {len(shown):,} of {self.total:,} calls</div>"
+                if self.total > len(shown) else "")
+        title = f"System calls: {self.total:,} ({len(self.counts())} distinct, {len(self.failed())} failed)"
         return html.view(title, note, html.table(["pid", "nr", "call", "arguments", "result"], rows, failed,
                                                  numeric=(0, 1)))
