@@ -50,6 +50,7 @@ pub const SEGV_MAPERR: i32 = 1;
 pub const SEGV_ACCERR: i32 = 2;
 pub const ILL_ILLOPC: i32 = 1;
 pub const TRAP_BRKPT: i32 = 1;
+pub const BUS_ADRALN: i32 = 1;
 
 /// Bit of signal `sig` in a 64-bit signal set.
 pub fn bit(sig: u32) -> u64 {
