@@ -984,9 +984,6 @@ impl Machine {
 
     fn log_syscall(&mut self, pid: u32, nr: u64, args: [u64; 6], result: i64) {
         self.syscalls += 1;
-        if result == -(ENOSYS.0 as i64) {
-            self.unknown_syscalls.insert(nr);
-        }
         if self.syscall_log.len() == SYSCALL_LOG_CAPACITY {
             self.syscall_log.pop_front();
         }
