@@ -138,6 +138,9 @@ pub struct Machine {
     pub unknown_syscalls: BTreeSet<u64>,
     pub faults: Vec<FaultRecord>,
     slice_left: u64,
+    /// The thread that ran last: switching away clears its exclusive monitor, as the kernel's
+    /// exception return does, so LDXR/STXR pairs stay atomic across threads.
+    last_run: u32,
 }
 
 fn splitmix(state: &mut u64) -> u64 {
@@ -196,6 +199,7 @@ impl Machine {
             unknown_syscalls: BTreeSet::new(),
             faults: vec![],
             slice_left: SLICE,
+            last_run: 0,
         };
         let cwd = m
             .vfs
@@ -753,7 +757,7 @@ impl Machine {
             }
             return Ok(());
         }
-        if !self.terminal.stdin_closed && self.threads.values().any(|t| t.wait == Some(Wait::Stdin)) {
+        if !self.terminal.stdin_closed && self.threads.values().any(|t| matches!(t.wait, Some(Wait::Stdin | Wait::Poll))) {
             return Err(Stop::Stdin);
         }
         Err(Stop::Fault("deadlock: every thread waits for something no thread will do".into()))
@@ -770,6 +774,9 @@ impl Machine {
                 return Stop::Budget;
             }
             let Some(tid) = self.pick() else {
+                if self.threads.is_empty() {
+                    return Stop::Exited;
+                }
                 match self.idle() {
                     Ok(()) => continue,
                     Err(stop) => return stop,
@@ -804,6 +811,10 @@ impl Machine {
 
     /// Runs up to `limit` instructions of one thread.
     fn execute(&mut self, tid: u32, limit: u64) -> Option<Stop> {
+        if self.last_run != tid {
+            self.last_run = tid;
+            self.threads.get_mut(&tid).unwrap().cpu.exclusive = None;
+        }
         if self.debugging() {
             return self.execute_traced(tid, limit);
         }
@@ -952,6 +963,7 @@ impl Machine {
         let nr = cpu.x[8];
         let args = [cpu.x[0], cpu.x[1], cpu.x[2], cpu.x[3], cpu.x[4], cpu.x[5]];
         let pid = self.threads[&tid].pid;
+        self.thread_mut(tid).cpu.exclusive = None;
         self.vfs.now = self.realtime();
         match syscalls::dispatch(self, tid, nr, args) {
             Outcome::Return(result) => {
@@ -1071,6 +1083,11 @@ impl ProcContext for Machine {
 
     fn uptime(&self) -> f64 {
         self.monotonic_ns() as f64 / 1e9
+    }
+
+    fn boot_time(&self) -> Timespec {
+        let boot = self.realtime_ns() - self.monotonic_ns();
+        Timespec { sec: (boot / 1_000_000_000) as i64, nsec: (boot % 1_000_000_000) as u32 }
     }
 
     fn mounts(&self) -> Vec<(String, String, bool)> {
