@@ -6,4 +6,5 @@ pub mod exec;
 pub mod linux;
 pub mod mem;
 pub mod python_core;
+pub mod python_machine;
 pub mod state;

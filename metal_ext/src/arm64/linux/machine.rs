@@ -18,7 +18,7 @@ use super::syscalls::{self, Outcome};
 use super::trace::{self, TraceEntry, TraceRing};
 use super::vfs::{Timespec, Vfs, Walk};
 use crate::arm64::exec::{step, Exception};
-use crate::arm64::mem::{Access, Memory, EXEC, PAGE_SIZE, READ};
+use crate::arm64::mem::{Access, Memory, WatchRange, EXEC, PAGE_SIZE, READ};
 use crate::arm64::state::CpuState;
 
 /// Instructions a thread runs before the scheduler moves on.
@@ -69,7 +69,9 @@ pub struct FaultRecord {
 pub struct Debug {
     pub trace: TraceRing,
     pub breakpoints: HashSet<u64>,
-    /// The breakpoint a thread stopped at: it executes that instruction when resumed.
+    /// Watched ranges, applied to every address space.
+    pub watchpoints: Vec<WatchRange>,
+    /// The breakpoint or watchpoint a thread stopped at: it executes that instruction when resumed.
     pub resume_over: Option<(u32, u64)>,
 }
 
@@ -136,6 +138,9 @@ pub struct Machine {
     pub unknown_syscalls: BTreeSet<u64>,
     pub faults: Vec<FaultRecord>,
     slice_left: u64,
+    /// The thread that ran last: switching away clears its exclusive monitor, as the kernel's
+    /// exception return does, so LDXR/STXR pairs stay atomic across threads.
+    last_run: u32,
 }
 
 fn splitmix(state: &mut u64) -> u64 {
@@ -194,6 +199,7 @@ impl Machine {
             unknown_syscalls: BTreeSet::new(),
             faults: vec![],
             slice_left: SLICE,
+            last_run: 0,
         };
         let cwd = m
             .vfs
@@ -419,6 +425,9 @@ impl Machine {
         let code: Vec<u8> = SIGRETURN_CODE.iter().flat_map(|w| w.to_le_bytes()).collect();
         mem.poke(SIGRETURN_PAGE, &code).unwrap();
         mem.protect(SIGRETURN_PAGE, PAGE_SIZE, READ | EXEC).unwrap();
+        for w in &self.debug.watchpoints {
+            mem.watch(w.addr, w.len, w.read, w.write);
+        }
         let mut random = [0u8; 16];
         self.fill_random(&mut random);
         let info = StartInfo { argv: &argv, envp: &envp, execfn: walk.path.as_bytes(), random, uid: 0, gid: 0 };
@@ -748,7 +757,7 @@ impl Machine {
             }
             return Ok(());
         }
-        if !self.terminal.stdin_closed && self.threads.values().any(|t| t.wait == Some(Wait::Stdin)) {
+        if !self.terminal.stdin_closed && self.threads.values().any(|t| matches!(t.wait, Some(Wait::Stdin | Wait::Poll))) {
             return Err(Stop::Stdin);
         }
         Err(Stop::Fault("deadlock: every thread waits for something no thread will do".into()))
@@ -765,6 +774,9 @@ impl Machine {
                 return Stop::Budget;
             }
             let Some(tid) = self.pick() else {
+                if self.threads.is_empty() {
+                    return Stop::Exited;
+                }
                 match self.idle() {
                     Ok(()) => continue,
                     Err(stop) => return stop,
@@ -778,11 +790,31 @@ impl Machine {
     }
 
     fn debugging(&self) -> bool {
-        self.debug.trace.depth > 0 || !self.debug.breakpoints.is_empty()
+        self.debug.trace.depth > 0 || !self.debug.breakpoints.is_empty() || !self.debug.watchpoints.is_empty()
+    }
+
+    /// Adds or removes a watched range in every address space.
+    pub fn set_watchpoint(&mut self, w: WatchRange, on: bool) {
+        self.debug.watchpoints.retain(|x| (x.addr, x.len) != (w.addr, w.len));
+        if on {
+            self.debug.watchpoints.push(w);
+        }
+        let spaces: Vec<usize> = self.spaces.iter().map(|(i, _)| i).collect();
+        for i in spaces {
+            let mem = &mut self.spaces[i].mem;
+            mem.unwatch(w.addr, w.len);
+            if on {
+                mem.watch(w.addr, w.len, w.read, w.write);
+            }
+        }
     }
 
     /// Runs up to `limit` instructions of one thread.
     fn execute(&mut self, tid: u32, limit: u64) -> Option<Stop> {
+        if self.last_run != tid {
+            self.last_run = tid;
+            self.threads.get_mut(&tid).unwrap().cpu.exclusive = None;
+        }
         if self.debugging() {
             return self.execute_traced(tid, limit);
         }
@@ -830,14 +862,22 @@ impl Machine {
                 self.debug.resume_over = Some((tid, pc));
                 return Some(Stop::Breakpoint(pc));
             }
-            self.debug.resume_over = None;
+            let resuming = self.debug.resume_over.take() == Some((tid, pc));
             let pid = thread.pid;
             let before = (self.debug.trace.depth > 0).then(|| thread.cpu.clone());
             let space = self.processes[&pid].space;
             let mem = &mut self.spaces[space].mem;
             let cpu = &mut self.threads.get_mut(&tid).unwrap().cpu;
-            let word = mem.fetch_u32(pc).unwrap_or(0);
+            let word = peek_word(mem, pc).unwrap_or(0);
+            // Resuming from a watchpoint: the watched access happens once, unwatched.
+            let watches: Vec<WatchRange> = if resuming { mem.watchpoints().to_vec() } else { vec![] };
+            for w in &watches {
+                mem.unwatch(w.addr, w.len);
+            }
             let result = step(cpu, mem);
+            for w in &watches {
+                mem.watch(w.addr, w.len, w.read, w.write);
+            }
             let retired = result.is_ok() || matches!(result, Err(Exception::Svc { .. }));
             if retired {
                 self.account(pid, 1);
@@ -875,7 +915,14 @@ impl Machine {
                 self.syscall(tid);
                 return None;
             }
+            Exception::Watchpoint { pc, addr, write, .. } => {
+                self.debug.resume_over = Some((tid, pc));
+                return Some(Stop::Watchpoint { pc, address: addr, write });
+            }
             Exception::Breakpoint { pc, imm } => (SIGTRAP, TRAP_BRKPT, pc, pc, None, format!("brk #{imm}")),
+            Exception::Alignment { pc, addr } => {
+                (SIGBUS, BUS_ADRALN, addr, pc, peek_word(self.mem(tid), pc), format!("unaligned access to 0x{addr:x}"))
+            }
             Exception::Undefined { pc, word } => (
                 SIGILL,
                 ILL_ILLOPC,
@@ -916,6 +963,7 @@ impl Machine {
         let nr = cpu.x[8];
         let args = [cpu.x[0], cpu.x[1], cpu.x[2], cpu.x[3], cpu.x[4], cpu.x[5]];
         let pid = self.threads[&tid].pid;
+        self.thread_mut(tid).cpu.exclusive = None;
         self.vfs.now = self.realtime();
         match syscalls::dispatch(self, tid, nr, args) {
             Outcome::Return(result) => {
@@ -948,9 +996,6 @@ impl Machine {
 
     fn log_syscall(&mut self, pid: u32, nr: u64, args: [u64; 6], result: i64) {
         self.syscalls += 1;
-        if result == -(ENOSYS.0 as i64) {
-            self.unknown_syscalls.insert(nr);
-        }
         if self.syscall_log.len() == SYSCALL_LOG_CAPACITY {
             self.syscall_log.pop_front();
         }
@@ -1040,6 +1085,11 @@ impl ProcContext for Machine {
         self.monotonic_ns() as f64 / 1e9
     }
 
+    fn boot_time(&self) -> Timespec {
+        let boot = self.realtime_ns() - self.monotonic_ns();
+        Timespec { sec: (boot / 1_000_000_000) as i64, nsec: (boot % 1_000_000_000) as u32 }
+    }
+
     fn mounts(&self) -> Vec<(String, String, bool)> {
         self.vfs.mounts.iter().map(|m| (m.guest.clone(), m.host.display().to_string(), m.writable)).collect()
     }
@@ -1053,3 +1103,44 @@ impl ProcContext for Machine {
     }
 }
 
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn program(path: &str) -> Vec<u8> {
+        std::fs::read(format!("{}/../programs/arm64/{path}", env!("CARGO_MANIFEST_DIR"))).unwrap()
+    }
+
+    pub fn boot(exe: Vec<u8>, exe_path: &str, argv: &[&str]) -> Machine {
+        Machine::boot(Config {
+            exe,
+            exe_path: exe_path.into(),
+            argv: argv.iter().map(|a| a.as_bytes().to_vec()).collect(),
+            envp: vec![b"PATH=/bin:/usr/bin:/sbin:/usr/sbin".to_vec()],
+            files: vec![],
+            mounts: vec![],
+            cwd: "/".into(),
+            stdin: vec![],
+            stdin_closed: true,
+            deterministic: true,
+        })
+        .unwrap()
+    }
+
+    #[test]
+    fn hello_prints_and_exits() {
+        let mut m = boot(program("c/bin/hello"), "/bin/hello", &["hello"]);
+        assert_eq!(m.run(50_000_000), Stop::Exited, "{:?}", m.faults);
+        assert_eq!(String::from_utf8_lossy(&m.terminal.stdout), std::fs::read_to_string(format!("{}/../programs/arm64/c/expected/hello.out", env!("CARGO_MANIFEST_DIR"))).unwrap());
+        assert_eq!(m.exit_status, Some(0));
+    }
+
+    #[test]
+    fn busybox_echo() {
+        let mut m = boot(program("busybox/busybox"), "/bin/busybox", &["echo", "hi", "there"]);
+        assert_eq!(m.run(50_000_000), Stop::Exited, "{:?}", m.faults);
+        assert_eq!(m.terminal.stdout, b"hi there\n");
+        assert_eq!(m.exit_status, Some(0));
+    }
+}

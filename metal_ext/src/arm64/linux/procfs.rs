@@ -87,6 +87,8 @@ pub trait ProcContext {
     fn process(&self, pid: u32) -> Option<ProcInfo>;
     /// Seconds since the machine booted.
     fn uptime(&self) -> f64;
+    /// When the machine booted (the time stamp of every /proc entry).
+    fn boot_time(&self) -> Timespec;
     /// (guest path, host description, writable) of each host mount.
     fn mounts(&self) -> Vec<(String, String, bool)>;
     fn memory_total_kb(&self) -> u64;
@@ -148,7 +150,7 @@ pub fn stat(node: &ProcNode, ctx: &dyn ProcContext) -> Stat {
     } else {
         S_IFREG | 0o444
     };
-    let boot = Timespec::default();
+    let boot = ctx.boot_time();
     Stat { dev: 3, ino: inode_number(node), mode, nlink: 1, atime: boot, mtime: boot, ctime: boot, ..Stat::default() }
 }
 
@@ -295,6 +297,9 @@ pub(crate) mod tests {
         }
         fn uptime(&self) -> f64 {
             0.0
+        }
+        fn boot_time(&self) -> Timespec {
+            Timespec::default()
         }
         fn mounts(&self) -> Vec<(String, String, bool)> {
             vec![]

@@ -36,6 +36,7 @@ pub const SIG_IGN: u64 = 1;
 pub const SA_NOCLDSTOP: u64 = 1;
 pub const SA_NOCLDWAIT: u64 = 2;
 pub const SA_SIGINFO: u64 = 4;
+pub const SA_RESTORER: u64 = 0x0400_0000;
 pub const SA_ONSTACK: u64 = 0x0800_0000;
 pub const SA_RESTART: u64 = 0x1000_0000;
 pub const SA_NODEFER: u64 = 0x4000_0000;
@@ -50,6 +51,7 @@ pub const SEGV_MAPERR: i32 = 1;
 pub const SEGV_ACCERR: i32 = 2;
 pub const ILL_ILLOPC: i32 = 1;
 pub const TRAP_BRKPT: i32 = 1;
+pub const BUS_ADRALN: i32 = 1;
 
 /// Bit of signal `sig` in a 64-bit signal set.
 pub fn bit(sig: u32) -> u64 {
@@ -177,7 +179,8 @@ pub fn enter_handler(
     cpu.x[1] = frame;
     cpu.x[2] = uc;
     cpu.x[29] = record;
-    cpu.x[30] = if action.restorer != 0 { action.restorer } else { trampoline };
+    // The restorer field counts only with SA_RESTORER (glibc leaves it unset on AArch64).
+    cpu.x[30] = if action.flags & SA_RESTORER != 0 { action.restorer } else { trampoline };
     cpu.x[31] = record;
     cpu.pc = action.handler;
     Ok(())

@@ -136,7 +136,12 @@ pub fn dispatch(m: &mut Machine, tid: u32, nr: u64, a: [u64; 6]) -> Outcome {
         123 => misc::sched_getaffinity(m, tid, a),
         168 => misc::getcpu(m, tid, a),
         278 => misc::getrandom(m, tid, a),
-        _ => Err(ENOSYS),
+        // Not offered, and glibc copes: rseq is optional, clone3 falls back to clone.
+        293 | 435 => Err(ENOSYS),
+        _ => {
+            m.unknown_syscalls.insert(nr);
+            Err(ENOSYS)
+        }
     };
     match r {
         Ok(o) => o,
