@@ -168,13 +168,14 @@ def test_machine_error_says_pc_and_instruction():
 def test_hello_runs_to_exit_and_implements_the_protocol():
     m = Machine.from_elf(HELLO)
     assert isinstance(m, MachineProtocol)
-    assert m.pc == ElfFile.read(HELLO).entry and m.status == "ready"
+    assert m.pc == ElfFile.read(HELLO).entry and m.status == "ready" and m.alive
+    assert set(m.registers) == {f"x{i}" for i in range(31)} | {"sp", "pc", "nzcv"} and len(m.vregs) == 32
     run = m.run()
     assert run.exited and m.exit_status == 0 and m.stdout == "Hello, world!\n"
     assert run.instructions == m.instructions > 1000 and m.syscall_count == len(m.syscall_log()) > 0
     assert m.syscall_log()[-1].name == "exit_group"
-    assert set(m.registers) == {f"x{i}" for i in range(31)} | {"sp", "pc", "nzcv"}
-    assert "exited" in m._repr_html_() and "<script" not in m._repr_html_()
+    assert not m.alive and m.registers == {} and m.flags == {} and m.pc == 0  # no process left to show
+    assert "exited" in m._repr_html_() and "<script" not in m._repr_html_() and "exited" in repr(m)
 
 
 @needs_machine
@@ -212,6 +213,16 @@ def test_read_watchpoint_stops_at_the_load():
     assert run.stop == "watchpoint"
     m.watchpoints.clear()
     assert m.run().exited and m.exit_status == 0 and "PASSED" in m.stdout
+
+
+@needs_machine
+def test_an_undefined_instruction_kills_the_process_like_linux_and_is_recorded():
+    m = Machine.busybox("true")
+    m.write_memory(m.pc, bytes(4))  # UDF #0 at the entry point
+    assert m.run().exited and m.exit_status == 128 + 4  # SIGILL
+    (fault,) = m.faults()
+    assert (fault.signal, fault.pc) == (4, m.elf.entry)
+    assert "SIGILL" in m._repr_html_() or "signal 4" in m._repr_html_()
 
 
 @needs_machine

@@ -8,9 +8,9 @@ class MachineError(NcpuError):
     """The machine itself could not go on: an instruction it cannot execute or a state it cannot
     represent. (A guest fault Linux turns into a signal is not an error: that process dies as on Linux.)"""
 
-    def __init__(self, message: str, pc: int, instruction: str):
+    def __init__(self, message: str, pc: int | None = None, instruction: str | None = None):
         self.pc, self.instruction = pc, instruction
-        super().__init__(f"{message}; PC=0x{pc:x}: {instruction}")
+        super().__init__(message if pc is None else f"{message}; PC=0x{pc:x}: {instruction}")
 
 
 class ElfError(NcpuError, ValueError):

@@ -69,6 +69,13 @@ class Process(NamedTuple):
     executable: str
 
 
+class Fault(NamedTuple):
+    pid: int
+    signal: int
+    pc: int
+    what: str
+
+
 class Watchpoint(NamedTuple):
     address: int
     size: int
@@ -235,7 +242,7 @@ class Machine:
                 self._elf_bytes, self.argv, self.env, exe_path=self.exe_path,
                 mounts=[(m.host, m.guest, m.writable) for m in self.mounts], cwd=self.cwd, stdin=self.stdin,
                 stdin_closed=True, deterministic=self.deterministic)
-        except ValueError as exc:
+        except _metal.ElfError as exc:
             raise ElfError(str(exc), self.path) from exc
         engine.set_trace(self._trace_depth)
         return engine
@@ -283,7 +290,7 @@ class Machine:
                     stop = ("timeout", engine.get_register("pc"), f"{timeout:g} s")
                     break
                 before, t_chunk = engine.instructions, time.perf_counter()
-                stop = engine.run(chunk if left is None else min(chunk, left))
+                stop = self._engine_call(engine.run, chunk if left is None else min(chunk, left))
                 self._collect(on_output)
                 if stop[0] != "budget":
                     break
@@ -303,10 +310,17 @@ class Machine:
     def step(self, n: int = 1) -> int:
         """Execute up to `n` instructions (breakpoints do not stop a step); returns how many ran."""
         before = self._engine.instructions
-        self._stop = self._engine.step(n)
+        self._stop = self._engine_call(self._engine.step, n)
         self._collect(None)
         self._raise_fault(self._stop)
         return self._engine.instructions - before
+
+    @staticmethod
+    def _engine_call(method, n: int) -> tuple:
+        try:
+            return method(n)
+        except _metal.MachineError as exc:  # the engine failed (it says where): one error type for users
+            raise MachineError(str(exc)) from exc
 
     def _collect(self, on_output) -> None:
         out, err = self._engine.take_stdout(), self._engine.take_stderr()
@@ -382,9 +396,23 @@ class Machine:
         return [Process(*p) for p in self._engine.processes()]
 
     @property
+    def alive(self) -> bool:
+        """Whether a process is left. Once every process has exited there are no registers or memory
+        to show: `registers` and `flags` are empty, `pc` is 0, and reading memory is an error."""
+        try:
+            self._engine.pid()
+        except ValueError:
+            return False
+        return True
+
+    @property
     def pid(self) -> int:
         """The process whose registers and memory this object shows."""
         return self._engine.pid()
+
+    def faults(self) -> list[Fault]:
+        """Processes a fault killed (SIGSEGV, SIGILL, …): what Linux would not tell, kept for you."""
+        return [Fault(*f) for f in self._engine.faults()]
 
     def read_file(self, path: str) -> bytes:
         """A file from the guest's filesystem (e.g. one the program wrote in /tmp)."""
@@ -394,12 +422,16 @@ class Machine:
     @property
     def registers(self) -> dict[str, int]:
         """x0..x30, sp, pc and nzcv of the current process, as unsigned 64-bit values."""
+        if not self.alive:
+            return {}
         values = self._engine.registers()
         return {name: values[name] for name in REGISTERS}
 
     @property
     def vregs(self) -> dict[str, int]:
         """The SIMD and floating-point registers v0..v31 as 128-bit integers."""
+        if not self.alive:
+            return {}
         values = self._engine.registers()
         return {name: values[name] for name in VECTOR_REGISTERS}
 
@@ -412,7 +444,7 @@ class Machine:
 
     @property
     def pc(self) -> int:
-        return self._engine.get_register("pc")
+        return self._engine.get_register("pc") if self.alive else 0
 
     @pc.setter
     def pc(self, value: int) -> None:
@@ -421,6 +453,8 @@ class Machine:
     @property
     def flags(self) -> dict[str, bool]:
         """The condition flags N, Z, C, V."""
+        if not self.alive:
+            return {}
         nzcv = self._engine.get_register("nzcv")
         return {name: bool(nzcv >> (31 - i) & 1) for i, name in enumerate(FLAGS)}
 
@@ -498,21 +532,25 @@ class Machine:
             rows.append(["exit status", str(self.exit_status)])
         rows += [["instructions", f"{self.instructions:,}"], ["system calls", f"{self.syscall_count:,}"],
                  ["processes", str(len(self.processes()))]]
+        rows += [["fault", escape(f"pid {f.pid}, signal {f.signal} at 0x{f.pc:x}: {f.what}")] for f in self.faults()]
         return rows
 
     def __repr__(self) -> str:
-        return (f"<Machine {' '.join(self.argv)!r}: {self.status}, pc=0x{self.pc:x}, "
-                f"{self.instructions:,} instructions>")
+        where = f"pc=0x{self.pc:x}, " if self.alive else ""
+        return f"<Machine {' '.join(self.argv)!r}: {self.status}, {where}{self.instructions:,} instructions>"
 
     def _repr_html_(self) -> str:
-        regs = self.registers
-        names = [n for n in REGISTERS if n != "nzcv"]
-        third = (len(names) + 2) // 3
-        columns = [names[i:i + third] for i in range(0, len(names), third)]
-        reg_boxes = [html.box(html.table(["reg", "value"], [[n, f"0x{regs[n]:016x}"] for n in column]))
-                     for column in columns]
-        flags = html.table(["N", "Z", "C", "V"], [["1" if on else "0" for on in self.flags.values()]])
-        parts = [*reg_boxes, html.box(flags, html.table(["", ""], self._state_rows())), self._listing_html()]
+        state = html.table(["", ""], self._state_rows())
+        if self.alive:
+            regs = self.registers
+            names = [n for n in REGISTERS if n != "nzcv"]
+            third = (len(names) + 2) // 3
+            parts = [html.box(html.table(["reg", "value"], [[n, f"0x{regs[n]:016x}"] for n in names[i:i + third]]))
+                     for i in range(0, len(names), third)]
+            flags = html.table(["N", "Z", "C", "V"], [["1" if on else "0" for on in self.flags.values()]])
+            parts += [html.box(flags, state), self._listing_html()]
+        else:
+            parts = [html.box(state)]
         if self._stdout or self._stderr:
             tail = "\n".join((self.stdout + self.stderr).splitlines()[-12:])
             parts.append(f"<div class='title'>output (last lines)</div><pre>{escape(tail)}</pre>")
