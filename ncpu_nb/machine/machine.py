@@ -46,6 +46,22 @@ def read_elf(path) -> bytes:
         raise ElfError(f"cannot read: {exc.strerror}", str(path)) from exc
 
 
+class MachineTrace(Trace):
+    """A trace of AArch64 instructions: addresses and values in short hex (64-bit values padded to 16
+    digits are hard to read)."""
+
+    def __getitem__(self, i):
+        return MachineTrace(self._steps[i]) if isinstance(i, slice) else self._steps[i]
+
+    def _fmt(self, value: int) -> str:
+        return f"0x{value:x}"
+
+    def _repr_html_(self) -> str:
+        rows = [[f"{s.cycle:,}", f"0x{s.pc:x}", escape(s.instruction), escape(self.describe(s))] for s in self]
+        return html.view(f"Trace: the last {len(self)} instructions",
+                         html.table(["instruction #", "pc", "instruction", "changes"], rows, numeric=(0,)))
+
+
 class Region(NamedTuple):
     start: int
     end: int
@@ -490,7 +506,7 @@ class Machine:
         self._trace_depth = depth
 
     @property
-    def trace(self) -> Trace:
+    def trace(self) -> MachineTrace:
         """The most recent instructions (see `trace_depth`), oldest first, with the registers each changed."""
         entries = self._engine.trace()
         first = self._engine.instructions - len(entries)
@@ -501,7 +517,7 @@ class Machine:
                            entries[i + 1][0] if i + 1 < len(entries) else self.pc)
             steps.append(TraceStep(first + i, pc, _disassemble_word(word, pc), next_pc, changed,
                                    flags_text(nzcv_before), flags_text(nzcv_after)))
-        return Trace(steps, width=64)
+        return MachineTrace(steps)
 
     def snapshot(self) -> MachineSnapshot:
         """The whole machine now; `restore` goes back to it (cheap: memory pages are shared copy-on-write)."""
@@ -526,7 +542,7 @@ class Machine:
         return "AArch64 Linux machine: " + " ".join(self.argv)
 
     def _state_rows(self) -> list[list[str]]:
-        status = self.status + (f" ({self._stop[2]})" if self._stop[2] else "")
+        status = self.status + (f" ({self._stop[2]})" if self._stop[2] and self.status != "exited" else "")
         rows = [["status", escape(status)]]
         if self.exit_status is not None:
             rows.append(["exit status", str(self.exit_status)])
