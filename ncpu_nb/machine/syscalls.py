@@ -16,6 +16,23 @@ ERRNO = {1: "EPERM", 2: "ENOENT", 3: "ESRCH", 4: "EINTR", 5: "EIO", 6: "ENXIO", 
          31: "EMLINK", 32: "EPIPE", 33: "EDOM", 34: "ERANGE", 35: "EDEADLK", 36: "ENAMETOOLONG", 37: "ENOLCK",
          38: "ENOSYS", 39: "ENOTEMPTY", 40: "ELOOP", 61: "ENODATA", 75: "EOVERFLOW", 95: "EOPNOTSUPP",
          110: "ETIMEDOUT"}
+# How many arguments each call takes (the engine logs x0-x5 whatever the call; the rest is noise).
+ARITY = {name: n for n, names in {
+    0: "sched_yield getpid getppid gettid getuid geteuid getgid getegid setsid rt_sigreturn sync vhangup",
+    1: "exit exit_group close chdir fchdir brk set_tid_address umask uname dup sysinfo times getpgid getsid "
+       "setuid setgid fsync fdatasync personality",
+    2: "pipe2 munmap set_robust_list nanosleep gettimeofday settimeofday clock_gettime clock_getres getrlimit "
+       "setrlimit getrusage kill tkill sigaltstack rt_sigpending rt_sigsuspend getgroups setgroups setpgid statfs "
+       "fstatfs fstat truncate ftruncate fchmod getitimer flock setreuid setregid umount2 sethostname getcwd "
+       "memfd_create capget capset",
+    3: "read write readv writev lseek dup3 fcntl ioctl mkdirat unlinkat symlinkat fchmodat faccessat getdents64 "
+       "mprotect tgkill getrandom setitimer getresuid getresgid setresuid setresgid madvise msync mincore execve "
+       "fchown sched_getaffinity sched_setaffinity socket connect get_robust_list close_range membarrier getcpu",
+    4: "openat readlinkat newfstatat wait4 prlimit64 pread64 pwrite64 sendfile renameat utimensat clock_nanosleep "
+       "rt_sigaction rt_sigprocmask fadvise64 fallocate faccessat2 rseq mknodat",
+    5: "statx clone mremap ppoll fchownat linkat renameat2 prctl waitid",
+    6: "mmap futex pselect6 copy_file_range",
+}.items() for name in names.split()}
 SHOWN_ROWS = 500  # a notebook table of every call of a long run would be megabytes
 
 
@@ -37,6 +54,14 @@ class Syscall:
     result: int
 
     @property
+    def arguments(self) -> tuple[int, ...]:
+        """The arguments the call takes (all six registers for a call not in ARITY)."""
+        return self.args[:ARITY.get(self.name, 6)]
+
+    def __repr__(self) -> str:
+        return f"<Syscall {self}>"
+
+    @property
     def error(self) -> str | None:
         """The errno name when the call failed (results -4095..-1 are errors on Linux)."""
         result = _signed(self.result)
@@ -44,19 +69,19 @@ class Syscall:
 
     def __str__(self) -> str:
         shown = f"-1 {self.error}" if self.error else _argument(self.result)
-        return f"[{self.pid}] {self.name}({', '.join(_argument(a) for a in self.args)}) = {shown}"
+        return f"[{self.pid}] {self.name}({', '.join(_argument(a) for a in self.arguments)}) = {shown}"
 
 
 class SyscallLog(Sequence):
     """The system calls of a run, oldest first (the engine keeps the most recent ones: `total` counts all).
     `counts()` tallies them by name."""
 
-    def __init__(self, rows, total: int | None = None):
-        self._calls = [Syscall(pid, nr, name, tuple(args), result) for pid, nr, name, args, result in rows]
+    def __init__(self, calls, total: int | None = None):
+        self._calls = [c if isinstance(c, Syscall) else Syscall(c[0], c[1], c[2], tuple(c[3]), c[4]) for c in calls]
         self.total = len(self._calls) if total is None else total
 
     def __getitem__(self, i):
-        return self._calls[i]
+        return SyscallLog(self._calls[i]) if isinstance(i, slice) else self._calls[i]
 
     def __len__(self) -> int:
         return len(self._calls)
@@ -64,14 +89,14 @@ class SyscallLog(Sequence):
     def counts(self) -> Counter:
         return Counter(c.name for c in self._calls)
 
-    def failed(self) -> list[Syscall]:
-        return [c for c in self._calls if c.error]
+    def failed(self) -> "SyscallLog":
+        return SyscallLog(c for c in self._calls if c.error)
 
     def to_dataframe(self):
         """The log as a pandas DataFrame (pandas must be installed)."""
         import pandas as pd
 
-        return pd.DataFrame([{"pid": c.pid, "nr": c.number, "name": c.name, "args": c.args,
+        return pd.DataFrame([{"pid": c.pid, "nr": c.number, "name": c.name, "args": c.arguments,
                               "result": _signed(c.result), "error": c.error} for c in self._calls])
 
     def __repr__(self) -> str:
@@ -83,7 +108,7 @@ class SyscallLog(Sequence):
 
     def _repr_html_(self) -> str:
         shown = self._calls[-SHOWN_ROWS:]
-        rows = [[str(c.pid), str(c.number), escape(c.name), escape(", ".join(_argument(a) for a in c.args)),
+        rows = [[str(c.pid), str(c.number), escape(c.name), escape(", ".join(_argument(a) for a in c.arguments)),
                  escape(f"-1 {c.error}" if c.error else _argument(c.result))] for c in shown]
         failed = {i: "hl" for i, c in enumerate(shown) if c.error}
         note = (f"<div class='dim'>the last {len(shown):,} of {self.total:,} calls</div>"
