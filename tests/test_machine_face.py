@@ -196,8 +196,12 @@ def test_breakpoint_on_a_symbol_step_and_snapshot_restore():
     assert all(s.instruction for s in trace)
     m.run()
     assert m.stdout == "Hello, world!\n" and m.exit_status == 0
+    done = m.snapshot()
     m.restore(snap)
     assert (m.pc, m.stdout, m.exit_status) == (main_address, "", None)
+    m.restore(done)  # forward again: the output comes back too
+    assert (m.stdout, m.exit_status) == ("Hello, world!\n", 0)
+    m.restore(snap)
     m.run()
     assert m.stdout == "Hello, world!\n"
     m.reset()

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, MutableSet
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from html import escape
 from pathlib import Path
 from typing import NamedTuple
@@ -130,9 +130,9 @@ class MachineSnapshot:
 
     state: object
     instructions: int
-    stdout_length: int
-    stderr_length: int
-    stop: tuple
+    stdout: tuple[bytes, ...] = field(repr=False)
+    stderr: tuple[bytes, ...] = field(repr=False)
+    stop: tuple = ()
 
 
 class Breakpoints(MutableSet):
@@ -264,7 +264,10 @@ class Machine:
         return engine
 
     def _clear_outputs(self) -> None:
-        self._stdout, self._stderr = bytearray(), bytearray()
+        # Output as tuples of immutable pieces: a snapshot keeps the tuples it saw, and restoring any
+        # snapshot, earlier or later, brings back exactly the output printed by then.
+        self._stdout: tuple[bytes, ...] = ()
+        self._stderr: tuple[bytes, ...] = ()
         self._stop: tuple = ("ready", 0, "")
 
     def address(self, where) -> int:
@@ -340,8 +343,10 @@ class Machine:
 
     def _collect(self, on_output) -> None:
         out, err = self._engine.take_stdout(), self._engine.take_stderr()
-        self._stdout += out
-        self._stderr += err
+        if out:
+            self._stdout += (out,)
+        if err:
+            self._stderr += (err,)
         if on_output is not None and (out or err):
             on_output(out, err)
 
@@ -376,20 +381,20 @@ class Machine:
 
     @property
     def stdout_bytes(self) -> bytes:
-        return bytes(self._stdout)
+        return b"".join(self._stdout)
 
     @property
     def stderr_bytes(self) -> bytes:
-        return bytes(self._stderr)
+        return b"".join(self._stderr)
 
     @property
     def stdout(self) -> str:
         """What the guest wrote to standard output so far (UTF-8, undecodable bytes replaced)."""
-        return self._stdout.decode("utf-8", "replace")
+        return self.stdout_bytes.decode("utf-8", "replace")
 
     @property
     def stderr(self) -> str:
-        return self._stderr.decode("utf-8", "replace")
+        return self.stderr_bytes.decode("utf-8", "replace")
 
     @property
     def instructions(self) -> int:
@@ -522,14 +527,13 @@ class Machine:
     def snapshot(self) -> MachineSnapshot:
         """The whole machine now; `restore` goes back to it (cheap: memory pages are shared copy-on-write)."""
         self._collect(None)
-        return MachineSnapshot(self._engine.snapshot(), self._engine.instructions, len(self._stdout),
-                               len(self._stderr), self._stop)
+        return MachineSnapshot(self._engine.snapshot(), self._engine.instructions, self._stdout, self._stderr,
+                               self._stop)
 
     def restore(self, snapshot: MachineSnapshot) -> None:
         """Back to a snapshot of this machine: processes, memory, files, and the output printed by then."""
         self._engine.restore(snapshot.state)
-        del self._stdout[snapshot.stdout_length:]
-        del self._stderr[snapshot.stderr_length:]
+        self._stdout, self._stderr = snapshot.stdout, snapshot.stderr
         self._stop = snapshot.stop
 
     def disassemble(self, start: int | None = None, n: int = 8) -> list[tuple[int, str]]:
