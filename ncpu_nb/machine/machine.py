@@ -173,7 +173,7 @@ class Breakpoints(MutableSet):
 
 
 class Watchpoints:
-    """Memory ranges whose reads and/or writes stop `run` (after the access, before the next instruction)."""
+    """Memory ranges whose reads and/or writes stop `run` just before the instruction that would access them."""
 
     def __init__(self, machine: "Machine"):
         self._machine = machine
