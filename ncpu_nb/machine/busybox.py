@@ -53,7 +53,15 @@ class BusyboxResult:
         status = "" if self.ok else f"<span style='color:var(--jp-error-color1,#c00)'>exit {self.exit_code}</span> · "
         footer = (f"<div class='dim'>{status}{self.instructions:,} instructions · {self.syscalls:,} system calls · "
                   f"{self.seconds * 1e3:,.1f} ms</div>")
-        return html.view("", f"<pre style='{TERMINAL_STYLE}'><b>$ {escape(self.command)}</b>\n{out}</pre>", footer)
+        return html.view("", f"<pre style='{TERMINAL_STYLE}'>{self._command_html()}\n{out}</pre>", footer)
+
+    def _command_html(self) -> str:
+        # A script (the last argument spans lines, as from %%busybox) is shown as written, not shell-quoted.
+        if not self.args or "\n" not in self.args[-1].strip():
+            return f"<b>$ {escape(self.command)}</b>"
+        head = "busybox " + shlex.join(self.args[:-1])
+        script = "\n".join("  " + line for line in self.args[-1].strip("\n").splitlines())
+        return f"<b>$ {escape(head)} '…'</b>\n<span class='dim'>{escape(script)}</span>"
 
 
 def _shown(text: str) -> str:
