@@ -117,10 +117,13 @@ class MachineRun:
 
     def _repr_html_(self) -> str:
         rate = f"{self.instructions / self.seconds:,.0f}" if self.seconds > 0 else "-"
-        rows = [["stopped", escape(self.stop + (f" ({self.detail})" if self.detail else ""))],
-                ["pc", f"0x{self.pc:x}"], ["exit status", "-" if self.exit_status is None else str(self.exit_status)],
-                ["instructions", f"{self.instructions:,}"], ["system calls", f"{self.syscalls:,}"],
-                ["time", f"{self.seconds * 1e3:,.1f} ms"], ["instructions / s", rate]]
+        if self.exited:
+            rows = [["stopped", "exited"], ["exit status", str(self.exit_status)]]
+        else:
+            rows = [["stopped", escape(self.stop + (f" ({self.detail})" if self.detail else ""))],
+                    ["pc", f"0x{self.pc:x}"]]
+        rows += [["instructions", f"{self.instructions:,}"], ["system calls", f"{self.syscalls:,}"],
+                 ["time", f"{self.seconds * 1e3:,.1f} ms"], ["instructions / s", rate]]
         return html.view("Run", html.table(["", ""], rows))
 
 
