@@ -228,3 +228,15 @@ def test_faults_kill_the_process_like_linux():
     assert m.exit_status == 132
     pid, signal, pc, what = m.faults()[0]
     assert signal == 4 and "undefined instruction 0x00000000" in what
+
+
+def test_stack_grows_on_demand_up_to_its_limit():
+    recurse = "function f(n) { return n ? f(n-1) + 1 : 0 } BEGIN { print f(%d); " \
+              "while ((getline l < \"/proc/self/maps\") > 0) if (l ~ /stack/) print l }"
+    text = out(busybox("awk", recurse % 3000))
+    depth, stack = text.splitlines()
+    start, end = (int(x, 16) for x in stack.split()[0].split("-"))
+    assert depth == "3000" and end - start > 1 << 20
+    # Past 8 MiB (RLIMIT_STACK) the program dies of SIGSEGV, as under qemu.
+    m = busybox("awk", recurse % 20000)
+    assert m.exit_status == 139 and m.faults()[0][1] == 11
