@@ -240,3 +240,13 @@ def test_stack_grows_on_demand_up_to_its_limit():
     # Past 8 MiB (RLIMIT_STACK) the program dies of SIGSEGV, as under qemu.
     m = busybox("awk", recurse % 20000)
     assert m.exit_status == 139 and m.faults()[0][1] == 11
+
+
+def test_proc_dev_and_mounts_as_applets_read_them():
+    assert out(busybox("sh", "-c", "echo hi > /dev/stdout; echo x | cat /dev/stdin")) == "hi\nx\n"
+    assert out(busybox("df", "/")).splitlines()[1].split()[0] == "tmpfs"
+    assert out(busybox("ps", "-o", "pid,ppid,comm")) == "PID   PPID  COMMAND\n  100     1 busybox\n"
+    assert out(busybox("sh", "-c", "sleep 2; cat /proc/uptime")).startswith("2.0")
+    assert out(busybox("head", "-n", "3", "/proc/cpuinfo")) == "processor\t: 0\nBogoMIPS\t: 100.00\nFeatures\t: fp asimd\n"
+    m = busybox("hostname", "-f")  # tries a socket first: the sandbox has no network
+    assert out(m) == "ncpu\n" and m.unknown_syscalls() == []

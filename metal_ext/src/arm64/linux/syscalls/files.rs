@@ -328,6 +328,10 @@ pub fn open_path(m: &mut Machine, tid: u32, dirfd: i32, path: &str, flags: u32, 
         }
         Err(e) => return Err(e),
     };
+    if let Loc::Proc(procfs::ProcNode::Fd(pid, n)) = walk.loc {
+        let d = m.processes.get(&pid).ok_or(ENOENT)?.fds.get(n).map_err(|_| ENOENT)?;
+        return with_fds(m, tid, |files, fds| files.install(fds, d.file, 0, flags & O_CLOEXEC != 0));
+    }
     let st = m.vfs.stat(&walk.loc, &*m)?;
     let kind_bits = st.mode & S_IFMT;
     if flags & O_PATH != 0 {
