@@ -250,3 +250,17 @@ def test_proc_dev_and_mounts_as_applets_read_them():
     assert out(busybox("head", "-n", "3", "/proc/cpuinfo")) == "processor\t: 0\nBogoMIPS\t: 100.00\nFeatures\t: fp asimd\n"
     m = busybox("hostname", "-f")  # tries a socket first: the sandbox has no network
     assert out(m) == "ncpu\n" and m.unknown_syscalls() == []
+
+
+def test_vfork_spawn_from_glibc_system_and_popen():
+    m = busybox("awk", 'BEGIN { system("echo from system"); "echo piped" | getline x; print x; '
+                       'print "to sort" | "sort"; close("sort"); print "done" }')
+    assert out(m) == "from system\npiped\nto sort\ndone\n"
+    clone_flags = [entry[3][0] for entry in m.syscall_log() if entry[2] == "clone"]
+    assert any(f & 0x4000 for f in clone_flags)  # CLONE_VFORK: glibc's posix_spawn
+
+
+def test_host_clock_when_not_deterministic():
+    import time
+    m = busybox("date", "+%s", deterministic=False)
+    assert abs(int(out(m)) - time.time()) < 60
