@@ -208,3 +208,27 @@ def run_family(pair, pattern, count, accept=None, pointers=False, memory=False, 
         if diffs:
             mismatches.append((hex(word), Arm64Core.disassemble(word, CODE), diffs[:4]))
     return executed, mismatches, stops
+
+
+def run_stream(pair, words, state, names):
+    """Runs `words` laid out from CODE on both (stopping together at a fault); returns the
+    differences."""
+    code = b"".join(struct.pack("<I", w) for w in words)
+    pair.core.write_memory(CODE, code)
+    pair.uc.mem_write(CODE, code)
+    pair.set_state({**state, "pc": CODE})
+    pair.uc.reg_write(A.UC_ARM64_REG_PC, CODE)
+    _, stop = pair.core.step(len(words))
+    try:
+        pair.uc.emu_start(CODE, CODE + 4 * len(words), count=len(words))
+        uc_stopped = False
+    except UcError:
+        uc_stopped = True
+    diffs = [] if (stop is not None) == uc_stopped else [("stop", stop, uc_stopped)]
+    mine, theirs = pair.core_state(names), pair.uc_state(names)
+    diffs += [(n, mine[n], theirs[n]) for n in names if mine[n] != theirs[n]]
+    ours, expected = pair.core.read_memory(DATA, DATA_SIZE), bytes(pair.uc.mem_read(DATA, DATA_SIZE))
+    if ours != expected:
+        diffs.append(("memory", hex(DATA + next(i for i in range(DATA_SIZE) if ours[i] != expected[i]))))
+        pair.core.write_memory(DATA, expected)
+    return diffs

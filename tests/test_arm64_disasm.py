@@ -98,13 +98,15 @@ def test_c_test_programs_read_exactly_as_capstone_prints_them():
         assert not mismatches, f"{program.name}:\n{report(mismatches)}"
 
 
-def test_random_words_never_crash_and_mostly_agree():
-    # Most disagreements are SVE and SME encodings the disassembler leaves as ".inst".
+def test_random_words_read_as_capstone_prints_them():
+    # Random words cover the whole encoding space: base A64, SIMD&FP, SVE/SVE2, SME, and the
+    # unallocated encodings both sides must leave as ".inst".
     rng = random.Random(20261121)
-    pairs = [(0x400000, rng.getrandbits(32)) for _ in range(300_000)]
+    pairs = [(rng.getrandbits(48) & ~3, rng.getrandbits(32)) for _ in range(300_000)]
     total, mismatches, allowances = compare(pairs)
-    wrong = sum(len(v) for v in mismatches.values())
-    assert (total - wrong) / total > 0.95, report(mismatches)
+    assert not mismatches, report(mismatches)
+    # The allowed prefetch differences are a small, known share (about 0.25 % of all words).
+    assert sum(allowances.values()) < total * 0.004
 
 
 def test_allowed_differences_are_only_the_documented_ones():

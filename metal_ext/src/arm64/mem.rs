@@ -326,6 +326,15 @@ impl Memory {
         self.watches.len() != before
     }
 
+    /// Runs `f` with the watchpoints set aside: how a debugger executes the instruction that
+    /// stopped at one.
+    pub fn without_watchpoints<R>(&mut self, f: impl FnOnce(&mut Self) -> R) -> R {
+        let saved = std::mem::take(&mut self.watches);
+        let r = f(self);
+        self.watches = saved;
+        r
+    }
+
     pub fn watchpoints(&self) -> &[WatchRange] {
         &self.watches
     }

@@ -15,6 +15,9 @@ use super::state::CpuState;
 pub struct Arm64Core {
     cpu: CpuState,
     mem: Memory,
+    /// The PC of the instruction that last stopped at a watchpoint: the next `step` executes it
+    /// instead of stopping again.
+    watch_stop: Option<u64>,
 }
 
 fn fault_text(f: &MemFault) -> String {
@@ -28,7 +31,9 @@ fn fault_text(f: &MemFault) -> String {
 }
 
 /// An exception as Python sees it: (kind, pc, detail).
-pub fn exception_tuple(e: &Exception) -> (&'static str, u64, String) {
+pub type Stop = (&'static str, u64, String);
+
+pub fn exception_tuple(e: &Exception) -> Stop {
     match e {
         Exception::Svc { imm } => ("svc", 0, format!("#{}", imm)),
         Exception::Breakpoint { pc, imm } => ("brk", *pc, format!("#{}", imm)),
@@ -110,18 +115,24 @@ impl Arm64Core {
         Ok(())
     }
 
-    /// Executes up to `n` instructions. Returns (executed, exception) where exception is None or
-    /// (kind, pc, detail) with kind one of "svc", "brk", "undefined", "memory", "alignment",
-    /// "watchpoint". Only "svc" counts as executed; the others leave the state untouched.
+    /// Executes up to `n` instructions with the GIL released, checking for Ctrl-C between
+    /// chunks. Returns (executed, exception) where exception is None or (kind, pc, detail) with
+    /// kind one of "svc", "brk", "undefined", "memory", "alignment", "watchpoint". Only "svc"
+    /// counts as executed; the others leave the state untouched. After a "watchpoint" stop, the
+    /// next call executes that instruction before watching again.
     #[pyo3(signature = (n = 1))]
-    fn step(&mut self, n: u64) -> (u64, Option<(&'static str, u64, String)>) {
-        for done in 0..n {
-            if let Err(e) = step(&mut self.cpu, &mut self.mem) {
-                let svc = matches!(e, Exception::Svc { .. });
-                return (done + svc as u64, Some(exception_tuple(&e)));
+    fn step(&mut self, py: Python<'_>, n: u64) -> PyResult<(u64, Option<Stop>)> {
+        let mut done = 0;
+        while done < n {
+            let chunk = (n - done).min(SIGNAL_CHECK_INTERVAL);
+            let (ran, stop) = py.detach(|| self.run(chunk));
+            done += ran;
+            if let Some(e) = stop {
+                return Ok((done, Some(exception_tuple(&e))));
             }
+            py.check_signals()?;
         }
-        (n, None)
+        Ok((n, None))
     }
 
     /// Stops `step` before any instruction that reads (`read`) or writes (`write`) a byte of
@@ -145,6 +156,33 @@ impl Arm64Core {
     #[pyo3(signature = (word, pc = 0))]
     fn disassemble(word: u32, pc: u64) -> String {
         disassemble(word, pc)
+    }
+}
+
+/// Instructions between checks for Ctrl-C (tens of milliseconds at the core's speed).
+const SIGNAL_CHECK_INTERVAL: u64 = 1 << 22;
+
+impl Arm64Core {
+    /// Executes up to `n` instructions; returns how many completed (an SVC counts) and the
+    /// exception that stopped it, if any.
+    fn run(&mut self, n: u64) -> (u64, Option<Exception>) {
+        for done in 0..n {
+            let result = if done == 0 && self.watch_stop == Some(self.cpu.pc) {
+                let cpu = &mut self.cpu;
+                self.mem.without_watchpoints(|mem| step(cpu, mem))
+            } else {
+                step(&mut self.cpu, &mut self.mem)
+            };
+            self.watch_stop = None;
+            if let Err(e) = result {
+                if let Exception::Watchpoint { pc, .. } = e {
+                    self.watch_stop = Some(pc);
+                }
+                let svc = matches!(e, Exception::Svc { .. });
+                return (done + svc as u64, Some(e));
+            }
+        }
+        (n, None)
     }
 }
 

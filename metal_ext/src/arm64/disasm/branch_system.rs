@@ -14,7 +14,10 @@ pub fn decode(w: u32, pc: u64) -> Option<String> {
         0b010 if bits(w, 25, 24) == 0 => {
             let c = COND[bits(w, 3, 0) as usize];
             let name = if bit(w, 4) == 1 { "bc" } else { "b" };
-            Some(format!("{name}.{c} {}", target(sext(bits(w, 23, 5) as u64, 19) * 4)))
+            Some(format!(
+                "{name}.{c} {}",
+                target(sext(bits(w, 23, 5) as u64, 19) * 4)
+            ))
         }
         0b110 => match bits(w, 25, 22) {
             0b0000..=0b0011 => exception(w),
@@ -31,7 +34,11 @@ fn compare_or_test(w: u32, pc: u64) -> Option<String> {
     if bit(w, 25) == 0 {
         let name = if bit(w, 24) == 1 { "cbnz" } else { "cbz" };
         let off = sext(bits(w, 23, 5) as u64, 19) * 4;
-        Some(format!("{name} {}, {}", r(rt, bit(w, 31) == 1), uimm(pc.wrapping_add(off as u64))))
+        Some(format!(
+            "{name} {}, {}",
+            r(rt, bit(w, 31) == 1),
+            uimm(pc.wrapping_add(off as u64))
+        ))
     } else {
         let name = if bit(w, 24) == 1 { "tbnz" } else { "tbz" };
         let bitpos = bit(w, 31) << 5 | bits(w, 23, 19);
@@ -89,10 +96,21 @@ fn sysreg_name(w: u32, read: bool) -> String {
 fn system(w: u32) -> Option<String> {
     let l = bit(w, 21);
     let op0 = bits(w, 20, 19);
-    let (op1, crn, crm, op2, rt) = (bits(w, 18, 16), bits(w, 15, 12), bits(w, 11, 8), bits(w, 7, 5), bits(w, 4, 0));
+    let (op1, crn, crm, op2, rt) = (
+        bits(w, 18, 16),
+        bits(w, 15, 12),
+        bits(w, 11, 8),
+        bits(w, 7, 5),
+        bits(w, 4, 0),
+    );
     match (l, op0) {
         (0, 0) => {
             let special = match (crn, rt) {
+                (1, _) if op1 == 3 && crm == 0 && op2 < 2 => Special::Text(format!(
+                    "{} {}",
+                    if op2 == 0 { "wfet" } else { "wfit" },
+                    r(rt, true)
+                )),
                 (2, 31) if op1 == 3 => Special::Text(hint(crm << 3 | op2)),
                 (3, 31) if op1 == 3 => barrier(crm, op2),
                 (4, 31) => pstate(op1, crm, op2),
@@ -107,6 +125,12 @@ fn system(w: u32) -> Option<String> {
         (0, 1) => Some(sys(w)),
         (1, 1) => Some(format!("sysl {}, #{op1}, c{crn}, c{crm}, #{op2}", r(rt, true))),
         (0, _) => Some(format!("msr {}, {}", sysreg_name(w, false), r(rt, true))),
+        // TSTART/TTEST (transactional memory) sit in the op0 = 0 read space.
+        (1, 0) if op1 == 3 && crn == 3 && crm < 2 && op2 == 3 => Some(format!(
+            "{} {}",
+            if crm == 0 { "tstart" } else { "ttest" },
+            r(rt, true)
+        )),
         (1, 0) => Some(format!("mrs {}, {}", r(rt, true), generic_sysreg(w))),
         _ => Some(format!("mrs {}, {}", r(rt, true), sysreg_name(w, true))),
     }
@@ -116,7 +140,11 @@ fn sys(w: u32) -> String {
     let key = bits(w, 18, 5) as u16;
     let rt = bits(w, 4, 0);
     if let Some((_, name, op, takes_reg)) = SYS_OPS.iter().find(|(k, ..)| *k == key) {
-        return if *takes_reg { format!("{name} {op}, {}", r(rt, true)) } else { format!("{name} {op}") };
+        return if *takes_reg {
+            format!("{name} {op}, {}", r(rt, true))
+        } else {
+            format!("{name} {op}")
+        };
     }
     if rt == 31 && (key == 0x0b94 || key == 0x0b95) {
         return format!("brb {}", if key == 0x0b94 { "iall" } else { "inj" });
@@ -167,7 +195,8 @@ fn hint(n: u32) -> String {
 
 /// Barrier option names by CRm; unnamed ones print as an immediate.
 const BARRIER: [&str; 16] = [
-    "", "oshld", "oshst", "osh", "", "nshld", "nshst", "nsh", "", "ishld", "ishst", "ish", "", "ld", "st", "sy",
+    "", "oshld", "oshst", "osh", "", "nshld", "nshst", "nsh", "", "ishld", "ishst", "ish", "", "ld", "st",
+    "sy",
 ];
 
 /// What an op0 = 0 system encoding is: a named instruction, undefined, or a plain MSR.
@@ -232,7 +261,13 @@ fn pstate(op1: u32, crm: u32, op2: u32) -> Special {
 }
 
 fn branch_register(w: u32) -> Option<String> {
-    let (opc, op2, op3, rn, op4) = (bits(w, 24, 21), bits(w, 20, 16), bits(w, 15, 10), bits(w, 9, 5), bits(w, 4, 0));
+    let (opc, op2, op3, rn, op4) = (
+        bits(w, 24, 21),
+        bits(w, 20, 16),
+        bits(w, 15, 10),
+        bits(w, 9, 5),
+        bits(w, 4, 0),
+    );
     if op2 != 31 {
         return None;
     }
@@ -247,7 +282,10 @@ fn branch_register(w: u32) -> Option<String> {
         (1, 0, _, 0) => Some(format!("blr {xn}")),
         (2, 0, 30, 0) => Some("ret".into()),
         (2, 0, _, 0) => Some(format!("ret {xn}")),
-        (0 | 1, 2 | 3, _, 31) => Some(format!("{}z {xn}", pac_key(if opc == 0 { "bra" } else { "blra" })?)),
+        (0 | 1, 2 | 3, _, 31) => Some(format!(
+            "{}z {xn}",
+            pac_key(if opc == 0 { "bra" } else { "blra" })?
+        )),
         (2, 2 | 3, 31, 31) => pac_key("reta"),
         (4, 0, 31, 0) => Some("eret".into()),
         (4, 2 | 3, 31, 31) => pac_key("ereta"),

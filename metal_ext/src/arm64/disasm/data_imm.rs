@@ -44,9 +44,17 @@ fn add_sub(w: u32) -> Option<String> {
         (false, false) if value == 0 && shift == 0 && (rd == 31 || rn == 31) => {
             format!("mov {}, {src}", rsp(rd, x))
         }
-        (_, false) => format!("{} {}, {src}, {operand}", if sub { "sub" } else { "add" }, rsp(rd, x)),
+        (_, false) => format!(
+            "{} {}, {src}, {operand}",
+            if sub { "sub" } else { "add" },
+            rsp(rd, x)
+        ),
         (_, true) if rd == 31 => format!("{} {src}, {operand}", if sub { "cmp" } else { "cmn" }),
-        (_, true) => format!("{} {}, {src}, {operand}", if sub { "subs" } else { "adds" }, r(rd, x)),
+        (_, true) => format!(
+            "{} {}, {src}, {operand}",
+            if sub { "subs" } else { "adds" },
+            r(rd, x)
+        ),
     };
     Some(text)
 }
@@ -79,7 +87,11 @@ fn logical(w: u32) -> Option<String> {
     let v = uimm(value);
     // capstone shows the mask of MOV as a signed number of the register's width, and that of
     // 64-bit ANDS/TST as a signed 64-bit number.
-    let signed = imm(if x { value as i64 } else { value as u32 as i32 as i64 });
+    let signed = imm(if x {
+        value as i64
+    } else {
+        value as u32 as i32 as i64
+    });
     let flag_setting = if x { signed.clone() } else { v.clone() };
     Some(match bits(w, 30, 29) {
         0 => format!("and {}, {}, {v}", rsp(rd, x), r(rn, x)),
@@ -109,15 +121,22 @@ fn move_wide(w: u32) -> Option<String> {
         }
     };
     Some(match opc {
-        0 if value == 0 && shift != 0 => explicit("movn"),
+        // MOV is not shown when MOVZ could build the value: a 32-bit MOVN of 0xffff.
+        0 if value == 0 && shift != 0 || !x && value == 0xffff => explicit("movn"),
         0 => {
             let v = !(value << shift);
-            format!("mov {rd}, {}", imm(if x { v as i64 } else { v as u32 as i32 as i64 }))
+            format!(
+                "mov {rd}, {}",
+                imm(if x { v as i64 } else { v as u32 as i32 as i64 })
+            )
         }
         2 if value == 0 && shift != 0 => explicit("movz"),
         2 => {
             let v = value << shift;
-            format!("mov {rd}, {}", imm(if x { v as i64 } else { v as u32 as i32 as i64 }))
+            format!(
+                "mov {rd}, {}",
+                imm(if x { v as i64 } else { v as u32 as i32 as i64 })
+            )
         }
         _ => explicit("movk"),
     })
@@ -143,9 +162,17 @@ fn bitfield(w: u32) -> Option<String> {
                     15 => "h",
                     _ => "w",
                 };
-                format!("{}xt{width} {d}, {}", if signed { "s" } else { "u" }, r(rn, false))
+                format!(
+                    "{}xt{width} {d}, {}",
+                    if signed { "s" } else { "u" },
+                    r(rn, false)
+                )
             } else if imms == size - 1 {
-                format!("{} {d}, {n}, {}", if signed { "asr" } else { "lsr" }, uimm(immr as u64))
+                format!(
+                    "{} {d}, {n}, {}",
+                    if signed { "asr" } else { "lsr" },
+                    uimm(immr as u64)
+                )
             } else if !signed && imms + 1 == immr {
                 format!("lsl {d}, {n}, {}", uimm((size - 1 - imms) as u64))
             } else if imms < immr {
@@ -157,7 +184,11 @@ fn bitfield(w: u32) -> Option<String> {
         _ => {
             // As LLVM: BFC takes over BFXIL's range only when immr is zero.
             if rn == 31 && (immr == 0 || imms < immr) {
-                format!("bfc {d}, {}, {}", uimm(((size - immr) % size) as u64), uimm(imms as u64 + 1))
+                format!(
+                    "bfc {d}, {}, {}",
+                    uimm(((size - immr) % size) as u64),
+                    uimm(imms as u64 + 1)
+                )
             } else if imms < immr {
                 two("bfi", size - immr, imms + 1)
             } else {
@@ -177,6 +208,12 @@ fn extract(w: u32) -> Option<String> {
     Some(if rm == rn {
         format!("ror {}, {}, {}", r(rd, x), r(rn, x), uimm(imms as u64))
     } else {
-        format!("extr {}, {}, {}, {}", r(rd, x), r(rn, x), r(rm, x), uimm(imms as u64))
+        format!(
+            "extr {}, {}, {}, {}",
+            r(rd, x),
+            r(rn, x),
+            r(rm, x),
+            uimm(imms as u64)
+        )
     })
 }

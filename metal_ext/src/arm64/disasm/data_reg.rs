@@ -43,7 +43,8 @@ fn logical(w: u32) -> Option<String> {
     let (kind, rm, rn, rd) = (bits(w, 23, 22), bits(w, 20, 16), bits(w, 9, 5), bits(w, 4, 0));
     let n = bit(w, 21);
     let shifted = format!("{}{}", r(rm, x), shift_suffix(kind, amount));
-    let name = ["and", "bic", "orr", "orn", "eor", "eon", "ands", "bics"][(bits(w, 30, 29) << 1 | n) as usize];
+    let name =
+        ["and", "bic", "orr", "orn", "eor", "eon", "ands", "bics"][(bits(w, 30, 29) << 1 | n) as usize];
     Some(match name {
         "orr" if rn == 31 && amount == 0 && kind == 0 => format!("mov {}, {}", r(rd, x), r(rm, x)),
         "orn" if rn == 31 => format!("mvn {}, {shifted}", r(rd, x)),
@@ -63,7 +64,11 @@ fn add_sub_shifted(w: u32) -> Option<String> {
     let (sub, setflags) = (bit(w, 30) == 1, bit(w, 29) == 1);
     Some(match (sub, setflags) {
         (_, true) if rd == 31 => format!("{} {}, {shifted}", if sub { "cmp" } else { "cmn" }, r(rn, x)),
-        (true, _) if rn == 31 => format!("{} {}, {shifted}", if setflags { "negs" } else { "neg" }, r(rd, x)),
+        (true, _) if rn == 31 => format!(
+            "{} {}, {shifted}",
+            if setflags { "negs" } else { "neg" },
+            r(rd, x)
+        ),
         _ => {
             let name = ["add", "adds", "sub", "subs"][(bits(w, 30, 29)) as usize];
             format!("{name} {}, {}, {shifted}", r(rd, x), r(rn, x))
@@ -109,7 +114,12 @@ fn carry(w: u32) -> Option<String> {
     let (rm, rn, rd) = (bits(w, 20, 16), bits(w, 9, 5), bits(w, 4, 0));
     let name = ["adc", "adcs", "sbc", "sbcs"][bits(w, 30, 29) as usize];
     Some(if bit(w, 30) == 1 && rn == 31 {
-        format!("{} {}, {}", if bit(w, 29) == 1 { "ngcs" } else { "ngc" }, r(rd, x), r(rm, x))
+        format!(
+            "{} {}, {}",
+            if bit(w, 29) == 1 { "ngcs" } else { "ngc" },
+            r(rd, x),
+            r(rm, x)
+        )
     } else {
         format!("{name} {}, {}, {}", r(rd, x), r(rn, x), r(rm, x))
     })
@@ -121,7 +131,12 @@ fn rotate_flags(w: u32) -> Option<String> {
         return None;
     }
     let (shift, rn, mask) = (bits(w, 20, 15), bits(w, 9, 5), bits(w, 3, 0));
-    Some(format!("rmif {}, {}, {}", r(rn, true), uimm(shift as u64), uimm(mask as u64)))
+    Some(format!(
+        "rmif {}, {}, {}",
+        r(rn, true),
+        uimm(shift as u64),
+        uimm(mask as u64)
+    ))
 }
 
 /// SETF8/SETF16: flags from a byte or halfword.
@@ -139,7 +154,11 @@ fn conditional_compare(w: u32) -> Option<String> {
     }
     let x = bit(w, 31) == 1;
     let name = if bit(w, 30) == 1 { "ccmp" } else { "ccmn" };
-    let second = if bit(w, 11) == 1 { uimm(bits(w, 20, 16) as u64) } else { r(bits(w, 20, 16), x) };
+    let second = if bit(w, 11) == 1 {
+        uimm(bits(w, 20, 16) as u64)
+    } else {
+        r(bits(w, 20, 16), x)
+    };
     Some(format!(
         "{name} {}, {second}, {}, {}",
         r(bits(w, 9, 5), x),
@@ -192,11 +211,27 @@ fn one_source(w: u32) -> Option<String> {
             Some(format!("{name} {}, {}", r(rd, x), r(rn, x)))
         }
         1 if x => {
-            const PAC: [&str; 8] = ["pacia", "pacib", "pacda", "pacdb", "autia", "autib", "autda", "autdb"];
+            const PAC: [&str; 8] = [
+                "pacia", "pacib", "pacda", "pacdb", "autia", "autib", "autda", "autdb",
+            ];
             match opcode {
-                0..=7 => Some(format!("{} {}, {}", PAC[opcode as usize], r(rd, true), rsp(rn, true))),
-                8..=15 if rn == 31 => Some(format!("{}z{} {}", &PAC[opcode as usize - 8][..4], &PAC[opcode as usize - 8][4..], r(rd, true))),
-                16 | 17 if rn == 31 => Some(format!("xpac{} {}", if opcode == 16 { "i" } else { "d" }, r(rd, true))),
+                0..=7 => Some(format!(
+                    "{} {}, {}",
+                    PAC[opcode as usize],
+                    r(rd, true),
+                    rsp(rn, true)
+                )),
+                8..=15 if rn == 31 => Some(format!(
+                    "{}z{} {}",
+                    &PAC[opcode as usize - 8][..4],
+                    &PAC[opcode as usize - 8][4..],
+                    r(rd, true)
+                )),
+                16 | 17 if rn == 31 => Some(format!(
+                    "xpac{} {}",
+                    if opcode == 16 { "i" } else { "d" },
+                    r(rd, true)
+                )),
                 _ => None,
             }
         }
@@ -210,25 +245,54 @@ fn two_source(w: u32) -> Option<String> {
     let s = bit(w, 29);
     let plain = |name: &str| Some(format!("{name} {}, {}, {}", r(rd, x), r(rn, x), r(rm, x)));
     match (x, s, opcode) {
-        (true, 0, 0) => Some(format!("subp {}, {}, {}", r(rd, true), rsp(rn, true), rsp(rm, true))),
-        (true, 1, 0) => Some(format!("subps {}, {}, {}", r(rd, true), rsp(rn, true), rsp(rm, true))),
+        (true, 0, 0) => Some(format!(
+            "subp {}, {}, {}",
+            r(rd, true),
+            rsp(rn, true),
+            rsp(rm, true)
+        )),
+        (true, 1, 0) => Some(format!(
+            "subps {}, {}, {}",
+            r(rd, true),
+            rsp(rn, true),
+            rsp(rm, true)
+        )),
         (_, 0, 2) => plain("udiv"),
         (_, 0, 3) => plain("sdiv"),
         (true, 0, 4) if rm == 31 => Some(format!("irg {}, {}", rsp(rd, true), rsp(rn, true))),
-        (true, 0, 4) => Some(format!("irg {}, {}, {}", rsp(rd, true), rsp(rn, true), r(rm, true))),
+        (true, 0, 4) => Some(format!(
+            "irg {}, {}, {}",
+            rsp(rd, true),
+            rsp(rn, true),
+            r(rm, true)
+        )),
         (true, 0, 5) => Some(format!("gmi {}, {}, {}", r(rd, true), rsp(rn, true), r(rm, true))),
         (_, 0, 8) => plain("lsl"),
         (_, 0, 9) => plain("lsr"),
         (_, 0, 10) => plain("asr"),
         (_, 0, 11) => plain("ror"),
-        (true, 0, 12) => Some(format!("pacga {}, {}, {}", r(rd, true), r(rn, true), rsp(rm, true))),
+        (true, 0, 12) => Some(format!(
+            "pacga {}, {}, {}",
+            r(rd, true),
+            r(rn, true),
+            rsp(rm, true)
+        )),
         (_, 0, 16..=23) => {
             let size = opcode & 3;
             if (size == 3) != x {
                 return None;
             }
-            let name = format!("crc32{}{}", if opcode & 4 != 0 { "c" } else { "" }, ["b", "h", "w", "x"][size as usize]);
-            Some(format!("{name} {}, {}, {}", r(rd, false), r(rn, false), r(rm, size == 3)))
+            let name = format!(
+                "crc32{}{}",
+                if opcode & 4 != 0 { "c" } else { "" },
+                ["b", "h", "w", "x"][size as usize]
+            );
+            Some(format!(
+                "{name} {}, {}, {}",
+                r(rd, false),
+                r(rn, false),
+                r(rm, size == 3)
+            ))
         }
         _ => None,
     }
@@ -250,7 +314,12 @@ fn three_source(w: u32) -> Option<String> {
         (5, 1, true) => ("umsubl", "umnegl", true),
         (2, 0, true) | (6, 0, true) => {
             let name = if op31 == 2 { "smulh" } else { "umulh" };
-            return Some(format!("{name} {}, {}, {}", r(rd, true), r(rn, true), r(rm, true)));
+            return Some(format!(
+                "{name} {}, {}, {}",
+                r(rd, true),
+                r(rn, true),
+                r(rm, true)
+            ));
         }
         _ => return None,
     };

@@ -117,7 +117,13 @@ pub fn fp8_text(imm8: u32) -> String {
 
 /// Expands the AdvSIMD "modified immediate" byte mask (each bit of `imm8` to a byte).
 pub fn byte_mask(imm8: u32) -> u64 {
-    (0..8).fold(0u64, |v, i| if imm8 >> i & 1 != 0 { v | 0xff << (8 * i) } else { v })
+    (0..8).fold(0u64, |v, i| {
+        if imm8 >> i & 1 != 0 {
+            v | 0xff << (8 * i)
+        } else {
+            v
+        }
+    })
 }
 
 #[cfg(test)]

@@ -75,7 +75,13 @@ fn integer_conversion(w: u32) -> Option<String> {
             (false, 1, 3) if opcode == 6 => return Some(format!("fjcvtzs {}, d{rn}", r(rd, false))),
             _ => return None,
         };
-        let vreg = |n: u32| if fp == "v" { format!("v{n}.d[1]") } else { format!("{fp}{n}") };
+        let vreg = |n: u32| {
+            if fp == "v" {
+                format!("v{n}.d[1]")
+            } else {
+                format!("{fp}{n}")
+            }
+        };
         return Some(if opcode == 6 {
             format!("fmov {}, {}", r(rd, x), vreg(rn))
         } else {
@@ -153,7 +159,11 @@ fn immediate(w: u32) -> Option<String> {
     if bit(w, 31) != 0 || bit(w, 29) != 0 || bits(w, 9, 5) != 0 {
         return None;
     }
-    Some(format!("fmov {t}{}, {}", bits(w, 4, 0), fp8_text(bits(w, 20, 13))))
+    Some(format!(
+        "fmov {t}{}, {}",
+        bits(w, 4, 0),
+        fp8_text(bits(w, 20, 13))
+    ))
 }
 
 fn conditional_compare(w: u32) -> Option<String> {
@@ -176,9 +186,16 @@ fn two_source(w: u32) -> Option<String> {
     if bit(w, 31) != 0 || bit(w, 29) != 0 {
         return None;
     }
-    const NAMES: [&str; 9] = ["fmul", "fdiv", "fadd", "fsub", "fmax", "fmin", "fmaxnm", "fminnm", "fnmul"];
+    const NAMES: [&str; 9] = [
+        "fmul", "fdiv", "fadd", "fsub", "fmax", "fmin", "fmaxnm", "fminnm", "fnmul",
+    ];
     let name = NAMES.get(bits(w, 15, 12) as usize)?;
-    Some(format!("{name} {t}{}, {t}{}, {t}{}", bits(w, 4, 0), bits(w, 9, 5), bits(w, 20, 16)))
+    Some(format!(
+        "{name} {t}{}, {t}{}, {t}{}",
+        bits(w, 4, 0),
+        bits(w, 9, 5),
+        bits(w, 20, 16)
+    ))
 }
 
 fn conditional_select(w: u32) -> Option<String> {

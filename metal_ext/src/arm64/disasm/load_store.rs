@@ -129,7 +129,11 @@ fn ordered_unscaled(w: u32) -> Option<String> {
         _ => return None,
     };
     let off = sext(bits(w, 20, 12) as u64, 9);
-    Some(format!("{name} {}, {}", r(bits(w, 4, 0), x), offset_address(bits(w, 9, 5), off)))
+    Some(format!(
+        "{name} {}, {}",
+        r(bits(w, 4, 0), x),
+        offset_address(bits(w, 9, 5), off)
+    ))
 }
 
 /// Prefetch operation names; unnamed ones print as an immediate.
@@ -138,7 +142,11 @@ fn prefetch_op(rt: u32) -> String {
     let target = rt >> 1 & 3;
     match kind {
         Some(kind) if target < 3 => {
-            format!("{kind}l{}{}", target + 1, if rt & 1 == 1 { "strm" } else { "keep" })
+            format!(
+                "{kind}l{}{}",
+                target + 1,
+                if rt & 1 == 1 { "strm" } else { "keep" }
+            )
         }
         _ => uimm(rt as u64),
     }
@@ -180,14 +188,28 @@ fn memory_copy_set(w: u32) -> Option<String> {
             ["", "wt", "rt", "t"][(op & 3) as usize],
             ["", "wn", "rn", "n"][(op >> 2) as usize]
         );
-        Some(format!("{name} [{}]!, [{}]!, {}!", r(rd, true), r(rs, true), r(rn, true)))
+        Some(format!(
+            "{name} [{}]!, [{}]!, {}!",
+            r(rd, true),
+            r(rs, true),
+            r(rn, true)
+        ))
     } else {
         if op >= 12 {
             return None;
         }
         let family = if is_copy_f { "set" } else { "setg" };
-        let name = format!("{family}{}{}", ["p", "m", "e"][(op >> 2) as usize], ["", "t", "n", "tn"][(op & 3) as usize]);
-        Some(format!("{name} [{}]!, {}!, {}", r(rd, true), r(rn, true), r(rs, true)))
+        let name = format!(
+            "{family}{}{}",
+            ["p", "m", "e"][(op >> 2) as usize],
+            ["", "t", "n", "tn"][(op & 3) as usize]
+        );
+        Some(format!(
+            "{name} [{}]!, {}!, {}",
+            r(rd, true),
+            r(rn, true),
+            r(rs, true)
+        ))
     }
 }
 
@@ -200,7 +222,12 @@ fn memory_tags(w: u32) -> Option<String> {
         return match opc {
             1 => Some(format!("ldg {}, {}", r(rt, true), offset_address(rn, off))),
             _ if imm9 != 0 => None,
-            _ => Some(format!("{} {}, [{}]", ["stzgm", "", "stgm", "ldgm"][opc as usize], r(rt, true), base(rn))),
+            _ => Some(format!(
+                "{} {}, [{}]",
+                ["stzgm", "", "stgm", "ldgm"][opc as usize],
+                r(rt, true),
+                base(rn)
+            )),
         };
     }
     let name = ["stg", "stzg", "st2g", "stz2g"][opc as usize];
@@ -215,7 +242,11 @@ fn memory_tags(w: u32) -> Option<String> {
 fn pair(w: u32) -> Option<String> {
     let (opc, v, mode, l) = (bits(w, 31, 30), bit(w, 26) == 1, bits(w, 24, 23), bit(w, 22));
     let (rt2, rn, rt) = (bits(w, 14, 10), bits(w, 9, 5), bits(w, 4, 0));
-    let plain = if mode == 0 { ["stnp", "ldnp"] } else { ["stp", "ldp"] }[l as usize];
+    let plain = if mode == 0 {
+        ["stnp", "ldnp"]
+    } else {
+        ["stp", "ldp"]
+    }[l as usize];
     let (name, scale, kind) = if v {
         (plain, 2 + opc, *["s", "d", "q"].get(opc as usize)?)
     } else {
@@ -265,8 +296,16 @@ fn single_kind(size: u32, v: bool, opc: u32) -> Option<(&'static str, u32)> {
 fn single_name(size: u32, v: bool, opc: u32) -> String {
     let load = if v { opc & 1 == 1 } else { opc != 0 };
     let signed = !v && opc >= 2;
-    let width = if v || size >= 2 && !signed { "" } else { ["b", "h", "w", ""][size as usize] };
-    format!("{}{}{width}", if load { "ldr" } else { "str" }, if signed { "s" } else { "" })
+    let width = if v || size >= 2 && !signed {
+        ""
+    } else {
+        ["b", "h", "w", ""][size as usize]
+    };
+    format!(
+        "{}{}{width}",
+        if load { "ldr" } else { "str" },
+        if signed { "s" } else { "" }
+    )
 }
 
 fn single(w: u32) -> Option<String> {
@@ -281,8 +320,16 @@ fn single(w: u32) -> Option<String> {
         };
     }
     let (kind, scale) = single_kind(size, v, opc)?;
-    let t = if kind == "prfm" { prefetch_op(rt) } else { reg_text(kind, rt) };
-    let name = if kind == "prfm" { "prfm".to_string() } else { single_name(size, v, opc) };
+    let t = if kind == "prfm" {
+        prefetch_op(rt)
+    } else {
+        reg_text(kind, rt)
+    };
+    let name = if kind == "prfm" {
+        "prfm".to_string()
+    } else {
+        single_name(size, v, opc)
+    };
     if bit(w, 24) == 1 {
         let off = (bits(w, 21, 10) as i64) << scale;
         return Some(format!("{name} {t}, {}", offset_address(rn, off)));
@@ -294,10 +341,18 @@ fn single(w: u32) -> Option<String> {
     }
     match bits(w, 11, 10) {
         0 => {
-            let name = if kind == "prfm" { "prfum".to_string() } else { name.replacen("r", "ur", 1) };
+            let name = if kind == "prfm" {
+                "prfum".to_string()
+            } else {
+                name.replacen("r", "ur", 1)
+            };
             Some(format!("{name} {t}, {}", offset_address(rn, off)))
         }
-        2 if !v && kind != "prfm" => Some(format!("{} {t}, {}", name.replacen("r", "tr", 1), offset_address(rn, off))),
+        2 if !v && kind != "prfm" => Some(format!(
+            "{} {t}, {}",
+            name.replacen("r", "tr", 1),
+            offset_address(rn, off)
+        )),
         // capstone prints this post-index offset as an unsigned 64-bit number.
         1 if kind != "prfm" => Some(format!("{name} {t}, [{}], {}", base(rn), uimm(off as u64))),
         3 if kind != "prfm" => Some(format!("{name} {t}, [{}, {}]!", base(rn), imm(off))),
@@ -307,18 +362,40 @@ fn single(w: u32) -> Option<String> {
 
 fn register_offset(w: u32) -> Option<String> {
     let (size, v, opc) = (bits(w, 31, 30), bit(w, 26) == 1, bits(w, 23, 22));
-    let (rm, option, s, rn, rt) = (bits(w, 20, 16), bits(w, 15, 13), bit(w, 12), bits(w, 9, 5), bits(w, 4, 0));
+    let (rm, option, s, rn, rt) = (
+        bits(w, 20, 16),
+        bits(w, 15, 13),
+        bit(w, 12),
+        bits(w, 9, 5),
+        bits(w, 4, 0),
+    );
     if option & 2 == 0 {
         return None;
     }
     let (kind, scale) = single_kind(size, v, opc)?;
-    let t = if kind == "prfm" { prefetch_op(rt) } else { reg_text(kind, rt) };
-    let name = if kind == "prfm" { "prfm".to_string() } else { single_name(size, v, opc) };
-    let amount = if s == 1 { format!(" #{scale}") } else { String::new() };
+    let t = if kind == "prfm" {
+        prefetch_op(rt)
+    } else {
+        reg_text(kind, rt)
+    };
+    let name = if kind == "prfm" {
+        "prfm".to_string()
+    } else {
+        single_name(size, v, opc)
+    };
+    let amount = if s == 1 {
+        format!(" #{scale}")
+    } else {
+        String::new()
+    };
     let index = match option {
         3 if s == 0 => r(rm, true),
         3 => format!("{}, lsl{amount}", r(rm, true)),
-        _ => format!("{}, {}{amount}", r(rm, option & 1 == 1), super::fields::EXTEND[option as usize]),
+        _ => format!(
+            "{}, {}{amount}",
+            r(rm, option & 1 == 1),
+            super::fields::EXTEND[option as usize]
+        ),
     };
     Some(format!("{name} {t}, [{}, {index}]", base(rn)))
 }
@@ -326,28 +403,46 @@ fn register_offset(w: u32) -> Option<String> {
 /// LSE atomics: LDADD..LDUMIN, SWP, LDAPR, and the ST<op> aliases that discard the result.
 fn atomic(w: u32) -> Option<String> {
     let (size, a, rl) = (bits(w, 31, 30), bit(w, 23), bit(w, 22));
-    let (rs, o3, opc, rn, rt) = (bits(w, 20, 16), bit(w, 15), bits(w, 14, 12), bits(w, 9, 5), bits(w, 4, 0));
+    let (rs, o3, opc, rn, rt) = (
+        bits(w, 20, 16),
+        bit(w, 15),
+        bits(w, 14, 12),
+        bits(w, 9, 5),
+        bits(w, 4, 0),
+    );
     let x = size == 3;
     let width = ["b", "h", "", ""][size as usize];
     let order = ["", "l", "a", "al"][(a << 1 | rl) as usize];
     let addr = format!("[{}]", base(rn));
     const OPS: [&str; 8] = ["add", "clr", "eor", "set", "smax", "smin", "umax", "umin"];
     match (o3, opc) {
-        (0, _) if rt == 31 && a == 0 => {
-            Some(format!("st{}{order}{width} {}, {addr}", OPS[opc as usize], r(rs, x)))
-        }
-        (0, _) => Some(format!("ld{}{order}{width} {}, {}, {addr}", OPS[opc as usize], r(rs, x), r(rt, x))),
+        (0, _) if rt == 31 && a == 0 => Some(format!(
+            "st{}{order}{width} {}, {addr}",
+            OPS[opc as usize],
+            r(rs, x)
+        )),
+        (0, _) => Some(format!(
+            "ld{}{order}{width} {}, {}, {addr}",
+            OPS[opc as usize],
+            r(rs, x),
+            r(rt, x)
+        )),
         (1, 0) => Some(format!("swp{order}{width} {}, {}, {addr}", r(rs, x), r(rt, x))),
         (1, 4) if a == 1 && rl == 0 && rs == 31 => Some(format!("ldapr{width} {}, {addr}", r(rt, x))),
         // LD64B/ST64B/ST64BV/ST64BV0: 64-byte single-copy atomic accesses.
         // The data registers are eight consecutive ones starting at an even register up to x22.
         _ if o3 == 1 && matches!(opc, 1 | 2 | 3 | 5) && (rt % 2 == 1 || rt > 22) => None,
-        (1, 1 | 5) if size == 3 && a == 0 && rl == 0 && rs == 31 => {
-            Some(format!("{} {}, {addr}", if opc == 5 { "ld64b" } else { "st64b" }, r(rt, true)))
-        }
-        (1, 2 | 3) if size == 3 && a == 0 && rl == 0 => {
-            Some(format!("{} {}, {}, {addr}", if opc == 2 { "st64bv0" } else { "st64bv" }, r(rs, true), r(rt, true)))
-        }
+        (1, 1 | 5) if size == 3 && a == 0 && rl == 0 && rs == 31 => Some(format!(
+            "{} {}, {addr}",
+            if opc == 5 { "ld64b" } else { "st64b" },
+            r(rt, true)
+        )),
+        (1, 2 | 3) if size == 3 && a == 0 && rl == 0 => Some(format!(
+            "{} {}, {}, {addr}",
+            if opc == 2 { "st64bv0" } else { "st64bv" },
+            r(rs, true),
+            r(rt, true)
+        )),
         _ => None,
     }
 }
@@ -369,7 +464,9 @@ fn pointer_auth_load(w: u32) -> Option<String> {
 
 /// "{v0.16b, v1.16b}": `count` consecutive vector registers (wrapping at 31).
 fn vector_list(first: u32, count: u32, suffix: &str) -> String {
-    let regs: Vec<String> = (0..count).map(|i| format!("v{}{suffix}", (first + i) % 32)).collect();
+    let regs: Vec<String> = (0..count)
+        .map(|i| format!("v{}{suffix}", (first + i) % 32))
+        .collect();
     format!("{{{}}}", regs.join(", "))
 }
 
@@ -405,11 +502,22 @@ fn multiple_structures(w: u32) -> Option<String> {
     let name = format!("{}{n}", if l == 1 { "ld" } else { "st" });
     let list = vector_list(bits(w, 4, 0), regs, &format!(".{}", arrangement(size, q)));
     let bytes = regs * if q == 1 { 16 } else { 8 };
-    Some(format!("{name} {list}, [{}]{}", base(bits(w, 9, 5)), post_index(w, bytes)))
+    Some(format!(
+        "{name} {list}, [{}]{}",
+        base(bits(w, 9, 5)),
+        post_index(w, bytes)
+    ))
 }
 
 fn single_structure(w: u32) -> Option<String> {
-    let (q, l, rbit, opcode, s, size) = (bit(w, 30), bit(w, 22), bit(w, 21), bits(w, 15, 13), bit(w, 12), bits(w, 11, 10));
+    let (q, l, rbit, opcode, s, size) = (
+        bit(w, 30),
+        bit(w, 22),
+        bit(w, 21),
+        bits(w, 15, 13),
+        bit(w, 12),
+        bits(w, 11, 10),
+    );
     if bit(w, 23) == 0 && bits(w, 20, 16) != 0 {
         return None;
     }
@@ -430,5 +538,9 @@ fn single_structure(w: u32) -> Option<String> {
     };
     let name = format!("{}{selem}", if l == 1 { "ld" } else { "st" });
     let list = vector_list(rt, selem, &format!(".{kind}"));
-    Some(format!("{name} {list}{}, [{addr}]{}", lane(index), post_index(w, selem * bytes)))
+    Some(format!(
+        "{name} {list}{}, [{addr}]{}",
+        lane(index),
+        post_index(w, selem * bytes)
+    ))
 }

@@ -15,10 +15,11 @@
 //!   no name: capstone prints an empty operand (`prfm , [x1]`); this prints its number
 //!   (`prfm #6, [x1]`), as the Arm ARM does.
 //!
-//! Coverage: the whole base A64 instruction set with LSE, LS64, pointer authentication, MTE,
-//! MOPS, scalar FP, Advanced SIMD with FP16, dot product, complex, BF16, int8 matrix multiply and
-//! the crypto extensions; SVE memory accesses, compares and the common arithmetic; SME outer
-//! products, tile loads, stores and moves. The rest of SVE/SVE2/SME reads `.inst`.
+//! Coverage: everything capstone 5 decodes: the base A64 instruction set with LSE, LS64, pointer
+//! authentication, MTE, MOPS; scalar FP; Advanced SIMD with FP16, dot product, complex, BF16,
+//! int8 matrix multiply and the crypto extensions; SVE and SVE2; the SME instructions capstone
+//! knows (outer products, tile loads, stores, moves, ZERO, ADDHA/ADDVA). Encodings are matched
+//! with their fixed bits and field constraints, so unallocated words read `.inst` as capstone's.
 
 mod branch_system;
 mod data_imm;
@@ -27,10 +28,10 @@ mod fields;
 mod fp_scalar;
 mod load_store;
 mod simd;
-mod sme;
 mod simd_crypto;
 mod simd_extra;
 mod simd_fp;
+mod sme;
 mod sve;
 mod sve2;
 mod sve_data;
@@ -38,6 +39,7 @@ mod sve_indexed;
 mod sve_memory;
 mod sve_misc;
 mod sve_move;
+mod sve_unary;
 mod system_names;
 
 /// Text of the instruction `word` at address `pc`, e.g. "add x0, x1, #4".
@@ -47,7 +49,9 @@ pub fn disassemble(word: u32, pc: u64) -> String {
 
 fn decode(w: u32, pc: u64) -> Option<String> {
     match fields::bits(w, 28, 25) {
-        0b0000 if fields::bits(w, 31, 16) == 0 => Some(format!("udf {}", fields::uimm(fields::bits(w, 15, 0) as u64))),
+        0b0000 if fields::bits(w, 31, 16) == 0 => {
+            Some(format!("udf {}", fields::uimm(fields::bits(w, 15, 0) as u64)))
+        }
         0b0000 if fields::bit(w, 31) == 1 => sme::decode(w),
         0b0010 => sve::decode(w),
         0b1000 | 0b1001 => data_imm::decode(w, pc),
@@ -88,6 +92,17 @@ mod tests {
         assert_eq!(disassemble(0x4cdf7041, 0), "ld1 {v1.16b}, [x2], #16");
         assert_eq!(disassemble(0x0f044400, 0), "movi v0.2s, #0x80, lsl #16");
         assert_eq!(disassemble(0x1e602058, 0), "fcmpe d2, #0.0");
+    }
+
+    #[test]
+    fn sve_and_sme() {
+        assert_eq!(disassemble(0xe40de087, 0), "st1b {z7.b}, p0, [x4, #-3, mul vl]");
+        assert_eq!(disassemble(0x25221d20, 0), "whilelo p0.b, x9, x2");
+        assert_eq!(disassemble(0x0421e3e6, 0), "cntb x6, all, mul #2");
+        assert_eq!(disassemble(0xc4d3c54c, 0), "ld1h {z12.d}, p1/z, [x10, z19.d]");
+        assert_eq!(disassemble(0x05c1c267, 0), "mov z7.s, #0xfffff000fffff00");
+        assert_eq!(disassemble(0x809891a0, 0), "fmopa za0.s, p4/m, p4/m, z13.s, z24.s");
+        assert_eq!(disassemble(0xc0080070, 0), "zero {za4.d, za5.d, za6.d}");
     }
 
     #[test]

@@ -129,9 +129,22 @@ fn fp_three_same_name(u: u32, a: u32, op: u32) -> Option<&'static str> {
     })
 }
 
-fn fp_three_same(u: u32, a: u32, op: u32, scalar: bool, e: &str, arr: &str, [rd, rn, rm]: [u32; 3]) -> Option<String> {
+fn fp_three_same(
+    u: u32,
+    a: u32,
+    op: u32,
+    scalar: bool,
+    e: &str,
+    arr: &str,
+    [rd, rn, rm]: [u32; 3],
+) -> Option<String> {
     let name = fp_three_same_name(u, a, op)?;
-    if scalar && !matches!(name, "fmulx" | "fcmeq" | "frecps" | "frsqrts" | "fcmge" | "facge" | "fabd" | "fcmgt" | "facgt") {
+    if scalar
+        && !matches!(
+            name,
+            "fmulx" | "fcmeq" | "frecps" | "frsqrts" | "fcmge" | "facge" | "fabd" | "fcmgt" | "facgt"
+        )
+    {
         return None;
     }
     let o = |n| operand(n, scalar, e, arr);
@@ -141,7 +154,15 @@ fn fp_three_same(u: u32, a: u32, op: u32, scalar: bool, e: &str, arr: &str, [rd,
 /// FP16 three-same (bits 23:21 = a10, bits 15:14 = 00).
 fn fp16_three_same(w: u32, scalar: bool) -> Option<String> {
     let arr = if scalar { "" } else { arrangement(1, bit(w, 30)) };
-    fp_three_same(bit(w, 29), bit(w, 23), bits(w, 13, 11), scalar, "h", arr, [bits(w, 4, 0), bits(w, 9, 5), bits(w, 20, 16)])
+    fp_three_same(
+        bit(w, 29),
+        bit(w, 23),
+        bits(w, 13, 11),
+        scalar,
+        "h",
+        arr,
+        [bits(w, 4, 0), bits(w, 9, 5), bits(w, 20, 16)],
+    )
 }
 
 /// FP arrangement for single/double (`sz`) and width `q`; 1d is not a valid FP vector.
@@ -163,7 +184,11 @@ fn three_same(w: u32, scalar: bool) -> Option<String> {
     if opcode >= 0b11000 {
         let (a, sz) = (size >> 1, size & 1);
         if opcode == 0b11101 && u == 0 || opcode == 0b11001 && u == 1 {
-            return if scalar || sz == 1 { None } else { simd_extra::fp16_long(w) };
+            return if scalar || sz == 1 {
+                None
+            } else {
+                simd_extra::fp16_long(w)
+            };
         }
         let e = if sz == 1 { "d" } else { "s" };
         let arr = if scalar { "" } else { fp_arrangement(sz, q)? };
@@ -252,7 +277,12 @@ fn three_different(w: u32, scalar: bool) -> Option<String> {
         if size == 0 || size == 3 {
             return None;
         }
-        return Some(format!("{name} {}{rd}, {}{rn}, {}{rm}", elem(size + 1), elem(size), elem(size)));
+        return Some(format!(
+            "{name} {}{rd}, {}{rn}, {}{rm}",
+            elem(size + 1),
+            elem(size),
+            elem(size)
+        ));
     }
     const NAMES: [[&str; 2]; 15] = [
         ["saddl", "uaddl"],
@@ -306,13 +336,32 @@ fn two_register_misc(w: u32, scalar: bool) -> Option<String> {
         Some(format!("{name} {}, {}, {z}", o(rd), o(rn)))
     };
     let bad_2d = size == 3 && q == 0 && !scalar;
-    if opcode >= 0b01100 && (opcode >= 0b11000 || opcode != 0b10100 && opcode != 0b10110 && opcode != 0b10111 && opcode != 0b10010 && opcode != 0b10011) {
+    if opcode >= 0b01100
+        && (opcode >= 0b11000
+            || opcode != 0b10100
+                && opcode != 0b10110
+                && opcode != 0b10111
+                && opcode != 0b10010
+                && opcode != 0b10011)
+    {
         return fp_two_register_misc(w, scalar);
     }
     match (u, opcode) {
         (_, 0) | (0, 1) if !scalar => {
-            let name = if opcode == 1 { "rev16" } else if u == 1 { "rev32" } else { "rev64" };
-            let limit = if opcode == 1 { 1 } else if u == 1 { 2 } else { 3 };
+            let name = if opcode == 1 {
+                "rev16"
+            } else if u == 1 {
+                "rev32"
+            } else {
+                "rev64"
+            };
+            let limit = if opcode == 1 {
+                1
+            } else if u == 1 {
+                2
+            } else {
+                3
+            };
             if size >= limit {
                 return None;
             }
@@ -323,7 +372,11 @@ fn two_register_misc(w: u32, scalar: bool) -> Option<String> {
                 return None;
             }
             let name = [["saddlp", "uaddlp"], ["sadalp", "uadalp"]][(opcode / 6) as usize][u as usize];
-            Some(format!("{name} {}, {}", v(rd, arrangement(size + 1, q)), v(rn, arr)))
+            Some(format!(
+                "{name} {}, {}",
+                v(rd, arrangement(size + 1, q)),
+                v(rn, arr)
+            ))
         }
         (_, 3) | (_, 7) => {
             if bad_2d {
@@ -378,14 +431,23 @@ fn two_register_misc(w: u32, scalar: bool) -> Option<String> {
                 return Some(format!("{name} {}{rd}, {}{rn}", elem(size), elem(size + 1)));
             }
             let name = format!("{name}{}", if q == 1 { "2" } else { "" });
-            Some(format!("{name} {}, {}", v(rd, arr), v(rn, arrangement(size + 1, 1))))
+            Some(format!(
+                "{name} {}, {}",
+                v(rd, arr),
+                v(rn, arrangement(size + 1, 1))
+            ))
         }
         (1, 19) if !scalar => {
             if size == 3 {
                 return None;
             }
             let name = if q == 1 { "shll2" } else { "shll" };
-            Some(format!("{name} {}, {}, #{}", v(rd, arrangement(size + 1, 1)), v(rn, arr), 8 << size))
+            Some(format!(
+                "{name} {}, {}, #{}",
+                v(rd, arrangement(size + 1, 1)),
+                v(rn, arr),
+                8 << size
+            ))
         }
         (_, 22) | (0, 23) => fp_two_register_misc(w, scalar),
         _ => None,
@@ -408,7 +470,11 @@ fn fp_misc(w: u32, scalar: bool, half: bool) -> Option<String> {
     let suffix2 = if q == 1 { "2" } else { "" };
     match (u, opcode) {
         (0, 22) if size == 2 && !scalar => {
-            return Some(format!("bfcvtn{suffix2} {}, {}", v(rd, arrangement(1, q)), v(rn, "4s")));
+            return Some(format!(
+                "bfcvtn{suffix2} {}, {}",
+                v(rd, arrangement(1, q)),
+                v(rn, "4s")
+            ));
         }
         (_, 22) => {
             // FCVTN / FCVTXN narrow double to single (or single to half).
@@ -424,16 +490,28 @@ fn fp_misc(w: u32, scalar: bool, half: bool) -> Option<String> {
                 return None;
             }
             if scalar {
-                return if u == 1 { Some(format!("fcvtxn s{rd}, d{rn}")) } else { None };
+                return if u == 1 {
+                    Some(format!("fcvtxn s{rd}, d{rn}"))
+                } else {
+                    None
+                };
             }
-            let (to, from) = if sz == 1 { (arrangement(2, q), "2d") } else { (arrangement(1, q), "4s") };
+            let (to, from) = if sz == 1 {
+                (arrangement(2, q), "2d")
+            } else {
+                (arrangement(1, q), "4s")
+            };
             return Some(format!("{name}{suffix2} {}, {}", v(rd, to), v(rn, from)));
         }
         (0, 23) => {
             if a == 1 || scalar {
                 return None;
             }
-            let (to, from) = if sz == 1 { ("2d", arrangement(2, q)) } else { ("4s", arrangement(1, q)) };
+            let (to, from) = if sz == 1 {
+                ("2d", arrangement(2, q))
+            } else {
+                ("4s", arrangement(1, q))
+            };
             return Some(format!("fcvtl{suffix2} {}, {}", v(rd, to), v(rn, from)));
         }
         _ => {}
@@ -477,13 +555,17 @@ fn fp_misc(w: u32, scalar: bool, half: bool) -> Option<String> {
         (1, 1, 31) => "fsqrt",
         _ => return None,
     };
-    let scalar_ok = matches!(opcode, 12..=14 | 26..=29) && !matches!(name, "urecpe" | "ursqrte") || name == "frecpx";
+    let scalar_ok =
+        matches!(opcode, 12..=14 | 26..=29) && !matches!(name, "urecpe" | "ursqrte") || name == "frecpx";
     let vector_ok = name != "frecpx";
     if scalar && !scalar_ok || !scalar && !vector_ok {
         return None;
     }
     let (e, arr) = if half {
-        if matches!(name, "urecpe" | "ursqrte" | "frint32z" | "frint32x" | "frint64z" | "frint64x") {
+        if matches!(
+            name,
+            "urecpe" | "ursqrte" | "frint32z" | "frint32x" | "frint64z" | "frint64x"
+        ) {
             return None;
         }
         ("h", if scalar { "" } else { arrangement(1, q) })
@@ -493,7 +575,10 @@ fn fp_misc(w: u32, scalar: bool, half: bool) -> Option<String> {
         }
         ("s", arrangement(2, q))
     } else {
-        (if sz == 1 { "d" } else { "s" }, if scalar { "" } else { fp_arrangement(sz, q)? })
+        (
+            if sz == 1 { "d" } else { "s" },
+            if scalar { "" } else { fp_arrangement(sz, q)? },
+        )
     };
     let o = |n| operand(n, scalar, e, arr);
     if (12..=14).contains(&opcode) {
@@ -517,7 +602,11 @@ fn across_lanes(w: u32) -> Option<String> {
             (_, 0) => "fmaxv",
             _ => "fminv",
         };
-        let (e, arr) = if u == 1 { ("s", "4s") } else { ("h", arrangement(1, q)) };
+        let (e, arr) = if u == 1 {
+            ("s", "4s")
+        } else {
+            ("h", arrangement(1, q))
+        };
         return Some(format!("{name} {e}{rd}, {}", v(rn, arr)));
     }
     let (name, widen) = match (u, opcode) {
@@ -530,14 +619,22 @@ fn across_lanes(w: u32) -> Option<String> {
     if size == 3 || size == 2 && q == 0 {
         return None;
     }
-    Some(format!("{name} {}{rd}, {}", elem(size + widen), v(rn, arrangement(size, q))))
+    Some(format!(
+        "{name} {}{rd}, {}",
+        elem(size + widen),
+        v(rn, arrangement(size, q))
+    ))
 }
 
 fn pairwise(w: u32) -> Option<String> {
     let (u, size, opcode) = (bit(w, 29), bits(w, 23, 22), bits(w, 16, 12));
     let (rn, rd) = (bits(w, 9, 5), bits(w, 4, 0));
     if u == 0 && opcode == 27 {
-        return if size == 3 { Some(format!("addp d{rd}, {}", v(rn, "2d"))) } else { None };
+        return if size == 3 {
+            Some(format!("addp d{rd}, {}", v(rn, "2d")))
+        } else {
+            None
+        };
     }
     let name = match (opcode, size >> 1) {
         (12, 0) => "fmaxnmp",
@@ -609,7 +706,11 @@ fn modified_immediate(w: u32) -> Option<String> {
     let rd = bits(w, 4, 0);
     if o2 == 1 {
         // Half-precision FMOV (vector, immediate).
-        return if cmode == 15 && op == 0 { Some(format!("fmov {}, {}", v(rd, arrangement(1, q)), fp8_text(imm8))) } else { None };
+        return if cmode == 15 && op == 0 {
+            Some(format!("fmov {}, {}", v(rd, arrangement(1, q)), fp8_text(imm8)))
+        } else {
+            None
+        };
     }
     let value = uimm(imm8 as u64);
     match cmode {
@@ -637,15 +738,27 @@ fn modified_immediate(w: u32) -> Option<String> {
         }
         12 | 13 => {
             let name = if op == 0 { "movi" } else { "mvni" };
-            Some(format!("{name} {}, {value}, msl #{}", v(rd, arrangement(2, q)), ((cmode & 1) + 1) * 8))
+            Some(format!(
+                "{name} {}, {value}, msl #{}",
+                v(rd, arrangement(2, q)),
+                ((cmode & 1) + 1) * 8
+            ))
         }
         14 if op == 0 => Some(format!("movi {}, {value}", v(rd, arrangement(0, q)))),
         14 => {
             let mask = byte_mask(imm8);
             // capstone formats this mask with C's "%#016llx": zero-padded to 16 characters
             // including the "0x", which C leaves out for zero.
-            let text = if mask == 0 { "0".repeat(16) } else { format!("{mask:#016x}") };
-            Some(if q == 0 { format!("movi d{rd}, #{text}") } else { format!("movi {}, #{text}", v(rd, "2d")) })
+            let text = if mask == 0 {
+                "0".repeat(16)
+            } else {
+                format!("{mask:#016x}")
+            };
+            Some(if q == 0 {
+                format!("movi d{rd}, #{text}")
+            } else {
+                format!("movi {}, #{text}", v(rd, "2d"))
+            })
         }
         _ => match (op, q) {
             (0, _) => Some(format!("fmov {}, {}", v(rd, arrangement(2, q)), fp8_text(imm8))),
@@ -743,11 +856,23 @@ fn shift_immediate(w: u32, scalar: bool) -> Option<String> {
         }
         return Some(format!("{name} {e}{rd}, {e}{rn}, {amount}"));
     }
-    let name = if (narrowing || long) && q == 1 { format!("{name}2") } else { name.to_string() };
+    let name = if (narrowing || long) && q == 1 {
+        format!("{name}2")
+    } else {
+        name.to_string()
+    };
     Some(if narrowing {
-        format!("{name} {}, {}, {amount}", v(rd, arr), v(rn, arrangement(size + 1, 1)))
+        format!(
+            "{name} {}, {}, {amount}",
+            v(rd, arr),
+            v(rn, arrangement(size + 1, 1))
+        )
     } else if long {
-        format!("{name} {}, {}, {amount}", v(rd, arrangement(size + 1, 1)), v(rn, arr))
+        format!(
+            "{name} {}, {}, {amount}",
+            v(rd, arrangement(size + 1, 1)),
+            v(rn, arr)
+        )
     } else {
         format!("{name} {}, {}, {amount}", v(rd, arr), v(rn, arr))
     })
@@ -806,7 +931,10 @@ fn indexed_element(w: u32, scalar: bool) -> Option<String> {
     let index = lane(index);
     let long = matches!(opcode, 2 | 3 | 6 | 7 | 10 | 11);
     if scalar {
-        if !matches!(name, "sqdmlal" | "sqdmlsl" | "sqdmull" | "sqdmulh" | "sqrdmulh" | "sqrdmlah" | "sqrdmlsh") {
+        if !matches!(
+            name,
+            "sqdmlal" | "sqdmlsl" | "sqdmull" | "sqdmulh" | "sqrdmulh" | "sqrdmlah" | "sqrdmlsh"
+        ) {
             return None;
         }
         let d = if long { elem(size + 1) } else { e };
@@ -814,8 +942,16 @@ fn indexed_element(w: u32, scalar: bool) -> Option<String> {
     }
     let arr = arrangement(size, q);
     Some(if long {
-        let name = if q == 1 { format!("{name}2") } else { name.to_string() };
-        format!("{name} {}, {}, v{rm}.{e}{index}", v(rd, arrangement(size + 1, 1)), v(rn, arr))
+        let name = if q == 1 {
+            format!("{name}2")
+        } else {
+            name.to_string()
+        };
+        format!(
+            "{name} {}, {}, v{rm}.{e}{index}",
+            v(rd, arrangement(size + 1, 1)),
+            v(rn, arr)
+        )
     } else {
         format!("{name} {}, {}, v{rm}.{e}{index}", v(rd, arr), v(rn, arr))
     })
@@ -828,7 +964,12 @@ fn permute(w: u32) -> Option<String> {
         return None;
     }
     let arr = arrangement(size, q);
-    Some(format!("{name} {}, {}, {}", v(bits(w, 4, 0), arr), v(bits(w, 9, 5), arr), v(bits(w, 20, 16), arr)))
+    Some(format!(
+        "{name} {}, {}, {}",
+        v(bits(w, 4, 0), arr),
+        v(bits(w, 9, 5), arr),
+        v(bits(w, 20, 16), arr)
+    ))
 }
 
 fn table_lookup(w: u32) -> Option<String> {
@@ -838,5 +979,10 @@ fn table_lookup(w: u32) -> Option<String> {
     let arr = if q == 1 { "16b" } else { "8b" };
     let rn = bits(w, 9, 5);
     let list: Vec<String> = (0..len).map(|i| v((rn + i) % 32, "16b")).collect();
-    Some(format!("{name} {}, {{{}}}, {}", v(bits(w, 4, 0), arr), list.join(", "), v(bits(w, 20, 16), arr)))
+    Some(format!(
+        "{name} {}, {{{}}}, {}",
+        v(bits(w, 4, 0), arr),
+        list.join(", "),
+        v(bits(w, 20, 16), arr)
+    ))
 }

@@ -11,7 +11,12 @@ pub fn fp16_long(w: u32) -> Option<String> {
     let name = ["fmlal", "fmlsl"][a as usize];
     let second = if u == 1 { "2" } else { "" };
     let (wide, half) = if q == 1 { ("4s", "4h") } else { ("2s", "2h") };
-    Some(format!("{name}{second} {}, {}, {}", v(bits(w, 4, 0), wide), v(bits(w, 9, 5), half), v(bits(w, 20, 16), half)))
+    Some(format!(
+        "{name}{second} {}, {}, {}",
+        v(bits(w, 4, 0), wide),
+        v(bits(w, 9, 5), half),
+        v(bits(w, 20, 16), half)
+    ))
 }
 
 /// Advanced SIMD three-same extra (bit 21 = 0, bit 15 = 1).
@@ -31,7 +36,8 @@ pub fn three_same_extra(w: u32, scalar: bool) -> Option<String> {
         return None;
     }
     let (wide, bytes) = if q == 1 { ("4s", "16b") } else { ("2s", "8b") };
-    let three = |name: &str, d: &str, s: &str| Some(format!("{name} {}, {}, {}", v(rd, d), v(rn, s), v(rm, s)));
+    let three =
+        |name: &str, d: &str, s: &str| Some(format!("{name} {}, {}, {}", v(rd, d), v(rn, s), v(rm, s)));
     match (u, opcode) {
         (_, 2) if size == 2 => three(["sdot", "udot"][u as usize], wide, bytes),
         (0, 3) if size == 2 => three("usdot", wide, bytes),
@@ -51,7 +57,13 @@ pub fn three_same_extra(w: u32, scalar: bool) -> Option<String> {
             } else {
                 ("fcadd", if bit(w, 12) == 1 { 270 } else { 90 })
             };
-            Some(format!("{name} {}, {}, {}, {}", v(rd, arr), v(rn, arr), v(rm, arr), uimm(rotation as u64)))
+            Some(format!(
+                "{name} {}, {}, {}, {}",
+                v(rd, arr),
+                v(rn, arr),
+                v(rm, arr),
+                uimm(rotation as u64)
+            ))
         }
         (1, 13) if size == 1 && q == 1 => three("bfmmla", "4s", "8h"),
         (1, 15) if size == 1 => three("bfdot", wide, if q == 1 { "8h" } else { "4h" }),
@@ -68,24 +80,46 @@ pub fn indexed_extra(w: u32) -> Option<String> {
     let rm5 = m << 4 | bits(w, 19, 16);
     let rm4 = bits(w, 19, 16);
     let (wide, bytes) = if q == 1 { ("4s", "16b") } else { ("2s", "8b") };
-    let dot = |name: &str| Some(format!("{name} {}, {}, v{rm5}.4b{}", v(rd, wide), v(rn, bytes), lane(h << 1 | l)));
+    let dot = |name: &str| {
+        Some(format!(
+            "{name} {}, {}, v{rm5}.4b{}",
+            v(rd, wide),
+            v(rn, bytes),
+            lane(h << 1 | l)
+        ))
+    };
     match (u, opcode, size) {
         (_, 14, 2) => dot(["sdot", "udot"][u as usize]),
         (0, 15, 0) => dot("sudot"),
         (0, 15, 2) => dot("usdot"),
         (0, 15, 1) => {
             let half = if q == 1 { "8h" } else { "4h" };
-            Some(format!("bfdot {}, {}, v{rm5}.2h{}", v(rd, wide), v(rn, half), lane(h << 1 | l)))
+            Some(format!(
+                "bfdot {}, {}, v{rm5}.2h{}",
+                v(rd, wide),
+                v(rn, half),
+                lane(h << 1 | l)
+            ))
         }
         (0, 15, 3) => {
             let name = if q == 1 { "bfmlalt" } else { "bfmlalb" };
-            Some(format!("{name} {}, {}, v{rm4}.h{}", v(rd, "4s"), v(rn, "8h"), lane(h << 2 | l << 1 | m)))
+            Some(format!(
+                "{name} {}, {}, v{rm4}.h{}",
+                v(rd, "4s"),
+                v(rn, "8h"),
+                lane(h << 2 | l << 1 | m)
+            ))
         }
         (0, 0 | 4, 2) | (1, 8 | 12, 2) => {
             let name = if opcode & 4 == 0 { "fmlal" } else { "fmlsl" };
             let second = if u == 1 { "2" } else { "" };
             let half = if q == 1 { "4h" } else { "2h" };
-            Some(format!("{name}{second} {}, {}, v{rm4}.h{}", v(rd, wide), v(rn, half), lane(h << 2 | l << 1 | m)))
+            Some(format!(
+                "{name}{second} {}, {}, v{rm4}.h{}",
+                v(rd, wide),
+                v(rn, half),
+                lane(h << 2 | l << 1 | m)
+            ))
         }
         (1, 1 | 3 | 5 | 7, 1 | 2) => {
             // FCMLA by element: half precision indexes H:L (H only for 4h), single precision H
@@ -102,7 +136,12 @@ pub fn indexed_extra(w: u32) -> Option<String> {
                 }
                 ("s", "4s", h, rm5)
             };
-            Some(format!("fcmla {}, {}, v{rm}.{e}{}, {rotation}", v(rd, arr), v(rn, arr), lane(index)))
+            Some(format!(
+                "fcmla {}, {}, v{rm}.{e}{}, {rotation}",
+                v(rd, arr),
+                v(rn, arr),
+                lane(index)
+            ))
         }
         _ => None,
     }

@@ -9,6 +9,7 @@ pub fn decode(w: u32) -> Option<String> {
         0b100_0000 => fp_outer_product(w),
         0b101_0000 => integer_outer_product(w),
         0b111_0000 => tile_memory(w),
+        0b110_0000 if bits(w, 31, 8) == 0xc0_0800 => Some(zero_tiles(bits(w, 7, 0))),
         0b110_0000 if bit(w, 24) == 0 => tile_moves(w),
         _ => None,
     }
@@ -58,7 +59,12 @@ fn slice(size: u32, tile_index: u32, vertical: u32, rs: u32) -> String {
     let (tile, index) = (tile_index >> index_bits, tile_index & ((1 << index_bits) - 1));
     let kind = ["b", "h", "s", "d", "q"][size as usize];
     let offset = uimm(index as u64);
-    format!("za{tile}{}.{kind}[w{}, {}]", if vertical == 1 { "v" } else { "h" }, 12 + rs, &offset[1..])
+    format!(
+        "za{tile}{}.{kind}[w{}, {}]",
+        if vertical == 1 { "v" } else { "h" },
+        12 + rs,
+        &offset[1..]
+    )
 }
 
 fn tile_memory(w: u32) -> Option<String> {
@@ -99,7 +105,11 @@ fn za_array_memory(w: u32) -> Option<String> {
     let offset = bits(w, 3, 0) as u64;
     let slot = &uimm(offset)[1..].to_string();
     let base = rsp(bits(w, 9, 5), true);
-    let address = if offset == 0 { format!("[{base}]") } else { format!("[{base}, {}, mul vl]", uimm(offset)) };
+    let address = if offset == 0 {
+        format!("[{base}]")
+    } else {
+        format!("[{base}, {}, mul vl]", uimm(offset))
+    };
     Some(format!("{name} za[w{}, {slot}], {address}", 12 + bits(w, 14, 13)))
 }
 
@@ -131,18 +141,44 @@ fn tile_moves(w: u32) -> Option<String> {
         0b01000 if size >= 2 && bit(w, 4) == 0 => {
             let name = if bit(w, 16) == 1 { "addva" } else { "addha" };
             let (tile, e) = if size == 2 {
-                if bit(w, 3) != 0 {
+                if bits(w, 3, 2) != 0 {
                     return None;
                 }
                 (bits(w, 1, 0), "s")
             } else {
+                if bit(w, 3) != 0 {
+                    return None;
+                }
                 (bits(w, 2, 0), "d")
             };
-            if size == 2 && bit(w, 2) != 0 {
-                return None;
-            }
-            Some(format!("{name} za{tile}.{e}, {}, z{}.{e}", predicate_pair(w), bits(w, 9, 5)))
+            Some(format!(
+                "{name} za{tile}.{e}, {}, z{}.{e}",
+                predicate_pair(w),
+                bits(w, 9, 5)
+            ))
         }
         _ => None,
     }
+}
+
+/// ZERO's tile list: the whole array, a half-word tile, a set of word tiles (LLVM's aliases,
+/// written without spaces), or else the double-word tiles.
+fn zero_tiles(mask: u32) -> String {
+    let low = mask & 0xf;
+    let list = match mask {
+        0xff => "za".to_string(),
+        0x55 => "za0.h".to_string(),
+        0xaa => "za1.h".to_string(),
+        _ if low != 0 && mask == low | low << 4 => (0..4)
+            .filter(|i| low >> i & 1 == 1)
+            .map(|i| format!("za{i}.s"))
+            .collect::<Vec<_>>()
+            .join(","),
+        _ => (0..8)
+            .filter(|i| mask >> i & 1 == 1)
+            .map(|i| format!("za{i}.d"))
+            .collect::<Vec<_>>()
+            .join(", "),
+    };
+    format!("zero {{{list}}}")
 }

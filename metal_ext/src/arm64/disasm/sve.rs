@@ -1,8 +1,9 @@
-//! The SVE instructions compilers emit for string and memory routines: contiguous LD1/ST1 with
-//! an immediate offset, WHILE* predicate loops, PTRUE, element counts and DUP from a register.
+//! SVE and SVE2: dispatch by the top bits (data processing or one of the memory groups), the
+//! helpers every SVE file shares, and the forms glibc's string routines use most (WHILE*,
+//! PTRUE, CNT*, DUP from a register).
 
 use super::fields::{bit, bits, r, rsp, uimm};
-use super::{sve2, sve_data, sve_indexed, sve_memory, sve_misc, sve_move};
+use super::{sve2, sve_data, sve_indexed, sve_memory, sve_misc, sve_move, sve_unary};
 
 pub fn decode(w: u32) -> Option<String> {
     match bits(w, 31, 29) {
@@ -12,7 +13,8 @@ pub fn decode(w: u32) -> Option<String> {
             .or_else(|| sve_data::decode(w))
             .or_else(|| sve2::decode(w))
             .or_else(|| sve_indexed::decode(w))
-            .or_else(|| sve_misc::decode(w)),
+            .or_else(|| sve_misc::decode(w))
+            .or_else(|| sve_unary::decode(w)),
         0b100 => sve_memory::gather32(w),
         0b101 => sve_memory::contiguous_load(w),
         0b110 => sve_memory::gather64(w),
@@ -57,7 +59,12 @@ fn integer(w: u32) -> Option<String> {
     // DUP (scalar), shown as MOV.
     if bits(w, 28, 24) == 0b00101 && bits(w, 21, 10) == 0b1000_0000_1110 {
         let size = bits(w, 23, 22);
-        return Some(format!("mov z{}.{}, {}", bits(w, 4, 0), esize(size), rsp(bits(w, 9, 5), size == 3)));
+        return Some(format!(
+            "mov z{}.{}, {}",
+            bits(w, 4, 0),
+            esize(size),
+            rsp(bits(w, 9, 5), size == 3)
+        ));
     }
     None
 }
@@ -72,13 +79,18 @@ fn predicate(w: u32) -> Option<String> {
         let name = if bit(w, 16) == 1 { "ptrues" } else { "ptrue" };
         let pd = format!("p{}.{}", bits(w, 3, 0), esize(size));
         let pat = bits(w, 9, 5);
-        return Some(if pat == 31 { format!("{name} {pd}") } else { format!("{name} {pd}, {}", pattern(pat)) });
+        return Some(if pat == 31 {
+            format!("{name} {pd}")
+        } else {
+            format!("{name} {pd}, {}", pattern(pat))
+        });
     }
     // WHILE<cond> comparing two general registers.
     if bit(w, 21) == 1 && bits(w, 15, 13) == 0 {
         let x = bit(w, 12) == 1;
-        let cond = ["whilege", "whilegt", "whilehs", "whilehi", "whilelt", "whilele", "whilelo", "whilels"]
-            [(bit(w, 10) << 2 | bit(w, 11) << 1 | bit(w, 4)) as usize];
+        let cond = [
+            "whilege", "whilegt", "whilehs", "whilehi", "whilelt", "whilele", "whilelo", "whilels",
+        ][(bit(w, 10) << 2 | bit(w, 11) << 1 | bit(w, 4)) as usize];
         return Some(format!(
             "{cond} p{}.{}, {}, {}",
             bits(w, 3, 0),

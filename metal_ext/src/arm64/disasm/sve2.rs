@@ -34,7 +34,10 @@ pub(super) const FORMS: &[(u32, u32, Printer)] = &[
 ];
 
 pub fn decode(w: u32) -> Option<String> {
-    FORMS.iter().find(|(mask, value, _)| w & mask == *value).and_then(|(_, _, print)| print(w))
+    FORMS
+        .iter()
+        .filter(|(mask, value, _)| w & mask == *value)
+        .find_map(|(_, _, print)| print(w))
 }
 
 fn z(n: u32, size: u32) -> String {
@@ -47,13 +50,18 @@ fn size(w: u32) -> u32 {
 
 /// "name zd.T, zn.Tn, zm.Tm" with the three element sizes given.
 fn three(w: u32, name: &str, d: u32, n: u32, m: u32) -> Option<String> {
-    Some(format!("{name} {}, {}, {}", z(bits(w, 4, 0), d), z(bits(w, 9, 5), n), z(bits(w, 20, 16), m)))
+    Some(format!(
+        "{name} {}, {}, {}",
+        z(bits(w, 4, 0), d),
+        z(bits(w, 9, 5), n),
+        z(bits(w, 20, 16), m)
+    ))
 }
 
 fn long_arithmetic(w: u32) -> Option<String> {
     const NAMES: [&str; 16] = [
-        "saddlb", "saddlt", "uaddlb", "uaddlt", "ssublb", "ssublt", "usublb", "usublt", "", "", "", "", "sabdlb",
-        "sabdlt", "uabdlb", "uabdlt",
+        "saddlb", "saddlt", "uaddlb", "uaddlt", "ssublb", "ssublt", "usublb", "usublt", "", "", "", "",
+        "sabdlb", "sabdlt", "uabdlb", "uabdlt",
     ];
     let name = NAMES[bits(w, 13, 10) as usize];
     let s = size(w);
@@ -64,7 +72,9 @@ fn long_arithmetic(w: u32) -> Option<String> {
 }
 
 fn wide_arithmetic(w: u32) -> Option<String> {
-    let name = ["saddwb", "saddwt", "uaddwb", "uaddwt", "ssubwb", "ssubwt", "usubwb", "usubwt"][bits(w, 12, 10) as usize];
+    let name = [
+        "saddwb", "saddwt", "uaddwb", "uaddwt", "ssubwb", "ssubwt", "usubwb", "usubwt",
+    ][bits(w, 12, 10) as usize];
     let s = size(w);
     if s == 0 {
         return None;
@@ -73,12 +83,19 @@ fn wide_arithmetic(w: u32) -> Option<String> {
 }
 
 fn long_multiply(w: u32) -> Option<String> {
-    let name = ["sqdmullb", "sqdmullt", "pmullb", "pmullt", "smullb", "smullt", "umullb", "umullt"][bits(w, 12, 10) as usize];
+    let name = [
+        "sqdmullb", "sqdmullt", "pmullb", "pmullt", "smullb", "smullt", "umullb", "umullt",
+    ][bits(w, 12, 10) as usize];
     let s = size(w);
     if name.starts_with("pmull") {
         // 64-bit polynomial products widen to a 128-bit ".q" element.
         return match s {
-            0 => Some(format!("{name} z{}.q, {}, {}", bits(w, 4, 0), z(bits(w, 9, 5), 3), z(bits(w, 20, 16), 3))),
+            0 => Some(format!(
+                "{name} z{}.q, {}, {}",
+                bits(w, 4, 0),
+                z(bits(w, 9, 5), 3),
+                z(bits(w, 20, 16), 3)
+            )),
             1 | 3 => three(w, name, s, s - 1, s - 1),
             _ => None,
         };
@@ -90,7 +107,9 @@ fn long_multiply(w: u32) -> Option<String> {
 }
 
 fn narrow_high(w: u32) -> Option<String> {
-    let name = ["addhnb", "addhnt", "raddhnb", "raddhnt", "subhnb", "subhnt", "rsubhnb", "rsubhnt"][bits(w, 12, 10) as usize];
+    let name = [
+        "addhnb", "addhnt", "raddhnb", "raddhnt", "subhnb", "subhnt", "rsubhnb", "rsubhnt",
+    ][bits(w, 12, 10) as usize];
     let s = size(w);
     if s == 0 {
         return None;
@@ -183,17 +202,33 @@ fn shift_accumulate(w: u32) -> Option<String> {
     let (s, raw) = shift_fields(w)?;
     let name = ["ssra", "usra", "srsra", "ursra"][bits(w, 11, 10) as usize];
     let amount = (16 << s) - raw;
-    Some(format!("{name} {}, {}, {}", z(bits(w, 4, 0), s), z(bits(w, 9, 5), s), uimm(amount as u64)))
+    Some(format!(
+        "{name} {}, {}, {}",
+        z(bits(w, 4, 0), s),
+        z(bits(w, 9, 5), s),
+        uimm(amount as u64)
+    ))
 }
 
 fn shift_insert(w: u32) -> Option<String> {
     let (s, raw) = shift_fields(w)?;
-    let (name, amount) = if bit(w, 10) == 1 { ("sli", raw - (8 << s)) } else { ("sri", (16 << s) - raw) };
-    Some(format!("{name} {}, {}, {}", z(bits(w, 4, 0), s), z(bits(w, 9, 5), s), uimm(amount as u64)))
+    let (name, amount) = if bit(w, 10) == 1 {
+        ("sli", raw - (8 << s))
+    } else {
+        ("sri", (16 << s) - raw)
+    };
+    Some(format!(
+        "{name} {}, {}, {}",
+        z(bits(w, 4, 0), s),
+        z(bits(w, 9, 5), s),
+        uimm(amount as u64)
+    ))
 }
 
 fn multiply_add_long(w: u32) -> Option<String> {
-    let name = ["smlalb", "smlalt", "umlalb", "umlalt", "smlslb", "smlslt", "umlslb", "umlslt"][bits(w, 12, 10) as usize];
+    let name = [
+        "smlalb", "smlalt", "umlalb", "umlalt", "smlslb", "smlslt", "umlslb", "umlslt",
+    ][bits(w, 12, 10) as usize];
     let s = size(w);
     if s == 0 {
         return None;
@@ -229,7 +264,12 @@ fn complex_multiply_add(w: u32) -> Option<String> {
     let name = if bit(w, 12) == 1 { "sqrdcmlah" } else { "cmla" };
     let s = size(w);
     let rotation = uimm(bits(w, 11, 10) as u64 * 90);
-    Some(format!("{name} {}, {}, {}, {rotation}", z(bits(w, 4, 0), s), z(bits(w, 9, 5), s), z(bits(w, 20, 16), s)))
+    Some(format!(
+        "{name} {}, {}, {}, {rotation}",
+        z(bits(w, 4, 0), s),
+        z(bits(w, 9, 5), s),
+        z(bits(w, 20, 16), s)
+    ))
 }
 
 fn complex_dot(w: u32) -> Option<String> {

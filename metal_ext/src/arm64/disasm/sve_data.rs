@@ -27,7 +27,10 @@ pub(super) const FORMS: &[(u32, u32, Printer)] = &[
 ];
 
 pub fn decode(w: u32) -> Option<String> {
-    FORMS.iter().find(|(mask, value, _)| w & mask == *value).and_then(|(_, _, print)| print(w))
+    FORMS
+        .iter()
+        .filter(|(mask, value, _)| w & mask == *value)
+        .find_map(|(_, _, print)| print(w))
 }
 
 fn z(n: u32, size: u32) -> String {
@@ -55,7 +58,9 @@ fn pg(w: u32) -> u32 {
 
 fn compare_vectors(w: u32) -> Option<String> {
     let index = bit(w, 15) << 2 | bit(w, 13) << 1 | bit(w, 4);
-    let name = ["cmphs", "cmphi", "cmpeq", "cmpne", "cmpge", "cmpgt", "cmpeq", "cmpne"][index as usize];
+    let name = [
+        "cmphs", "cmphi", "cmpeq", "cmpne", "cmpge", "cmpgt", "cmpeq", "cmpne",
+    ][index as usize];
     let wide = index == 2 || index == 3;
     if wide && size(w) == 3 {
         return None;
@@ -73,12 +78,21 @@ fn compare_vectors(w: u32) -> Option<String> {
 
 fn compare_wide(w: u32) -> Option<String> {
     let index = bit(w, 15) << 2 | bit(w, 13) << 1 | bit(w, 4);
-    let name = ["cmpge", "cmpgt", "cmplt", "cmple", "cmphs", "cmphi", "cmplo", "cmpls"][index as usize];
+    let name = [
+        "cmpge", "cmpgt", "cmplt", "cmple", "cmphs", "cmphi", "cmplo", "cmpls",
+    ][index as usize];
     let s = size(w);
     if s == 3 {
         return None;
     }
-    Some(format!("{name} p{}.{}, p{}/z, {}, {}", bits(w, 3, 0), esize(s), pg(w), z(zn(w), s), z(zm(w), 3)))
+    Some(format!(
+        "{name} p{}.{}, p{}/z, {}, {}",
+        bits(w, 3, 0),
+        esize(s),
+        pg(w),
+        z(zn(w), s),
+        z(zm(w), 3)
+    ))
 }
 
 fn compare_unsigned_immediate(w: u32) -> Option<String> {
@@ -100,7 +114,13 @@ fn compare_signed_immediate(w: u32) -> Option<String> {
     let s = size(w);
     // capstone shows a negative immediate as its 64-bit two's complement.
     let value = uimm(sext(bits(w, 20, 16) as u64, 5) as u64);
-    Some(format!("{name} p{}.{}, p{}/z, {}, {value}", bits(w, 3, 0), esize(s), pg(w), z(zn(w), s)))
+    Some(format!(
+        "{name} p{}.{}, p{}/z, {}, {value}",
+        bits(w, 3, 0),
+        esize(s),
+        pg(w),
+        z(zn(w), s)
+    ))
 }
 
 fn select(w: u32) -> Option<String> {
@@ -109,7 +129,12 @@ fn select(w: u32) -> Option<String> {
     if zd(w) == zm(w) {
         return Some(format!("mov {}, p{pv}/m, {}", z(zd(w), s), z(zn(w), s)));
     }
-    Some(format!("sel {}, p{pv}, {}, {}", z(zd(w), s), z(zn(w), s), z(zm(w), s)))
+    Some(format!(
+        "sel {}, p{pv}, {}, {}",
+        z(zd(w), s),
+        z(zn(w), s),
+        z(zm(w), s)
+    ))
 }
 
 fn multiply_add(w: u32) -> Option<String> {
@@ -120,7 +145,13 @@ fn multiply_add(w: u32) -> Option<String> {
         (_, 0) => ("mad", zm(w), zn(w)),
         _ => ("msb", zm(w), zn(w)),
     };
-    Some(format!("{name} {}, p{}/m, {}, {}", z(zd(w), s), pg(w), z(a, s), z(b, s)))
+    Some(format!(
+        "{name} {}, p{}/m, {}, {}",
+        z(zd(w), s),
+        pg(w),
+        z(a, s),
+        z(b, s)
+    ))
 }
 
 fn fp_fused(w: u32) -> Option<String> {
@@ -134,7 +165,13 @@ fn fp_fused(w: u32) -> Option<String> {
     } else {
         (["fmad", "fmsb", "fnmad", "fnmsb"][opc], zn(w), zm(w))
     };
-    Some(format!("{name} {}, p{}/m, {}, {}", z(zd(w), s), pg(w), z(a, s), z(b, s)))
+    Some(format!(
+        "{name} {}, p{}/m, {}, {}",
+        z(zd(w), s),
+        pg(w),
+        z(a, s),
+        z(b, s)
+    ))
 }
 
 fn fp_complex_multiply_add(w: u32) -> Option<String> {
@@ -159,7 +196,14 @@ fn fp_compare_vectors(w: u32) -> Option<String> {
     if name.is_empty() || s == 0 {
         return None;
     }
-    Some(format!("{name} p{}.{}, p{}/z, {}, {}", bits(w, 3, 0), esize(s), pg(w), z(zn(w), s), z(zm(w), s)))
+    Some(format!(
+        "{name} p{}.{}, p{}/z, {}, {}",
+        bits(w, 3, 0),
+        esize(s),
+        pg(w),
+        z(zn(w), s),
+        z(zm(w), s)
+    ))
 }
 
 fn fp_compare_zero(w: u32) -> Option<String> {
@@ -169,13 +213,19 @@ fn fp_compare_zero(w: u32) -> Option<String> {
     if name.is_empty() || s == 0 {
         return None;
     }
-    Some(format!("{name} p{}.{}, p{}/z, {}, #0.0", bits(w, 3, 0), esize(s), pg(w), z(zn(w), s)))
+    Some(format!(
+        "{name} p{}.{}, p{}/z, {}, #0.0",
+        bits(w, 3, 0),
+        esize(s),
+        pg(w),
+        z(zn(w), s)
+    ))
 }
 
 fn fp_arithmetic_predicated(w: u32) -> Option<String> {
     const NAMES: [&str; 16] = [
-        "fadd", "fsub", "fmul", "fsubr", "fmaxnm", "fminnm", "fmax", "fmin", "fabd", "fscale", "fmulx", "", "fdivr",
-        "fdiv", "", "",
+        "fadd", "fsub", "fmul", "fsubr", "fmaxnm", "fminnm", "fmax", "fmin", "fabd", "fscale", "fmulx", "",
+        "fdivr", "fdiv", "", "",
     ];
     let name = NAMES[bits(w, 19, 16) as usize];
     let s = size(w);
@@ -192,13 +242,19 @@ fn fp_arithmetic_unpredicated(w: u32) -> Option<String> {
     if name.is_empty() || s == 0 {
         return None;
     }
-    Some(format!("{name} {}, {}, {}", z(zd(w), s), z(zn(w), s), z(zm(w), s)))
+    Some(format!(
+        "{name} {}, {}, {}",
+        z(zd(w), s),
+        z(zn(w), s),
+        z(zm(w), s)
+    ))
 }
 
 fn integer_binary_predicated(w: u32) -> Option<String> {
     const NAMES: [&str; 32] = [
-        "add", "sub", "", "subr", "", "", "", "", "smax", "umax", "smin", "umin", "sabd", "uabd", "", "", "mul", "",
-        "smulh", "umulh", "sdiv", "udiv", "sdivr", "udivr", "orr", "eor", "and", "bic", "", "", "", "",
+        "add", "sub", "", "subr", "", "", "", "", "smax", "umax", "smin", "umin", "sabd", "uabd", "", "",
+        "mul", "", "smulh", "umulh", "sdiv", "udiv", "sdivr", "udivr", "orr", "eor", "and", "bic", "", "",
+        "", "",
     ];
     let op = bits(w, 20, 16);
     let name = NAMES[op as usize];
@@ -216,7 +272,12 @@ fn integer_add_unpredicated(w: u32) -> Option<String> {
     if name.is_empty() {
         return None;
     }
-    Some(format!("{name} {}, {}, {}", z(zd(w), s), z(zn(w), s), z(zm(w), s)))
+    Some(format!(
+        "{name} {}, {}, {}",
+        z(zd(w), s),
+        z(zn(w), s),
+        z(zm(w), s)
+    ))
 }
 
 fn logical_unpredicated(w: u32) -> Option<String> {
@@ -224,5 +285,10 @@ fn logical_unpredicated(w: u32) -> Option<String> {
     if name == "orr" && zn(w) == zm(w) {
         return Some(format!("mov {}, {}", z(zd(w), 3), z(zn(w), 3)));
     }
-    Some(format!("{name} {}, {}, {}", z(zd(w), 3), z(zn(w), 3), z(zm(w), 3)))
+    Some(format!(
+        "{name} {}, {}, {}",
+        z(zd(w), 3),
+        z(zn(w), 3),
+        z(zm(w), 3)
+    ))
 }

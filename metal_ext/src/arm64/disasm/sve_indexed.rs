@@ -8,7 +8,6 @@ pub fn decode(w: u32) -> Option<String> {
     match bits(w, 31, 24) {
         0x44 if bit(w, 21) == 1 => integer(w),
         0x64 if bit(w, 21) == 1 => floating_point(w),
-        0x64 if bits(w, 23, 22) >= 2 && bit(w, 21) == 1 => None,
         _ => None,
     }
 }
@@ -56,18 +55,33 @@ fn integer(w: u32) -> Option<String> {
     let op = bits(w, 15, 10);
     let same = |name: &str| {
         let (s, index, zm) = same_size_element(w);
-        Some(format!("{name} {}, {}, {}", z(zd, s), z(zn, s), element(zm, s, index)))
+        Some(format!(
+            "{name} {}, {}, {}",
+            z(zd, s),
+            z(zn, s),
+            element(zm, s, index)
+        ))
     };
     let long = |name: String| {
         let (s, index, zm) = long_element(w)?;
-        Some(format!("{name} {}, {}, {}", z(zd, s + 1), z(zn, s), element(zm, s, index)))
+        Some(format!(
+            "{name} {}, {}, {}",
+            z(zd, s + 1),
+            z(zn, s),
+            element(zm, s, index)
+        ))
     };
     let bt = if bit(w, 10) == 1 { "t" } else { "b" };
     match op >> 2 {
         0b0000 if op & 2 == 0 => {
             let (s, index, zm) = quarter_element(w)?;
             let name = if bit(w, 10) == 1 { "udot" } else { "sdot" };
-            Some(format!("{name} {}, {}, {}", z(zd, s + 2), z(zn, s), element(zm, s, index)))
+            Some(format!(
+                "{name} {}, {}, {}",
+                z(zd, s + 2),
+                z(zn, s),
+                element(zm, s, index)
+            ))
         }
         0b0000 => same(if bit(w, 10) == 1 { "mls" } else { "mla" }),
         0b0001 if op & 2 == 0 => same(if bit(w, 10) == 1 { "sqrdmlsh" } else { "sqrdmlah" }),
@@ -78,7 +92,12 @@ fn integer(w: u32) -> Option<String> {
         0b0100 => {
             let (s, index, zm) = quarter_element(w)?;
             let rotation = uimm(bits(w, 11, 10) as u64 * 90);
-            Some(format!("cdot {}, {}, {}, {rotation}", z(zd, s + 2), z(zn, s), element(zm, s, index)))
+            Some(format!(
+                "cdot {}, {}, {}, {rotation}",
+                z(zd, s + 2),
+                z(zn, s),
+                element(zm, s, index)
+            ))
         }
         0b0110 | 0b0111 => {
             let name = if op >> 2 == 0b0110 { "cmla" } else { "sqrdcmlah" };
@@ -88,7 +107,12 @@ fn integer(w: u32) -> Option<String> {
                 _ => return None,
             };
             let rotation = uimm(bits(w, 11, 10) as u64 * 90);
-            Some(format!("{name} {}, {}, {}, {rotation}", z(zd, s), z(zn, s), element(zm, s, index)))
+            Some(format!(
+                "{name} {}, {}, {}, {rotation}",
+                z(zd, s),
+                z(zn, s),
+                element(zm, s, index)
+            ))
         }
         0b1000..=0b1011 => {
             let stem = ["smlal", "umlal", "smlsl", "umlsl"][(bits(w, 13, 12)) as usize];
@@ -111,26 +135,45 @@ fn floating_point(w: u32) -> Option<String> {
     let op = bits(w, 15, 10);
     let same = |name: &str| {
         let (s, index, zm) = same_size_element(w);
-        Some(format!("{name} {}, {}, {}", z(zd, s), z(zn, s), element(zm, s, index)))
+        Some(format!(
+            "{name} {}, {}, {}",
+            z(zd, s),
+            z(zn, s),
+            element(zm, s, index)
+        ))
     };
     // FMLALB/FMLSLT/BFMLALB... by vector (bits 15:14 = 10) and by element (01).
-    if bits(w, 23, 22) & 1 == 1 && bit(w, 23) == 1 || bits(w, 23, 21) == 0b101 {
-        if bits(w, 15, 14) != 0 && bit(w, 12) == 0 {
-            let bf = bit(w, 22) == 1;
-            if bf && bit(w, 13) == 1 {
-                return None;
-            }
-            let stem = if bf { "bfmlal" } else if bit(w, 13) == 1 { "fmlsl" } else { "fmlal" };
-            let name = format!("{stem}{}", if bit(w, 10) == 1 { "t" } else { "b" });
-            return match bits(w, 15, 14) {
-                0b10 if bit(w, 11) == 0 => Some(format!("{name} {}, {}, {}", z(zd, 2), z(zn, 1), z(bits(w, 20, 16), 1))),
-                0b01 => {
-                    let index = bits(w, 20, 19) << 1 | bit(w, 11);
-                    Some(format!("{name} {}, {}, {}", z(zd, 2), z(zn, 1), element(bits(w, 18, 16), 1, index)))
-                }
-                _ => None,
-            };
+    if bit(w, 23) == 1 && bits(w, 15, 14) != 0 && bit(w, 12) == 0 {
+        let bf = bit(w, 22) == 1;
+        if bf && bit(w, 13) == 1 {
+            return None;
         }
+        let stem = if bf {
+            "bfmlal"
+        } else if bit(w, 13) == 1 {
+            "fmlsl"
+        } else {
+            "fmlal"
+        };
+        let name = format!("{stem}{}", if bit(w, 10) == 1 { "t" } else { "b" });
+        return match bits(w, 15, 14) {
+            0b10 if bit(w, 11) == 0 => Some(format!(
+                "{name} {}, {}, {}",
+                z(zd, 2),
+                z(zn, 1),
+                z(bits(w, 20, 16), 1)
+            )),
+            0b01 => {
+                let index = bits(w, 20, 19) << 1 | bit(w, 11);
+                Some(format!(
+                    "{name} {}, {}, {}",
+                    z(zd, 2),
+                    z(zn, 1),
+                    element(bits(w, 18, 16), 1, index)
+                ))
+            }
+            _ => None,
+        };
     }
     match op {
         0 => same("fmla"),
@@ -143,7 +186,12 @@ fn floating_point(w: u32) -> Option<String> {
                 _ => return None,
             };
             let rotation = uimm(bits(w, 11, 10) as u64 * 90);
-            Some(format!("fcmla {}, {}, {}, {rotation}", z(zd, s), z(zn, s), element(zm, s, index)))
+            Some(format!(
+                "fcmla {}, {}, {}, {rotation}",
+                z(zd, s),
+                z(zn, s),
+                element(zm, s, index)
+            ))
         }
         _ => None,
     }

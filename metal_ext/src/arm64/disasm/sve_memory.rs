@@ -36,7 +36,9 @@ fn dtype_msz(dtype: u32) -> u32 {
 
 /// "{z0.d}" or "{z0.d, z1.d, ...}" (wrapping at z31).
 fn zlist(first: u32, count: u32, size: u32) -> String {
-    let regs: Vec<String> = (0..count).map(|i| format!("z{}.{}", (first + i) % 32, esize(size))).collect();
+    let regs: Vec<String> = (0..count)
+        .map(|i| format!("z{}.{}", (first + i) % 32, esize(size)))
+        .collect();
     format!("{{{}}}", regs.join(", "))
 }
 
@@ -96,7 +98,11 @@ fn prefetch_op(op: u32) -> String {
     match op {
         0..=5 | 8..=13 => {
             let kind = if op >= 8 { "pst" } else { "pld" };
-            format!("{kind}l{}{}", (op & 7) / 2 + 1, if op & 1 == 1 { "strm" } else { "keep" })
+            format!(
+                "{kind}l{}{}",
+                (op & 7) / 2 + 1,
+                if op & 1 == 1 { "strm" } else { "keep" }
+            )
         }
         _ => uimm(op as u64),
     }
@@ -107,7 +113,11 @@ fn prefetch(w: u32, msz: u32, address: String) -> Option<String> {
         return None;
     }
     let name = ["prfb", "prfh", "prfw", "prfd"][msz as usize];
-    Some(format!("{name} {}, p{}, {address}", prefetch_op(bits(w, 3, 0)), bits(w, 12, 10)))
+    Some(format!(
+        "{name} {}, p{}, {address}",
+        prefetch_op(bits(w, 3, 0)),
+        bits(w, 12, 10)
+    ))
 }
 
 /// Gather load name: "ld1" or "ldff1", "s" when signed, then the memory size letter.
@@ -116,15 +126,27 @@ fn gather_name(msz: u32, unsigned: u32, ff: u32) -> Option<String> {
         return None;
     }
     let sign = if unsigned == 1 { "" } else { "s" };
-    Some(format!("{}{sign}{}", if ff == 1 { "ldff1" } else { "ld1" }, ["b", "h", "w", "d"][msz as usize]))
+    Some(format!(
+        "{}{sign}{}",
+        if ff == 1 { "ldff1" } else { "ld1" },
+        ["b", "h", "w", "d"][msz as usize]
+    ))
 }
 
 fn load(w: u32, name: &str, size: u32, count: u32, address: String) -> Option<String> {
-    Some(format!("{name} {}, p{}/z, {address}", zlist(bits(w, 4, 0), count, size), bits(w, 12, 10)))
+    Some(format!(
+        "{name} {}, p{}/z, {address}",
+        zlist(bits(w, 4, 0), count, size),
+        bits(w, 12, 10)
+    ))
 }
 
 fn store(w: u32, name: &str, size: u32, count: u32, address: String) -> Option<String> {
-    Some(format!("{name} {}, p{}, {address}", zlist(bits(w, 4, 0), count, size), bits(w, 12, 10)))
+    Some(format!(
+        "{name} {}, p{}, {address}",
+        zlist(bits(w, 4, 0), count, size),
+        bits(w, 12, 10)
+    ))
 }
 
 /// Whole-register LDR/STR of a vector or predicate: a 9-bit offset in vector lengths.
@@ -152,7 +174,11 @@ pub fn gather32(w: u32) -> Option<String> {
         return register_fill_spill(w, "ldr");
     }
     if op24 == 3 && b22 == 1 && bit(w, 15) == 0 {
-        return prefetch(w, bits(w, 14, 13), vl_address(rn, sext(bits(w, 21, 16) as u64, 6)));
+        return prefetch(
+            w,
+            bits(w, 14, 13),
+            vl_address(rn, sext(bits(w, 21, 16) as u64, 6)),
+        );
     }
     let (unsigned, ff) = (bit(w, 14), bit(w, 13));
     match (b22, b21, bit(w, 15)) {
@@ -210,25 +236,51 @@ pub fn contiguous_load(w: u32) -> Option<String> {
     let (stem, size) = DTYPE[dtype as usize];
     let letter = ["b", "h", "w", "d"][msz as usize];
     match op15 {
-        0b010 if rm != 31 => load(w, &format!("ld1{stem}"), size, 1, scalar_address(rn, rm, dtype_msz(dtype))),
+        0b010 if rm != 31 => load(
+            w,
+            &format!("ld1{stem}"),
+            size,
+            1,
+            scalar_address(rn, rm, dtype_msz(dtype)),
+        ),
         // LDFF1 with XZR as the index is shown without it.
         0b011 if rm == 31 => load(w, &format!("ldff1{stem}"), size, 1, byte_address(rn, 0)),
-        0b011 => load(w, &format!("ldff1{stem}"), size, 1, scalar_address(rn, rm, dtype_msz(dtype))),
+        0b011 => load(
+            w,
+            &format!("ldff1{stem}"),
+            size,
+            1,
+            scalar_address(rn, rm, dtype_msz(dtype)),
+        ),
         0b101 if bit(w, 20) == 0 => load(w, &format!("ld1{stem}"), size, 1, vl_address(rn, imm4)),
         0b101 => load(w, &format!("ldnf1{stem}"), size, 1, vl_address(rn, imm4)),
         0b111 if bit(w, 20) == 0 => {
             let count = opc + 1;
-            let name = if opc == 0 { format!("ldnt1{letter}") } else { format!("ld{count}{letter}") };
+            let name = if opc == 0 {
+                format!("ldnt1{letter}")
+            } else {
+                format!("ld{count}{letter}")
+            };
             load(w, &name, msz, count, vl_address(rn, imm4 * count as i64))
         }
         0b110 if rm != 31 => {
             let count = opc + 1;
-            let name = if opc == 0 { format!("ldnt1{letter}") } else { format!("ld{count}{letter}") };
+            let name = if opc == 0 {
+                format!("ldnt1{letter}")
+            } else {
+                format!("ld{count}{letter}")
+            };
             load(w, &name, msz, count, scalar_address(rn, rm, msz))
         }
         0b001 if bit(w, 20) == 0 && opc < 2 => {
             let (name, scale) = if opc == 0 { ("ld1rq", 16) } else { ("ld1ro", 32) };
-            load(w, &format!("{name}{letter}"), msz, 1, byte_address(rn, imm4 * scale))
+            load(
+                w,
+                &format!("{name}{letter}"),
+                msz,
+                1,
+                byte_address(rn, imm4 * scale),
+            )
         }
         0b000 if opc < 2 && rm != 31 => {
             let name = if opc == 0 { "ld1rq" } else { "ld1ro" };
@@ -269,7 +321,13 @@ pub fn gather64(w: u32) -> Option<String> {
                 return None;
             }
             let name = gather_name(msz, unsigned, ff)?;
-            load(w, &name, 3, 1, vector_offset(rn, rm, 3, Some(bit(w, 22)), if scaled { msz } else { 0 }))
+            load(
+                w,
+                &name,
+                3,
+                1,
+                vector_offset(rn, rm, 3, Some(bit(w, 22)), if scaled { msz } else { 0 }),
+            )
         }
         (2 | 3, 1) => {
             let scaled = opc == 3;
@@ -277,7 +335,13 @@ pub fn gather64(w: u32) -> Option<String> {
                 return None;
             }
             let name = gather_name(msz, unsigned, ff)?;
-            load(w, &name, 3, 1, vector_offset(rn, rm, 3, None, if scaled { msz } else { 0 }))
+            load(
+                w,
+                &name,
+                3,
+                1,
+                vector_offset(rn, rm, 3, None, if scaled { msz } else { 0 }),
+            )
         }
         (1, 1) => {
             let name = gather_name(msz, unsigned, ff)?;
@@ -309,12 +373,20 @@ pub fn store_group(w: u32) -> Option<String> {
         }
         0b111 => {
             let count = opc + 1;
-            let name = if opc == 0 { format!("stnt1{letter}") } else { format!("st{count}{letter}") };
+            let name = if opc == 0 {
+                format!("stnt1{letter}")
+            } else {
+                format!("st{count}{letter}")
+            };
             store(w, &name, msz, count, vl_address(rn, imm4 * count as i64))
         }
         0b011 if rm != 31 => {
             let count = opc + 1;
-            let name = if opc == 0 { format!("stnt1{letter}") } else { format!("st{count}{letter}") };
+            let name = if opc == 0 {
+                format!("stnt1{letter}")
+            } else {
+                format!("st{count}{letter}")
+            };
             store(w, &name, msz, count, scalar_address(rn, rm, msz))
         }
         0b101 => match opc {

@@ -37,8 +37,9 @@ pub(super) const FORMS: &[(u32, u32, Printer)] = &[
     (0xffa0_f800, 0x0420_5000, add_vector_length),
     (0xff20_f000, 0x0420_f000, count_scalar),
     (0xff20_f000, 0x0420_e000, count_scalar),
-    (0xff30_f800, 0x0420_c000, count_vector),
+    (0xff20_f000, 0x0420_c000, count_vector),
     (0xff20_e000, 0x6500_a000, fp_convert),
+    (0xff3c_e000, 0x6408_a000, fp_convert_top),
     (0xff3e_e000, 0x0528_8000, conditional_extract_vector),
     (0xff3e_e000, 0x052a_8000, conditional_extract_simd),
     (0xff3e_e000, 0x0530_a000, conditional_extract_general),
@@ -59,7 +60,10 @@ pub(super) const FORMS: &[(u32, u32, Printer)] = &[
 ];
 
 pub fn decode(w: u32) -> Option<String> {
-    FORMS.iter().find(|(mask, value, _)| w & mask == *value).and_then(|(_, _, print)| print(w))
+    FORMS
+        .iter()
+        .filter(|(mask, value, _)| w & mask == *value)
+        .find_map(|(_, _, print)| print(w))
 }
 
 fn z(n: u32, size: u32) -> String {
@@ -90,7 +94,12 @@ fn extract(w: u32) -> Option<String> {
     let index = uimm((bits(w, 20, 16) << 3 | bits(w, 12, 10)) as u64);
     let (zn, zd) = (bits(w, 9, 5), bits(w, 4, 0));
     Some(if bit(w, 22) == 1 {
-        format!("ext {}, {{{}, {}}}, {index}", z(zd, 0), z(zn, 0), z((zn + 1) % 32, 0))
+        format!(
+            "ext {}, {{{}, {}}}, {index}",
+            z(zd, 0),
+            z(zn, 0),
+            z((zn + 1) % 32, 0)
+        )
     } else {
         format!("ext {}, {}, {}, {index}", z(zd, 0), z(zd, 0), z(zn, 0))
     })
@@ -137,7 +146,12 @@ fn shift_immediate_unpredicated(w: u32) -> Option<String> {
         3 => ("lsl", raw - (8 << s)),
         _ => return None,
     };
-    Some(format!("{name} {}, {}, {}", z(bits(w, 4, 0), s), z(bits(w, 9, 5), s), uimm(amount as u64)))
+    Some(format!(
+        "{name} {}, {}, {}",
+        z(bits(w, 4, 0), s),
+        z(bits(w, 9, 5), s),
+        uimm(amount as u64)
+    ))
 }
 
 fn shift_wide_unpredicated(w: u32) -> Option<String> {
@@ -146,7 +160,12 @@ fn shift_wide_unpredicated(w: u32) -> Option<String> {
     if name.is_empty() || s == 3 {
         return None;
     }
-    Some(format!("{name} {}, {}, {}", z(bits(w, 4, 0), s), z(bits(w, 9, 5), s), z(bits(w, 20, 16), 3)))
+    Some(format!(
+        "{name} {}, {}, {}",
+        z(bits(w, 4, 0), s),
+        z(bits(w, 9, 5), s),
+        z(bits(w, 20, 16), 3)
+    ))
 }
 
 fn shift_immediate_predicated(w: u32) -> Option<String> {
@@ -166,7 +185,11 @@ fn shift_immediate_predicated(w: u32) -> Option<String> {
         _ => return None,
     };
     let d = z(bits(w, 4, 0), s);
-    Some(format!("{name} {d}, p{}/m, {d}, {}", bits(w, 12, 10), uimm(amount as u64)))
+    Some(format!(
+        "{name} {d}, p{}/m, {d}, {}",
+        bits(w, 12, 10),
+        uimm(amount as u64)
+    ))
 }
 
 fn shift_vector_predicated(w: u32) -> Option<String> {
@@ -177,7 +200,11 @@ fn shift_vector_predicated(w: u32) -> Option<String> {
         return None;
     }
     let d = z(bits(w, 4, 0), s);
-    Some(format!("{name} {d}, p{}/m, {d}, {}", bits(w, 12, 10), z(bits(w, 9, 5), if wide { 3 } else { s })))
+    Some(format!(
+        "{name} {d}, p{}/m, {d}, {}",
+        bits(w, 12, 10),
+        z(bits(w, 9, 5), if wide { 3 } else { s })
+    ))
 }
 
 fn saturating_shift_predicated(w: u32) -> Option<String> {
@@ -191,7 +218,11 @@ fn saturating_shift_predicated(w: u32) -> Option<String> {
     }
     let s = size(w);
     let d = z(bits(w, 4, 0), s);
-    Some(format!("{name} {d}, p{}/m, {d}, {}", bits(w, 12, 10), z(bits(w, 9, 5), s)))
+    Some(format!(
+        "{name} {d}, p{}/m, {d}, {}",
+        bits(w, 12, 10),
+        z(bits(w, 9, 5), s)
+    ))
 }
 
 fn narrowing_shift(w: u32) -> Option<String> {
@@ -199,11 +230,18 @@ fn narrowing_shift(w: u32) -> Option<String> {
     if bit(w, 23) != 0 || s > 2 {
         return None;
     }
-    const NAMES: [&str; 8] = ["sqshrun", "sqrshrun", "shrn", "rshrn", "sqshrn", "sqrshrn", "uqshrn", "uqrshrn"];
+    const NAMES: [&str; 8] = [
+        "sqshrun", "sqrshrun", "shrn", "rshrn", "sqshrn", "sqrshrn", "uqshrn", "uqrshrn",
+    ];
     let name = NAMES[(bit(w, 13) << 2 | bit(w, 12) << 1 | bit(w, 11)) as usize];
     let bt = if bit(w, 10) == 1 { "t" } else { "b" };
     let amount = (16 << s) - raw;
-    Some(format!("{name}{bt} {}, {}, {}", z(bits(w, 4, 0), s), z(bits(w, 9, 5), s + 1), uimm(amount as u64)))
+    Some(format!(
+        "{name}{bt} {}, {}, {}",
+        z(bits(w, 4, 0), s),
+        z(bits(w, 9, 5), s + 1),
+        uimm(amount as u64)
+    ))
 }
 
 fn widening_shift(w: u32) -> Option<String> {
@@ -213,14 +251,25 @@ fn widening_shift(w: u32) -> Option<String> {
     }
     let name = ["sshllb", "sshllt", "ushllb", "ushllt"][bits(w, 11, 10) as usize];
     let amount = raw - (8 << s);
-    Some(format!("{name} {}, {}, {}", z(bits(w, 4, 0), s + 1), z(bits(w, 9, 5), s), uimm(amount as u64)))
+    Some(format!(
+        "{name} {}, {}, {}",
+        z(bits(w, 4, 0), s + 1),
+        z(bits(w, 9, 5), s),
+        uimm(amount as u64)
+    ))
 }
 
 fn table_lookup(w: u32) -> Option<String> {
     let s = size(w);
     let (zm, zn, zd) = (bits(w, 20, 16), bits(w, 9, 5), bits(w, 4, 0));
     match bits(w, 12, 10) {
-        0b010 => Some(format!("tbl {}, {{{}, {}}}, {}", z(zd, s), z(zn, s), z((zn + 1) % 32, s), z(zm, s))),
+        0b010 => Some(format!(
+            "tbl {}, {{{}, {}}}, {}",
+            z(zd, s),
+            z(zn, s),
+            z((zn + 1) % 32, s),
+            z(zm, s)
+        )),
         0b011 => Some(format!("tbx {}, {}, {}", z(zd, s), z(zn, s), z(zm, s))),
         0b100 => Some(format!("tbl {}, {{{}}}, {}", z(zd, s), z(zn, s), z(zm, s))),
         _ => None,
@@ -230,7 +279,12 @@ fn table_lookup(w: u32) -> Option<String> {
 fn permute_vectors(w: u32) -> Option<String> {
     let name = *["zip1", "zip2", "uzp1", "uzp2", "trn1", "trn2"].get(bits(w, 12, 10) as usize)?;
     let s = size(w);
-    Some(format!("{name} {}, {}, {}", z(bits(w, 4, 0), s), z(bits(w, 9, 5), s), z(bits(w, 20, 16), s)))
+    Some(format!(
+        "{name} {}, {}, {}",
+        z(bits(w, 4, 0), s),
+        z(bits(w, 9, 5), s),
+        z(bits(w, 20, 16), s)
+    ))
 }
 
 fn permute_quadwords(w: u32) -> Option<String> {
@@ -238,13 +292,23 @@ fn permute_quadwords(w: u32) -> Option<String> {
     if name.is_empty() {
         return None;
     }
-    Some(format!("{name} z{}.q, z{}.q, z{}.q", bits(w, 4, 0), bits(w, 9, 5), bits(w, 20, 16)))
+    Some(format!(
+        "{name} z{}.q, z{}.q, z{}.q",
+        bits(w, 4, 0),
+        bits(w, 9, 5),
+        bits(w, 20, 16)
+    ))
 }
 
 fn permute_predicates(w: u32) -> Option<String> {
     let name = *["zip1", "zip2", "uzp1", "uzp2", "trn1", "trn2"].get(bits(w, 12, 10) as usize)?;
     let e = esize(size(w));
-    Some(format!("{name} p{}.{e}, p{}.{e}, p{}.{e}", bits(w, 3, 0), bits(w, 8, 5), bits(w, 19, 16)))
+    Some(format!(
+        "{name} p{}.{e}, p{}.{e}, p{}.{e}",
+        bits(w, 3, 0),
+        bits(w, 8, 5),
+        bits(w, 19, 16)
+    ))
 }
 
 fn multiply_unpredicated(w: u32) -> Option<String> {
@@ -258,7 +322,12 @@ fn multiply_unpredicated(w: u32) -> Option<String> {
         5 => "sqrdmulh",
         _ => return None,
     };
-    Some(format!("{name} {}, {}, {}", z(bits(w, 4, 0), s), z(bits(w, 9, 5), s), z(bits(w, 20, 16), s)))
+    Some(format!(
+        "{name} {}, {}, {}",
+        z(bits(w, 4, 0), s),
+        z(bits(w, 9, 5), s),
+        z(bits(w, 20, 16), s)
+    ))
 }
 
 fn arithmetic_immediate(w: u32) -> Option<String> {
@@ -268,7 +337,11 @@ fn arithmetic_immediate(w: u32) -> Option<String> {
     if name.is_empty() || shift == 1 && s == 0 {
         return None;
     }
-    let value = if shift == 1 && imm8 == 0 { "#0, lsl #8".to_string() } else { uimm((imm8 as u64) << (8 * shift)) };
+    let value = if shift == 1 && imm8 == 0 {
+        "#0, lsl #8".to_string()
+    } else {
+        uimm((imm8 as u64) << (8 * shift))
+    };
     let d = z(bits(w, 4, 0), s);
     Some(format!("{name} {d}, {d}, {value}"))
 }
@@ -279,7 +352,11 @@ fn minmax_immediate(w: u32) -> Option<String> {
         return None;
     }
     let imm8 = bits(w, 12, 5) as u64;
-    let value = if name.starts_with('s') { uimm(sext(imm8, 8) as u64) } else { uimm(imm8) };
+    let value = if name.starts_with('s') {
+        uimm(sext(imm8, 8) as u64)
+    } else {
+        uimm(imm8)
+    };
     let d = z(bits(w, 4, 0), size(w));
     Some(format!("{name} {d}, {d}, {value}"))
 }
@@ -289,13 +366,20 @@ fn multiply_immediate(w: u32) -> Option<String> {
         return None;
     }
     let d = z(bits(w, 4, 0), size(w));
-    Some(format!("mul {d}, {d}, {}", uimm(sext(bits(w, 12, 5) as u64, 8) as u64)))
+    Some(format!(
+        "mul {d}, {d}, {}",
+        uimm(sext(bits(w, 12, 5) as u64, 8) as u64)
+    ))
 }
 
 fn exclusive_or_rotate(w: u32) -> Option<String> {
     let (s, raw) = shift_fields(bits(w, 23, 22), bits(w, 20, 19), bits(w, 18, 16))?;
     let d = z(bits(w, 4, 0), s);
-    Some(format!("xar {d}, {d}, {}, {}", z(bits(w, 9, 5), s), uimm(((16 << s) - raw) as u64)))
+    Some(format!(
+        "xar {d}, {d}, {}, {}",
+        z(bits(w, 9, 5), s),
+        uimm(((16 << s) - raw) as u64)
+    ))
 }
 
 fn trig_select(w: u32) -> Option<String> {
@@ -303,7 +387,12 @@ fn trig_select(w: u32) -> Option<String> {
     if s == 0 {
         return None;
     }
-    Some(format!("ftssel {}, {}, {}", z(bits(w, 4, 0), s), z(bits(w, 9, 5), s), z(bits(w, 20, 16), s)))
+    Some(format!(
+        "ftssel {}, {}, {}",
+        z(bits(w, 4, 0), s),
+        z(bits(w, 9, 5), s),
+        z(bits(w, 20, 16), s)
+    ))
 }
 
 fn conflict_while(w: u32) -> Option<String> {
@@ -320,7 +409,11 @@ fn conflict_while(w: u32) -> Option<String> {
 fn add_vector_length(w: u32) -> Option<String> {
     let name = if bit(w, 22) == 1 { "addpl" } else { "addvl" };
     let value = uimm(sext(bits(w, 10, 5) as u64, 6) as u64);
-    Some(format!("{name} {}, {}, {value}", rsp(bits(w, 4, 0), true), rsp(bits(w, 20, 16), true)))
+    Some(format!(
+        "{name} {}, {}, {value}",
+        rsp(bits(w, 4, 0), true),
+        rsp(bits(w, 20, 16), true)
+    ))
 }
 
 /// "pattern" and ", mul #n" of the element-count forms (both left out when they are the default).
@@ -346,7 +439,11 @@ fn count_scalar(w: u32) -> Option<String> {
         return Some(format!("{name}{letter} {}{}", r(rd, true), count_operands(w)));
     }
     let (sf, d, u) = (bit(w, 20), bit(w, 11), bit(w, 10));
-    let name = format!("{}q{}{letter}", if u == 1 { "u" } else { "s" }, if d == 1 { "dec" } else { "inc" });
+    let name = format!(
+        "{}q{}{letter}",
+        if u == 1 { "u" } else { "s" },
+        if d == 1 { "dec" } else { "inc" }
+    );
     let text = match (sf, u) {
         (1, _) => r(rd, true),
         (0, 1) => r(rd, false),
@@ -368,50 +465,75 @@ fn count_vector(w: u32) -> Option<String> {
         }
         format!("{}{letter}", if bit(w, 10) == 1 { "dec" } else { "inc" })
     } else {
-        format!("{}q{}{letter}", if bit(w, 10) == 1 { "u" } else { "s" }, if bit(w, 11) == 1 { "dec" } else { "inc" })
+        format!(
+            "{}q{}{letter}",
+            if bit(w, 10) == 1 { "u" } else { "s" },
+            if bit(w, 11) == 1 { "dec" } else { "inc" }
+        )
     };
     Some(format!("{name} {}{}", z(bits(w, 4, 0), s), count_operands(w)))
 }
 
 fn fp_convert(w: u32) -> Option<String> {
-    // (opc:opc2) -> (name, destination size, source size).
-    let form = match (bits(w, 23, 22), bits(w, 19, 16)) {
-        (2, 8) => ("fcvt", 1, 2),
-        (2, 9) => ("fcvt", 2, 1),
-        (3, 8) => ("fcvt", 1, 3),
-        (3, 9) => ("fcvt", 3, 1),
-        (3, 10) => ("fcvt", 2, 3),
-        (3, 11) => ("fcvt", 3, 2),
-        (1, 2) => ("scvtf", 1, 1),
-        (1, 3) => ("ucvtf", 1, 1),
-        (1, 4) => ("scvtf", 1, 2),
-        (1, 5) => ("ucvtf", 1, 2),
-        (1, 6) => ("scvtf", 1, 3),
-        (1, 7) => ("ucvtf", 1, 3),
-        (2, 4) => ("scvtf", 2, 2),
-        (2, 5) => ("ucvtf", 2, 2),
-        (3, 0) => ("scvtf", 2, 2),
-        (3, 1) => ("ucvtf", 2, 2),
-        (3, 4) => ("scvtf", 3, 2),
-        (3, 5) => ("ucvtf", 3, 2),
-        (3, 6) => ("scvtf", 3, 3),
-        (3, 7) => ("ucvtf", 3, 3),
-        (3, 12) => ("fcvtzs", 2, 3),
-        (3, 13) => ("fcvtzu", 2, 3),
-        (1, 10) => ("fcvtzs", 1, 1),
-        (1, 11) => ("fcvtzu", 1, 1),
-        (1, 12) => ("fcvtzs", 2, 1),
-        (1, 13) => ("fcvtzu", 2, 1),
-        (1, 14) => ("fcvtzs", 3, 1),
-        (1, 15) => ("fcvtzu", 3, 1),
-        (2, 12) => ("fcvtzs", 2, 2),
-        (2, 13) => ("fcvtzu", 2, 2),
-        (3, 14) => ("fcvtzs", 3, 3),
-        (3, 15) => ("fcvtzu", 3, 3),
+    let (opc, op) = (bits(w, 23, 22), bits(w, 20, 16));
+    // (name, destination size, source size) by opc and bits 20:16.
+    let (name, d, n) = match (opc, op) {
+        (2, 0b01000) => ("fcvt", 1, 2),
+        (2, 0b01001) => ("fcvt", 2, 1),
+        (3, 0b01000) => ("fcvt", 1, 3),
+        (3, 0b01001) => ("fcvt", 3, 1),
+        (3, 0b01010) => ("fcvt", 2, 3),
+        (3, 0b01011) => ("fcvt", 3, 2),
+        (0, 0b01010) => ("fcvtx", 2, 3),
+        (0, 0b11010 | 0b11100 | 0b11110) => ("flogb", bits(w, 18, 17), bits(w, 18, 17)),
+        (_, 0b10000..=0b11111) => {
+            let signed = bit(w, 16) == 0;
+            let to_int = bit(w, 19) == 1;
+            // (integer size, fp size) by opc and opc2; the FP side is the destination of SCVTF.
+            let (int, fp) = match (opc, bits(w, 18, 17)) {
+                (1, 1) => (1, 1),
+                (1, 2) => (2, 1),
+                (1, 3) => (3, 1),
+                (2, 2) => (2, 2),
+                (3, 0) => (2, 3),
+                (3, 2) => (3, 2),
+                (3, 3) => (3, 3),
+                _ => return None,
+            };
+            let name = match (to_int, signed) {
+                (true, true) => "fcvtzs",
+                (true, false) => "fcvtzu",
+                (false, true) => "scvtf",
+                (false, false) => "ucvtf",
+            };
+            if to_int {
+                (name, int, fp)
+            } else {
+                (name, fp, int)
+            }
+        }
+        (_, 0b00000..=0b00111) => {
+            let name = [
+                "frintn", "frintp", "frintm", "frintz", "frinta", "", "frintx", "frinti",
+            ][(op & 7) as usize];
+            if name.is_empty() || opc == 0 {
+                return None;
+            }
+            (name, opc, opc)
+        }
+        (1..=3, 0b01100) => ("frecpx", opc, opc),
+        (1..=3, 0b01101) => ("fsqrt", opc, opc),
         _ => return None,
     };
-    let (name, d, n) = form;
-    Some(format!("{name} {}, p{}/m, {}", z(bits(w, 4, 0), d), bits(w, 12, 10), z(bits(w, 9, 5), n)))
+    if name == "flogb" && d == 0 {
+        return None;
+    }
+    Some(format!(
+        "{name} {}, p{}/m, {}",
+        z(bits(w, 4, 0), d),
+        bits(w, 12, 10),
+        z(bits(w, 9, 5), n)
+    ))
 }
 
 fn clast_name(w: u32) -> &'static str {
@@ -425,26 +547,46 @@ fn clast_name(w: u32) -> &'static str {
 fn conditional_extract_vector(w: u32) -> Option<String> {
     let s = size(w);
     let d = z(bits(w, 4, 0), s);
-    Some(format!("{} {d}, p{}, {d}, {}", clast_name(w), bits(w, 12, 10), z(bits(w, 9, 5), s)))
+    Some(format!(
+        "{} {d}, p{}, {d}, {}",
+        clast_name(w),
+        bits(w, 12, 10),
+        z(bits(w, 9, 5), s)
+    ))
 }
 
 fn conditional_extract_simd(w: u32) -> Option<String> {
     let s = size(w);
     let v = format!("{}{}", esize(s), bits(w, 4, 0));
-    Some(format!("{} {v}, p{}, {v}, {}", clast_name(w), bits(w, 12, 10), z(bits(w, 9, 5), s)))
+    Some(format!(
+        "{} {v}, p{}, {v}, {}",
+        clast_name(w),
+        bits(w, 12, 10),
+        z(bits(w, 9, 5), s)
+    ))
 }
 
 fn conditional_extract_general(w: u32) -> Option<String> {
     let s = size(w);
     let rd = r(bits(w, 4, 0), s == 3);
-    Some(format!("{} {rd}, p{}, {rd}, {}", clast_name(w), bits(w, 12, 10), z(bits(w, 9, 5), s)))
+    Some(format!(
+        "{} {rd}, p{}, {rd}, {}",
+        clast_name(w),
+        bits(w, 12, 10),
+        z(bits(w, 9, 5), s)
+    ))
 }
 
 fn splice(w: u32) -> Option<String> {
     let s = size(w);
     let (zn, zd, pg) = (bits(w, 9, 5), bits(w, 4, 0), bits(w, 12, 10));
     Some(if bit(w, 16) == 1 {
-        format!("splice {}, p{pg}, {{{}, {}}}", z(zd, s), z(zn, s), z((zn + 1) % 32, s))
+        format!(
+            "splice {}, p{pg}, {{{}, {}}}",
+            z(zd, s),
+            z(zn, s),
+            z((zn + 1) % 32, s)
+        )
     } else {
         format!("splice {}, p{pg}, {}, {}", z(zd, s), z(zd, s), z(zn, s))
     })
@@ -460,11 +602,19 @@ fn complex_add(w: u32) -> Option<String> {
     }
     let rotation = uimm(if bit(w, 16) == 1 { 270 } else { 90 });
     let d = z(bits(w, 4, 0), s);
-    Some(format!("fcadd {d}, p{}/m, {d}, {}, {rotation}", bits(w, 12, 10), z(bits(w, 9, 5), s)))
+    Some(format!(
+        "fcadd {d}, p{}/m, {d}, {}, {rotation}",
+        bits(w, 12, 10),
+        z(bits(w, 9, 5), s)
+    ))
 }
 
 fn break_propagate(w: u32) -> Option<String> {
-    let name = format!("brkp{}{}", if bit(w, 4) == 1 { "b" } else { "a" }, if bit(w, 22) == 1 { "s" } else { "" });
+    let name = format!(
+        "brkp{}{}",
+        if bit(w, 4) == 1 { "b" } else { "a" },
+        if bit(w, 22) == 1 { "s" } else { "" }
+    );
     Some(format!(
         "{name} p{}.b, p{}/z, p{}.b, p{}.b",
         bits(w, 3, 0),
@@ -476,8 +626,17 @@ fn break_propagate(w: u32) -> Option<String> {
 
 fn add_subtract_carry(w: u32) -> Option<String> {
     let s = if bit(w, 22) == 1 { 3 } else { 2 };
-    let name = format!("{}cl{}", if bit(w, 23) == 1 { "sb" } else { "ad" }, if bit(w, 10) == 1 { "t" } else { "b" });
-    Some(format!("{name} {}, {}, {}", z(bits(w, 4, 0), s), z(bits(w, 9, 5), s), z(bits(w, 20, 16), s)))
+    let name = format!(
+        "{}cl{}",
+        if bit(w, 23) == 1 { "sb" } else { "ad" },
+        if bit(w, 10) == 1 { "t" } else { "b" }
+    );
+    Some(format!(
+        "{name} {}, {}, {}",
+        z(bits(w, 4, 0), s),
+        z(bits(w, 9, 5), s),
+        z(bits(w, 20, 16), s)
+    ))
 }
 
 fn bitwise_ternary(w: u32) -> Option<String> {
@@ -491,7 +650,11 @@ fn bitwise_ternary(w: u32) -> Option<String> {
         _ => return None,
     };
     let d = z(bits(w, 4, 0), 3);
-    Some(format!("{name} {d}, {d}, {}, {}", z(bits(w, 20, 16), 3), z(bits(w, 9, 5), 3)))
+    Some(format!(
+        "{name} {d}, {d}, {}, {}",
+        z(bits(w, 20, 16), 3),
+        z(bits(w, 9, 5), 3)
+    ))
 }
 
 fn last_name(w: u32) -> &'static str {
@@ -504,12 +667,25 @@ fn last_name(w: u32) -> &'static str {
 
 fn last_element_simd(w: u32) -> Option<String> {
     let s = size(w);
-    Some(format!("{} {}{}, p{}, {}", last_name(w), esize(s), bits(w, 4, 0), bits(w, 12, 10), z(bits(w, 9, 5), s)))
+    Some(format!(
+        "{} {}{}, p{}, {}",
+        last_name(w),
+        esize(s),
+        bits(w, 4, 0),
+        bits(w, 12, 10),
+        z(bits(w, 9, 5), s)
+    ))
 }
 
 fn last_element_general(w: u32) -> Option<String> {
     let s = size(w);
-    Some(format!("{} {}, p{}, {}", last_name(w), r(bits(w, 4, 0), s == 3), bits(w, 12, 10), z(bits(w, 9, 5), s)))
+    Some(format!(
+        "{} {}, p{}, {}",
+        last_name(w),
+        r(bits(w, 4, 0), s == 3),
+        bits(w, 12, 10),
+        z(bits(w, 9, 5), s)
+    ))
 }
 
 fn reverse_within_elements(w: u32) -> Option<String> {
@@ -521,7 +697,12 @@ fn reverse_within_elements(w: u32) -> Option<String> {
         3 => "rbit",
         _ => return None,
     };
-    Some(format!("{name} {}, p{}/m, {}", z(bits(w, 4, 0), s), bits(w, 12, 10), z(bits(w, 9, 5), s)))
+    Some(format!(
+        "{name} {}, p{}/m, {}",
+        z(bits(w, 4, 0), s),
+        bits(w, 12, 10),
+        z(bits(w, 9, 5), s)
+    ))
 }
 
 fn predicate_select(w: u32) -> Option<String> {
@@ -546,11 +727,21 @@ fn predicate_select(w: u32) -> Option<String> {
 }
 
 fn bfloat_dot(w: u32) -> Option<String> {
-    Some(format!("bfdot {}, {}, {}", z(bits(w, 4, 0), 2), z(bits(w, 9, 5), 1), z(bits(w, 20, 16), 1)))
+    Some(format!(
+        "bfdot {}, {}, {}",
+        z(bits(w, 4, 0), 2),
+        z(bits(w, 9, 5), 1),
+        z(bits(w, 20, 16), 1)
+    ))
 }
 
 fn mixed_sign_dot(w: u32) -> Option<String> {
-    Some(format!("usdot {}, {}, {}", z(bits(w, 4, 0), 2), z(bits(w, 9, 5), 0), z(bits(w, 20, 16), 0)))
+    Some(format!(
+        "usdot {}, {}, {}",
+        z(bits(w, 4, 0), 2),
+        z(bits(w, 9, 5), 0),
+        z(bits(w, 20, 16), 0)
+    ))
 }
 
 fn mixed_sign_dot_indexed(w: u32) -> Option<String> {
@@ -567,17 +758,46 @@ fn mixed_sign_dot_indexed(w: u32) -> Option<String> {
 
 fn fp_matrix_multiply(w: u32) -> Option<String> {
     let s = if bit(w, 22) == 1 { 3 } else { 2 };
-    Some(format!("fmmla {}, {}, {}", z(bits(w, 4, 0), s), z(bits(w, 9, 5), s), z(bits(w, 20, 16), s)))
+    Some(format!(
+        "fmmla {}, {}, {}",
+        z(bits(w, 4, 0), s),
+        z(bits(w, 9, 5), s),
+        z(bits(w, 20, 16), s)
+    ))
 }
 
 #[cfg(test)]
 mod tests {
     #[test]
     fn every_form_value_lies_inside_its_mask() {
-        for table in [super::FORMS, super::super::sve_data::FORMS, super::super::sve2::FORMS, super::super::sve_move::FORMS] {
+        for table in [
+            super::FORMS,
+            super::super::sve_data::FORMS,
+            super::super::sve2::FORMS,
+            super::super::sve_move::FORMS,
+            super::super::sve_unary::FORMS,
+        ] {
             for (mask, value, _) in table {
                 assert_eq!(value & !mask, 0, "{value:#010x} has bits outside {mask:#010x}");
             }
         }
     }
+}
+
+/// SVE2 FCVTNT/FCVTLT/FCVTXNT: conversions to or from the odd (top) elements.
+fn fp_convert_top(w: u32) -> Option<String> {
+    let (name, d, n) = match (bits(w, 23, 22), bits(w, 17, 16)) {
+        (2, 0) => ("fcvtnt", 1, 2),
+        (2, 1) => ("fcvtlt", 2, 1),
+        (3, 2) => ("fcvtnt", 2, 3),
+        (3, 3) => ("fcvtlt", 3, 2),
+        (0, 2) => ("fcvtxnt", 2, 3),
+        _ => return None,
+    };
+    Some(format!(
+        "{name} {}, p{}/m, {}",
+        z(bits(w, 4, 0), d),
+        bits(w, 12, 10),
+        z(bits(w, 9, 5), n)
+    ))
 }

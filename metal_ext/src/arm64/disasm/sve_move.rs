@@ -22,7 +22,10 @@ pub(super) const FORMS: &[(u32, u32, Printer)] = &[
 ];
 
 pub fn decode(w: u32) -> Option<String> {
-    FORMS.iter().find(|(mask, value, _)| w & mask == *value).and_then(|(_, _, print)| print(w))
+    FORMS
+        .iter()
+        .filter(|(mask, value, _)| w & mask == *value)
+        .find_map(|(_, _, print)| print(w))
 }
 
 fn z(n: u32, size: u32) -> String {
@@ -36,14 +39,22 @@ fn shifted_byte(w: u32, size: u32) -> Option<String> {
     if shift == 1 && size == 0 {
         return None;
     }
-    Some(if shift == 1 && imm8 == 0 { "#0, lsl #8".into() } else { uimm((imm8 as u64) << (8 * shift)) })
+    Some(if shift == 1 && imm8 == 0 {
+        "#0, lsl #8".into()
+    } else {
+        uimm((imm8 as u64) << (8 * shift))
+    })
 }
 
 fn copy_immediate(w: u32) -> Option<String> {
     let s = bits(w, 23, 22);
     let value = shifted_byte(w, s)?;
     let mode = if bit(w, 14) == 1 { "m" } else { "z" };
-    Some(format!("mov {}, p{}/{mode}, {value}", z(bits(w, 4, 0), s), bits(w, 19, 16)))
+    Some(format!(
+        "mov {}, p{}/{mode}, {value}",
+        z(bits(w, 4, 0), s),
+        bits(w, 19, 16)
+    ))
 }
 
 fn copy_fp_immediate(w: u32) -> Option<String> {
@@ -51,7 +62,12 @@ fn copy_fp_immediate(w: u32) -> Option<String> {
     if s == 0 {
         return None;
     }
-    Some(format!("fmov {}, p{}/m, {}", z(bits(w, 4, 0), s), bits(w, 19, 16), fp8_text(bits(w, 12, 5))))
+    Some(format!(
+        "fmov {}, p{}/m, {}",
+        z(bits(w, 4, 0), s),
+        bits(w, 19, 16),
+        fp8_text(bits(w, 12, 5))
+    ))
 }
 
 fn dup_immediate(w: u32) -> Option<String> {
@@ -64,7 +80,11 @@ fn dup_fp_immediate(w: u32) -> Option<String> {
     if s == 0 || bit(w, 13) != 0 {
         return None;
     }
-    Some(format!("fmov {}, {}", z(bits(w, 4, 0), s), fp8_text(bits(w, 12, 5))))
+    Some(format!(
+        "fmov {}, {}",
+        z(bits(w, 4, 0), s),
+        fp8_text(bits(w, 12, 5))
+    ))
 }
 
 /// Whether `value` (the element sign-extended from `width` bits) is a DUP/CPY immediate:
@@ -74,7 +94,13 @@ fn copyable(value: i64, width: u32) -> bool {
     if value & high != 0 && value & high != high {
         return false;
     }
-    let narrow = |x: i64| if width == 64 { x } else { (x << (64 - width)) >> (64 - width) };
+    let narrow = |x: i64| {
+        if width == 64 {
+            x
+        } else {
+            (x << (64 - width)) >> (64 - width)
+        }
+    };
     if value & 0xff != 0 {
         return value as i8 as i64 == narrow(value);
     }
@@ -87,7 +113,9 @@ fn copyable(value: i64, width: u32) -> bool {
 /// Whether every `width`-bit element of `value` is the same.
 fn identical(value: u64, width: u32) -> bool {
     let mask = (1u64 << width) - 1;
-    (0..64).step_by(width as usize).all(|s| (value >> s) & mask == value & mask)
+    (0..64)
+        .step_by(width as usize)
+        .all(|s| (value >> s) & mask == value & mask)
 }
 
 /// LLVM's rule for showing DUPM as MOV: only when no DUP of an immediate builds the value.
@@ -95,24 +123,41 @@ fn mov_preferred(value: u64) -> bool {
     if copyable(value as i64, 64) {
         return false;
     }
-    ![(32, value as i32 as i64), (16, value as i16 as i64), (8, value as i8 as i64)]
-        .iter()
-        .any(|&(width, element)| identical(value, width) && copyable(element, width))
+    ![
+        (32, value as i32 as i64),
+        (16, value as i16 as i64),
+        (8, value as i8 as i64),
+    ]
+    .iter()
+    .any(|&(width, element)| identical(value, width) && copyable(element, width))
 }
 
 fn bitmask_immediate(w: u32) -> Option<String> {
     let (n, immr, imms) = (bit(w, 17), bits(w, 16, 11), bits(w, 10, 5));
     let value = bitmask(n, immr, imms, 64)?;
     // The element size is the repeat period of the pattern (at least a byte).
-    let period = [8, 16, 32].into_iter().find(|&p| identical(value, p)).unwrap_or(64);
+    let period = [8, 16, 32]
+        .into_iter()
+        .find(|&p| identical(value, p))
+        .unwrap_or(64);
     let size = period.trailing_zeros() - 3;
     let rd = bits(w, 4, 0);
     let low32 = uimm(value & 0xffff_ffff);
     let plain = if size == 3 { uimm(value) } else { low32.clone() };
     match bits(w, 23, 22) {
         3 if mov_preferred(value) => {
-            let size = if identical(value, 16) { 1 } else if identical(value, 32) { 2 } else { 3 };
-            let element = if size == 1 { value & 0xffff } else { value & 0xffff_ffff };
+            let size = if identical(value, 16) {
+                1
+            } else if identical(value, 32) {
+                2
+            } else {
+                3
+            };
+            let element = if size == 1 {
+                value & 0xffff
+            } else {
+                value & 0xffff_ffff
+            };
             // capstone's printing: 16-bit elements (and 32-bit ones that fit 16 bits) as a
             // sign-extended halfword, wider ones as the whole 64-bit pattern.
             let text = if size == 3 {
@@ -125,7 +170,11 @@ fn bitmask_immediate(w: u32) -> Option<String> {
             Some(format!("mov {}, {text}", z(rd, size)))
         }
         3 => {
-            let text = if size == 3 && value as i16 as i64 == value as i64 { imm(value as i64) } else { plain };
+            let text = if size == 3 && value as i16 as i64 == value as i64 {
+                imm(value as i64)
+            } else {
+                plain
+            };
             Some(format!("dupm {}, {text}", z(rd, size)))
         }
         opc => {
@@ -153,12 +202,23 @@ fn dup_element(w: u32) -> Option<String> {
 
 fn copy_scalar(w: u32) -> Option<String> {
     let s = bits(w, 23, 22);
-    Some(format!("mov {}, p{}/m, {}", z(bits(w, 4, 0), s), bits(w, 12, 10), rsp(bits(w, 9, 5), s == 3)))
+    Some(format!(
+        "mov {}, p{}/m, {}",
+        z(bits(w, 4, 0), s),
+        bits(w, 12, 10),
+        rsp(bits(w, 9, 5), s == 3)
+    ))
 }
 
 fn copy_simd_scalar(w: u32) -> Option<String> {
     let s = bits(w, 23, 22);
-    Some(format!("mov {}, p{}/m, {}{}", z(bits(w, 4, 0), s), bits(w, 12, 10), esize(s), bits(w, 9, 5)))
+    Some(format!(
+        "mov {}, p{}/m, {}{}",
+        z(bits(w, 4, 0), s),
+        bits(w, 12, 10),
+        esize(s),
+        bits(w, 9, 5)
+    ))
 }
 
 fn prefix_unpredicated(w: u32) -> Option<String> {
@@ -168,7 +228,12 @@ fn prefix_unpredicated(w: u32) -> Option<String> {
 fn prefix_predicated(w: u32) -> Option<String> {
     let s = bits(w, 23, 22);
     let mode = if bit(w, 16) == 1 { "m" } else { "z" };
-    Some(format!("movprfx {}, p{}/{mode}, {}", z(bits(w, 4, 0), s), bits(w, 12, 10), z(bits(w, 9, 5), s)))
+    Some(format!(
+        "movprfx {}, p{}/{mode}, {}",
+        z(bits(w, 4, 0), s),
+        bits(w, 12, 10),
+        z(bits(w, 9, 5), s)
+    ))
 }
 
 fn predicate_logical(w: u32) -> Option<String> {

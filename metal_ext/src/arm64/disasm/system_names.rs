@@ -1,6 +1,9 @@
-//! Names capstone gives system registers (MRS/MSR) and SYS operations, keyed by the 14-bit
-//! op0:op1:CRn:CRm:op2 field (op0 minus 2 in the top bit). Generated from the architecture's
-//! register list; encodings not listed print as generic `s<op0>_<op1>_c<n>_c<m>_<op2>`.
+//! The architectural names of system registers (MRS/MSR) and SYS operations (DC, IC, AT, TLBI),
+//! keyed by the 15-bit op0:op1:CRn:CRm:op2 field (op0 minus 2 in the top bit) for registers and
+//! the 14-bit op1:CRn:CRm:op2 field for SYS. The set is exactly the one the disassembly oracle
+//! names: it was listed by disassembling every encoding with capstone 5. Encodings not listed
+//! print as generic `s<op0>_<op1>_c<n>_c<m>_<op2>`; a name marked Read or Write applies to MRS or
+//! MSR only (read-only and write-only registers).
 
 /// Which direction a system register name applies to.
 #[derive(Clone, Copy, PartialEq, Eq)]

@@ -39,7 +39,7 @@ const FPCR_MASK: u32 = 0x07F7_0000;
 /// DZC, IOC.
 const FPSR_MASK: u32 = 0xF800_009F;
 
-#[inline(never)]
+#[inline]
 pub fn execute(cpu: &mut CpuState, mem: &mut Memory, word: u32, pc: u64) -> Result<(), Exception> {
     let undefined = || Exception::undefined(pc, word);
     match word >> 26 {

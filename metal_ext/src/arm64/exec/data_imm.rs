@@ -5,7 +5,7 @@ use super::alu::{add_with_carry, decode_bit_masks, logic_flags, sign_extend, wid
 use super::Exception;
 use crate::arm64::state::CpuState;
 
-#[inline(never)]
+#[inline]
 pub fn execute(cpu: &mut CpuState, word: u32, pc: u64) -> Result<(), Exception> {
     let sf = word >> 31 == 1;
     let rd = word & 31;
@@ -14,7 +14,8 @@ pub fn execute(cpu: &mut CpuState, word: u32, pc: u64) -> Result<(), Exception> 
     match (word >> 23) & 7 {
         0 | 1 => {
             let imm = sign_extend((((word >> 5) & 0x7FFFF) << 2 | (word >> 29) & 3) as u64, 21);
-            let v = if sf { (pc & !0xFFF).wrapping_add(imm << 12) } else { pc.wrapping_add(imm) };
+            let adrp = word >> 31 == 1;
+            let v = if adrp { (pc & !0xFFF).wrapping_add(imm << 12) } else { pc.wrapping_add(imm) };
             cpu.set_xr(rd, v);
         }
         2 => {

@@ -1,7 +1,7 @@
 //! Loads and stores (op0 = x1x0) of one or two registers, general-purpose or SIMD&FP: every
 //! addressing mode (unsigned offset, unscaled, pre/post-index, register offset, literal), pairs,
 //! exclusives and acquire/release. Vector structures (LD1..LD4, ST1..ST4) are in
-//! `simd_structures`.
+//! `simd_structures`, the LSE atomics that share these encoding spaces in `atomics`.
 //!
 //! Every instruction reads all its memory before writing any register, and writes memory in a
 //! single all-or-nothing access, so a fault or watchpoint leaves the state untouched.

@@ -48,11 +48,10 @@ impl Exception {
 #[inline]
 pub fn step(cpu: &mut CpuState, mem: &mut Memory) -> Result<(), Exception> {
     let pc = cpu.pc;
-    let word = match mem.fetch(pc) {
-        Ok(w) if pc & 3 == 0 => w,
-        Ok(_) => return Err(Exception::Alignment { pc, addr: pc }),
-        Err(fault) => return Err(Exception::Memory { pc, fault }),
-    };
+    if pc & 3 != 0 {
+        return Err(Exception::Alignment { pc, addr: pc });
+    }
+    let word = mem.fetch(pc).map_err(|fault| Exception::Memory { pc, fault })?;
     let result = match (word >> 25) & 0xF {
         0b0111 | 0b1111 => {
             let r = simd_fp::execute(cpu, word);

@@ -1,5 +1,12 @@
-//! Data processing on the SIMD & FP registers (op0 = x111): scalar FP and AdvSIMD.
-//! This file decodes the instruction class; each class lives in a submodule.
+//! Data processing on the SIMD & FP registers (op0 = x111): scalar FP and AdvSIMD, the whole
+//! ARMv8.0-A group including the cryptographic extension (FP16 arithmetic, an ARMv8.2 feature,
+//! is undefined, as on a Cortex-A53). This file decodes the instruction class; each class lives
+//! in a submodule.
+//!
+//! Floating point is computed in software on exact integers (`fp_env`, `fp_ops`): every FPCR
+//! rounding mode, FZ, DN and AHP is honoured, FPSR's cumulative flags (IOC, DZC, OFC, UFC, IXC,
+//! IDC, QC) are raised as the Arm ARM pseudocode raises them (tininess before rounding), and NaNs
+//! are chosen and quieted by Arm's rules rather than the host's.
 
 mod fp_env;
 mod fp_estimate;
@@ -7,6 +14,7 @@ mod fp_ops;
 mod fp_scalar;
 mod lanes;
 mod simd_across;
+mod simd_crypto;
 mod simd_elem;
 mod simd_float;
 mod simd_imm;
@@ -62,6 +70,14 @@ fn decode_and_run(cpu: &mut CpuState, w: u32) -> Option<()> {
                 0b0000 => simd_int::two_reg_misc(cpu, w, scalar),
                 0b1000 if scalar => simd_across::scalar_pairwise(cpu, w),
                 0b1000 => simd_across::across_lanes(cpu, w),
+                // AES and the two-register SHA forms: Q=1, U=0 only.
+                0b0100 if bit(w, 30) && !bit(w, 29) => {
+                    if scalar {
+                        simd_crypto::sha_two(cpu, w)
+                    } else {
+                        simd_crypto::aes(cpu, w)
+                    }
+                }
                 _ => None,
             },
         };
@@ -74,12 +90,15 @@ fn decode_and_run(cpu: &mut CpuState, w: u32) -> Option<()> {
             simd_permute::copy(cpu, w)
         };
     }
+    if scalar && !bit15 && !bit(w, 29) && field(w, 10, 2) == 0 {
+        return simd_crypto::sha_three(cpu, w);
+    }
     if scalar || bit15 {
         return None;
     }
     match (bit(w, 29), field(w, 10, 2)) {
         (false, 0b10) => simd_permute::permute(cpu, w),
-        (true, 0b00) | (true, 0b10) if op2 == 0 && !bit(w, 10) => simd_permute::ext(cpu, w),
+        (true, 0b00 | 0b10) if op2 == 0 => simd_permute::ext(cpu, w),
         (false, 0b00) if op2 == 0 => simd_permute::table(cpu, w),
         _ => None,
     }

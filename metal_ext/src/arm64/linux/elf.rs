@@ -37,6 +37,8 @@ pub enum ElfError {
     SegmentOutsideFile { index: usize },
     BadSegment { index: usize, why: &'static str },
     NoLoadableSegment,
+    /// argv and the environment do not fit in the start-up stack.
+    ArgumentsTooLong,
 }
 
 impl fmt::Display for ElfError {
@@ -58,6 +60,7 @@ impl fmt::Display for ElfError {
             Self::SegmentOutsideFile { index } => write!(f, "segment {index}: file bytes lie outside the file"),
             Self::BadSegment { index, why } => write!(f, "segment {index}: {why}"),
             Self::NoLoadableSegment => write!(f, "no PT_LOAD segment"),
+            Self::ArgumentsTooLong => write!(f, "argument list and environment too long for the stack"),
         }
     }
 }

@@ -431,7 +431,7 @@ impl Machine {
         let mut random = [0u8; 16];
         self.fill_random(&mut random);
         let info = StartInfo { argv: &argv, envp: &envp, execfn: walk.path.as_bytes(), random, uid: 0, gid: 0 };
-        let sp = stack::build(&mut mem, &image, &info).expect("the stack was just mapped");
+        let sp = stack::build(&mut mem, &image, &info).map_err(|_| ElfError::ArgumentsTooLong)?;
         let pid = self.threads[&tid].pid;
         // Other threads of the process end; the caller becomes the only one, keeping its id only
         // if it is the leader (Linux gives the leader's id to the exec'ing thread).
@@ -931,6 +931,7 @@ impl Machine {
                 Some(word),
                 format!("undefined instruction 0x{word:08x} ({})", crate::arm64::disasm::disassemble(word, pc)),
             ),
+            Exception::Memory { fault, .. } if self.grow_stack(tid, fault.addr) => return None,
             Exception::Memory { pc, fault } => {
                 let access = match fault.access {
                     Access::Read => "read",
@@ -956,6 +957,29 @@ impl Machine {
         self.slice_left = self.slice_left.min(1);
         self.deliver_signals(tid);
         None
+    }
+
+    /// A touch of the unmapped part of the main stack's 8 MiB maps the pages down to it, as
+    /// Linux grows the stack; the instruction then runs again.
+    fn grow_stack(&mut self, tid: u32, addr: u64) -> bool {
+        let floor = stack::STACK_TOP - stack::STACK_LIMIT;
+        if !(floor..stack::STACK_TOP).contains(&addr) {
+            return false;
+        }
+        let mem = self.mem_mut(tid);
+        let first = addr & !(PAGE_SIZE - 1);
+        if mem.is_mapped(first) {
+            return false;
+        }
+        let mut end = first;
+        while end < stack::STACK_TOP && !mem.is_mapped(end) {
+            end += PAGE_SIZE;
+        }
+        if end == stack::STACK_TOP {
+            return false;
+        }
+        mem.map(first, end - first, crate::arm64::mem::READ | crate::arm64::mem::WRITE);
+        true
     }
 
     fn syscall(&mut self, tid: u32) {
@@ -1050,7 +1074,7 @@ impl ProcContext for Machine {
                 .regions()
                 .into_iter()
                 .map(|(a, b, perms)| {
-                    let name = if a >= stack::STACK_TOP - stack::STACK_SIZE && b <= stack::STACK_TOP {
+                    let name = if a >= stack::STACK_TOP - stack::STACK_LIMIT && b <= stack::STACK_TOP {
                         "[stack]"
                     } else if a == SIGRETURN_PAGE {
                         "[vdso]"

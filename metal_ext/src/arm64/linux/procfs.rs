@@ -271,7 +271,7 @@ pub fn content(node: &ProcNode, ctx: &dyn ProcContext) -> Option<Vec<u8>> {
 }
 
 fn mounts_text(ctx: &dyn ProcContext) -> String {
-    let mut out = "rootfs / rootfs rw 0 0\nproc /proc proc rw,nosuid,nodev,noexec 0 0\n".to_string();
+    let mut out = "tmpfs / tmpfs rw 0 0\nproc /proc proc rw,nosuid,nodev,noexec 0 0\n".to_string();
     for (guest, host, writable) in ctx.mounts() {
         out += &format!("{host} {guest} hostfs {},nosuid,nodev 0 0\n", if writable { "rw" } else { "ro" });
     }

@@ -4,9 +4,11 @@
 use super::elf::LoadedImage;
 use crate::arm64::mem::{MemFault, Memory, READ, WRITE};
 
-/// Top of the main thread's stack (exclusive) and its mapped size.
+/// Top of the main thread's stack (exclusive); how far down it may grow (RLIMIT_STACK) and how
+/// much is mapped at start (the rest is mapped when touched, as Linux grows a stack).
 pub const STACK_TOP: u64 = 0x0000_7fff_ffff_f000;
-pub const STACK_SIZE: u64 = 8 << 20;
+pub const STACK_LIMIT: u64 = 8 << 20;
+const STACK_INITIAL: u64 = 128 << 10;
 
 pub const AT_NULL: u64 = 0;
 pub const AT_PHDR: u64 = 3;
@@ -43,7 +45,13 @@ pub struct StartInfo<'a> {
 
 /// Maps the stack below STACK_TOP and lays out the start-up block; returns the initial SP.
 pub fn build(mem: &mut Memory, image: &LoadedImage, info: &StartInfo) -> Result<u64, MemFault> {
-    mem.map(STACK_TOP - STACK_SIZE, STACK_SIZE, READ | WRITE);
+    let strings: usize = info.argv.iter().chain(info.envp).map(|s| s.len() + 9).sum();
+    let needed = (strings as u64 + info.execfn.len() as u64 + 4096).next_multiple_of(4096);
+    let size = needed.max(STACK_INITIAL);
+    if size > STACK_LIMIT / 4 {
+        return Err(MemFault { addr: STACK_TOP - size, access: crate::arm64::mem::Access::Write, mapped: false });
+    }
+    mem.map(STACK_TOP - size, size, READ | WRITE);
     let mut top = STACK_TOP - 16;
     let mut push_bytes = |mem: &mut Memory, bytes: &[u8], nul: bool| -> Result<u64, MemFault> {
         top -= bytes.len() as u64 + nul as u64;

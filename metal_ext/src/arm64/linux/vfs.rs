@@ -344,6 +344,12 @@ impl Vfs {
                 return Err(ENAMETOOLONG);
             }
             let child = self.lookup(dir, name, ctx)?;
+            // /proc/PID/fd/N names an open file, not the path it was opened as: opening it
+            // reopens that file (handled by open), so it is never followed as the last name.
+            if last && matches!(child, Loc::Proc(ProcNode::Fd(..))) {
+                stack.push((name.to_string(), child));
+                continue;
+            }
             match self.readlink(&child, ctx) {
                 Some(target) if !last || follow_last || wants_dir => {
                     *links += 1;

@@ -139,6 +139,14 @@ impl Unpacked {
     }
 }
 
+/// Runs `f` under the core's FPCR and adds the flags it raised to FPSR.
+pub fn with_fp_env<T>(cpu: &mut crate::arm64::state::CpuState, f: impl FnOnce(&mut FpEnv) -> T) -> T {
+    let mut env = FpEnv::new(cpu.fpcr);
+    let r = f(&mut env);
+    cpu.fpsr |= env.flags;
+    r
+}
+
 /// FPCR controls in force for one instruction and the FPSR flags it raises.
 pub struct FpEnv {
     pub fpcr: u32,

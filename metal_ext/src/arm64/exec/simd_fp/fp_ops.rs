@@ -3,6 +3,7 @@
 //! NaN priority and quieting, invalid operations, and rounding through `FpEnv::round_pack`.
 
 use super::fp_env::{shift_round, Fmt, FpEnv, Kind, Rounding, Unpacked, DZC, IOC, IXC};
+use super::lanes::ones;
 
 /// Where the value's top bit sits when it is finite: value in [2^top, 2^(top+1)).
 fn top(mant: u128, exp: i32) -> i32 {
@@ -284,13 +285,8 @@ impl FpEnv {
                 if inexact && exact {
                     self.raise(IXC);
                 }
-                let mut quiet = FpEnv::new(0);
-                let r = quiet.round_pack(fmt, ua.sign, 0, int, false, Rounding::Zero);
-                if int == 0 {
-                    fmt.zero(ua.sign)
-                } else {
-                    r
-                }
+                // An integer no wider than the input's significand: packing it is exact.
+                self.round_pack(fmt, ua.sign, 0, int, false, Rounding::Zero)
             }
         }
     }
@@ -328,14 +324,14 @@ impl FpEnv {
         } else if inexact {
             self.raise(IXC);
         }
-        clamped as u64 & mask(width)
+        clamped as u64 & ones(width)
     }
 
     /// FixedToFP: the `width`-bit integer `value` scaled by 2^-fbits, rounded to `fmt`.
     pub fn fixed_to_fp(&mut self, fmt: Fmt, value: u64, fbits: u32, unsigned: bool, width: u32, mode: Rounding) -> u64 {
-        let value = value & mask(width);
+        let value = value & ones(width);
         let negative = !unsigned && value >> (width - 1) & 1 == 1;
-        let magnitude = if negative { (value.wrapping_neg() & mask(width)) as u128 } else { value as u128 };
+        let magnitude = if negative { (value.wrapping_neg() & ones(width)) as u128 } else { value as u128 };
         // Widen so a sticky-free exact value always has room below the rounding point.
         self.round_pack(fmt, negative, -(fbits as i32), magnitude, false, mode)
     }
@@ -388,14 +384,6 @@ pub struct LaneCompare {
     pub op: CompareOp,
     /// FACGE/FACGT compare magnitudes.
     pub absolute: bool,
-}
-
-pub fn mask(width: u32) -> u64 {
-    if width >= 64 {
-        u64::MAX
-    } else {
-        (1 << width) - 1
-    }
 }
 
 fn is_quiet_nan(fmt: Fmt, bits: u64) -> bool {

@@ -2,7 +2,7 @@
 //! three sources, compares, conditional compare and select, immediates, and conversions to and
 //! from general registers and fixed point. `None` means the encoding is unallocated here.
 
-use super::fp_env::{Fmt, FpEnv, Rounding};
+use super::fp_env::{with_fp_env, Fmt, Rounding};
 use super::lanes::{bit, field, rd, read_x, rm, rn, write_x};
 use crate::arm64::state::CpuState;
 
@@ -49,13 +49,6 @@ fn put(cpu: &mut CpuState, d: usize, bits: u64) {
     cpu.v[d] = bits as u128;
 }
 
-fn run<T>(cpu: &mut CpuState, f: impl FnOnce(&mut FpEnv) -> T) -> T {
-    let mut env = FpEnv::new(cpu.fpcr);
-    let r = f(&mut env);
-    cpu.fpsr |= env.flags;
-    r
-}
-
 /// Condition codes over NZCV (bits 31..28).
 pub fn condition_holds(nzcv: u32, cond: u32) -> bool {
     let (n, z, c, v) = (nzcv >> 31 & 1 == 1, nzcv >> 30 & 1 == 1, nzcv >> 29 & 1 == 1, nzcv >> 28 & 1 == 1);
@@ -92,7 +85,7 @@ fn data_1src(cpu: &mut CpuState, w: u32) -> Option<()> {
             return None;
         }
         let a = get(cpu, n, from);
-        let r = run(cpu, |e| {
+        let r = with_fp_env(cpu, |e| {
             let mode = e.rounding();
             e.convert(from, to, a, mode)
         });
@@ -105,7 +98,7 @@ fn data_1src(cpu: &mut CpuState, w: u32) -> Option<()> {
         0b000000 => a,
         0b000001 => a & !fmt.sign_bit(),
         0b000010 => a ^ fmt.sign_bit(),
-        0b000011 => run(cpu, |e| e.sqrt(fmt, a)),
+        0b000011 => with_fp_env(cpu, |e| e.sqrt(fmt, a)),
         0b001000..=0b001111 => {
             let (mode, exact) = match opcode & 7 {
                 0b000 => (Rounding::TiesEven, false),
@@ -117,7 +110,7 @@ fn data_1src(cpu: &mut CpuState, w: u32) -> Option<()> {
                 0b111 => (Rounding::from_rmode(cpu.fpcr >> 22), false),
                 _ => return None,
             };
-            run(cpu, |e| e.round_int(fmt, a, mode, exact))
+            with_fp_env(cpu, |e| e.round_int(fmt, a, mode, exact))
         }
         _ => return None,
     };
@@ -128,7 +121,7 @@ fn data_1src(cpu: &mut CpuState, w: u32) -> Option<()> {
 fn data_2src(cpu: &mut CpuState, w: u32) -> Option<()> {
     let fmt = arith_fmt(w)?;
     let (a, b) = (get(cpu, rn(w), fmt), get(cpu, rm(w), fmt));
-    let r = run(cpu, |e| {
+    let r = with_fp_env(cpu, |e| {
         Some(match field(w, 12, 4) {
             0b0000 => e.mul(fmt, a, b),
             0b0001 => e.div(fmt, a, b),
@@ -155,7 +148,7 @@ fn data_3src(cpu: &mut CpuState, w: u32) -> Option<()> {
     let n = get(cpu, rn(w), fmt) ^ if negate_product { s } else { 0 };
     let m = get(cpu, rm(w), fmt);
     let a = get(cpu, field(w, 10, 5) as usize, fmt) ^ if negate_addend { s } else { 0 };
-    let r = run(cpu, |e| e.mul_add(fmt, a, n, m));
+    let r = with_fp_env(cpu, |e| e.mul_add(fmt, a, n, m));
     put(cpu, rd(w), r);
     Some(())
 }
@@ -167,7 +160,7 @@ fn compare(cpu: &mut CpuState, w: u32) -> Option<()> {
     }
     let a = get(cpu, rn(w), fmt);
     let b = if bit(w, 3) { 0 } else { get(cpu, rm(w), fmt) };
-    let flags = run(cpu, |e| e.compare(fmt, a, b, bit(w, 4)));
+    let flags = with_fp_env(cpu, |e| e.compare(fmt, a, b, bit(w, 4)));
     cpu.nzcv = flags << 28;
     Some(())
 }
@@ -176,7 +169,7 @@ fn cond_compare(cpu: &mut CpuState, w: u32) -> Option<()> {
     let fmt = arith_fmt(w)?;
     let flags = if condition_holds(cpu.nzcv, field(w, 12, 4)) {
         let (a, b) = (get(cpu, rn(w), fmt), get(cpu, rm(w), fmt));
-        run(cpu, |e| e.compare(fmt, a, b, bit(w, 4)))
+        with_fp_env(cpu, |e| e.compare(fmt, a, b, bit(w, 4)))
     } else {
         field(w, 0, 4)
     };
@@ -228,12 +221,12 @@ fn int_convert(cpu: &mut CpuState, w: u32) -> Option<()> {
         // FCVT{N,P,M,Z}{S,U}: the rounding mode is in the encoding.
         0b00 => {
             let a = get(cpu, n, fmt);
-            let r = run(cpu, |e| e.fp_to_fixed(fmt, a, 0, unsigned, width, Rounding::from_rmode(rmode)));
+            let r = with_fp_env(cpu, |e| e.fp_to_fixed(fmt, a, 0, unsigned, width, Rounding::from_rmode(rmode)));
             write_x(cpu, d, r, wide);
         }
         0b01 if rmode == 0 => {
             let x = read_x(cpu, n);
-            let r = run(cpu, |e| {
+            let r = with_fp_env(cpu, |e| {
                 let mode = e.rounding();
                 e.fixed_to_fp(fmt, x, 0, unsigned, width, mode)
             });
@@ -241,7 +234,7 @@ fn int_convert(cpu: &mut CpuState, w: u32) -> Option<()> {
         }
         0b10 if rmode == 0 => {
             let a = get(cpu, n, fmt);
-            let r = run(cpu, |e| e.fp_to_fixed(fmt, a, 0, unsigned, width, Rounding::TiesAway));
+            let r = with_fp_env(cpu, |e| e.fp_to_fixed(fmt, a, 0, unsigned, width, Rounding::TiesAway));
             write_x(cpu, d, r, wide);
         }
         _ => return None,
@@ -289,7 +282,7 @@ fn fixed_point(cpu: &mut CpuState, w: u32) -> Option<()> {
     match (field(w, 19, 2), field(w, 16, 3)) {
         (0b00, op @ (0b010 | 0b011)) => {
             let x = read_x(cpu, n);
-            let r = run(cpu, |e| {
+            let r = with_fp_env(cpu, |e| {
                 let mode = e.rounding();
                 e.fixed_to_fp(fmt, x, fbits, op == 0b011, width, mode)
             });
@@ -297,7 +290,7 @@ fn fixed_point(cpu: &mut CpuState, w: u32) -> Option<()> {
         }
         (0b11, op @ (0b000 | 0b001)) => {
             let a = get(cpu, n, fmt);
-            let r = run(cpu, |e| e.fp_to_fixed(fmt, a, fbits, op == 0b001, width, Rounding::Zero));
+            let r = with_fp_env(cpu, |e| e.fp_to_fixed(fmt, a, fbits, op == 0b001, width, Rounding::Zero));
             write_x(cpu, d, r, wide);
         }
         _ => return None,

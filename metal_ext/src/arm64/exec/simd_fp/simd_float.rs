@@ -3,10 +3,10 @@
 //! Every lane goes through the same `FpEnv` operations as scalar FP, so rounding, NaN rules and
 //! FPSR flags agree.
 
-use super::fp_env::{Fmt, FpEnv, Rounding};
+use super::fp_env::{with_fp_env, Fmt, FpEnv, Rounding};
 use super::fp_estimate::{unsigned_recip_estimate, unsigned_rsqrt_estimate};
 use super::fp_ops::{CompareOp, LaneCompare};
-use super::lanes::{bit, field, from_lanes, lane, ones, rd, rm, rn, write_v, Shape};
+use super::lanes::{bit, field, from_lanes, lane, map_lanes, ones, rd, rm, rn, write_v, Shape};
 use super::simd_int::{lanewise, unzip};
 use crate::arm64::state::CpuState;
 
@@ -21,13 +21,6 @@ fn fp_shape(w: u32, scalar: bool) -> Option<(Shape, Fmt)> {
         Shape { esize, lanes: (if bit(w, 30) { 128 } else { 64 } / esize) as usize }
     };
     Some((shape, Fmt::of_bits(esize)))
-}
-
-fn with_env<T>(cpu: &mut CpuState, f: impl FnOnce(&mut FpEnv) -> T) -> T {
-    let mut env = FpEnv::new(cpu.fpcr);
-    let r = f(&mut env);
-    cpu.fpsr |= env.flags;
-    r
 }
 
 /// A two-operand lane operation of the "three same" group, keyed by U, a (bit 23), opcode<2:0>.
@@ -79,7 +72,7 @@ pub fn three_same(cpu: &mut CpuState, w: u32, scalar: bool) -> Option<()> {
     } else {
         (va, vb, key)
     };
-    let r = with_env(cpu, |env| lanewise(shape, va, vb, vd, |a, b, acc| binary(env, fmt, key, a, b, acc)));
+    let r = with_fp_env(cpu, |env| lanewise(shape, va, vb, vd, |a, b, acc| binary(env, fmt, key, a, b, acc)));
     write_v(cpu, rd(w), r, shape.bits());
     Some(())
 }
@@ -88,8 +81,7 @@ pub fn three_same(cpu: &mut CpuState, w: u32, scalar: bool) -> Option<()> {
 fn unary(cpu: &mut CpuState, w: u32, scalar: bool, op: impl Fn(&mut FpEnv, Fmt, u64) -> u64) -> Option<()> {
     let (shape, fmt) = fp_shape(w, scalar)?;
     let va = cpu.v[rn(w)];
-    let e = shape.esize;
-    let r = with_env(cpu, |env| from_lanes(shape.lanes, e, |i| op(env, fmt, lane(va, i, e))));
+    let r = with_fp_env(cpu, |env| map_lanes(shape, va, 0, 0, |x, _, _| op(env, fmt, x)));
     write_v(cpu, rd(w), r, shape.bits());
     Some(())
 }
@@ -171,7 +163,7 @@ fn convert_precision(cpu: &mut CpuState, w: u32, scalar: bool) -> Option<()> {
             return None;
         }
         let src = if q { va >> 64 } else { va };
-        let r = with_env(cpu, |e| {
+        let r = with_fp_env(cpu, |e| {
             let mode = e.rounding();
             from_lanes((128 / we) as usize, we, |i| e.convert(narrow, wide, lane(src, i, ne), mode))
         });
@@ -185,7 +177,7 @@ fn convert_precision(cpu: &mut CpuState, w: u32, scalar: bool) -> Option<()> {
         return None;
     }
     let count = if scalar { 1 } else { (128 / we) as usize };
-    let r = with_env(cpu, |e| {
+    let r = with_fp_env(cpu, |e| {
         let mode = if u { Rounding::Odd } else { e.rounding() };
         from_lanes(count, ne, |i| e.convert(wide, narrow, lane(va, i, we), mode))
     });
@@ -228,7 +220,7 @@ pub fn across(cpu: &mut CpuState, w: u32) -> Option<()> {
     let va = cpu.v[rn(w)];
     let xs: Vec<u64> = (0..4).map(|i| lane(va, i, 32)).collect();
     let op = max_min_op(num, !bit(w, 23));
-    let r = with_env(cpu, |e| reduce(e, Fmt::S, &xs, &op));
+    let r = with_fp_env(cpu, |e| reduce(e, Fmt::S, &xs, &op));
     write_v(cpu, rd(w), r as u128, 32);
     Some(())
 }
@@ -244,9 +236,9 @@ pub fn scalar_pairwise(cpu: &mut CpuState, w: u32) -> Option<()> {
     let (a, b) = (lane(va, 0, e), lane(va, 1, e));
     let max = !bit(w, 23);
     let r = match field(w, 12, 5) {
-        0b01101 if max => with_env(cpu, |env| env.add(fmt, a, b, false)),
-        0b01100 => with_env(cpu, |env| max_min_op(true, max)(env, fmt, a, b)),
-        0b01111 => with_env(cpu, |env| max_min_op(false, max)(env, fmt, a, b)),
+        0b01101 if max => with_fp_env(cpu, |env| env.add(fmt, a, b, false)),
+        0b01100 => with_fp_env(cpu, |env| max_min_op(true, max)(env, fmt, a, b)),
+        0b01111 => with_fp_env(cpu, |env| max_min_op(false, max)(env, fmt, a, b)),
         _ => return None,
     };
     write_v(cpu, rd(w), r as u128, e);
@@ -279,12 +271,11 @@ pub fn by_element(cpu: &mut CpuState, w: u32, scalar: bool) -> Option<()> {
     let e = shape.esize;
     let elem = lane(cpu.v[rm(w)], index, e);
     let (va, vd) = (cpu.v[rn(w)], cpu.v[rd(w)]);
-    let r = with_env(cpu, |env| {
-        from_lanes(shape.lanes, e, |i| {
-            let a = lane(va, i, e);
+    let r = with_fp_env(cpu, |env| {
+        map_lanes(shape, va, 0, vd, |a, _, acc| {
             match kind {
-                0 => env.mul_add(fmt, lane(vd, i, e), a, elem),
-                1 => env.mul_add(fmt, lane(vd, i, e), a ^ fmt.sign_bit(), elem),
+                0 => env.mul_add(fmt, acc, a, elem),
+                1 => env.mul_add(fmt, acc, a ^ fmt.sign_bit(), elem),
                 2 => env.mul(fmt, a, elem),
                 _ => env.mulx(fmt, a, elem),
             }

@@ -1,7 +1,7 @@
 //! AdvSIMD shifts by immediate (vector and scalar): plain, rounding, accumulating, inserting,
 //! saturating, narrowing and lengthening shifts, and fixed-point conversions.
 
-use super::fp_env::{Fmt, FpEnv, Rounding, QC};
+use super::fp_env::{with_fp_env, Fmt, Rounding, QC};
 use super::lanes::{bit, field, from_lanes, lane, map_lanes, ones, rd, rn, write_v, Shape};
 use super::simd_int::{int_of, saturate, unzip};
 use crate::arm64::state::CpuState;
@@ -26,8 +26,7 @@ pub fn execute(cpu: &mut CpuState, w: u32, scalar: bool) -> Option<()> {
             let amount = if left { immhb - esize } else { 2 * esize - immhb };
             let round = opcode & 0b00100 != 0 && opcode != 0b01010;
             let accumulate = opcode & 0b00010 != 0 && opcode < 0b01000;
-            let r = from_lanes(shape.lanes, esize, |i| {
-                let (x, old) = (lane(va, i, esize), lane(vd, i, esize));
+            let r = map_lanes(shape, va, 0, vd, |x, _, old| {
                 match (opcode, u) {
                     (0b01000, _) => {
                         let keep = !(ones(esize).checked_shr(amount).unwrap_or(0));
@@ -55,8 +54,8 @@ pub fn execute(cpu: &mut CpuState, w: u32, scalar: bool) -> Option<()> {
             let amount = immhb - esize;
             let to_signed = opcode == 0b01110 && signed;
             let from_signed = signed || opcode == 0b01100;
-            let r = from_lanes(shape.lanes, esize, |i| {
-                saturate(int_of(lane(va, i, esize), esize, from_signed) << amount, esize, to_signed, &mut qc)
+            let r = map_lanes(shape, va, 0, 0, |x, _, _| {
+                saturate(int_of(x, esize, from_signed) << amount, esize, to_signed, &mut qc)
             });
             (r, shape.bits())
         }
@@ -107,17 +106,16 @@ pub fn execute(cpu: &mut CpuState, w: u32, scalar: bool) -> Option<()> {
             }
             let fbits = 2 * esize - immhb;
             let fmt = Fmt::of_bits(esize);
-            let mut env = FpEnv::new(cpu.fpcr);
-            let mode = env.rounding();
-            let r = from_lanes(shape.lanes, esize, |i| {
-                let x = lane(va, i, esize);
-                if opcode == 0b11100 {
-                    env.fixed_to_fp(fmt, x, fbits, u, esize, mode)
-                } else {
-                    env.fp_to_fixed(fmt, x, fbits, u, esize, Rounding::Zero)
-                }
+            let r = with_fp_env(cpu, |env| {
+                let mode = env.rounding();
+                map_lanes(shape, va, 0, 0, |x, _, _| {
+                    if opcode == 0b11100 {
+                        env.fixed_to_fp(fmt, x, fbits, u, esize, mode)
+                    } else {
+                        env.fp_to_fixed(fmt, x, fbits, u, esize, Rounding::Zero)
+                    }
+                })
             });
-            cpu.fpsr |= env.flags;
             (r, shape.bits())
         }
         _ => return None,

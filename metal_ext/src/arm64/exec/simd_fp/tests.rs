@@ -140,3 +140,22 @@ fn round_to_integral() {
     e.round_int(Fmt::D, 0.5f64.to_bits(), Rounding::TiesEven, true);
     assert_eq!(e.flags, IXC);
 }
+
+#[test]
+fn aes_round_matches_fips_197() {
+    use crate::arm64::state::CpuState;
+    // FIPS-197 appendix B, round 1: the state before SubBytes, after ShiftRows, after MixColumns.
+    let start = [0x19, 0x3d, 0xe3, 0xbe, 0xa0, 0xf4, 0xe2, 0x2b, 0x9a, 0xc6, 0x8d, 0x2a, 0xe9, 0xf8, 0x48, 0x08];
+    let shifted = [0xd4, 0xbf, 0x5d, 0x30, 0xe0, 0xb4, 0x52, 0xae, 0xb8, 0x41, 0x11, 0xf1, 0x1e, 0x27, 0x98, 0xe5];
+    let mixed = [0x04, 0x66, 0x81, 0xe5, 0xe0, 0xcb, 0x19, 0x9a, 0x48, 0xf8, 0xd3, 0x7a, 0x28, 0x06, 0x26, 0x4c];
+    let mut cpu = CpuState::default();
+    cpu.v[0] = u128::from_le_bytes(start);
+    super::simd_crypto::aes(&mut cpu, 0x4E28_4820).unwrap(); // aese v0.16b, v1.16b (v1 = 0)
+    assert_eq!(cpu.v[0].to_le_bytes(), shifted);
+    super::simd_crypto::aes(&mut cpu, 0x4E28_6802).unwrap(); // aesmc v2.16b, v0.16b
+    assert_eq!(cpu.v[2].to_le_bytes(), mixed);
+    super::simd_crypto::aes(&mut cpu, 0x4E28_7843).unwrap(); // aesimc v3.16b, v2.16b
+    assert_eq!(cpu.v[3], cpu.v[0]);
+    super::simd_crypto::aes(&mut cpu, 0x4E28_5820).unwrap(); // aesd v0.16b, v1.16b
+    assert_eq!(cpu.v[0].to_le_bytes(), start);
+}

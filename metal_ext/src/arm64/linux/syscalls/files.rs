@@ -20,8 +20,9 @@ const AT_REMOVEDIR: u64 = 0x200;
 const AT_SYMLINK_FOLLOW: u64 = 0x400;
 const AT_EMPTY_PATH: u64 = 0x1000;
 
-/// The most bytes one read or write moves (as Linux's MAX_RW_COUNT, rounded).
-const MAX_IO: usize = 0x7fff_f000;
+/// The most bytes one read or write moves; more is a short count, which callers loop over. (Linux
+/// allows 2 GiB, but guest buffers are copied through the host here.)
+const MAX_IO: usize = 16 << 20;
 
 fn description(m: &Machine, tid: u32, fd: u64) -> SysResult<usize> {
     Ok(m.process_of(tid).fds.get(fd as i32)?.file)
@@ -207,7 +208,7 @@ fn iovecs(m: &Machine, tid: u32, addr: u64, count: u64) -> SysResult<Vec<(u64, u
 pub fn readv(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
     let file = description(m, tid, a[0])?;
     let iov = iovecs(m, tid, a[1], a[2])?;
-    let total: usize = iov.iter().map(|v| v.1).sum();
+    let total = iov.iter().fold(0usize, |t, v| t.saturating_add(v.1));
     let data = match read_from(m, file, total, None)? {
         Ok(d) => d,
         Err(w) => return Ok(Outcome::Block(w)),
@@ -225,6 +226,7 @@ pub fn writev(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
     let file = description(m, tid, a[0])?;
     let mut data = vec![];
     for (base, len) in iovecs(m, tid, a[1], a[2])? {
+        let len = len.min(MAX_IO - data.len());
         data.extend(m.read_guest(tid, base, len)?);
     }
     match write_to(m, tid, file, &data, None)? {
@@ -326,6 +328,10 @@ pub fn open_path(m: &mut Machine, tid: u32, dirfd: i32, path: &str, flags: u32, 
         }
         Err(e) => return Err(e),
     };
+    if let Loc::Proc(procfs::ProcNode::Fd(pid, n)) = walk.loc {
+        let d = m.processes.get(&pid).ok_or(ENOENT)?.fds.get(n).map_err(|_| ENOENT)?;
+        return with_fds(m, tid, |files, fds| files.install(fds, d.file, 0, flags & O_CLOEXEC != 0));
+    }
     let st = m.vfs.stat(&walk.loc, &*m)?;
     let kind_bits = st.mode & S_IFMT;
     if flags & O_PATH != 0 {

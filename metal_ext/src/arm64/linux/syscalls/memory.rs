@@ -20,6 +20,8 @@ const MREMAP_FIXED: u64 = 2;
 const USER_TOP: u64 = 1 << 47;
 /// The program break may grow this far past its start.
 const BRK_LIMIT: u64 = 1 << 30;
+/// Largest single mapping: guest pages are host memory as soon as they are mapped.
+const MAP_LIMIT: u64 = 1 << 30;
 
 fn perms(prot: u64) -> u8 {
     (if prot & PROT_READ != 0 { READ } else { 0 })
@@ -71,6 +73,9 @@ fn find_free(s: &mut Space, len: u64) -> SysResult<u64> {
 pub fn mmap(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
     let (addr, len, prot, flags, fd, offset) = (a[0], a[1], a[2], a[3], a[4] as i32, a[5]);
     let len = page_up(len).filter(|&l| l > 0 && l < USER_TOP).ok_or(EINVAL)?;
+    if len > MAP_LIMIT {
+        return Err(ENOMEM);
+    }
     if !offset.is_multiple_of(PAGE_SIZE) || !addr.is_multiple_of(PAGE_SIZE) && flags & (MAP_FIXED | MAP_FIXED_NOREPLACE) != 0 {
         return Err(EINVAL);
     }
@@ -139,6 +144,9 @@ pub fn mprotect(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
 pub fn mremap(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
     let (old, old_len, flags) = (a[0], page_up(a[1]).ok_or(EINVAL)?, a[3]);
     let new_len = page_up(a[2]).filter(|&l| l > 0).ok_or(EINVAL)?;
+    if new_len > MAP_LIMIT {
+        return Err(ENOMEM);
+    }
     if !old.is_multiple_of(PAGE_SIZE) || flags & MREMAP_FIXED != 0 {
         return Err(EINVAL);
     }

@@ -136,6 +136,9 @@ pub fn dispatch(m: &mut Machine, tid: u32, nr: u64, a: [u64; 6]) -> Outcome {
         123 => misc::sched_getaffinity(m, tid, a),
         168 => misc::getcpu(m, tid, a),
         278 => misc::getrandom(m, tid, a),
+        // The sandbox has no network and no kernel log.
+        198 => Err(Errno(97)), // socket: EAFNOSUPPORT
+        116 => Err(EPERM),     // syslog
         // Not offered, and glibc copes: rseq is optional, clone3 falls back to clone.
         293 | 435 => Err(ENOSYS),
         _ => {

@@ -127,7 +127,8 @@ pub fn execve(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
     if !elf::is_elf(&bytes) {
         return Err(ENOEXEC);
     }
-    m.exec_image(tid, &bytes, walk, argv, envp).map_err(|_| ENOEXEC)?;
+    m.exec_image(tid, &bytes, walk, argv, envp)
+        .map_err(|e| if e == elf::ElfError::ArgumentsTooLong { E2BIG } else { ENOEXEC })?;
     Ok(Outcome::Done)
 }
 
