@@ -136,6 +136,8 @@ def test_load_ext_registers_both_magics():
         shell.run_line_magic("busybox", "--cwd /tmp")
     with pytest.raises(UsageError, match="only options"):
         shell.run_cell_magic("busybox", "ls", "echo hi")
+    with pytest.raises(UsageError, match="does not exist"):
+        shell.run_line_magic("busybox", "--mount /nonexistent/folder:/data ls /data")
 
 
 def test_cli_parses_guest_options_then_the_command():

@@ -2,13 +2,17 @@
 
 Options come before the command: `--mount HOST:GUEST[:ro|rw]` (repeatable), `--cwd DIR`,
 `--timeout SECONDS`. The result (stdout, stderr, exit code) is returned, so `r = %busybox ls` keeps it.
+IPython expands `{python_expression}` and `$name` in the magic's line (not in a %%busybox cell);
+write `$$` for a literal `$` there.
 """
 from __future__ import annotations
 
 import shlex
 
-from IPython.core.magic import Magics, cell_magic, line_magic, magics_class
 from IPython.core.error import UsageError
+from IPython.core.magic import Magics, cell_magic, line_magic, magics_class
+
+from ncpu_nb.machine.errors import MountError
 
 OPTIONS = {"--mount": "mounts", "--cwd": "cwd", "--timeout": "timeout"}
 
@@ -57,7 +61,7 @@ class BusyboxMagics(Magics):
         options, args = parse_options(words)
         if not args:
             raise UsageError("%busybox needs a command, e.g. %busybox ls -l /")
-        return busybox(*args, **options)
+        return _run(busybox, args, options)
 
     @cell_magic("busybox")
     def busybox_cell(self, line: str, cell: str):
@@ -68,7 +72,14 @@ class BusyboxMagics(Magics):
         if rest:
             raise UsageError(f"%%busybox takes only options on its line, not {shlex.join(rest)!r}; "
                              "the script goes in the cell")
-        return busybox("sh", "-c", cell, **options)
+        return _run(busybox, ["sh", "-c", cell], options)
+
+
+def _run(busybox, args: list[str], options: dict):
+    try:
+        return busybox(*args, **options)
+    except MountError as exc:  # a mistake on the magic's line: the message is enough, not a traceback
+        raise UsageError(str(exc)) from None
 
 
 def load_ipython_extension(ipython) -> None:
