@@ -26,17 +26,11 @@ FLAGS = ("N", "Z", "C", "V")  # NZCV bits 31..28
 DEFAULT_ENV = ("PATH=/bin:/sbin:/usr/bin:/usr/sbin", "HOME=/")
 CHUNK_SECONDS = 0.02  # each call into the engine runs about this long, so Ctrl-C lands within ~20 ms
 FIRST_CHUNK = 200_000  # instructions, before the rate is known
-# A breakpoint or watchpoint run stops before an instruction; these kinds end a `run` without being errors.
-STOPS = ("exited", "budget", "breakpoint", "watchpoint", "stdin", "timeout", "interrupted")
 
 
 def flags_text(nzcv: int) -> str:
     """'NZCV'-style text: the letter of each set flag."""
     return "".join(name for i, name in enumerate(FLAGS) if nzcv >> (31 - i) & 1)
-
-
-def _disassemble_word(word: int, pc: int) -> str:
-    return _metal.Arm64Core.disassemble(word, pc)
 
 
 def read_elf(path) -> bytes:
@@ -302,14 +296,14 @@ class Machine:
         `on_output(stdout, stderr)` receives the guest's output as it comes."""
         engine, start, t0 = self._engine, self._engine.instructions, time.perf_counter()
         chunk = FIRST_CHUNK
-        stop = ("budget", engine.get_register("pc"), "")
+        stop = ("budget", self.pc, "")
         try:
             while True:
                 left = None if max_instructions is None else max_instructions - (engine.instructions - start)
                 if left is not None and left <= 0:
                     break
                 if timeout is not None and time.perf_counter() - t0 >= timeout:
-                    stop = ("timeout", engine.get_register("pc"), f"{timeout:g} s")
+                    stop = ("timeout", self.pc, f"{timeout:g} s")
                     break
                 before, t_chunk = engine.instructions, time.perf_counter()
                 stop = self._engine_call(engine.run, chunk if left is None else min(chunk, left))
@@ -322,7 +316,7 @@ class Machine:
                     chunk = max(10_000, min(int(done * CHUNK_SECONDS / elapsed), 100_000_000))
         except KeyboardInterrupt:
             self._collect(on_output)
-            self._stop = ("interrupted", engine.get_register("pc"), "")
+            self._stop = ("interrupted", self.pc, "")
             raise
         self._stop = stop
         self._raise_fault(stop)
@@ -523,7 +517,7 @@ class Machine:
             changed = {reg: (old, new) for reg, old, new in changes if reg != "pc"}
             next_pc = next((new for reg, _, new in changes if reg == "pc"),
                            entries[i + 1][0] if i + 1 < len(entries) else self.pc)
-            steps.append(TraceStep(first + i, pc, _disassemble_word(word, pc), next_pc, changed,
+            steps.append(TraceStep(first + i, pc, _metal.Arm64Core.disassemble(word, pc), next_pc, changed,
                                    flags_text(nzcv_before), flags_text(nzcv_after)))
         return MachineTrace(steps)
 
