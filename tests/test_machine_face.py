@@ -170,7 +170,7 @@ def test_machine_error_says_pc_and_instruction():
 def test_hello_runs_to_exit_and_implements_the_protocol():
     m = Machine.from_elf(HELLO)
     assert isinstance(m, MachineProtocol)
-    assert m.pc == ElfFile.read(HELLO).entry and m.status == "ready" and m.alive
+    assert m.pc == ElfFile.read(HELLO).entry and (m.stop, m.status, m.cycles) == ("ready", "running", 0) and m.alive
     assert set(m.registers) == {f"x{i}" for i in range(31)} | {"sp", "pc", "nzcv"} and len(m.vregs) == 32
     run = m.run()
     assert run.exited and m.exit_status == 0 and m.stdout == "Hello, world!\n"
@@ -188,12 +188,15 @@ def test_breakpoint_on_a_symbol_step_and_snapshot_restore():
     m.breakpoints.add("main")
     assert main_address in m.breakpoints and list(m.breakpoints) == [main_address]
     run = m.run()
-    assert (run.stop, m.pc) == ("breakpoint", main_address)
+    assert (run.stop, m.status, m.pc) == ("breakpoint", "breakpoint", main_address)
+    assert m.code_labels()[main_address] == "main"
     assert m.registers["x0"] == 1  # argc
     argv0 = int.from_bytes(m.read_memory(m.registers["x1"], 8), "little")
     assert m.read_string(argv0) == "/bin/hello"
     snap = m.snapshot()
-    assert m.step(3) == 3
+    m.breakpoints.add(main_address + 4)
+    assert m.step(3) == 3 and m.pc == main_address + 12  # a step goes through breakpoints
+    m.breakpoints.discard(main_address + 4)
     trace = m.trace
     assert [s.pc for s in trace[-3:]] == [main_address, main_address + 4, main_address + 8]  # main starts straight
     assert all(s.instruction for s in trace)
@@ -265,7 +268,7 @@ def test_ctrl_c_stops_a_run_within_100_ms_and_keeps_the_state():
         m.run()
     latency = time.perf_counter() - sent[0]
     assert latency < 0.1, f"KeyboardInterrupt {latency * 1e3:.0f} ms after SIGINT"
-    assert m.status == "interrupted" and m.instructions > 0
+    assert (m.stop, m.status) == ("interrupted", "running") and m.instructions > 0
     before = m.instructions
     assert m.run(max_instructions=50_000).stop == "budget" and m.instructions == before + 50_000
 

@@ -26,6 +26,9 @@ FLAGS = ("N", "Z", "C", "V")  # NZCV bits 31..28
 DEFAULT_ENV = ("PATH=/bin:/sbin:/usr/bin:/usr/sbin", "HOME=/")
 CHUNK_SECONDS = 0.02  # each call into the engine runs about this long, so Ctrl-C lands within ~20 ms
 FIRST_CHUNK = 200_000  # instructions, before the rate is known
+RESUMABLE = ("ready", "budget", "timeout", "interrupted")  # stops after which `run` simply goes on
+STOP_TEXT = {"ready": "ready", "budget": "paused (instruction budget)", "timeout": "paused (timeout)",
+             "interrupted": "paused (interrupted)", "stdin": "waiting for input on stdin"}
 
 
 def flags_text(nzcv: int) -> str:
@@ -288,12 +291,14 @@ class Machine:
         self._clear_outputs()
 
     # --- running -----------------------------------------------------------------------------------
-    def run(self, max_instructions: int | None = None, timeout: float | None = None, *,
+    def run(self, max_instructions: int | None = None, timeout: float | None = None, *, check: bool = True,
             on_output: Callable[[bytes, bytes], None] | None = None) -> MachineRun:
         """Run until every process has exited, a breakpoint or watchpoint, `max_instructions` more
         instructions or `timeout` seconds. Ctrl-C (Jupyter's interrupt) stops it within ~20 ms with
         KeyboardInterrupt; the machine keeps its state, so you can look and `run()` on.
-        `on_output(stdout, stderr)` receives the guest's output as it comes."""
+        `on_output(stdout, stderr)` receives the guest's output as it comes. When the machine cannot go
+        on (every process waits for something none will do) it raises MachineError, or with
+        `check=False` returns a run with stop 'fault'."""
         engine, start, t0 = self._engine, self._engine.instructions, time.perf_counter()
         chunk = FIRST_CHUNK
         stop = ("budget", self.pc, "")
@@ -319,14 +324,19 @@ class Machine:
             self._stop = ("interrupted", self.pc, "")
             raise
         self._stop = stop
-        self._raise_fault(stop)
+        if check:
+            self._raise_fault(stop)
         return MachineRun(stop[0], stop[1], stop[2], engine.instructions - start, time.perf_counter() - t0,
                           engine.exit_status, engine.syscalls)
 
     def step(self, n: int = 1) -> int:
-        """Execute up to `n` instructions (breakpoints do not stop a step); returns how many ran."""
+        """Execute up to `n` instructions; breakpoints do not stop a step (a watchpoint does, before the
+        access). Returns how many ran: fewer than `n` only if every process exited or a watchpoint hit."""
         before = self._engine.instructions
-        self._stop = self._engine_call(self._engine.step, n)
+        while True:
+            self._stop = self._engine_call(self._engine.step, n - (self._engine.instructions - before))
+            if self._stop[0] != "breakpoint" or self._engine.instructions - before >= n:
+                break
         self._collect(None)
         self._raise_fault(self._stop)
         return self._engine.instructions - before
@@ -367,9 +377,21 @@ class Machine:
 
     # --- results -----------------------------------------------------------------------------------
     @property
-    def status(self) -> str:
-        """ready (not run yet), exited, or why the last run or step stopped."""
+    def stop(self) -> str:
+        """Why the last run or step ended: ready (nothing run yet), budget, timeout, interrupted,
+        breakpoint, watchpoint, stdin (a process waits for input) or exited."""
         return self._stop[0]
+
+    @property
+    def status(self) -> str:
+        """'running' while the machine can go on (also when a budget, timeout or Ctrl-C paused it);
+        otherwise breakpoint, watchpoint, stdin or exited: what a debugger must look at first."""
+        return "running" if self.stop in RESUMABLE else self.stop
+
+    @property
+    def cycles(self) -> int:
+        """Instructions retired since the start (the debugger's clock; `restore` brings it back)."""
+        return self._engine.instructions
 
     @property
     def exit_status(self) -> int | None:
@@ -519,7 +541,7 @@ class Machine:
                            entries[i + 1][0] if i + 1 < len(entries) else self.pc)
             steps.append(TraceStep(first + i, pc, _metal.Arm64Core.disassemble(word, pc), next_pc, changed,
                                    flags_text(nzcv_before), flags_text(nzcv_after)))
-        return MachineTrace(steps)
+        return MachineTrace(steps, width=64)
 
     def snapshot(self) -> MachineSnapshot:
         """The whole machine now; `restore` goes back to it (cheap: memory pages are shared copy-on-write)."""
@@ -533,6 +555,16 @@ class Machine:
         self._stdout, self._stderr = snapshot.stdout, snapshot.stderr
         self._stop = snapshot.stop
 
+    def code_labels(self) -> dict[int, str]:
+        """Address -> function name, from the ELF symbol table (empty for a stripped program)."""
+        return {s.address: s.name for s in self.elf.symbols.values() if s.kind == "function"}
+
+    def debugger(self, **options):
+        """A live debugger in the notebook (see `ncpu_nb.widgets.Debugger` for the options)."""
+        from ncpu_nb.widgets import Debugger  # imports anywidget: only when asked
+
+        return Debugger(self, **options)
+
     def disassemble(self, start: int | None = None, n: int = 8) -> list[tuple[int, str]]:
         """(address, text) of `n` instructions from `start` (default: the PC)."""
         return [(address, text) for address, _word, text in
@@ -543,8 +575,7 @@ class Machine:
         return "AArch64 Linux machine: " + " ".join(self.argv)
 
     def _state_rows(self) -> list[list[str]]:
-        status = self.status + (f" ({self._stop[2]})" if self._stop[2] and self.status != "exited" else "")
-        rows = [["status", escape(status)]]
+        rows = [["status", escape(self._status_text())]]
         if self.exit_status is not None:
             rows.append(["exit status", str(self.exit_status)])
         rows += [["instructions", f"{self.instructions:,}"], ["system calls", f"{self.syscall_count:,}"],
@@ -554,7 +585,13 @@ class Machine:
 
     def __repr__(self) -> str:
         where = f"pc=0x{self.pc:x}, " if self.alive else ""
-        return f"<Machine {' '.join(self.argv)!r}: {self.status}, {where}{self.instructions:,} instructions>"
+        return f"<Machine {' '.join(self.argv)!r}: {self._status_text()}, {where}{self.instructions:,} instructions>"
+
+    def _status_text(self) -> str:
+        kind, _pc, detail = self._stop
+        if kind == "watchpoint":
+            return f"watchpoint ({detail})"
+        return STOP_TEXT.get(kind, kind)
 
     def _repr_html_(self) -> str:
         state = html.table(["", ""], self._state_rows())
