@@ -147,7 +147,7 @@ pub fn enter_handler(
     mask: u64,
     trampoline: u64,
 ) -> Result<(), MemFault> {
-    let frame = (cpu.sp() - FRAME_SIZE - 16) & !15;
+    let frame = cpu.sp().wrapping_sub(FRAME_SIZE + 16) & !15;
     let uc = frame + SIGINFO_SIZE;
     let mc = uc + UC_MCONTEXT;
     let mut bytes = vec![0u8; FRAME_SIZE as usize];
@@ -172,7 +172,7 @@ pub fn enter_handler(
         put(fp + 16 + 16 * i as u64, &cpu.v[i].to_le_bytes());
     }
     // The frame record under the frame lets debuggers and unwinders walk through the handler.
-    let record = frame - 16;
+    let record = frame.wrapping_sub(16);
     mem.write(record, &[cpu.x[29].to_le_bytes(), cpu.x[30].to_le_bytes()].concat())?;
     mem.write(frame, &bytes)?;
     cpu.x[0] = info.signo as u64;
@@ -189,22 +189,25 @@ pub fn enter_handler(
 /// rt_sigreturn: restores the registers saved by `enter_handler` (the frame sits at SP + 16,
 /// above the frame record) and returns the saved signal mask.
 pub fn leave_handler(cpu: &mut CpuState, mem: &Memory) -> Result<u64, MemFault> {
-    let frame = cpu.sp() + 16;
-    let uc = frame + SIGINFO_SIZE;
-    let mc = uc + UC_MCONTEXT;
-    let mask = mem.read_u64(uc + UC_SIGMASK)?;
+    let mut frame = vec![0u8; FRAME_SIZE as usize];
+    mem.read(cpu.sp().wrapping_add(16), &mut frame)?;
+    let at = |offset: u64, n: usize| &frame[offset as usize..offset as usize + n];
+    let u64_at = |offset: u64| u64::from_le_bytes(at(offset, 8).try_into().unwrap());
+    let u32_at = |offset: u64| u32::from_le_bytes(at(offset, 4).try_into().unwrap());
+    let (uc, mc) = (SIGINFO_SIZE, SIGINFO_SIZE + UC_MCONTEXT);
+    let mask = u64_at(uc + UC_SIGMASK);
     for i in 0..31 {
-        cpu.x[i] = mem.read_u64(mc + MC_REGS + 8 * i as u64)?;
+        cpu.x[i] = u64_at(mc + MC_REGS + 8 * i as u64);
     }
-    cpu.x[31] = mem.read_u64(mc + MC_SP)?;
-    cpu.pc = mem.read_u64(mc + MC_PC)?;
-    cpu.nzcv = mem.read_u64(mc + MC_PSTATE)? as u32 & 0xF000_0000;
+    cpu.x[31] = u64_at(mc + MC_SP);
+    cpu.pc = u64_at(mc + MC_PC);
+    cpu.nzcv = u64_at(mc + MC_PSTATE) as u32 & 0xF000_0000;
     let fp = mc + MC_RESERVED;
-    if mem.read_u32(fp)? == FPSIMD_MAGIC {
-        cpu.fpsr = mem.read_u32(fp + 8)?;
-        cpu.fpcr = mem.read_u32(fp + 12)?;
+    if u32_at(fp) == FPSIMD_MAGIC {
+        cpu.fpsr = u32_at(fp + 8);
+        cpu.fpcr = u32_at(fp + 12);
         for i in 0..32 {
-            cpu.v[i] = mem.read_u128(fp + 16 + 16 * i as u64)?;
+            cpu.v[i] = u128::from_le_bytes(at(fp + 16 + 16 * i as u64, 16).try_into().unwrap());
         }
     }
     Ok(mask)

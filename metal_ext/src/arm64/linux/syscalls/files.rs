@@ -460,6 +460,9 @@ pub fn fcntl(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
     let d = m.process_of(tid).fds.get(fd)?;
     match a[1] {
         F_DUPFD | F_DUPFD_CLOEXEC => {
+            if a[2] >= MAX_FDS as u64 {
+                return Err(EINVAL);
+            }
             let new = with_fds(m, tid, |files, fds| files.install(fds, d.file, a[2] as i32, a[1] == F_DUPFD_CLOEXEC))?;
             Ok(value(new as u64))
         }

@@ -123,20 +123,26 @@ pub fn mmap(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
     Ok(value(start))
 }
 
-pub fn munmap(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
-    if !a[0].is_multiple_of(PAGE_SIZE) || a[1] == 0 {
+/// A page-aligned range inside the user address space, as munmap and mprotect require.
+fn user_range(addr: u64, len: u64) -> SysResult<u64> {
+    let len = page_up(len).ok_or(EINVAL)?;
+    if !addr.is_multiple_of(PAGE_SIZE) || addr.checked_add(len).is_none_or(|end| end > USER_TOP) {
         return Err(EINVAL);
     }
-    let len = page_up(a[1]).ok_or(EINVAL)?;
+    Ok(len)
+}
+
+pub fn munmap(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
+    if a[1] == 0 {
+        return Err(EINVAL);
+    }
+    let len = user_range(a[0], a[1])?;
     m.space_of_mut(tid).mem.unmap(a[0], len);
     Ok(value(0))
 }
 
 pub fn mprotect(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
-    if !a[0].is_multiple_of(PAGE_SIZE) {
-        return Err(EINVAL);
-    }
-    let len = page_up(a[1]).ok_or(EINVAL)?;
+    let len = user_range(a[0], a[1])?;
     m.space_of_mut(tid).mem.protect(a[0], len, perms(a[2])).map_err(|_| ENOMEM)?;
     Ok(value(0))
 }
@@ -147,9 +153,10 @@ pub fn mremap(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
     if new_len > MAP_LIMIT {
         return Err(ENOMEM);
     }
-    if !old.is_multiple_of(PAGE_SIZE) || flags & MREMAP_FIXED != 0 {
+    if flags & MREMAP_FIXED != 0 {
         return Err(EINVAL);
     }
+    user_range(old, old_len.max(new_len))?;
     let s = m.space_of_mut(tid);
     let prot = s.mem.perms(old).ok_or(EFAULT)?;
     if new_len <= old_len {
