@@ -287,6 +287,18 @@ def test_timeout_and_budget():
 
 
 @needs_machine
+def test_endless_output_keeps_only_the_newest(monkeypatch):
+    import ncpu_nb.machine.machine as machine_module
+
+    monkeypatch.setattr(machine_module, "KEPT_OUTPUT", 1000)
+    m = Machine.busybox("yes")
+    produced = []
+    for _ in range(100):  # short runs: many pieces of output
+        m.run(max_instructions=400_000, on_output=lambda out, err: produced.append(len(out)))
+    assert len(produced) > 64 and len(m.stdout_bytes) < sum(produced) and m.stdout.endswith("y\ny\n")
+
+
+@needs_machine
 def test_a_malformed_elf_is_an_elf_error_from_the_loader():
     data = HELLO.read_bytes()
     with pytest.raises(ElfError):

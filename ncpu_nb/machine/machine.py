@@ -26,6 +26,7 @@ FLAGS = ("N", "Z", "C", "V")  # NZCV bits 31..28
 DEFAULT_ENV = ("PATH=/bin:/sbin:/usr/bin:/usr/sbin", "HOME=/")
 CHUNK_SECONDS = 0.02  # each call into the engine runs about this long, so Ctrl-C lands within ~20 ms
 FIRST_CHUNK = 200_000  # instructions, before the rate is known
+KEPT_OUTPUT = 64 << 20  # bytes of each output stream a machine keeps
 RESUMABLE = ("ready", "budget", "timeout", "interrupted")  # stops after which `run` simply goes on
 STOP_TEXT = {"ready": "ready", "budget": "paused (instruction budget)", "timeout": "paused (timeout)",
              "interrupted": "paused (interrupted)", "stdin": "waiting for input on stdin"}
@@ -41,6 +42,17 @@ def read_elf(path) -> bytes:
         return Path(path).read_bytes()
     except OSError as exc:
         raise ElfError(f"cannot read: {exc.strerror}", str(path)) from exc
+
+
+def _kept(pieces: tuple[bytes, ...], new: bytes) -> tuple[bytes, ...]:
+    """`pieces` + `new`, merged now and then; past KEPT_OUTPUT bytes only the newest are kept (`yes`
+    would otherwise fill the host's memory)."""
+    if not new:
+        return pieces
+    pieces += (new,)
+    if len(pieces) > 64:
+        pieces = (b"".join(pieces)[-KEPT_OUTPUT:],)
+    return pieces
 
 
 class MachineTrace(Trace):
@@ -350,10 +362,7 @@ class Machine:
 
     def _collect(self, on_output) -> None:
         out, err = self._engine.take_stdout(), self._engine.take_stderr()
-        if out:
-            self._stdout += (out,)
-        if err:
-            self._stderr += (err,)
+        self._stdout, self._stderr = _kept(self._stdout, out), _kept(self._stderr, err)
         if on_output is not None and (out or err):
             on_output(out, err)
 
