@@ -15,7 +15,7 @@ use super::signals::{self, *};
 use super::slab::Slab;
 use super::stack::{self, StartInfo};
 use super::syscalls::{self, Outcome};
-use super::trace::{self, TraceEntry, TraceRing};
+use super::trace::{Before, TraceRing};
 use super::vfs::{Timespec, Vfs, Walk};
 use crate::arm64::exec::{step, Exception};
 use crate::arm64::mem::{Access, Memory, WatchRange, EXEC, PAGE_SIZE, READ};
@@ -850,59 +850,72 @@ impl Machine {
         }
     }
 
-    /// One instruction at a time, with breakpoints and the trace ring.
+    /// The debugging loop: breakpoints checked before each instruction, the trace ring filled
+    /// after it. Registers and memory stay borrowed until an exception needs the whole machine.
     fn execute_traced(&mut self, tid: u32, limit: u64) -> Option<Stop> {
-        for _ in 0..limit {
-            let thread = self.threads.get(&tid)?;
+        let mut done = 0;
+        while done < limit {
+            let thread = self.threads.get_mut(&tid)?;
             if thread.wait.is_some() {
                 return None;
             }
-            let pc = thread.cpu.pc;
-            if self.debug.breakpoints.contains(&pc) && self.debug.resume_over != Some((tid, pc)) {
-                self.debug.resume_over = Some((tid, pc));
-                return Some(Stop::Breakpoint(pc));
-            }
-            let resuming = self.debug.resume_over.take() == Some((tid, pc));
             let pid = thread.pid;
-            let before = (self.debug.trace.depth > 0).then(|| thread.cpu.clone());
             let space = self.processes[&pid].space;
-            let mem = &mut self.spaces[space].mem;
-            let cpu = &mut self.threads.get_mut(&tid).unwrap().cpu;
-            let word = peek_word(mem, pc).unwrap_or(0);
-            // Resuming from a watchpoint: the watched access happens once, unwatched.
-            let watches: Vec<WatchRange> = if resuming { mem.watchpoints().to_vec() } else { vec![] };
-            for w in &watches {
-                mem.unwatch(w.addr, w.len);
-            }
-            let result = step(cpu, mem);
-            for w in &watches {
-                mem.watch(w.addr, w.len, w.read, w.write);
-            }
-            let retired = result.is_ok() || matches!(result, Err(Exception::Svc { .. }));
-            if retired {
-                self.account(pid, 1);
-            }
-            let stop = match result {
-                Ok(()) => None,
-                Err(e) => self.exception(tid, e),
-            };
-            if let (Some(before), true) = (before, retired) {
-                if let Some(after) = self.threads.get(&tid).map(|t| &t.cpu) {
-                    self.debug.trace.push(TraceEntry {
-                        pid,
-                        pc,
-                        word,
-                        changes: trace::changes(&before, after),
-                        nzcv_before: before.nzcv,
-                        nzcv_after: after.nzcv,
-                    });
+            let (cpu, mem) = (&mut thread.cpu, &mut self.spaces[space].mem);
+            let Debug { trace: ring, breakpoints, resume_over, .. } = &mut self.debug;
+            let tracing = ring.depth > 0;
+            let mut before = Before::default();
+            let mut n = 0;
+            let mut failed = None;
+            while done + n < limit {
+                let pc = cpu.pc;
+                let resuming = resume_over.take() == Some((tid, pc));
+                if !resuming && breakpoints.contains(&pc) {
+                    *resume_over = Some((tid, pc));
+                    self.account(pid, n);
+                    return Some(Stop::Breakpoint(pc));
+                }
+                if tracing {
+                    before.save(cpu, mem.fetch(pc).unwrap_or(0));
+                }
+                // Resuming from a watchpoint: the watched access happens once, unwatched.
+                let watches: Vec<WatchRange> = if resuming { mem.watchpoints().to_vec() } else { vec![] };
+                for w in &watches {
+                    mem.unwatch(w.addr, w.len);
+                }
+                let result = step(cpu, mem);
+                for w in &watches {
+                    mem.watch(w.addr, w.len, w.read, w.write);
+                }
+                match result {
+                    Ok(()) => {
+                        n += 1;
+                        if tracing {
+                            ring.record(pid, &before, cpu);
+                        }
+                    }
+                    Err(e) => {
+                        failed = Some(e);
+                        break;
+                    }
                 }
             }
-            if stop.is_some() {
-                return stop;
-            }
-            if !retired || self.threads.get(&tid).is_none_or(|t| t.wait.is_some()) {
+            let Some(e) = failed else {
+                self.account(pid, n);
                 return None;
+            };
+            let retired = matches!(e, Exception::Svc { .. });
+            self.account(pid, n + retired as u64);
+            done += n + retired as u64;
+            let stop = self.exception(tid, e);
+            // A system call's effect (x0, or a whole new program) belongs to its svc's entry.
+            if tracing && retired {
+                if let Some(after) = self.threads.get(&tid).map(|t| &t.cpu) {
+                    self.debug.trace.record(pid, &before, after);
+                }
+            }
+            if stop.is_some() || !retired {
+                return stop;
             }
         }
         None
