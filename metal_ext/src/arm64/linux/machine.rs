@@ -450,7 +450,7 @@ impl Machine {
         if self.current == tid {
             self.current = pid;
         }
-        let space = Space { mem, brk_start: image.brk, brk: image.brk, mmap_next: MMAP_TOP, users: 1 };
+        let space = Space { mem, brk_start: image.brk, brk: image.brk, mmap_next: MMAP_TOP, users: 1, mapped: 0 };
         let new_space = self.spaces.insert(space);
         let now = self.monotonic_ns();
         let p = self.processes.get_mut(&pid).unwrap();
@@ -1171,6 +1171,34 @@ pub(crate) mod tests {
         assert_eq!(m.run(50_000_000), Stop::Exited, "{:?}", m.faults);
         assert_eq!(String::from_utf8_lossy(&m.terminal.stdout), std::fs::read_to_string(format!("{}/../programs/arm64/c/expected/hello.out", env!("CARGO_MANIFEST_DIR"))).unwrap());
         assert_eq!(m.exit_status, Some(0));
+    }
+
+    /// Makes the current thread of `m` execute one system call, as its `svc` would.
+    pub fn call(m: &mut Machine, nr: u64, args: [u64; 6]) -> i64 {
+        let tid = m.focus().unwrap();
+        let t = m.thread_mut(tid);
+        t.cpu.x[8] = nr;
+        t.cpu.x[..6].copy_from_slice(&args);
+        t.cpu.pc += 4;
+        m.syscall(tid);
+        m.threads[&tid].cpu.x[0] as i64
+    }
+
+    #[test]
+    fn guest_memory_is_bounded() {
+        let mut m = boot(program("c/bin/hello"), "/bin/hello", &["hello"]);
+        const MMAP: u64 = 222;
+        let anonymous = |len: u64| [0, len, 3, 0x22, u64::MAX, 0];
+        assert_eq!(call(&mut m, MMAP, anonymous(2 << 30)), -(ENOMEM.0 as i64));
+        // Near the address space's allowance (4 GiB), one more page fits and two do not.
+        let tid = m.focus().unwrap();
+        m.space_of_mut(tid).mapped = (4 << 30) - 4096;
+        assert_eq!(call(&mut m, MMAP, anonymous(8192)), -(ENOMEM.0 as i64));
+        let page = call(&mut m, MMAP, anonymous(4096));
+        assert!(page > 0);
+        assert_eq!(call(&mut m, MMAP, anonymous(4096)), -(ENOMEM.0 as i64));
+        assert_eq!(call(&mut m, 215, [page as u64, 4096, 0, 0, 0, 0]), 0); // munmap gives it back
+        assert!(call(&mut m, MMAP, anonymous(4096)) > 0);
     }
 
     #[test]
