@@ -264,3 +264,14 @@ def test_host_clock_when_not_deterministic():
     import time
     m = busybox("date", "+%s", deterministic=False)
     assert abs(int(out(m)) - time.time()) < 60
+
+
+def test_registers_and_memory_remain_readable_after_the_run():
+    elf = (ARM64 / "c" / "bin" / "hello").read_bytes()
+    m = _metal.LinuxMachine(elf, ["hello"], [], exe_path="/bin/hello")
+    pid = m.pid()
+    assert finish(m)[0] == "exited"
+    regs = m.registers()
+    assert regs["x8"] == 94 and m.pid() == pid  # stopped in exit_group
+    assert m.disassemble(regs["pc"] - 4, 1)[0][1] == 0xD4000001  # svc #0
+    assert m.read_memory(m.memory_map()[0][0], 4) == b"\x7fELF"

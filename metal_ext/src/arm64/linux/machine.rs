@@ -137,6 +137,8 @@ pub struct Machine {
     pub syscall_log: VecDeque<SyscallRecord>,
     pub unknown_syscalls: BTreeSet<u64>,
     pub faults: Vec<FaultRecord>,
+    /// The registers and memory of the last thread to end, kept for looking at after the run.
+    pub remains: Option<(u32, CpuState, Memory)>,
     slice_left: u64,
     /// The thread that ran last: switching away clears its exclusive monitor, as the kernel's
     /// exception return does, so LDXR/STXR pairs stay atomic across threads.
@@ -198,6 +200,7 @@ impl Machine {
             syscall_log: VecDeque::new(),
             unknown_syscalls: BTreeSet::new(),
             faults: vec![],
+            remains: None,
             slice_left: SLICE,
             last_run: 0,
         };
@@ -531,6 +534,12 @@ impl Machine {
         let space = std::mem::replace(&mut p.space, usize::MAX);
         let mut fds = std::mem::take(&mut p.fds);
         let ppid = p.ppid;
+        if self.threads.len() == threads.len() {
+            let last = threads.iter().find(|&&t| t == self.current).unwrap_or(&threads[0]);
+            if let Some(s) = self.spaces.get(space) {
+                self.remains = Some((pid, self.threads[last].cpu.clone(), s.mem.clone()));
+            }
+        }
         for t in threads {
             if let Some(thread) = self.threads.remove(&t) {
                 self.clear_child_tid(&thread, space);
@@ -1047,6 +1056,25 @@ impl Machine {
             Some(self.current)
         } else {
             self.threads.keys().next().copied()
+        }
+    }
+
+    /// The process, registers and memory the debugger shows: the focused thread's, or after the
+    /// run those of the last thread that ended.
+    pub fn view(&self) -> Option<(u32, &CpuState, &Memory)> {
+        match self.focus() {
+            Some(tid) => Some((self.threads[&tid].pid, &self.threads[&tid].cpu, self.mem(tid))),
+            None => self.remains.as_ref().map(|(pid, cpu, mem)| (*pid, cpu, mem)),
+        }
+    }
+
+    pub fn view_mut(&mut self) -> Option<(&mut CpuState, &mut Memory)> {
+        match self.focus() {
+            Some(tid) => {
+                let space = self.process_of(tid).space;
+                Some((&mut self.threads.get_mut(&tid).unwrap().cpu, &mut self.spaces[space].mem))
+            }
+            None => self.remains.as_mut().map(|(_, cpu, mem)| (cpu, mem)),
         }
     }
 
