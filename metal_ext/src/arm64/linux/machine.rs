@@ -104,6 +104,7 @@ pub enum BootError {
     Elf(ElfError),
     Mount(String),
     Cwd(String),
+    Files(String),
 }
 
 impl std::fmt::Display for BootError {
@@ -112,6 +113,7 @@ impl std::fmt::Display for BootError {
             BootError::Elf(e) => write!(f, "cannot load the executable: {e}"),
             BootError::Mount(m) => write!(f, "cannot mount: {m}"),
             BootError::Cwd(m) => write!(f, "bad working directory: {m}"),
+            BootError::Files(m) => write!(f, "{m}"),
         }
     }
 }
@@ -178,7 +180,7 @@ impl Machine {
             Timespec { sec: (host_epoch / 1_000_000_000) as i64, nsec: (host_epoch % 1_000_000_000) as u32 }
         };
         let exe = Arc::new(config.exe);
-        let mut vfs = rootfs::build(&config.exe_path, exe.clone(), &config.files, boot_time);
+        let mut vfs = rootfs::build(&config.exe_path, exe.clone(), &config.files, boot_time).map_err(BootError::Files)?;
         for (host, guest, writable) in &config.mounts {
             vfs.mount(host.into(), guest, *writable).map_err(|e| BootError::Mount(format!("{host} at {guest}: {e}")))?;
         }
