@@ -217,9 +217,9 @@ def test_bad_executables_raise_typed_errors():
         _metal.LinuxMachine(b"\x7fELF", ["x"], [])
     with pytest.raises(ValueError, match="working directory"):
         _metal.LinuxMachine(BUSYBOX, ["busybox"], [], cwd="/nonexistent")
-    with pytest.raises(ValueError, match="cannot place a file at '/etc/passwd/x'"):
+    with pytest.raises(ValueError, match='cannot place a file at "/etc/passwd/x"'):
         _metal.LinuxMachine(BUSYBOX, ["busybox"], [], files=[("/etc/passwd/x", b"", 0o644)])
-    with pytest.raises(ValueError, match="cannot place a file at 'relative'"):
+    with pytest.raises(ValueError, match='cannot place a file at "relative"'):
         _metal.LinuxMachine(BUSYBOX, ["busybox"], [], files=[("relative", b"", 0o644)])
     with pytest.raises(ValueError, match="cannot mount"):
         _metal.LinuxMachine(BUSYBOX, ["busybox"], [], mounts=[("/nonexistent-host-folder", "/mnt/x", False)])
