@@ -281,3 +281,14 @@ def test_registers_and_memory_remain_readable_after_the_run():
     assert regs["x8"] == 94 and m.pid() == pid  # stopped in exit_group
     assert m.disassemble(regs["pc"] - 4, 1)[0][1] == 0xD4000001  # svc #0
     assert m.read_memory(m.memory_map()[0][0], 4) == b"\x7fELF"
+
+
+def test_chunk_size_does_not_change_the_run():
+    script = "seq 300 | sort -r | sha256sum; sleep 1; date +%s.%N"
+    runs = []
+    for chunk in (7_919, 1_000_000_000):
+        m = _metal.LinuxMachine(BUSYBOX, ["busybox", "sh", "-c", script], [PATH])
+        while m.run(chunk)[0] == "budget":
+            pass
+        runs.append((m.take_stdout(), m.instructions, m.syscalls, m.syscall_log()))
+    assert runs[0] == runs[1]
