@@ -292,3 +292,11 @@ def test_chunk_size_does_not_change_the_run():
             pass
         runs.append((m.take_stdout(), m.instructions, m.syscalls, m.syscall_log()))
     assert runs[0] == runs[1]
+
+
+def test_timeout_kills_the_command_it_runs():
+    # BusyBox's timeout vforks twice; the grandchild sleeps, then kills the process that exec'd
+    # the command, whose parent must see it end (128 + SIGTERM). (qemu-user cannot run this:
+    # its guest cannot exec /proc/self/exe.)
+    m = busybox("sh", "-c", "timeout 1 sleep 5; echo st $?; timeout 5 true; echo st $?")
+    assert out(m) == "st 143\nst 0\n"

@@ -122,6 +122,7 @@ impl Machine {
         }
         let t = self.threads.get_mut(&tid).unwrap();
         t.pending.entry(sig).or_insert(info);
+        self.events += 1;
     }
 
     /// Ends a whole process with a wait status: its threads stop, descriptors close, memory is
@@ -132,6 +133,7 @@ impl Machine {
             return;
         }
         p.exit = Some(status);
+        self.events += 1;
         p.vfork_released = true;
         let threads = std::mem::take(&mut p.threads);
         let space = std::mem::replace(&mut p.space, usize::MAX);

@@ -137,6 +137,9 @@ pub struct Machine {
     pub syscall_log: VecDeque<SyscallRecord>,
     pub unknown_syscalls: BTreeSet<u64>,
     pub faults: Vec<FaultRecord>,
+    /// Counts process exits and signals sent, so the scheduler can tell that a pass over the
+    /// threads changed something.
+    pub events: u64,
     /// The registers and memory of the last thread to end, kept for looking at after the run.
     pub remains: Option<(u32, CpuState, Memory)>,
     slice_left: u64,
@@ -200,6 +203,7 @@ impl Machine {
             syscall_log: VecDeque::new(),
             unknown_syscalls: BTreeSet::new(),
             faults: vec![],
+            events: 0,
             remains: None,
             slice_left: SLICE,
             last_run: 0,
@@ -334,19 +338,26 @@ impl Machine {
             return Some(self.current);
         }
         self.slice_left = SLICE;
-        let order: Vec<u32> = self
-            .threads
-            .range(self.current + 1..)
-            .chain(self.threads.range(..=self.current))
-            .map(|(t, _)| *t)
-            .collect();
-        for tid in order {
-            if self.threads.contains_key(&tid) && self.prepare(tid) {
-                self.current = tid;
-                return Some(tid);
+        // Preparing one thread can wake another that was already passed over (a signal kills a
+        // child whose parent waits): go round again until a pass changes nothing.
+        loop {
+            let events = self.events;
+            let order: Vec<u32> = self
+                .threads
+                .range(self.current + 1..)
+                .chain(self.threads.range(..=self.current))
+                .map(|(t, _)| *t)
+                .collect();
+            for tid in order {
+                if self.threads.contains_key(&tid) && self.prepare(tid) {
+                    self.current = tid;
+                    return Some(tid);
+                }
+            }
+            if self.events == events {
+                return None;
             }
         }
-        None
     }
 
     /// Nothing can run: let time pass to the next deadline, or report why the machine stops.
