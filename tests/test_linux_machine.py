@@ -217,6 +217,12 @@ def test_bad_executables_raise_typed_errors():
         _metal.LinuxMachine(b"\x7fELF", ["x"], [])
     with pytest.raises(ValueError, match="working directory"):
         _metal.LinuxMachine(BUSYBOX, ["busybox"], [], cwd="/nonexistent")
+    with pytest.raises(ValueError, match='cannot place a file at "/etc/passwd/x"'):
+        _metal.LinuxMachine(BUSYBOX, ["busybox"], [], files=[("/etc/passwd/x", b"", 0o644)])
+    with pytest.raises(ValueError, match='cannot place a file at "relative"'):
+        _metal.LinuxMachine(BUSYBOX, ["busybox"], [], files=[("relative", b"", 0o644)])
+    with pytest.raises(ValueError, match="cannot mount"):
+        _metal.LinuxMachine(BUSYBOX, ["busybox"], [], mounts=[("/nonexistent-host-folder", "/mnt/x", False)])
 
 
 def test_faults_kill_the_process_like_linux():
@@ -264,3 +270,33 @@ def test_host_clock_when_not_deterministic():
     import time
     m = busybox("date", "+%s", deterministic=False)
     assert abs(int(out(m)) - time.time()) < 60
+
+
+def test_registers_and_memory_remain_readable_after_the_run():
+    elf = (ARM64 / "c" / "bin" / "hello").read_bytes()
+    m = _metal.LinuxMachine(elf, ["hello"], [], exe_path="/bin/hello")
+    pid = m.pid()
+    assert finish(m)[0] == "exited"
+    regs = m.registers()
+    assert regs["x8"] == 94 and m.pid() == pid  # stopped in exit_group
+    assert m.disassemble(regs["pc"] - 4, 1)[0][1] == 0xD4000001  # svc #0
+    assert m.read_memory(m.memory_map()[0][0], 4) == b"\x7fELF"
+
+
+def test_chunk_size_does_not_change_the_run():
+    script = "seq 300 | sort -r | sha256sum; sleep 1; date +%s.%N"
+    runs = []
+    for chunk in (7_919, 1_000_000_000):
+        m = _metal.LinuxMachine(BUSYBOX, ["busybox", "sh", "-c", script], [PATH])
+        while m.run(chunk)[0] == "budget":
+            pass
+        runs.append((m.take_stdout(), m.instructions, m.syscalls, m.syscall_log()))
+    assert runs[0] == runs[1]
+
+
+def test_timeout_kills_the_command_it_runs():
+    # BusyBox's timeout vforks twice; the grandchild sleeps, then kills the process that exec'd
+    # the command, whose parent must see it end (128 + SIGTERM). (qemu-user cannot run this:
+    # its guest cannot exec /proc/self/exe.)
+    m = busybox("sh", "-c", "timeout 1 sleep 5; echo st $?; timeout 5 true; echo st $?")
+    assert out(m) == "st 143\nst 0\n"

@@ -75,7 +75,7 @@ impl Arm64Core {
     }
 
     /// Register by name: x0..x30, sp, pc, nzcv, v0..v31 (128-bit ints), fpcr, fpsr, tpidr_el0,
-    /// tpidrro_el0, counter (CNTVCT_EL0).
+    /// tpidrro_el0, counter (CNTVCT_EL0), lse (1: the FEAT_LSE atomics and LDAPR execute).
     fn get(&self, name: &str) -> PyResult<u128> {
         let c = &self.cpu;
         Ok(match name {
@@ -87,6 +87,7 @@ impl Arm64Core {
             "tpidr_el0" => c.tpidr_el0 as u128,
             "tpidrro_el0" => c.tpidrro_el0 as u128,
             "counter" => c.counter as u128,
+            "lse" => c.lse as u128,
             _ => match reg_index(name) {
                 Some(('x', i)) => c.x[i] as u128,
                 Some(('v', i)) => c.v[i],
@@ -106,6 +107,7 @@ impl Arm64Core {
             "tpidr_el0" => c.tpidr_el0 = value as u64,
             "tpidrro_el0" => c.tpidrro_el0 = value as u64,
             "counter" => c.counter = value as u64,
+            "lse" => c.lse = value != 0,
             _ => match reg_index(name) {
                 Some(('x', i)) => c.x[i] = value as u64,
                 Some(('v', i)) => c.v[i] = value,

@@ -13,7 +13,8 @@ use super::linux::machine::{BootError, Config, Machine, Stop};
 use super::linux::procfs::ProcContext;
 use super::linux::syscalls;
 use super::linux::trace::register_name;
-use super::mem::{WatchRange, EXEC, READ, WRITE};
+use super::mem::{Memory, WatchRange, EXEC, READ, WRITE};
+use super::state::CpuState;
 
 create_exception!(_metal, ElfError, PyValueError, "The executable is not a static AArch64 ELF the machine can load.");
 create_exception!(_metal, MachineError, PyRuntimeError, "The machine itself failed (never the guest program).");
@@ -32,7 +33,7 @@ pub struct LinuxMachine {
 type StopTuple = (&'static str, u64, String);
 
 fn stop_tuple(m: &Machine, stop: Stop) -> StopTuple {
-    let pc = m.focus().map_or(0, |t| m.threads[&t].cpu.pc);
+    let pc = m.view().map_or(0, |(_, cpu, _)| cpu.pc);
     match stop {
         Stop::Exited => ("exited", pc, format!("exit status {}", m.exit_status.unwrap_or(0))),
         Stop::Budget => ("budget", pc, String::new()),
@@ -47,19 +48,19 @@ fn stop_tuple(m: &Machine, stop: Stop) -> StopTuple {
 
 /// Where the machine was when it failed, for the error message.
 fn location(m: &Machine) -> String {
-    match m.focus() {
-        Some(tid) => {
-            let pc = m.threads[&tid].cpu.pc;
+    match m.view() {
+        Some((pid, cpu, mem)) => {
+            let pc = cpu.pc;
             let mut b = [0u8; 4];
-            match m.mem(tid).peek(pc, &mut b) {
+            match mem.peek(pc, &mut b) {
                 Ok(()) => {
                     let word = u32::from_le_bytes(b);
-                    format!("pid {} at pc 0x{pc:x}: {word:08x} {}", m.threads[&tid].pid, disassemble(word, pc))
+                    format!("pid {pid} at pc 0x{pc:x}: {word:08x} {}", disassemble(word, pc))
                 }
-                Err(_) => format!("pid {} at pc 0x{pc:x} (unmapped)", m.threads[&tid].pid),
+                Err(_) => format!("pid {pid} at pc 0x{pc:x} (unmapped)"),
             }
         }
-        None => "no live process".into(),
+        None => "no process has run".into(),
     }
 }
 
@@ -69,8 +70,12 @@ fn perms_text(p: u8) -> String {
 }
 
 impl LinuxMachine {
-    fn focus(&self) -> PyResult<u32> {
-        self.machine.focus().ok_or_else(|| PyValueError::new_err("no live process: the machine has exited"))
+    fn view(&self) -> PyResult<(u32, &CpuState, &Memory)> {
+        self.machine.view().ok_or_else(|| PyValueError::new_err("no process has run"))
+    }
+
+    fn view_mut(&mut self) -> PyResult<(&mut CpuState, &mut Memory)> {
+        self.machine.view_mut().ok_or_else(|| PyValueError::new_err("no process has run"))
     }
 
     fn run_guarded(&mut self, py: Python<'_>, budget: u64, over_breakpoint: bool) -> PyResult<StopTuple> {
@@ -185,7 +190,7 @@ impl LinuxMachine {
 
     /// Every register of the current thread by name.
     fn registers<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let cpu = &self.machine.threads[&self.focus()?].cpu;
+        let (_, cpu, _) = self.view()?;
         let d = PyDict::new(py);
         for i in 0..31 {
             d.set_item(format!("x{i}"), cpu.x[i])?;
@@ -203,7 +208,7 @@ impl LinuxMachine {
     }
 
     fn get_register(&self, name: &str) -> PyResult<u128> {
-        let cpu = &self.machine.threads[&self.focus()?].cpu;
+        let (_, cpu, _) = self.view()?;
         Ok(match name {
             "sp" => cpu.x[31] as u128,
             "pc" => cpu.pc as u128,
@@ -220,8 +225,7 @@ impl LinuxMachine {
     }
 
     fn set_register(&mut self, name: &str, value: u128) -> PyResult<()> {
-        let tid = self.focus()?;
-        let cpu = &mut self.machine.thread_mut(tid).cpu;
+        let (cpu, _) = self.view_mut()?;
         match name {
             "sp" => cpu.x[31] = value as u64,
             "pc" => cpu.pc = value as u64,
@@ -240,23 +244,22 @@ impl LinuxMachine {
 
     fn read_memory<'py>(&self, py: Python<'py>, address: u64, size: usize) -> PyResult<Bound<'py, PyBytes>> {
         let mut buf = vec![0u8; size];
-        self.machine
-            .mem(self.focus()?)
+        self.view()?
+            .2
             .peek(address, &mut buf)
             .map_err(|f| PyValueError::new_err(format!("guest memory at 0x{:x} is not mapped", f.addr)))?;
         Ok(PyBytes::new(py, &buf))
     }
 
     fn write_memory(&mut self, address: u64, data: Vec<u8>) -> PyResult<()> {
-        let tid = self.focus()?;
-        self.machine
-            .mem_mut(tid)
+        self.view_mut()?
+            .1
             .poke(address, &data)
             .map_err(|f| PyValueError::new_err(format!("guest memory at 0x{:x} is not mapped", f.addr)))
     }
 
     fn memory_map(&self) -> PyResult<Vec<(u64, u64, String)>> {
-        let regions = self.machine.mem(self.focus()?).regions();
+        let regions = self.view()?.2.regions();
         Ok(regions.into_iter().map(|(a, b, p)| (a, b, perms_text(p))).collect())
     }
 
@@ -320,7 +323,7 @@ impl LinuxMachine {
 
     /// `n` instructions from `address` in the current process: (address, word, text).
     fn disassemble(&self, address: u64, n: usize) -> PyResult<Vec<(u64, u32, String)>> {
-        let mem = self.machine.mem(self.focus()?);
+        let mem = self.view()?.2;
         let mut out = vec![];
         for i in 0..n as u64 {
             let at = address + 4 * i;
@@ -370,7 +373,7 @@ impl LinuxMachine {
     }
 
     fn pid(&self) -> PyResult<u32> {
-        Ok(self.machine.threads[&self.focus()?].pid)
+        Ok(self.view()?.0)
     }
 
     fn read_file<'py>(&self, py: Python<'py>, path: &str) -> PyResult<Bound<'py, PyBytes>> {

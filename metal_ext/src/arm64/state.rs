@@ -20,11 +20,15 @@ pub struct CpuState {
     /// The virtual counter CNTVCT_EL0: `step` advances it by one per retired instruction, so
     /// guest time is deterministic (ticking at `COUNTER_FREQUENCY`).
     pub counter: u64,
+    /// Whether the FEAT_LSE atomics (CAS, CASP, SWP, LDADD...) and FEAT_LRCPC's LDAPR execute.
+    /// A Cortex-A53 has neither, so by default they are undefined, as under
+    /// `qemu-aarch64 -cpu cortex-a53` (glibc only uses them when AT_HWCAP says ATOMICS).
+    pub lse: bool,
 }
 
 pub const SP: usize = 31;
 
-/// CNTFRQ_EL0 as the guest reads it, in Hz.
+/// CNTFRQ_EL0 as the guest reads it, in Hz (qemu-aarch64 reports the same).
 pub const COUNTER_FREQUENCY: u64 = 62_500_000;
 
 impl CpuState {

@@ -1,6 +1,7 @@
 //! Large System Extensions atomics (FEAT_LSE): CAS, CASP, SWP and LDADD/LDCLR/LDEOR/LDSET/
 //! LDSMAX/LDSMIN/LDUMAX/LDUMIN with their acquire/release variants (the ST* forms are these with
-//! Rt = XZR). One hart has nothing to order, so the variants differ only in encoding.
+//! Rt = XZR). One hart has nothing to order, so the variants differ only in encoding. They run
+//! only when `CpuState::lse` is set.
 //!
 //! Each is a read followed by one write of the whole location (a failed compare writes the old
 //! value back, so a read-only page faults either way, as with a hardware compare-and-swap).

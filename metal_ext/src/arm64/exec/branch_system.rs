@@ -20,14 +20,19 @@ const TPIDRRO_EL0: u32 = sysreg(3, 3, 13, 0, 3);
 const CTR_EL0: u32 = sysreg(3, 3, 0, 0, 1);
 const DCZID_EL0: u32 = sysreg(3, 3, 0, 0, 7);
 const MIDR_EL1: u32 = sysreg(3, 0, 0, 0, 0);
+const MPIDR_EL1: u32 = sysreg(3, 0, 0, 0, 5);
+const REVIDR_EL1: u32 = sysreg(3, 0, 0, 0, 6);
 const CNTFRQ_EL0: u32 = sysreg(3, 3, 14, 0, 0);
 const CNTVCT_EL0: u32 = sysreg(3, 3, 14, 0, 2);
 
-/// A Cortex-A53 r0p4, as Linux reports it when EL0 reads MIDR_EL1 (the kernel emulates it).
+/// A Cortex-A53 r0p4, as Linux reports it when EL0 reads MIDR_EL1 (the kernel emulates it, and
+/// MPIDR_EL1 and REVIDR_EL1, whose values below are qemu-aarch64's too).
 const MIDR_VALUE: u64 = 0x410F_D034;
-/// Cortex-A53-like cache geometry: 64-byte lines, VIPT instruction cache.
+const MPIDR_VALUE: u64 = 0x8000_0000;
+/// Cortex-A53 cache geometry (64-byte lines, VIPT instruction cache), as qemu-aarch64 reports.
 const CTR_VALUE: u64 = 0x8444_8004;
-/// DC ZVA prohibited (DZP) as advertised to the guest, so its string code never relies on it.
+/// DC ZVA prohibited (DZP) as advertised to the guest, so its string code never relies on it
+/// (qemu-aarch64 reports 0x4, a 64-byte block, which makes glibc pick its DC ZVA memset).
 const DCZID_VALUE: u64 = 0x10;
 /// The block DC ZVA zeroes when a program uses it anyway.
 const ZVA_BLOCK: u64 = 64;
@@ -148,6 +153,8 @@ fn system(cpu: &mut CpuState, mem: &mut Memory, word: u32, pc: u64) -> Result<()
                 CTR_EL0 => CTR_VALUE,
                 DCZID_EL0 => DCZID_VALUE,
                 MIDR_EL1 => MIDR_VALUE,
+                MPIDR_EL1 => MPIDR_VALUE,
+                REVIDR_EL1 => 0,
                 CNTFRQ_EL0 => COUNTER_FREQUENCY,
                 CNTVCT_EL0 => cpu.counter,
                 _ => return Err(undefined()),

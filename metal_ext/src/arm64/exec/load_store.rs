@@ -61,6 +61,9 @@ fn single(cpu: &mut CpuState, mem: &mut Memory, word: u32, pc: u64) -> Result<()
     let rn = (word >> 5) & 31;
     let base = cpu.xr_sp(rn);
     if word & (1 << 24) == 0 && word & (1 << 21) != 0 && (word >> 10) & 3 == 0 && !simd {
+        if !cpu.lse {
+            return Err(undefined());
+        }
         if word & 0x3FFF_FC00 == 0x38BF_C000 {
             // LDAPR: a load-acquire with the weaker RCpc ordering, the same thing on one hart.
             let size = 1u64 << (word >> 30);
@@ -267,8 +270,8 @@ fn exclusive_or_ordered(cpu: &mut CpuState, mem: &mut Memory, word: u32, pc: u64
                 store_exclusive(cpu, mem, pc, addr, status, &buf[..2 * size])
             }
         }
-        (0, 1) if (word >> 10) & 31 == 31 => atomics::compare_and_swap_pair(cpu, mem, word, pc),
-        (1, 1) if (word >> 10) & 31 == 31 => atomics::compare_and_swap(cpu, mem, word, pc),
+        (0, 1) if cpu.lse && (word >> 10) & 31 == 31 => atomics::compare_and_swap_pair(cpu, mem, word, pc),
+        (1, 1) if cpu.lse && (word >> 10) & 31 == 31 => atomics::compare_and_swap(cpu, mem, word, pc),
         (1, 0) if word & (1 << 15) != 0 => {
             check_aligned(pc, addr, size as u64)?;
             let transfer = if is_load { Transfer::Load(None) } else { Transfer::Store };

@@ -5,20 +5,19 @@
 use std::collections::{BTreeMap, BTreeSet, HashSet, VecDeque};
 use std::sync::Arc;
 
-use super::elf::{self, ElfError};
-use super::errno::*;
+use super::elf::ElfError;
 use super::fd::{FileKind, Files, OpenFile, Stream, Terminal, O_WRONLY};
 use super::procfs::{ProcContext, ProcInfo};
 use super::process::*;
 use super::rootfs;
-use super::signals::{self, *};
+use super::signals::*;
 use super::slab::Slab;
-use super::stack::{self, StartInfo};
+use super::stack;
 use super::syscalls::{self, Outcome};
-use super::trace::{self, TraceEntry, TraceRing};
-use super::vfs::{Timespec, Vfs, Walk};
+use super::trace::{Before, TraceRing};
+use super::vfs::{Timespec, Vfs};
 use crate::arm64::exec::{step, Exception};
-use crate::arm64::mem::{Access, Memory, WatchRange, EXEC, PAGE_SIZE, READ};
+use crate::arm64::mem::{Access, Memory, WatchRange, PAGE_SIZE};
 use crate::arm64::state::CpuState;
 
 /// Instructions a thread runs before the scheduler moves on.
@@ -28,7 +27,6 @@ const SLICE: u64 = 50_000;
 pub const BOOT_EPOCH_SECONDS: u64 = 1_704_067_200;
 /// The signal-return trampoline page (like the kernel's vDSO sigreturn).
 pub const SIGRETURN_PAGE: u64 = 0x0000_7fff_ffff_f000;
-const SIGRETURN_CODE: [u32; 2] = [0xd280_1168, 0xd400_0001]; // mov x8, #139; svc #0
 /// Bytes of system call history kept.
 const SYSCALL_LOG_CAPACITY: usize = 4096;
 pub const FIRST_PID: u32 = 100;
@@ -104,6 +102,7 @@ pub enum BootError {
     Elf(ElfError),
     Mount(String),
     Cwd(String),
+    Files(String),
 }
 
 impl std::fmt::Display for BootError {
@@ -112,6 +111,7 @@ impl std::fmt::Display for BootError {
             BootError::Elf(e) => write!(f, "cannot load the executable: {e}"),
             BootError::Mount(m) => write!(f, "cannot mount: {m}"),
             BootError::Cwd(m) => write!(f, "bad working directory: {m}"),
+            BootError::Files(m) => write!(f, "{m}"),
         }
     }
 }
@@ -137,6 +137,11 @@ pub struct Machine {
     pub syscall_log: VecDeque<SyscallRecord>,
     pub unknown_syscalls: BTreeSet<u64>,
     pub faults: Vec<FaultRecord>,
+    /// Counts process exits and signals sent, so the scheduler can tell that a pass over the
+    /// threads changed something.
+    pub events: u64,
+    /// The registers and memory of the last thread to end, kept for looking at after the run.
+    pub remains: Option<(u32, CpuState, Memory)>,
     slice_left: u64,
     /// The thread that ran last: switching away clears its exclusive monitor, as the kernel's
     /// exception return does, so LDXR/STXR pairs stay atomic across threads.
@@ -176,7 +181,7 @@ impl Machine {
             Timespec { sec: (host_epoch / 1_000_000_000) as i64, nsec: (host_epoch % 1_000_000_000) as u32 }
         };
         let exe = Arc::new(config.exe);
-        let mut vfs = rootfs::build(&config.exe_path, exe.clone(), &config.files, boot_time);
+        let mut vfs = rootfs::build(&config.exe_path, exe.clone(), &config.files, boot_time).map_err(BootError::Files)?;
         for (host, guest, writable) in &config.mounts {
             vfs.mount(host.into(), guest, *writable).map_err(|e| BootError::Mount(format!("{host} at {guest}: {e}")))?;
         }
@@ -198,6 +203,8 @@ impl Machine {
             syscall_log: VecDeque::new(),
             unknown_syscalls: BTreeSet::new(),
             faults: vec![],
+            events: 0,
+            remains: None,
             slice_left: SLICE,
             last_run: 0,
         };
@@ -280,327 +287,6 @@ impl Machine {
         Timespec { sec: (ns / 1_000_000_000) as i64, nsec: (ns % 1_000_000_000) as u32 }
     }
 
-    // ---- accessors used by the system calls ----
-
-    pub fn thread(&self, tid: u32) -> &Thread {
-        &self.threads[&tid]
-    }
-
-    pub fn thread_mut(&mut self, tid: u32) -> &mut Thread {
-        self.threads.get_mut(&tid).expect("live thread")
-    }
-
-    pub fn process_of(&self, tid: u32) -> &Process {
-        &self.processes[&self.threads[&tid].pid]
-    }
-
-    pub fn process_of_mut(&mut self, tid: u32) -> &mut Process {
-        let pid = self.threads[&tid].pid;
-        self.processes.get_mut(&pid).expect("live process")
-    }
-
-    pub fn space_of(&self, tid: u32) -> &Space {
-        &self.spaces[self.process_of(tid).space]
-    }
-
-    pub fn space_of_mut(&mut self, tid: u32) -> &mut Space {
-        let s = self.process_of(tid).space;
-        &mut self.spaces[s]
-    }
-
-    pub fn mem(&self, tid: u32) -> &Memory {
-        &self.space_of(tid).mem
-    }
-
-    pub fn mem_mut(&mut self, tid: u32) -> &mut Memory {
-        &mut self.space_of_mut(tid).mem
-    }
-
-    /// Guest bytes the caller passed in (as the kernel's copy_from_user: EFAULT on bad pointers).
-    pub fn read_guest(&self, tid: u32, addr: u64, len: usize) -> SysResult<Vec<u8>> {
-        let mut buf = vec![0u8; len];
-        self.mem(tid).read(addr, &mut buf).map_err(|_| EFAULT)?;
-        Ok(buf)
-    }
-
-    pub fn write_guest(&mut self, tid: u32, addr: u64, data: &[u8]) -> SysResult<()> {
-        self.mem_mut(tid).write(addr, data).map_err(|_| EFAULT)
-    }
-
-    pub fn read_u64(&self, tid: u32, addr: u64) -> SysResult<u64> {
-        self.mem(tid).read_u64(addr).map_err(|_| EFAULT)
-    }
-
-    pub fn write_u32(&mut self, tid: u32, addr: u64, v: u32) -> SysResult<()> {
-        self.write_guest(tid, addr, &v.to_le_bytes())
-    }
-
-    pub fn write_u64(&mut self, tid: u32, addr: u64, v: u64) -> SysResult<()> {
-        self.write_guest(tid, addr, &v.to_le_bytes())
-    }
-
-    /// A NUL-terminated string from guest memory (at most 4096 bytes, as PATH_MAX).
-    pub fn read_cstring(&self, tid: u32, addr: u64) -> SysResult<Vec<u8>> {
-        let mem = self.mem(tid);
-        let mut out = vec![];
-        let mut a = addr;
-        loop {
-            let b = mem.read_u8(a).map_err(|_| EFAULT)?;
-            if b == 0 {
-                return Ok(out);
-            }
-            out.push(b);
-            if out.len() > 131072 {
-                return Err(ENAMETOOLONG);
-            }
-            a += 1;
-        }
-    }
-
-    pub fn read_path(&self, tid: u32, addr: u64) -> SysResult<String> {
-        let bytes = self.read_cstring(tid, addr)?;
-        if bytes.len() >= 4096 {
-            return Err(ENAMETOOLONG);
-        }
-        Ok(String::from_utf8_lossy(&bytes).into_owned())
-    }
-
-    /// A NULL-terminated array of string pointers (argv, envp).
-    pub fn read_string_array(&self, tid: u32, mut addr: u64) -> SysResult<Vec<Vec<u8>>> {
-        let mut out = vec![];
-        if addr == 0 {
-            return Ok(out);
-        }
-        loop {
-            let p = self.read_u64(tid, addr)?;
-            if p == 0 {
-                return Ok(out);
-            }
-            out.push(self.read_cstring(tid, p)?);
-            if out.len() > 65536 {
-                return Err(E2BIG);
-            }
-            addr += 8;
-        }
-    }
-
-    /// The directory a *at call starts from: the process's cwd or the directory `dirfd` names.
-    pub fn base_dir(&self, tid: u32, dirfd: i32, path: &str) -> SysResult<String> {
-        const AT_FDCWD: i32 = -100;
-        if path.starts_with('/') || dirfd == AT_FDCWD {
-            return Ok(self.process_of(tid).cwd.clone());
-        }
-        let d = self.process_of(tid).fds.get(dirfd)?;
-        match &self.files.open[d.file].kind {
-            FileKind::Dir { walk, .. } => Ok(walk.path.clone()),
-            _ => Err(ENOTDIR),
-        }
-    }
-
-    pub fn resolve_at(&self, tid: u32, dirfd: i32, path: &str, follow: bool) -> SysResult<Walk> {
-        let base = self.base_dir(tid, dirfd, path)?;
-        self.vfs.resolve(&base, path, follow, self)
-    }
-
-    pub fn resolve_parent_at(&self, tid: u32, dirfd: i32, path: &str) -> SysResult<(Walk, String)> {
-        let base = self.base_dir(tid, dirfd, path)?;
-        self.vfs.resolve_parent(&base, path, self)
-    }
-
-    // ---- processes ----
-
-    /// Replaces the process's program (execve and boot): a fresh address space with the image
-    /// and its start-up stack, default signal handlers, one thread.
-    pub fn exec_image(
-        &mut self,
-        tid: u32,
-        bytes: &[u8],
-        walk: Walk,
-        argv: Vec<Vec<u8>>,
-        envp: Vec<Vec<u8>>,
-    ) -> Result<(), ElfError> {
-        let mut mem = Memory::new();
-        let image = elf::load(bytes, &mut mem)?;
-        mem.map(SIGRETURN_PAGE, PAGE_SIZE, READ);
-        let code: Vec<u8> = SIGRETURN_CODE.iter().flat_map(|w| w.to_le_bytes()).collect();
-        mem.poke(SIGRETURN_PAGE, &code).unwrap();
-        mem.protect(SIGRETURN_PAGE, PAGE_SIZE, READ | EXEC).unwrap();
-        for w in &self.debug.watchpoints {
-            mem.watch(w.addr, w.len, w.read, w.write);
-        }
-        let mut random = [0u8; 16];
-        self.fill_random(&mut random);
-        let info = StartInfo { argv: &argv, envp: &envp, execfn: walk.path.as_bytes(), random, uid: 0, gid: 0 };
-        let sp = stack::build(&mut mem, &image, &info).map_err(|_| ElfError::ArgumentsTooLong)?;
-        let pid = self.threads[&tid].pid;
-        // Other threads of the process end; the caller becomes the only one, keeping its id only
-        // if it is the leader (Linux gives the leader's id to the exec'ing thread).
-        let others: Vec<u32> = self.processes[&pid].threads.iter().copied().filter(|t| *t != tid).collect();
-        for t in others {
-            self.threads.remove(&t);
-        }
-        let mut thread = self.threads.remove(&tid).unwrap();
-        thread.tid = pid;
-        thread.cpu = CpuState { pc: image.entry, ..CpuState::default() };
-        thread.cpu.x[31] = sp;
-        thread.clear_child_tid = 0;
-        thread.pending.clear();
-        thread.altstack = (0, 0);
-        self.threads.insert(pid, thread);
-        if self.current == tid {
-            self.current = pid;
-        }
-        let space = Space { mem, brk_start: image.brk, brk: image.brk, mmap_next: MMAP_TOP, users: 1 };
-        let new_space = self.spaces.insert(space);
-        let now = self.monotonic_ns();
-        let p = self.processes.get_mut(&pid).unwrap();
-        let old_space = std::mem::replace(&mut p.space, new_space);
-        p.threads = vec![pid];
-        p.exe = walk.path;
-        p.argv = argv;
-        p.envp = envp;
-        for a in p.actions.iter_mut() {
-            if a.handler != SIG_IGN {
-                *a = SigAction::default();
-            }
-        }
-        if p.start_ns == 0 {
-            p.start_ns = now;
-        }
-        p.vfork_released = true;
-        if old_space != usize::MAX {
-            self.release_space(old_space);
-        }
-        let cloexec: Vec<i32> =
-            self.processes[&pid].fds.fds.iter().filter(|(_, d)| d.cloexec).map(|(fd, _)| *fd).collect();
-        let mut fds = std::mem::take(&mut self.processes.get_mut(&pid).unwrap().fds);
-        for fd in cloexec {
-            let _ = self.files.close(&mut fds, fd);
-        }
-        self.processes.get_mut(&pid).unwrap().fds = fds;
-        Ok(())
-    }
-
-    pub fn release_space(&mut self, space: usize) {
-        let s = &mut self.spaces[space];
-        s.users -= 1;
-        if s.users == 0 {
-            self.spaces.remove(space);
-        }
-    }
-
-    /// Sends a signal to a process (kill): queued on a thread that does not block it.
-    pub fn signal_process(&mut self, pid: u32, info: SigInfo) {
-        let Some(p) = self.processes.get(&pid) else { return };
-        if p.is_zombie() || info.signo == 0 {
-            return;
-        }
-        let tid = p
-            .threads
-            .iter()
-            .copied()
-            .find(|t| self.threads[t].sigmask & bit(info.signo) == 0)
-            .unwrap_or(p.threads[0]);
-        self.signal_thread(tid, info);
-    }
-
-    /// Queues a signal on one thread; ignored signals are discarded at once, as on Linux.
-    pub fn signal_thread(&mut self, tid: u32, info: SigInfo) {
-        let Some(t) = self.threads.get(&tid) else { return };
-        let sig = info.signo;
-        let action = self.processes[&t.pid].actions[sig as usize - 1];
-        let ignored = action.handler == SIG_IGN
-            || (action.handler == SIG_DFL && default_action(sig) == DefaultAction::Ignore);
-        if ignored && t.sigmask & bit(sig) == 0 && sig != SIGKILL {
-            return;
-        }
-        let t = self.threads.get_mut(&tid).unwrap();
-        t.pending.entry(sig).or_insert(info);
-    }
-
-    /// Ends a whole process with a wait status: its threads stop, descriptors close, memory is
-    /// released, children are handed to init, the parent gets SIGCHLD.
-    pub fn exit_process(&mut self, pid: u32, status: i32) {
-        let Some(p) = self.processes.get_mut(&pid) else { return };
-        if p.is_zombie() {
-            return;
-        }
-        p.exit = Some(status);
-        p.vfork_released = true;
-        let threads = std::mem::take(&mut p.threads);
-        let space = std::mem::replace(&mut p.space, usize::MAX);
-        let mut fds = std::mem::take(&mut p.fds);
-        let ppid = p.ppid;
-        for t in threads {
-            if let Some(thread) = self.threads.remove(&t) {
-                self.clear_child_tid(&thread, space);
-            }
-        }
-        self.files.close_all(&mut fds);
-        self.release_space(space);
-        let orphans: Vec<u32> = self.processes.values().filter(|c| c.ppid == pid).map(|c| c.pid).collect();
-        for c in orphans {
-            self.processes.get_mut(&c).unwrap().ppid = 1;
-            if self.processes[&c].is_zombie() {
-                self.processes.remove(&c);
-            }
-        }
-        if pid == FIRST_PID {
-            self.exit_status = Some(shell_status(status));
-        }
-        let parent_waits = self.processes.get(&ppid).is_some_and(|pp| {
-            let a = pp.actions[SIGCHLD as usize - 1];
-            !pp.is_zombie() && a.handler != SIG_IGN && a.flags & SA_NOCLDWAIT == 0
-        });
-        if !parent_waits {
-            self.processes.remove(&pid);
-            return;
-        }
-        let (code, value) =
-            if status & 0x7f == 0 { (CLD_EXITED, (status >> 8) & 0xff) } else { (CLD_KILLED, status & 0x7f) };
-        self.signal_process(ppid, SigInfo { signo: SIGCHLD, code, pid, uid: 0, status: value, addr: 0 });
-    }
-
-    /// CLONE_CHILD_CLEARTID: zero the tid word and wake a joiner.
-    fn clear_child_tid(&mut self, thread: &Thread, space: usize) {
-        if thread.clear_child_tid == 0 {
-            return;
-        }
-        if let Some(s) = self.spaces.get_mut(space) {
-            if s.users > 1 || self.threads.values().any(|t| self.processes.get(&t.pid).is_some_and(|p| p.space == space)) {
-                let _ = s.mem.write_u32(thread.clear_child_tid, 0);
-                self.futex_wake(space, thread.clear_child_tid, u32::MAX);
-            }
-        }
-    }
-
-    /// Ends one thread (exit); the process ends with it if it was the last.
-    pub fn exit_thread(&mut self, tid: u32, code: i32) {
-        let pid = self.threads[&tid].pid;
-        if self.processes[&pid].threads.len() == 1 {
-            self.exit_process(pid, exited_status(code));
-            return;
-        }
-        let thread = self.threads.remove(&tid).unwrap();
-        let space = self.processes[&pid].space;
-        self.processes.get_mut(&pid).unwrap().threads.retain(|t| *t != tid);
-        self.clear_child_tid(&thread, space);
-    }
-
-    pub fn futex_wake(&mut self, space: usize, addr: u64, count: u32) -> u32 {
-        let mut woken = 0;
-        for t in self.threads.values_mut() {
-            if woken == count {
-                break;
-            }
-            if t.wait == Some(Wait::Futex { space, addr }) && !t.woken {
-                t.woken = true;
-                woken += 1;
-            }
-        }
-        woken
-    }
-
     // ---- scheduling ----
 
     /// Whether what a blocked thread waits for has happened.
@@ -645,75 +331,6 @@ impl Machine {
         self.threads.get(&tid).is_some_and(|t| t.wait.is_none())
     }
 
-    fn deliver_signals(&mut self, tid: u32) {
-        loop {
-            let Some(t) = self.threads.get(&tid) else { return };
-            let Some(sig) = t.pending.keys().copied().find(|&s| t.sigmask & bit(s) == 0 || s == SIGKILL) else {
-                return;
-            };
-            let pid = t.pid;
-            let info = self.threads.get_mut(&tid).unwrap().pending.remove(&sig).unwrap();
-            let action = self.processes[&pid].actions[sig as usize - 1];
-            if action.handler == SIG_IGN && sig != SIGKILL {
-                continue;
-            }
-            if action.handler == SIG_DFL || sig == SIGKILL {
-                if default_action(sig) == DefaultAction::Terminate {
-                    self.exit_process(pid, killed_status(sig));
-                    return;
-                }
-                continue;
-            }
-            self.run_handler(tid, sig, action, info);
-            return;
-        }
-    }
-
-    fn run_handler(&mut self, tid: u32, sig: u32, action: SigAction, info: SigInfo) {
-        let pid = self.threads[&tid].pid;
-        let space = self.processes[&pid].space;
-        let t = self.threads.get_mut(&tid).unwrap();
-        if let Some(w) = t.wait.take() {
-            // Interrupted in a blocking call: restart it after the handler, or fail with EINTR.
-            if !(action.flags & SA_RESTART != 0 && w.restartable()) {
-                t.cpu.x[0] = (-(EINTR.0 as i64)) as u64;
-                t.cpu.pc += 4;
-            }
-            t.deadline = None;
-            t.woken = false;
-        }
-        let old_mask = t.suspend_mask.take().unwrap_or(t.sigmask);
-        let mut new_mask = t.sigmask | action.mask;
-        if action.flags & SA_NODEFER == 0 {
-            new_mask |= bit(sig);
-        }
-        t.sigmask = new_mask & !UNBLOCKABLE;
-        if action.flags & SA_ONSTACK != 0 && t.altstack.1 != 0 {
-            let sp = t.cpu.sp();
-            let (base, size) = t.altstack;
-            if !(base..base + size).contains(&sp) {
-                t.cpu.x[31] = base + size;
-            }
-        }
-        let ok = signals::enter_handler(&mut t.cpu, &mut self.spaces[space].mem, &action, &info, old_mask, SIGRETURN_PAGE);
-        if action.flags & SA_RESETHAND != 0 {
-            self.processes.get_mut(&pid).unwrap().actions[sig as usize - 1] = SigAction::default();
-        }
-        if ok.is_err() {
-            self.exit_process(pid, killed_status(SIGSEGV));
-        }
-    }
-
-    /// Fires SIGALRM for alarms whose time has come.
-    fn fire_timers(&mut self) {
-        let now = self.monotonic_ns();
-        let due: Vec<u32> = self.processes.values().filter(|p| p.alarm.is_some_and(|a| a <= now)).map(|p| p.pid).collect();
-        for pid in due {
-            self.processes.get_mut(&pid).unwrap().alarm = None;
-            self.signal_process(pid, SigInfo { signo: SIGALRM, code: SI_KERNEL, ..SigInfo::default() });
-        }
-    }
-
     /// The thread to run next, round-robin over runnable threads in id order.
     fn pick(&mut self) -> Option<u32> {
         self.fire_timers();
@@ -721,19 +338,26 @@ impl Machine {
             return Some(self.current);
         }
         self.slice_left = SLICE;
-        let order: Vec<u32> = self
-            .threads
-            .range(self.current + 1..)
-            .chain(self.threads.range(..=self.current))
-            .map(|(t, _)| *t)
-            .collect();
-        for tid in order {
-            if self.threads.contains_key(&tid) && self.prepare(tid) {
-                self.current = tid;
-                return Some(tid);
+        // Preparing one thread can wake another that was already passed over (a signal kills a
+        // child whose parent waits): go round again until a pass changes nothing.
+        loop {
+            let events = self.events;
+            let order: Vec<u32> = self
+                .threads
+                .range(self.current + 1..)
+                .chain(self.threads.range(..=self.current))
+                .map(|(t, _)| *t)
+                .collect();
+            for tid in order {
+                if self.threads.contains_key(&tid) && self.prepare(tid) {
+                    self.current = tid;
+                    return Some(tid);
+                }
+            }
+            if self.events == events {
+                return None;
             }
         }
-        None
     }
 
     /// Nothing can run: let time pass to the next deadline, or report why the machine stops.
@@ -850,59 +474,72 @@ impl Machine {
         }
     }
 
-    /// One instruction at a time, with breakpoints and the trace ring.
+    /// The debugging loop: breakpoints checked before each instruction, the trace ring filled
+    /// after it. Registers and memory stay borrowed until an exception needs the whole machine.
     fn execute_traced(&mut self, tid: u32, limit: u64) -> Option<Stop> {
-        for _ in 0..limit {
-            let thread = self.threads.get(&tid)?;
+        let mut done = 0;
+        while done < limit {
+            let thread = self.threads.get_mut(&tid)?;
             if thread.wait.is_some() {
                 return None;
             }
-            let pc = thread.cpu.pc;
-            if self.debug.breakpoints.contains(&pc) && self.debug.resume_over != Some((tid, pc)) {
-                self.debug.resume_over = Some((tid, pc));
-                return Some(Stop::Breakpoint(pc));
-            }
-            let resuming = self.debug.resume_over.take() == Some((tid, pc));
             let pid = thread.pid;
-            let before = (self.debug.trace.depth > 0).then(|| thread.cpu.clone());
             let space = self.processes[&pid].space;
-            let mem = &mut self.spaces[space].mem;
-            let cpu = &mut self.threads.get_mut(&tid).unwrap().cpu;
-            let word = peek_word(mem, pc).unwrap_or(0);
-            // Resuming from a watchpoint: the watched access happens once, unwatched.
-            let watches: Vec<WatchRange> = if resuming { mem.watchpoints().to_vec() } else { vec![] };
-            for w in &watches {
-                mem.unwatch(w.addr, w.len);
-            }
-            let result = step(cpu, mem);
-            for w in &watches {
-                mem.watch(w.addr, w.len, w.read, w.write);
-            }
-            let retired = result.is_ok() || matches!(result, Err(Exception::Svc { .. }));
-            if retired {
-                self.account(pid, 1);
-            }
-            let stop = match result {
-                Ok(()) => None,
-                Err(e) => self.exception(tid, e),
-            };
-            if let (Some(before), true) = (before, retired) {
-                if let Some(after) = self.threads.get(&tid).map(|t| &t.cpu) {
-                    self.debug.trace.push(TraceEntry {
-                        pid,
-                        pc,
-                        word,
-                        changes: trace::changes(&before, after),
-                        nzcv_before: before.nzcv,
-                        nzcv_after: after.nzcv,
-                    });
+            let (cpu, mem) = (&mut thread.cpu, &mut self.spaces[space].mem);
+            let Debug { trace: ring, breakpoints, resume_over, .. } = &mut self.debug;
+            let tracing = ring.depth > 0;
+            let mut before = Before::default();
+            let mut n = 0;
+            let mut failed = None;
+            while done + n < limit {
+                let pc = cpu.pc;
+                let resuming = resume_over.take() == Some((tid, pc));
+                if !resuming && breakpoints.contains(&pc) {
+                    *resume_over = Some((tid, pc));
+                    self.account(pid, n);
+                    return Some(Stop::Breakpoint(pc));
+                }
+                if tracing {
+                    before.save(cpu, mem.fetch(pc).unwrap_or(0));
+                }
+                // Resuming from a watchpoint: the watched access happens once, unwatched.
+                let watches: Vec<WatchRange> = if resuming { mem.watchpoints().to_vec() } else { vec![] };
+                for w in &watches {
+                    mem.unwatch(w.addr, w.len);
+                }
+                let result = step(cpu, mem);
+                for w in &watches {
+                    mem.watch(w.addr, w.len, w.read, w.write);
+                }
+                match result {
+                    Ok(()) => {
+                        n += 1;
+                        if tracing {
+                            ring.record(pid, &before, cpu);
+                        }
+                    }
+                    Err(e) => {
+                        failed = Some(e);
+                        break;
+                    }
                 }
             }
-            if stop.is_some() {
-                return stop;
-            }
-            if !retired || self.threads.get(&tid).is_none_or(|t| t.wait.is_some()) {
+            let Some(e) = failed else {
+                self.account(pid, n);
                 return None;
+            };
+            let retired = matches!(e, Exception::Svc { .. });
+            self.account(pid, n + retired as u64);
+            done += n + retired as u64;
+            let stop = self.exception(tid, e);
+            // A system call's effect (x0, or a whole new program) belongs to its svc's entry.
+            if tracing && retired {
+                if let Some(after) = self.threads.get(&tid).map(|t| &t.cpu) {
+                    self.debug.trace.record(pid, &before, after);
+                }
+            }
+            if stop.is_some() || !retired {
+                return stop;
             }
         }
         None
@@ -1037,6 +674,25 @@ impl Machine {
         }
     }
 
+    /// The process, registers and memory the debugger shows: the focused thread's, or after the
+    /// run those of the last thread that ended.
+    pub fn view(&self) -> Option<(u32, &CpuState, &Memory)> {
+        match self.focus() {
+            Some(tid) => Some((self.threads[&tid].pid, &self.threads[&tid].cpu, self.mem(tid))),
+            None => self.remains.as_ref().map(|(pid, cpu, mem)| (*pid, cpu, mem)),
+        }
+    }
+
+    pub fn view_mut(&mut self) -> Option<(&mut CpuState, &mut Memory)> {
+        match self.focus() {
+            Some(tid) => {
+                let space = self.process_of(tid).space;
+                Some((&mut self.threads.get_mut(&tid).unwrap().cpu, &mut self.spaces[space].mem))
+            }
+            None => self.remains.as_mut().map(|(_, cpu, mem)| (cpu, mem)),
+        }
+    }
+
     pub fn step_over_breakpoint(&mut self) {
         if let Some(tid) = self.focus() {
             self.debug.resume_over = Some((tid, self.threads[&tid].cpu.pc));
@@ -1131,6 +787,7 @@ impl ProcContext for Machine {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use crate::arm64::linux::errno::ENOMEM;
 
     fn program(path: &str) -> Vec<u8> {
         std::fs::read(format!("{}/../programs/arm64/{path}", env!("CARGO_MANIFEST_DIR"))).unwrap()
@@ -1158,6 +815,34 @@ pub(crate) mod tests {
         assert_eq!(m.run(50_000_000), Stop::Exited, "{:?}", m.faults);
         assert_eq!(String::from_utf8_lossy(&m.terminal.stdout), std::fs::read_to_string(format!("{}/../programs/arm64/c/expected/hello.out", env!("CARGO_MANIFEST_DIR"))).unwrap());
         assert_eq!(m.exit_status, Some(0));
+    }
+
+    /// Makes the current thread of `m` execute one system call, as its `svc` would.
+    pub fn call(m: &mut Machine, nr: u64, args: [u64; 6]) -> i64 {
+        let tid = m.focus().unwrap();
+        let t = m.thread_mut(tid);
+        t.cpu.x[8] = nr;
+        t.cpu.x[..6].copy_from_slice(&args);
+        t.cpu.pc += 4;
+        m.syscall(tid);
+        m.threads[&tid].cpu.x[0] as i64
+    }
+
+    #[test]
+    fn guest_memory_is_bounded() {
+        let mut m = boot(program("c/bin/hello"), "/bin/hello", &["hello"]);
+        const MMAP: u64 = 222;
+        let anonymous = |len: u64| [0, len, 3, 0x22, u64::MAX, 0];
+        assert_eq!(call(&mut m, MMAP, anonymous(2 << 30)), -(ENOMEM.0 as i64));
+        // Near the address space's allowance (4 GiB), one more page fits and two do not.
+        let tid = m.focus().unwrap();
+        m.space_of_mut(tid).mapped = (4 << 30) - 4096;
+        assert_eq!(call(&mut m, MMAP, anonymous(8192)), -(ENOMEM.0 as i64));
+        let page = call(&mut m, MMAP, anonymous(4096));
+        assert!(page > 0);
+        assert_eq!(call(&mut m, MMAP, anonymous(4096)), -(ENOMEM.0 as i64));
+        assert_eq!(call(&mut m, 215, [page as u64, 4096, 0, 0, 0, 0]), 0); // munmap gives it back
+        assert!(call(&mut m, MMAP, anonymous(4096)) > 0);
     }
 
     #[test]

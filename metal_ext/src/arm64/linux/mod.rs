@@ -2,10 +2,12 @@
 //! filesystem with /proc and host mounts, processes, signals, system calls and the machine that
 //! runs them all.
 
+pub mod access;
 pub mod elf;
 pub mod errno;
 pub mod fd;
 pub mod hostfs;
+pub mod lifecycle;
 pub mod machine;
 pub mod process;
 pub mod procfs;

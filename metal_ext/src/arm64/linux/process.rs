@@ -21,6 +21,9 @@ pub struct Space {
     pub mmap_next: u64,
     /// Processes using this space.
     pub users: u32,
+    /// Bytes granted by brk, mmap and mremap (and not unmapped since): bounded, because guest
+    /// pages are host memory.
+    pub mapped: u64,
 }
 
 /// Why a thread is not running. The thread's PC points at its `svc`, which is executed again

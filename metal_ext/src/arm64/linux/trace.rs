@@ -33,17 +33,59 @@ pub struct TraceRing {
     pub entries: VecDeque<TraceEntry>,
 }
 
-/// Registers that differ between two states.
-pub fn changes(before: &CpuState, after: &CpuState) -> Vec<(u8, u128, u128)> {
-    let mut out = vec![];
-    for i in 0..32 {
-        if before.x[i] != after.x[i] {
-            out.push((i as u8, before.x[i] as u128, after.x[i] as u128));
+/// The registers an instruction may change, saved before it runs (one buffer, refilled for
+/// every instruction). The 512 bytes of vector registers are saved only for instructions that
+/// can write them.
+#[derive(Default)]
+pub struct Before {
+    pc: u64,
+    word: u32,
+    x: [u64; 32],
+    nzcv: u32,
+    fpcr: u32,
+    fpsr: u32,
+    tpidr_el0: u64,
+    v: [u128; 32],
+    v_saved: bool,
+}
+
+/// Whether `word` can change a vector register: SIMD & FP data processing and SIMD loads
+/// (encoding bits 27 and 26 both set), or a system call (sigreturn, execve).
+fn may_write_vectors(word: u32) -> bool {
+    (word >> 26) & 3 == 3 || word & 0xffe0_001f == 0xd400_0001
+}
+
+impl Before {
+    pub fn save(&mut self, cpu: &CpuState, word: u32) {
+        self.pc = cpu.pc;
+        self.word = word;
+        self.x = cpu.x;
+        self.nzcv = cpu.nzcv;
+        self.fpcr = cpu.fpcr;
+        self.fpsr = cpu.fpsr;
+        self.tpidr_el0 = cpu.tpidr_el0;
+        self.v_saved = may_write_vectors(word);
+        if self.v_saved {
+            self.v = cpu.v;
         }
     }
-    for i in 0..32 {
-        if before.v[i] != after.v[i] {
-            out.push((32 + i as u8, before.v[i], after.v[i]));
+}
+
+/// Registers that differ between the saved state and now, into `out`.
+fn changes(before: &Before, after: &CpuState, out: &mut Vec<(u8, u128, u128)>) {
+    out.clear();
+    if before.x != after.x {
+        for i in 0..32 {
+            if before.x[i] != after.x[i] {
+                out.push((i as u8, before.x[i] as u128, after.x[i] as u128));
+            }
+        }
+    }
+    if before.v_saved {
+        for i in 0..32 {
+            if before.v[i] != after.v[i] {
+                out.push((32 + i as u8, before.v[i], after.v[i]));
+            }
         }
     }
     let system = [
@@ -52,7 +94,6 @@ pub fn changes(before: &CpuState, after: &CpuState) -> Vec<(u8, u128, u128)> {
         (66, before.tpidr_el0 as u128, after.tpidr_el0 as u128),
     ];
     out.extend(system.into_iter().filter(|(_, a, b)| a != b));
-    out
 }
 
 impl TraceRing {
@@ -63,13 +104,23 @@ impl TraceRing {
         }
     }
 
-    pub fn push(&mut self, entry: TraceEntry) {
+    /// Records one executed instruction, reusing the oldest entry's storage once the ring is full.
+    pub fn record(&mut self, pid: u32, before: &Before, after: &CpuState) {
+        let (pc, word) = (before.pc, before.word);
         if self.depth == 0 {
             return;
         }
-        if self.entries.len() == self.depth {
-            self.entries.pop_front();
-        }
+        let mut entry = if self.entries.len() == self.depth {
+            self.entries.pop_front().unwrap()
+        } else {
+            TraceEntry { pid, pc, word, changes: Vec::with_capacity(4), nzcv_before: 0, nzcv_after: 0 }
+        };
+        entry.pid = pid;
+        entry.pc = pc;
+        entry.word = word;
+        entry.nzcv_before = before.nzcv;
+        entry.nzcv_after = after.nzcv;
+        changes(before, after, &mut entry.changes);
         self.entries.push_back(entry);
     }
 }
@@ -82,18 +133,30 @@ mod tests {
     fn keeps_the_newest_entries_and_their_changes() {
         let mut ring = TraceRing::default();
         ring.set_depth(2);
-        let mut a = CpuState::default();
+        let a = CpuState::default();
         let mut b = a.clone();
+        b.pc = 99;
         b.x[3] = 9;
         b.x[31] = 16;
         b.v[1] = 1 << 100;
-        assert_eq!(changes(&a, &b), vec![(3, 0, 9), (31, 0, 16), (33, 0, 1 << 100)]);
-        a.tpidr_el0 = 5;
-        assert_eq!(changes(&b, &a).last(), Some(&(66, 0, 5)));
+        b.tpidr_el0 = 5;
+        b.nzcv = 0x4000_0000;
+        let mut before = Before::default();
         for pc in 0..3 {
-            ring.push(TraceEntry { pid: 1, pc, word: 0, changes: vec![], nzcv_before: 0, nzcv_after: 0 });
+            let mut a = a.clone();
+            a.pc = pc;
+            before.save(&a, 0x4ea11c20); // mov v0.16b, v1.16b
+            ring.record(1, &before, &b);
         }
         assert_eq!(ring.entries.iter().map(|e| e.pc).collect::<Vec<_>>(), [1, 2]);
+        let e = &ring.entries[1];
+        assert_eq!(e.changes, vec![(3, 0, 9), (31, 0, 16), (33, 0, 1 << 100), (66, 0, 5)]);
+        assert_eq!((e.nzcv_before, e.nzcv_after, e.word), (0, 0x4000_0000, 0x4ea11c20));
+        before.save(&b, 0);
+        ring.record(1, &before, &b);
+        assert!(ring.entries[1].changes.is_empty());
+        assert!(!may_write_vectors(0x8b020020) && !may_write_vectors(0x14000000)); // add, b
+        assert!(may_write_vectors(0x3dc00020) && may_write_vectors(0xd4000001)); // ldr q0, svc
         assert_eq!(register_name(31), "sp");
         assert_eq!(register_name(40), "v8");
     }

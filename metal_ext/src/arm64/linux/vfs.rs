@@ -246,34 +246,42 @@ impl Vfs {
     }
 
     /// Builder helper: creates every missing directory of an absolute path; returns the last.
-    pub fn mkdir_all(&mut self, path: &str) -> Ino {
+    pub fn mkdir_all(&mut self, path: &str) -> SysResult<Ino> {
+        if !path.starts_with('/') {
+            return Err(EINVAL);
+        }
         let mut dir = ROOT;
         for name in path.split('/').filter(|c| !c.is_empty()) {
             let existing = match &self.inode(dir).node {
                 Node::Dir { entries, .. } => entries.get(name).copied(),
-                _ => panic!("mkdir_all through a non-directory: {path}"),
+                _ => return Err(ENOTDIR),
             };
             dir = match existing {
                 Some(i) => i,
-                None => self.add(dir, name, Node::Dir { entries: BTreeMap::new(), parent: dir }, 0o755).unwrap(),
+                None => self.add(dir, name, Node::Dir { entries: BTreeMap::new(), parent: dir }, 0o755)?,
             };
         }
-        dir
+        Ok(dir)
     }
 
-    /// Builder helper: places a node at an absolute path, creating parent directories.
-    pub fn install(&mut self, path: &str, node: Node, mode: u32) -> Ino {
+    /// Builder helper: places a node at an absolute path, creating parent directories. It
+    /// replaces a file of that name; a directory only by a mount.
+    pub fn install(&mut self, path: &str, node: Node, mode: u32) -> SysResult<Ino> {
         let (parent, name) = split_parent(path);
-        let dir = self.mkdir_all(parent);
+        let dir = self.mkdir_all(parent)?;
         if let Some(&old) = match &self.inode(dir).node {
             Node::Dir { entries, .. } => entries.get(name),
             _ => None,
         } {
+            let is_dir = matches!(self.inode(old).node, Node::Dir { .. } | Node::Mount(_) | Node::Proc);
+            if is_dir && !matches!(node, Node::Mount(_)) {
+                return Err(EISDIR);
+            }
             self.inode_mut(old).node = node;
             self.inode_mut(old).mode = mode;
-            return old;
+            return Ok(old);
         }
-        self.add(dir, name, node, mode).unwrap()
+        self.add(dir, name, node, mode)
     }
 
     /// Mounts a host folder at an absolute guest path.
@@ -283,8 +291,10 @@ impl Vfs {
             return Err(std::io::Error::new(std::io::ErrorKind::NotADirectory, format!("{} is not a folder", host.display())));
         }
         let index = self.mounts.len();
+        self.install(guest, Node::Mount(index), 0o755).map_err(|e| {
+            std::io::Error::new(std::io::ErrorKind::InvalidInput, format!("guest path {guest:?} (errno {})", e.0))
+        })?;
         self.mounts.push(HostMount { host, writable, guest: guest.to_string() });
-        self.install(guest, Node::Mount(index), 0o755);
         Ok(())
     }
 
@@ -717,12 +727,15 @@ mod tests {
 
     fn tree() -> Vfs {
         let mut v = Vfs::new();
-        v.install("/bin/busybox", Node::File(Arc::new(b"ELF".to_vec())), 0o755);
-        v.install("/bin/ls", Node::Symlink("busybox".into()), 0o777);
-        v.install("/etc/motd", Node::File(Arc::new(b"hi\n".to_vec())), 0o644);
-        v.install("/loop", Node::Symlink("/loop".into()), 0o777);
-        v.install("/up", Node::Symlink("../../..".into()), 0o777);
-        v.mkdir_all("/tmp");
+        v.install("/bin/busybox", Node::File(Arc::new(b"ELF".to_vec())), 0o755).unwrap();
+        v.install("/bin/ls", Node::Symlink("busybox".into()), 0o777).unwrap();
+        v.install("/etc/motd", Node::File(Arc::new(b"hi\n".to_vec())), 0o644).unwrap();
+        v.install("/loop", Node::Symlink("/loop".into()), 0o777).unwrap();
+        v.install("/up", Node::Symlink("../../..".into()), 0o777).unwrap();
+        v.mkdir_all("/tmp").unwrap();
+        assert_eq!(v.install("/etc/motd/x", Node::Symlink("/".into()), 0o777), Err(ENOTDIR));
+        assert_eq!(v.install("/etc", Node::Symlink("/".into()), 0o777), Err(EISDIR));
+        assert_eq!(v.install("relative", Node::Symlink("/".into()), 0o777), Err(EINVAL));
         v
     }
 

@@ -20,8 +20,19 @@ const MREMAP_FIXED: u64 = 2;
 const USER_TOP: u64 = 1 << 47;
 /// The program break may grow this far past its start.
 const BRK_LIMIT: u64 = 1 << 30;
-/// Largest single mapping: guest pages are host memory as soon as they are mapped.
+/// Largest single mapping, and most memory one address space may be granted: guest pages are
+/// host memory as soon as they are mapped.
 const MAP_LIMIT: u64 = 1 << 30;
+const SPACE_LIMIT: u64 = 4 << 30;
+
+/// Accounts for `grow` more bytes in the space (ENOMEM past the limit).
+fn grant(s: &mut Space, grow: u64) -> SysResult<()> {
+    if s.mapped + grow > SPACE_LIMIT {
+        return Err(ENOMEM);
+    }
+    s.mapped += grow;
+    Ok(())
+}
 
 fn perms(prot: u64) -> u8 {
     (if prot & PROT_READ != 0 { READ } else { 0 })
@@ -41,12 +52,15 @@ pub fn brk(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
     }
     let (old_end, new_end) = (page_up(s.brk).unwrap(), page_up(want).unwrap());
     if new_end > old_end {
-        if (old_end..new_end).step_by(PAGE_SIZE as usize).any(|p| s.mem.is_mapped(p)) {
+        if (old_end..new_end).step_by(PAGE_SIZE as usize).any(|p| s.mem.is_mapped(p))
+            || grant(s, new_end - old_end).is_err()
+        {
             return Ok(value(s.brk));
         }
         s.mem.map(old_end, new_end - old_end, READ | WRITE);
     } else if new_end < old_end {
         s.mem.unmap(new_end, old_end - new_end);
+        s.mapped = s.mapped.saturating_sub(old_end - new_end);
     }
     s.brk = want;
     Ok(value(want))
@@ -114,6 +128,7 @@ pub fn mmap(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
     } else {
         find_free(s, len)?
     };
+    grant(s, len)?;
     s.mem.map(start, len, perms(prot));
     if let Some(data) = contents {
         let from = (offset as usize).min(data.len());
@@ -137,7 +152,9 @@ pub fn munmap(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
         return Err(EINVAL);
     }
     let len = user_range(a[0], a[1])?;
-    m.space_of_mut(tid).mem.unmap(a[0], len);
+    let s = m.space_of_mut(tid);
+    s.mem.unmap(a[0], len);
+    s.mapped = s.mapped.saturating_sub(len);
     Ok(value(0))
 }
 
@@ -161,19 +178,24 @@ pub fn mremap(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
     let prot = s.mem.perms(old).ok_or(EFAULT)?;
     if new_len <= old_len {
         s.mem.unmap(old + new_len, old_len - new_len);
+        s.mapped = s.mapped.saturating_sub(old_len - new_len);
         return Ok(value(old));
     }
     let grow_in_place = (old + old_len..old + new_len).step_by(PAGE_SIZE as usize).all(|p| !s.mem.is_mapped(p));
+    if !grow_in_place && flags & MREMAP_MAYMOVE == 0 {
+        return Err(ENOMEM);
+    }
+    grant(s, new_len - old_len)?;
     if grow_in_place {
         s.mem.map(old + old_len, new_len - old_len, prot);
         return Ok(value(old));
     }
-    if flags & MREMAP_MAYMOVE == 0 {
+    let Ok(start) = find_free(s, new_len) else {
+        s.mapped -= new_len - old_len;
         return Err(ENOMEM);
-    }
+    };
     let mut data = vec![0u8; old_len as usize];
     s.mem.peek(old, &mut data).map_err(|_| EFAULT)?;
-    let start = find_free(s, new_len)?;
     s.mem.map(start, new_len, prot);
     s.mem.poke(start, &data).expect("pages were just mapped");
     s.mem.unmap(old, old_len);

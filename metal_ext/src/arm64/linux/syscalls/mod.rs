@@ -74,7 +74,9 @@ pub fn dispatch(m: &mut Machine, tid: u32, nr: u64, a: [u64; 6]) -> Outcome {
         78 => f::readlinkat(m, tid, a),
         79 => f::newfstatat(m, tid, a),
         80 => f::fstat(m, tid, a),
-        81..=83 => Ok(value(0)), // sync, fsync, fdatasync: nothing is cached
+        81..=83 | 267 => Ok(value(0)), // sync, fsync, fdatasync, syncfs: nothing is cached
+        213 | 223 => Ok(value(0)),      // readahead, fadvise64: advice only
+        32 => f::flock(m, tid, a),
         88 => f::utimensat(m, tid, a),
         276 => f::renameat(m, tid, a),
         291 => f::statx(m, tid, a),
@@ -134,6 +136,9 @@ pub fn dispatch(m: &mut Machine, tid: u32, nr: u64, a: [u64; 6]) -> Outcome {
         179 => misc::sysinfo(m, tid, a),
         261 => misc::getrlimit(m, tid, a),
         123 => misc::sched_getaffinity(m, tid, a),
+        122 => Ok(value(0)), // sched_setaffinity: there is one CPU
+        140 => Ok(value(0)), // setpriority: the scheduler has no priorities
+        141 => Ok(value(20)), // getpriority: nice 0, in the kernel's 40 - nice encoding
         168 => misc::getcpu(m, tid, a),
         278 => misc::getrandom(m, tid, a),
         // The sandbox has no network and no kernel log.

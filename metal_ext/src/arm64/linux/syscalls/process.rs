@@ -4,8 +4,10 @@ use super::{value, Flow, Outcome};
 use crate::arm64::linux::elf;
 use crate::arm64::linux::errno::*;
 use crate::arm64::linux::machine::Machine;
-use crate::arm64::linux::process::{exited_status, Process, Space, Thread, Wait};
+use crate::arm64::linux::process::{exited_status, Process, Thread, Wait};
 
+/// Threads (of all processes) the machine runs at most; clone fails with EAGAIN beyond.
+const MAX_THREADS: usize = 1024;
 const CLONE_VM: u64 = 0x100;
 const CLONE_SIGHAND: u64 = 0x800;
 const CLONE_VFORK: u64 = 0x4000;
@@ -37,6 +39,9 @@ pub fn clone(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
     if flags & CLONE_THREAD != 0 && flags & (CLONE_VM | CLONE_SIGHAND) != CLONE_VM | CLONE_SIGHAND {
         return Err(EINVAL);
     }
+    if m.threads.len() >= MAX_THREADS {
+        return Err(EAGAIN);
+    }
     let parent = m.thread(tid).clone();
     let child_tid = m.alloc_pid();
     let mut cpu = parent.cpu.clone();
@@ -60,8 +65,9 @@ pub fn clone(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
             m.spaces[p.space].users += 1;
             p.space
         } else {
-            let s = &m.spaces[p.space];
-            m.spaces.insert(Space { mem: s.mem.clone(), users: 1, ..s.clone() })
+            let mut copy = m.spaces[p.space].clone();
+            copy.users = 1;
+            m.spaces.insert(copy)
         };
         // Without CLONE_THREAD, descriptor tables and the working directory are copied even when
         // CLONE_FILES or CLONE_FS ask to share them (no program here relies on that sharing).
