@@ -446,17 +446,13 @@ class Machine:
 
     @property
     def alive(self) -> bool:
-        """Whether a process is left. Once every process has exited there are no registers or memory
-        to show: `registers` and `flags` are empty, `pc` is 0, and reading memory is an error."""
-        try:
-            self._engine.pid()
-        except ValueError:
-            return False
-        return True
+        """Whether a process is left. Once every process has exited, registers and memory are those
+        of the last thread that ended, as it left them (x8 holds the number of its exit call)."""
+        return bool(self._engine.processes())
 
     @property
     def pid(self) -> int:
-        """The process whose registers and memory this object shows."""
+        """The process whose registers and memory this object shows (after the end: the last one)."""
         return self._engine.pid()
 
     def faults(self) -> list[Fault]:
@@ -471,16 +467,12 @@ class Machine:
     @property
     def registers(self) -> dict[str, int]:
         """x0..x30, sp, pc and nzcv of the current process, as unsigned 64-bit values."""
-        if not self.alive:
-            return {}
         values = self._engine.registers()
         return {name: values[name] for name in REGISTERS}
 
     @property
     def vregs(self) -> dict[str, int]:
         """The SIMD and floating-point registers v0..v31 as 128-bit integers."""
-        if not self.alive:
-            return {}
         values = self._engine.registers()
         return {name: values[name] for name in VECTOR_REGISTERS}
 
@@ -493,7 +485,7 @@ class Machine:
 
     @property
     def pc(self) -> int:
-        return self._engine.get_register("pc") if self.alive else 0
+        return self._engine.get_register("pc")
 
     @pc.setter
     def pc(self, value: int) -> None:
@@ -502,8 +494,6 @@ class Machine:
     @property
     def flags(self) -> dict[str, bool]:
         """The condition flags N, Z, C, V."""
-        if not self.alive:
-            return {}
         nzcv = self._engine.get_register("nzcv")
         return {name: bool(nzcv >> (31 - i) & 1) for i, name in enumerate(FLAGS)}
 
@@ -568,6 +558,13 @@ class Machine:
         """Address -> function name, from the ELF symbol table (empty for a stripped program)."""
         return {s.address: s.name for s in self.elf.symbols.values() if s.kind == "function"}
 
+    def debug_layout(self):
+        """How the debugger widget shows this machine: 64-bit registers, NZCV, hex code addresses 4 apart."""
+        from ncpu_nb.protocol import DebugLayout, RegisterGroup  # the widget's part of the protocol
+
+        return DebugLayout((RegisterGroup("general", REGISTERS[:-1], 64), RegisterGroup("flags", ("nzcv",), 32)),
+                           code_unit=4, hex_locations=True, address_bits=48)
+
     def debugger(self, **options):
         """A live debugger in the notebook (see `ncpu_nb.widgets.Debugger` for the options)."""
         from ncpu_nb.widgets import Debugger  # imports anywidget: only when asked
@@ -593,8 +590,8 @@ class Machine:
         return rows
 
     def __repr__(self) -> str:
-        where = f"pc=0x{self.pc:x}, " if self.alive else ""
-        return f"<Machine {' '.join(self.argv)!r}: {self._status_text()}, {where}{self.instructions:,} instructions>"
+        return (f"<Machine {' '.join(self.argv)!r}: {self._status_text()}, pc=0x{self.pc:x}, "
+                f"{self.instructions:,} instructions>")
 
     def _status_text(self) -> str:
         kind, _pc, detail = self._stop
@@ -603,17 +600,13 @@ class Machine:
         return STOP_TEXT.get(kind, kind)
 
     def _repr_html_(self) -> str:
-        state = html.table(["", ""], self._state_rows())
-        if self.alive:
-            regs = self.registers
-            names = [n for n in REGISTERS if n != "nzcv"]
-            third = (len(names) + 2) // 3
-            parts = [html.box(html.table(["reg", "value"], [[n, f"0x{regs[n]:016x}"] for n in names[i:i + third]]))
-                     for i in range(0, len(names), third)]
-            flags = html.table(["N", "Z", "C", "V"], [["1" if on else "0" for on in self.flags.values()]])
-            parts += [html.box(flags, state), self._listing_html()]
-        else:
-            parts = [html.box(state)]
+        regs = self.registers
+        names = [n for n in REGISTERS if n != "nzcv"]
+        third = (len(names) + 2) // 3
+        parts = [html.box(html.table(["reg", "value"], [[n, f"0x{regs[n]:016x}"] for n in names[i:i + third]]))
+                 for i in range(0, len(names), third)]
+        flags = html.table(["N", "Z", "C", "V"], [["1" if on else "0" for on in self.flags.values()]])
+        parts += [html.box(flags, html.table(["", ""], self._state_rows())), self._listing_html()]
         if self._stdout or self._stderr:
             tail = "\n".join((self.stdout + self.stderr).splitlines()[-12:])
             parts.append(f"<div class='title'>output (last lines)</div><pre>{escape(tail)}</pre>")
