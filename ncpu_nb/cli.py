@@ -113,7 +113,8 @@ def cmd_busybox(args) -> int:
 
 
 def cmd_exec(args) -> int:
-    from ncpu_nb.machine.machine import Machine, read_elf
+    from ncpu_nb.machine import Machine
+    from ncpu_nb.machine.elf import read_elf
 
     elf = read_elf(args.elf)  # before stdin is read: a wrong path fails at once
     name = Path(args.elf).name

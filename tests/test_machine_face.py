@@ -9,6 +9,8 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ncpu_nb import _metal
 from ncpu_nb.cli import build_parser, main
@@ -94,14 +96,30 @@ def _x86_elf() -> bytes:
 @pytest.mark.parametrize("mutate, message", [
     (lambda d: d[:40], "too short"),
     (lambda d: b"MZ" + d[2:], "not an ELF file"),
-    (lambda d: d[:4] + b"\x01" + d[5:], "32-bit"),
-    (lambda d: d[:5] + b"\x02" + d[6:], "big-endian"),
+    (lambda d: d[:4] + b"\x01" + d[5:], "not a 64-bit ELF"),
+    (lambda d: d[:5] + b"\x02" + d[6:], "not a little-endian ELF"),
     (lambda d: d[:16] + b"\x01\x00" + d[18:], "not an executable"),
     (lambda d: d[:0x100], "past the end of the file"),
 ])
 def test_malformed_elf_files_raise_elf_error(mutate, message):
     with pytest.raises(ElfError, match=message):
         ElfFile(mutate(HELLO.read_bytes()), "hello")
+
+
+@settings(max_examples=60)
+@given(st.lists(st.tuples(st.integers(0, 4095), st.integers(0, 255)), min_size=1, max_size=8), st.booleans())
+def test_mutated_elf_files_give_elf_errors_only(flips, in_section_table):  # and never crash the loader
+    data = bytearray(HELLO.read_bytes())
+    base = int.from_bytes(data[0x28:0x30], "little") if in_section_table else 0  # e_shoff or the header
+    for at, value in flips:
+        data[(base + at) % len(data)] = value
+    try:
+        elf = ElfFile(bytes(data), "mutated")
+        elf.symbols, elf.sections, elf.stripped  # read on demand: checked then
+        if hasattr(_metal, "LinuxMachine"):
+            Machine(bytes(data), ["mutated"])  # what Python let through, the loader checks again
+    except ElfError:
+        pass
 
 
 def test_an_x86_program_is_named_as_such():

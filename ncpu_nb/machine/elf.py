@@ -29,6 +29,14 @@ SHT_SYMTAB, SHT_NOBITS = 2, 8
 SYMBOL_KINDS = {1: "object", 2: "function", 6: "tls"}
 
 
+def read_elf(path) -> bytes:
+    """The bytes of a host file, or an ElfError saying why it cannot be read."""
+    try:
+        return Path(path).read_bytes()
+    except OSError as exc:
+        raise ElfError(f"cannot read: {exc.strerror}", str(path)) from exc
+
+
 def _perms(flags: int) -> str:  # p_flags: X=1, W=2, R=4
     return ("r" if flags & 4 else "-") + ("w" if flags & 2 else "-") + ("x" if flags & 1 else "-")
 
@@ -76,9 +84,10 @@ class ElfFile:
         if ident[:4] != b"\x7fELF":
             self._fail(f"not an ELF file (starts with {ident[:4]!r}, not b'\\x7fELF')")
         if ident[4] != 2:
-            self._fail("a 32-bit ELF file (EI_CLASS=1); the machine runs 64-bit AArch64 programs")
+            self._fail(f"not a 64-bit ELF file (EI_CLASS={ident[4]}; 1 is 32-bit); the machine runs 64-bit programs")
         if ident[5] != 1:
-            self._fail("a big-endian ELF file (EI_DATA=2); AArch64 Linux programs are little-endian")
+            self._fail(f"not a little-endian ELF file (EI_DATA={ident[5]}; 2 is big-endian), as AArch64 Linux "
+                       "programs are")
         if machine != EM_AARCH64:
             self._fail(f"built for {MACHINES.get(machine, f'machine {machine}')} (e_machine={machine}), not AArch64")
         if e_type not in (2, 3):
@@ -93,11 +102,7 @@ class ElfFile:
 
     @classmethod
     def read(cls, path) -> "ElfFile":
-        try:
-            data = Path(path).read_bytes()
-        except OSError as exc:
-            raise ElfError(f"cannot read: {exc.strerror}", str(path)) from exc
-        return cls(data, str(path))
+        return cls(read_elf(path), str(path))
 
     def _fail(self, message: str):
         raise ElfError(message, self.path)

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from ncpu_nb import _metal, html
-from ncpu_nb.machine.elf import ElfFile
+from ncpu_nb.machine.elf import ElfFile, read_elf
 from ncpu_nb.machine.errors import ElfError, MachineError
 from ncpu_nb.machine.mounts import parse_mounts
 from ncpu_nb.machine.syscalls import SyscallLog
@@ -35,13 +35,6 @@ STOP_TEXT = {"ready": "ready", "budget": "paused (instruction budget)", "timeout
 def flags_text(nzcv: int) -> str:
     """'NZCV'-style text: the letter of each set flag."""
     return "".join(name for i, name in enumerate(FLAGS) if nzcv >> (31 - i) & 1)
-
-
-def read_elf(path) -> bytes:
-    try:
-        return Path(path).read_bytes()
-    except OSError as exc:
-        raise ElfError(f"cannot read: {exc.strerror}", str(path)) from exc
 
 
 def _kept(pieces: tuple[bytes, ...], new: bytes) -> tuple[bytes, ...]:
