@@ -300,3 +300,10 @@ def test_timeout_kills_the_command_it_runs():
     # its guest cannot exec /proc/self/exe.)
     m = busybox("sh", "-c", "timeout 1 sleep 5; echo st $?; timeout 5 true; echo st $?")
     assert out(m) == "st 143\nst 0\n"
+
+
+def test_argument_lists_too_long():
+    with pytest.raises(_metal.ElfError, match="too long"):
+        _metal.LinuxMachine(BUSYBOX, ["busybox", "echo", "x" * (3 << 20)], [])
+    m = busybox("sh", "-c", "x=$(head -c 200000 /dev/zero | tr '\\0' a); /bin/echo $x; echo st $?")
+    assert out(m) == "st 126\n" and b"Argument list too long" in m.take_stderr()

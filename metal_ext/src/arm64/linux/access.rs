@@ -103,7 +103,8 @@ impl Machine {
             if p == 0 {
                 return Ok(out);
             }
-            out.push(self.read_cstring(tid, p)?);
+            // Linux's limit on one argument (MAX_ARG_STRLEN) is the string reader's.
+            out.push(self.read_cstring(tid, p).map_err(|e| if e == ENAMETOOLONG { E2BIG } else { e })?);
             if out.len() > 65536 {
                 return Err(E2BIG);
             }

@@ -64,7 +64,7 @@ pub struct FaultRecord {
 }
 
 #[derive(Clone, Debug, Default)]
-pub struct Debug {
+pub struct DebugState {
     pub trace: TraceRing,
     pub breakpoints: HashSet<u64>,
     /// Watched ranges, applied to every address space.
@@ -133,7 +133,7 @@ pub struct Machine {
     pub syscalls: u64,
     pub clock: Clock,
     rng: u64,
-    pub debug: Debug,
+    pub debug: DebugState,
     pub syscall_log: VecDeque<SyscallRecord>,
     pub unknown_syscalls: BTreeSet<u64>,
     pub faults: Vec<FaultRecord>,
@@ -199,7 +199,7 @@ impl Machine {
             syscalls: 0,
             clock,
             rng: if config.deterministic { 0x6e63_7075_5f6e_6221 } else { host_seed() },
-            debug: Debug::default(),
+            debug: DebugState::default(),
             syscall_log: VecDeque::new(),
             unknown_syscalls: BTreeSet::new(),
             faults: vec![],
@@ -486,7 +486,7 @@ impl Machine {
             let pid = thread.pid;
             let space = self.processes[&pid].space;
             let (cpu, mem) = (&mut thread.cpu, &mut self.spaces[space].mem);
-            let Debug { trace: ring, breakpoints, resume_over, .. } = &mut self.debug;
+            let DebugState { trace: ring, breakpoints, resume_over, .. } = &mut self.debug;
             let tracing = ring.depth > 0;
             let mut before = Before::default();
             let mut n = 0;

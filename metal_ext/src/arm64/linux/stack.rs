@@ -2,7 +2,7 @@
 //! vector, with the strings and AT_RANDOM's bytes above them.
 
 use super::elf::LoadedImage;
-use crate::arm64::mem::{MemFault, Memory, READ, WRITE};
+use crate::arm64::mem::{Memory, READ, WRITE};
 
 /// Top of the main thread's stack (exclusive); how far down it may grow (RLIMIT_STACK) and how
 /// much is mapped at start (the rest is mapped when touched, as Linux grows a stack).
@@ -43,29 +43,36 @@ pub struct StartInfo<'a> {
     pub gid: u32,
 }
 
+/// argv, the environment and the other strings need more than a quarter of the stack limit
+/// (Linux's ARG_MAX rule).
+#[derive(Debug, PartialEq, Eq)]
+pub struct ArgumentsTooLong;
+
 /// Maps the stack below STACK_TOP and lays out the start-up block; returns the initial SP.
-pub fn build(mem: &mut Memory, image: &LoadedImage, info: &StartInfo) -> Result<u64, MemFault> {
+pub fn build(mem: &mut Memory, image: &LoadedImage, info: &StartInfo) -> Result<u64, ArgumentsTooLong> {
     let strings: usize = info.argv.iter().chain(info.envp).map(|s| s.len() + 9).sum();
     let needed = (strings as u64 + info.execfn.len() as u64 + 4096).next_multiple_of(4096);
     let size = needed.max(STACK_INITIAL);
     if size > STACK_LIMIT / 4 {
-        return Err(MemFault { addr: STACK_TOP - size, access: crate::arm64::mem::Access::Write, mapped: false });
+        return Err(ArgumentsTooLong);
     }
     mem.map(STACK_TOP - size, size, READ | WRITE);
     let mut top = STACK_TOP - 16;
-    let mut push_bytes = |mem: &mut Memory, bytes: &[u8], nul: bool| -> Result<u64, MemFault> {
+    // Every write below lands in the pages just mapped.
+    const MAPPED: &str = "the start-up block fits the mapped stack";
+    let mut push_bytes = |mem: &mut Memory, bytes: &[u8], nul: bool| -> u64 {
         top -= bytes.len() as u64 + nul as u64;
-        mem.poke(top, bytes)?;
+        mem.poke(top, bytes).expect(MAPPED);
         if nul {
-            mem.poke(top + bytes.len() as u64, &[0])?;
+            mem.poke(top + bytes.len() as u64, &[0]).expect(MAPPED);
         }
-        Ok(top)
+        top
     };
-    let execfn = push_bytes(mem, info.execfn, true)?;
-    let platform = push_bytes(mem, b"aarch64", true)?;
-    let random = push_bytes(mem, &info.random, false)?;
-    let envp: Vec<u64> = info.envp.iter().rev().map(|s| push_bytes(mem, s, true)).collect::<Result<_, _>>()?;
-    let argv: Vec<u64> = info.argv.iter().rev().map(|s| push_bytes(mem, s, true)).collect::<Result<_, _>>()?;
+    let execfn = push_bytes(mem, info.execfn, true);
+    let platform = push_bytes(mem, b"aarch64", true);
+    let random = push_bytes(mem, &info.random, false);
+    let envp: Vec<u64> = info.envp.iter().rev().map(|s| push_bytes(mem, s, true)).collect();
+    let argv: Vec<u64> = info.argv.iter().rev().map(|s| push_bytes(mem, s, true)).collect();
 
     let auxv = [
         (AT_PHDR, image.phdr),
@@ -98,7 +105,7 @@ pub fn build(mem: &mut Memory, image: &LoadedImage, info: &StartInfo) -> Result<
     }
     let sp = (top - 8 * words.len() as u64) & !15;
     let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-    mem.poke(sp, &bytes)?;
+    mem.poke(sp, &bytes).expect(MAPPED);
     Ok(sp)
 }
 
