@@ -10,13 +10,16 @@ from ncpu_nb.cpu import CPU, RunResult, Snapshot
 from ncpu_nb.errors import AssemblyError, CycleBudgetExceeded, DecodeError, ExecutionError, NcpuError
 from ncpu_nb.isa import Program, assemble, disassemble
 from ncpu_nb.isa.reference_table import ISAReference
+from ncpu_nb.machine import (BusyboxResult, ElfError, ElfFile, Machine, MachineError, MachineTimeout, MountError,
+                             busybox)
 from ncpu_nb.protocol import MachineProtocol, Trace, TraceStep
 from ncpu_nb.resources import program_manifest, program_source
 
 __version__ = "0.1.0"
 __all__ = ["CPU", "RunResult", "Snapshot", "Program", "assemble", "disassemble", "MachineProtocol", "Trace", "TraceStep",
            "NcpuError", "AssemblyError", "DecodeError", "ExecutionError", "CycleBudgetExceeded", "isa_reference",
-           "list_programs", "load_program", "coursework", "verify"]
+           "list_programs", "load_program", "coursework", "verify",
+           "Machine", "busybox", "BusyboxResult", "ElfFile", "MachineError", "ElfError", "MachineTimeout", "MountError"]
 
 
 def verify(full: bool = False, progress: bool = True, device: str = "cpu"):
@@ -40,3 +43,10 @@ def list_programs() -> dict:
 def load_program(name: str) -> Program:
     """A bundled nCPU program, assembled, e.g. load_program("fibonacci")."""
     return assemble(program_source(name), name=name)
+
+
+def load_ipython_extension(ipython) -> None:
+    """`%load_ext ncpu_nb`: the %busybox and %%busybox magics."""
+    from ncpu_nb.machine.magics import load_ipython_extension as load
+
+    load(ipython)

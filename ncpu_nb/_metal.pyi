@@ -61,6 +61,12 @@ class Arm64Core:
 Stop = tuple[str, int, str]  # (kind, pc, detail); kinds below
 TraceEntry = tuple[int, int, list[tuple[str, int, int]], int, int]  # pc, word, [(reg, old, new)], nzcv before, after
 
+class ElfError(ValueError):
+    """The executable is not a static AArch64 ELF the machine can load (says what is wrong)."""
+
+class MachineError(RuntimeError):
+    """The machine itself failed (never the guest program); says where (pid, PC, instruction)."""
+
 class LinuxSnapshot:
     """Every guest process, its memory (pages shared copy-on-write), files and counters."""
 
@@ -89,6 +95,7 @@ class LinuxMachine:
     def write_stdin(self, data: bytes) -> None: ...
     def close_stdin(self) -> None: ...
     # The current process's registers: x0..x30, sp, pc, nzcv, fpcr, fpsr, tpidr_el0, v0..v31 (128-bit).
+    # Once every process has ended, registers and memory are those of the last thread that ended.
     def registers(self) -> dict[str, int]: ...
     def get_register(self, name: str) -> int: ...
     def set_register(self, name: str, value: int) -> None: ...
@@ -110,6 +117,7 @@ class LinuxMachine:
     # Linux.
     def syscall_log(self) -> list[tuple[int, int, str, list[int], int]]: ...  # pid, nr, name, args, result
     def unknown_syscalls(self) -> list[tuple[int, str]]: ...  # (nr, name) that returned ENOSYS
+    def faults(self) -> list[tuple[int, int, int, str]]: ...  # (pid, signal, pc, what) of processes a fault killed
     def processes(self) -> list[tuple[int, int, str, str]]: ...  # pid, ppid, state, executable path
     def pid(self) -> int: ...  # the process registers and memory refer to
     def read_file(self, path: str) -> bytes: ...  # from the guest's filesystem

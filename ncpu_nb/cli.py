@@ -86,6 +86,50 @@ def cmd_lab(args) -> int:
     return launch(args.dir, args.port, extra=args.jupyter_args)
 
 
+def _guest_run(machine, timeout: float | None) -> int:
+    """Runs a guest program with the host's standard streams; its exit status becomes ours."""
+    def forward(out: bytes, err: bytes) -> None:
+        for stream, data in ((sys.stdout.buffer, out), (sys.stderr.buffer, err)):
+            if data:
+                stream.write(data)
+                stream.flush()
+
+    run = machine.run(timeout=timeout, on_output=forward)
+    if not run.exited:
+        raise NcpuError(f"the guest did not exit: stopped ({run.stop}) after {machine.instructions:,} instructions")
+    return machine.exit_status
+
+
+def _host_stdin() -> bytes | None:
+    # A terminal is not piped in: the guest sees end of file at once instead of waiting for typing.
+    return None if sys.stdin is None or sys.stdin.isatty() else sys.stdin.buffer.read()
+
+
+def cmd_busybox(args) -> int:
+    from ncpu_nb.machine import Machine
+
+    machine = Machine.busybox(*args.args, stdin=_host_stdin(), mounts=args.mount or (), cwd=args.cwd)
+    return _guest_run(machine, args.timeout)
+
+
+def cmd_exec(args) -> int:
+    from ncpu_nb.machine import Machine
+    from ncpu_nb.machine.elf import read_elf
+
+    elf = read_elf(args.elf)  # before stdin is read: a wrong path fails at once
+    name = Path(args.elf).name
+    machine = Machine(elf, [name, *args.args], stdin=_host_stdin(), mounts=args.mount or (), cwd=args.cwd,
+                      path=args.elf)
+    return _guest_run(machine, args.timeout)
+
+
+def _add_guest_options(p) -> None:
+    p.add_argument("--mount", action="append", metavar="HOST:GUEST[:rw]",
+                   help="show a host folder to the guest (read-only unless :rw; repeatable)")
+    p.add_argument("--cwd", default="/", help="the guest's working directory (default /)")
+    p.add_argument("--timeout", type=float, help="give up after this many seconds")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="ncpu-nb", description="ncpu_nb: neural computers in a notebook")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -128,6 +172,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--port", type=int, help="port for JupyterLab")
     p.add_argument("jupyter_args", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
     p.set_defaults(func=cmd_lab)
+
+    p = sub.add_parser("busybox", help="run BusyBox on the AArch64 Linux machine, e.g. ncpu-nb busybox ls -l /",
+                       description="Runs the bundled BusyBox (Debian's, for arm64) on the AArch64 Linux machine. "
+                                   "Standard input, output and error pass through; the exit status is the guest's.")
+    _add_guest_options(p)
+    p.add_argument("args", nargs=argparse.REMAINDER, metavar="ARGS", help="the applet and its arguments")
+    p.set_defaults(func=cmd_busybox)
+
+    p = sub.add_parser("exec", help="run a static AArch64 Linux ELF executable on the machine",
+                       description="Runs a static AArch64 Linux executable on the machine. Standard streams pass "
+                                   "through; the exit status is the guest's.")
+    _add_guest_options(p)
+    p.add_argument("elf", help="the executable (a host file)")
+    p.add_argument("args", nargs=argparse.REMAINDER, metavar="ARGS", help="its arguments")
+    p.set_defaults(func=cmd_exec)
     return parser
 
 

@@ -9,5 +9,6 @@ fn _metal(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     ncpu::python::register(m)?;
     arm64::python_core::register(m)?;
+    arm64::python_machine::register(m)?;
     Ok(())
 }

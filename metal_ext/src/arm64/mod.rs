@@ -3,6 +3,8 @@
 
 pub mod disasm;
 pub mod exec;
+pub mod linux;
 pub mod mem;
 pub mod python_core;
+pub mod python_machine;
 pub mod state;

@@ -1,0 +1,900 @@
+//! The whole machine: processes and threads, their address spaces, the filesystem, the terminal,
+//! the clock and the debugging state; and the run loop that executes guest instructions, turns
+//! `svc` into system calls and faults into signals, and schedules threads round-robin.
+
+use std::collections::{BTreeMap, BTreeSet, HashSet, VecDeque};
+use std::sync::Arc;
+
+use super::elf::ElfError;
+use super::fd::{FileKind, Files, OpenFile, Stream, Terminal, O_WRONLY};
+use super::procfs::{ProcContext, ProcInfo};
+use super::process::*;
+use super::rootfs;
+use super::signals::*;
+use super::slab::Slab;
+use super::stack;
+use super::syscalls::{self, Outcome};
+use super::trace::{Before, TraceRing};
+use super::vfs::{Timespec, Vfs};
+use crate::arm64::exec::{step, Exception};
+use crate::arm64::mem::{Access, Memory, WatchRange, PAGE_SIZE};
+use crate::arm64::state::CpuState;
+
+/// Instructions a thread runs before the scheduler moves on.
+const SLICE: u64 = 50_000;
+/// Deterministic clock: the machine boots at 2024-01-01 00:00:00 UTC and each instruction
+/// takes one nanosecond.
+pub const BOOT_EPOCH_SECONDS: u64 = 1_704_067_200;
+/// The signal-return trampoline page (like the kernel's vDSO sigreturn).
+pub const SIGRETURN_PAGE: u64 = 0x0000_7fff_ffff_f000;
+/// Bytes of system call history kept.
+const SYSCALL_LOG_CAPACITY: usize = 4096;
+pub const FIRST_PID: u32 = 100;
+
+/// Why `run` returned.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Stop {
+    Exited,
+    Budget,
+    Breakpoint(u64),
+    Watchpoint { pc: u64, address: u64, write: bool },
+    /// A process waits for terminal input that has not been closed.
+    Stdin,
+    /// The machine itself cannot go on (deadlock).
+    Fault(String),
+}
+
+#[derive(Clone, Debug)]
+pub struct SyscallRecord {
+    pub pid: u32,
+    pub nr: u64,
+    pub args: [u64; 6],
+    pub result: i64,
+}
+
+/// A process killed by a fault (SIGSEGV, SIGILL, SIGTRAP): what Linux would not tell, kept for
+/// the user.
+#[derive(Clone, Debug)]
+pub struct FaultRecord {
+    pub pid: u32,
+    pub signal: u32,
+    pub pc: u64,
+    pub word: Option<u32>,
+    pub detail: String,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct DebugState {
+    pub trace: TraceRing,
+    pub breakpoints: HashSet<u64>,
+    /// Watched ranges, applied to every address space.
+    pub watchpoints: Vec<WatchRange>,
+    /// The breakpoint or watchpoint a thread stopped at: it executes that instruction when resumed.
+    pub resume_over: Option<(u32, u64)>,
+}
+
+#[derive(Clone)]
+pub struct Clock {
+    pub deterministic: bool,
+    /// Time skipped while every thread slept (deterministic mode).
+    pub idle_ns: u64,
+    host_boot: std::time::Instant,
+    host_boot_epoch_ns: u64,
+}
+
+/// What the first process is started with.
+pub struct Config {
+    pub exe: Vec<u8>,
+    pub exe_path: String,
+    pub argv: Vec<Vec<u8>>,
+    pub envp: Vec<Vec<u8>>,
+    pub files: Vec<(String, Vec<u8>, u32)>,
+    /// (host folder, guest path, writable)
+    pub mounts: Vec<(String, String, bool)>,
+    pub cwd: String,
+    pub stdin: Vec<u8>,
+    pub stdin_closed: bool,
+    pub deterministic: bool,
+}
+
+#[derive(Debug)]
+pub enum BootError {
+    Elf(ElfError),
+    Mount(String),
+    Cwd(String),
+    Files(String),
+}
+
+impl std::fmt::Display for BootError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BootError::Elf(e) => write!(f, "cannot load the executable: {e}"),
+            BootError::Mount(m) => write!(f, "cannot mount: {m}"),
+            BootError::Cwd(m) => write!(f, "bad working directory: {m}"),
+            BootError::Files(m) => write!(f, "{m}"),
+        }
+    }
+}
+
+#[derive(Clone)]
+pub struct Machine {
+    pub vfs: Vfs,
+    pub files: Files,
+    pub terminal: Terminal,
+    pub spaces: Slab<Space>,
+    pub processes: BTreeMap<u32, Process>,
+    pub threads: BTreeMap<u32, Thread>,
+    /// The thread running now (or last run).
+    pub current: u32,
+    next_pid: u32,
+    /// Shell-style status of the first process once it has ended.
+    pub exit_status: Option<i32>,
+    pub instructions: u64,
+    pub syscalls: u64,
+    pub clock: Clock,
+    rng: u64,
+    pub debug: DebugState,
+    pub syscall_log: VecDeque<SyscallRecord>,
+    pub unknown_syscalls: BTreeSet<u64>,
+    pub faults: Vec<FaultRecord>,
+    /// Counts process exits and signals sent, so the scheduler can tell that a pass over the
+    /// threads changed something.
+    pub events: u64,
+    /// The registers and memory of the last thread to end, kept for looking at after the run.
+    pub remains: Option<(u32, CpuState, Memory)>,
+    slice_left: u64,
+    /// The thread that ran last: switching away clears its exclusive monitor, as the kernel's
+    /// exception return does, so LDXR/STXR pairs stay atomic across threads.
+    last_run: u32,
+}
+
+fn splitmix(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+fn host_seed() -> u64 {
+    let mut b = [0u8; 8];
+    if let Ok(mut f) = std::fs::File::open("/dev/urandom") {
+        use std::io::Read;
+        let _ = f.read_exact(&mut b);
+    }
+    u64::from_le_bytes(b) ^ std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos() as u64
+}
+
+impl Machine {
+    pub fn boot(config: Config) -> Result<Machine, BootError> {
+        let host_epoch =
+            std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default().as_nanos() as u64;
+        let clock = Clock {
+            deterministic: config.deterministic,
+            idle_ns: 0,
+            host_boot: std::time::Instant::now(),
+            host_boot_epoch_ns: host_epoch,
+        };
+        let boot_time = if config.deterministic {
+            Timespec { sec: BOOT_EPOCH_SECONDS as i64, nsec: 0 }
+        } else {
+            Timespec { sec: (host_epoch / 1_000_000_000) as i64, nsec: (host_epoch % 1_000_000_000) as u32 }
+        };
+        let exe = Arc::new(config.exe);
+        let mut vfs = rootfs::build(&config.exe_path, exe.clone(), &config.files, boot_time).map_err(BootError::Files)?;
+        for (host, guest, writable) in &config.mounts {
+            vfs.mount(host.into(), guest, *writable).map_err(|e| BootError::Mount(format!("{host} at {guest}: {e}")))?;
+        }
+        let mut m = Machine {
+            vfs,
+            files: Files::default(),
+            terminal: Terminal { stdin: config.stdin.into(), stdin_closed: config.stdin_closed, ..Terminal::default() },
+            spaces: Slab::default(),
+            processes: BTreeMap::new(),
+            threads: BTreeMap::new(),
+            current: FIRST_PID,
+            next_pid: FIRST_PID,
+            exit_status: None,
+            instructions: 0,
+            syscalls: 0,
+            clock,
+            rng: if config.deterministic { 0x6e63_7075_5f6e_6221 } else { host_seed() },
+            debug: DebugState::default(),
+            syscall_log: VecDeque::new(),
+            unknown_syscalls: BTreeSet::new(),
+            faults: vec![],
+            events: 0,
+            remains: None,
+            slice_left: SLICE,
+            last_run: 0,
+        };
+        let cwd = m
+            .vfs
+            .resolve("/", &config.cwd, true, &m)
+            .map_err(|e| BootError::Cwd(format!("{}: errno {}", config.cwd, e.0)))?;
+        let exe_walk = m.vfs.resolve("/", &config.exe_path, true, &m).expect("the executable was just installed");
+        let pid = m.alloc_pid();
+        let mut fds = super::fd::FdTable::default();
+        for (fd, stream, flags) in [(0, Stream::Stdin, 0), (1, Stream::Stdout, O_WRONLY), (2, Stream::Stderr, O_WRONLY)]
+        {
+            let file = m.files.add(OpenFile::new(FileKind::Terminal(stream), flags, "pipe:[terminal]".into()));
+            m.files.install_at(&mut fds, fd, file, false).unwrap();
+        }
+        let process = Process {
+            pid,
+            ppid: 1,
+            pgid: pid,
+            sid: pid,
+            space: usize::MAX,
+            fds,
+            cwd: cwd.path,
+            umask: 0o022,
+            exe: String::new(),
+            argv: vec![],
+            envp: vec![],
+            actions: vec![SigAction::default(); NSIG as usize],
+            threads: vec![pid],
+            exit: None,
+            vfork_released: false,
+            alarm: None,
+            start_ns: 0,
+            instructions: 0,
+            children_instructions: 0,
+        };
+        m.processes.insert(pid, process);
+        m.threads.insert(pid, Thread::new(pid, pid, CpuState::default(), 0));
+        m.exec_image(pid, &exe, exe_walk, config.argv, config.envp).map_err(BootError::Elf)?;
+        m.current = pid;
+        Ok(m)
+    }
+
+    pub fn alloc_pid(&mut self) -> u32 {
+        let pid = self.next_pid;
+        self.next_pid += 1;
+        pid
+    }
+
+    pub fn next_random(&mut self) -> u64 {
+        splitmix(&mut self.rng)
+    }
+
+    pub fn fill_random(&mut self, buf: &mut [u8]) {
+        for chunk in buf.chunks_mut(8) {
+            let r = self.next_random().to_le_bytes();
+            chunk.copy_from_slice(&r[..chunk.len()]);
+        }
+    }
+
+    // ---- clock ----
+
+    /// Nanoseconds since boot.
+    pub fn monotonic_ns(&self) -> u64 {
+        if self.clock.deterministic {
+            self.instructions + self.clock.idle_ns
+        } else {
+            self.clock.host_boot.elapsed().as_nanos() as u64
+        }
+    }
+
+    /// Nanoseconds since the Unix epoch.
+    pub fn realtime_ns(&self) -> u64 {
+        let boot = if self.clock.deterministic { BOOT_EPOCH_SECONDS * 1_000_000_000 } else { self.clock.host_boot_epoch_ns };
+        boot + self.monotonic_ns()
+    }
+
+    pub fn realtime(&self) -> Timespec {
+        let ns = self.realtime_ns();
+        Timespec { sec: (ns / 1_000_000_000) as i64, nsec: (ns % 1_000_000_000) as u32 }
+    }
+
+    // ---- scheduling ----
+
+    /// Whether what a blocked thread waits for has happened.
+    fn wait_over(&self, t: &Thread, wait: Wait) -> bool {
+        let now = self.monotonic_ns();
+        if t.deadline.is_some_and(|d| now >= d) {
+            return true;
+        }
+        match wait {
+            Wait::PipeRead(p) => self.files.pipes.get(p).is_none_or(|p| !p.buffer.is_empty() || p.writers == 0),
+            Wait::PipeWrite(p) => {
+                self.files.pipes.get(p).is_none_or(|p| p.buffer.len() < super::fd::PIPE_CAPACITY || p.readers == 0)
+            }
+            Wait::Stdin => !self.terminal.stdin.is_empty() || self.terminal.stdin_closed,
+            Wait::Child => {
+                let children: Vec<&Process> = self.processes.values().filter(|c| c.ppid == t.pid).collect();
+                children.is_empty() || children.iter().any(|c| c.is_zombie())
+            }
+            Wait::Futex { .. } => t.woken,
+            Wait::Sleep | Wait::Signal => false,
+            Wait::Vfork(child) => self.processes.get(&child).is_none_or(|c| c.vfork_released),
+            Wait::Poll => syscalls::files::poll_ready(self, t.tid),
+        }
+    }
+
+    fn deliverable(t: &Thread) -> bool {
+        t.pending.keys().any(|&s| t.sigmask & bit(s) == 0 || s == SIGKILL)
+    }
+
+    /// Makes `tid` runnable if it can be: ends a finished wait, delivers signals. Returns
+    /// whether it can run now.
+    fn prepare(&mut self, tid: u32) -> bool {
+        let t = &self.threads[&tid];
+        if let Some(w) = t.wait {
+            if self.wait_over(t, w) {
+                self.threads.get_mut(&tid).unwrap().wait = None;
+            } else if matches!(w, Wait::Vfork(_)) || !Self::deliverable(t) {
+                return false;
+            }
+        }
+        self.deliver_signals(tid);
+        self.threads.get(&tid).is_some_and(|t| t.wait.is_none())
+    }
+
+    /// The thread to run next, round-robin over runnable threads in id order.
+    fn pick(&mut self) -> Option<u32> {
+        self.fire_timers();
+        if self.slice_left > 0 && self.threads.contains_key(&self.current) && self.prepare(self.current) {
+            return Some(self.current);
+        }
+        self.slice_left = SLICE;
+        // Preparing one thread can wake another that was already passed over (a signal kills a
+        // child whose parent waits): go round again until a pass changes nothing.
+        loop {
+            let events = self.events;
+            let order: Vec<u32> = self
+                .threads
+                .range(self.current + 1..)
+                .chain(self.threads.range(..=self.current))
+                .map(|(t, _)| *t)
+                .collect();
+            for tid in order {
+                if self.threads.contains_key(&tid) && self.prepare(tid) {
+                    self.current = tid;
+                    return Some(tid);
+                }
+            }
+            if self.events == events {
+                return None;
+            }
+        }
+    }
+
+    /// Nothing can run: let time pass to the next deadline, or report why the machine stops.
+    fn idle(&mut self) -> Result<(), Stop> {
+        let now = self.monotonic_ns();
+        let next = self
+            .threads
+            .values()
+            .filter_map(|t| t.deadline)
+            .chain(self.processes.values().filter_map(|p| p.alarm))
+            .min();
+        if let Some(at) = next {
+            if self.clock.deterministic {
+                self.clock.idle_ns += at.saturating_sub(now);
+            } else {
+                let wait = at.saturating_sub(now).min(20_000_000);
+                std::thread::sleep(std::time::Duration::from_nanos(wait));
+                if at > now + wait {
+                    return Err(Stop::Budget);
+                }
+            }
+            return Ok(());
+        }
+        if !self.terminal.stdin_closed && self.threads.values().any(|t| matches!(t.wait, Some(Wait::Stdin | Wait::Poll))) {
+            return Err(Stop::Stdin);
+        }
+        Err(Stop::Fault("deadlock: every thread waits for something no thread will do".into()))
+    }
+
+    /// Runs until `budget` instructions have retired or something stops the machine.
+    pub fn run(&mut self, budget: u64) -> Stop {
+        let end = self.instructions.saturating_add(budget);
+        loop {
+            if self.threads.is_empty() {
+                return Stop::Exited;
+            }
+            if self.instructions >= end {
+                return Stop::Budget;
+            }
+            let Some(tid) = self.pick() else {
+                if self.threads.is_empty() {
+                    return Stop::Exited;
+                }
+                match self.idle() {
+                    Ok(()) => continue,
+                    Err(stop) => return stop,
+                }
+            };
+            let limit = (end - self.instructions).min(self.slice_left.max(1));
+            if let Some(stop) = self.execute(tid, limit) {
+                return stop;
+            }
+        }
+    }
+
+    fn debugging(&self) -> bool {
+        self.debug.trace.depth > 0 || !self.debug.breakpoints.is_empty() || !self.debug.watchpoints.is_empty()
+    }
+
+    /// Adds or removes a watched range in every address space.
+    pub fn set_watchpoint(&mut self, w: WatchRange, on: bool) {
+        self.debug.watchpoints.retain(|x| (x.addr, x.len) != (w.addr, w.len));
+        if on {
+            self.debug.watchpoints.push(w);
+        }
+        let spaces: Vec<usize> = self.spaces.iter().map(|(i, _)| i).collect();
+        for i in spaces {
+            let mem = &mut self.spaces[i].mem;
+            mem.unwatch(w.addr, w.len);
+            if on {
+                mem.watch(w.addr, w.len, w.read, w.write);
+            }
+        }
+    }
+
+    /// Runs up to `limit` instructions of one thread.
+    fn execute(&mut self, tid: u32, limit: u64) -> Option<Stop> {
+        if self.last_run != tid {
+            self.last_run = tid;
+            self.threads.get_mut(&tid).unwrap().cpu.exclusive = None;
+        }
+        if self.debugging() {
+            return self.execute_traced(tid, limit);
+        }
+        let thread = self.threads.get_mut(&tid).unwrap();
+        let pid = thread.pid;
+        let space = self.processes[&pid].space;
+        let mem = &mut self.spaces[space].mem;
+        let cpu = &mut thread.cpu;
+        let mut n = 0;
+        let mut result = Ok(());
+        while n < limit {
+            if let Err(e) = step(cpu, mem) {
+                result = Err(e);
+                break;
+            }
+            n += 1;
+        }
+        if matches!(result, Err(Exception::Svc { .. })) {
+            n += 1;
+        }
+        self.account(pid, n);
+        match result {
+            Ok(()) => None,
+            Err(e) => self.exception(tid, e),
+        }
+    }
+
+    fn account(&mut self, pid: u32, n: u64) {
+        self.instructions += n;
+        self.slice_left = self.slice_left.saturating_sub(n);
+        if let Some(p) = self.processes.get_mut(&pid) {
+            p.instructions += n;
+        }
+    }
+
+    /// The debugging loop: breakpoints checked before each instruction, the trace ring filled
+    /// after it. Registers and memory stay borrowed until an exception needs the whole machine.
+    fn execute_traced(&mut self, tid: u32, limit: u64) -> Option<Stop> {
+        let mut done = 0;
+        while done < limit {
+            let thread = self.threads.get_mut(&tid)?;
+            if thread.wait.is_some() {
+                return None;
+            }
+            let pid = thread.pid;
+            let space = self.processes[&pid].space;
+            let (cpu, mem) = (&mut thread.cpu, &mut self.spaces[space].mem);
+            let DebugState { trace: ring, breakpoints, resume_over, .. } = &mut self.debug;
+            let tracing = ring.depth > 0;
+            let mut before = Before::default();
+            let mut n = 0;
+            let mut failed = None;
+            while done + n < limit {
+                let pc = cpu.pc;
+                let resuming = resume_over.take() == Some((tid, pc));
+                if !resuming && breakpoints.contains(&pc) {
+                    *resume_over = Some((tid, pc));
+                    self.account(pid, n);
+                    return Some(Stop::Breakpoint(pc));
+                }
+                if tracing {
+                    before.save(cpu, mem.fetch(pc).unwrap_or(0));
+                }
+                // Resuming from a watchpoint: the watched access happens once, unwatched.
+                let watches: Vec<WatchRange> = if resuming { mem.watchpoints().to_vec() } else { vec![] };
+                for w in &watches {
+                    mem.unwatch(w.addr, w.len);
+                }
+                let result = step(cpu, mem);
+                for w in &watches {
+                    mem.watch(w.addr, w.len, w.read, w.write);
+                }
+                match result {
+                    Ok(()) => {
+                        n += 1;
+                        if tracing {
+                            ring.record(pid, &before, cpu);
+                        }
+                    }
+                    Err(e) => {
+                        failed = Some(e);
+                        break;
+                    }
+                }
+            }
+            let Some(e) = failed else {
+                self.account(pid, n);
+                return None;
+            };
+            let retired = matches!(e, Exception::Svc { .. });
+            self.account(pid, n + retired as u64);
+            done += n + retired as u64;
+            let stop = self.exception(tid, e);
+            // A system call's effect (x0, or a whole new program) belongs to its svc's entry.
+            if tracing && retired {
+                if let Some(after) = self.threads.get(&tid).map(|t| &t.cpu) {
+                    self.debug.trace.record(pid, &before, after);
+                }
+            }
+            if stop.is_some() || !retired {
+                return stop;
+            }
+        }
+        None
+    }
+
+    /// Turns an exception of the core into a system call or a signal.
+    fn exception(&mut self, tid: u32, e: Exception) -> Option<Stop> {
+        let (signal, code, addr, pc, word, detail) = match e {
+            Exception::Svc { .. } => {
+                self.syscall(tid);
+                return None;
+            }
+            Exception::Watchpoint { pc, addr, write, .. } => {
+                self.debug.resume_over = Some((tid, pc));
+                return Some(Stop::Watchpoint { pc, address: addr, write });
+            }
+            Exception::Breakpoint { pc, imm } => (SIGTRAP, TRAP_BRKPT, pc, pc, None, format!("brk #{imm}")),
+            Exception::Alignment { pc, addr } => {
+                (SIGBUS, BUS_ADRALN, addr, pc, peek_word(self.mem(tid), pc), format!("unaligned access to 0x{addr:x}"))
+            }
+            Exception::Undefined { pc, word } => (
+                SIGILL,
+                ILL_ILLOPC,
+                pc,
+                pc,
+                Some(word),
+                format!("undefined instruction 0x{word:08x} ({})", crate::arm64::disasm::disassemble(word, pc)),
+            ),
+            Exception::Memory { fault, .. } if self.grow_stack(tid, fault.addr) => return None,
+            Exception::Memory { pc, fault } => {
+                let access = match fault.access {
+                    Access::Read => "read",
+                    Access::Write => "write",
+                    Access::Fetch => "fetch",
+                };
+                let why = if fault.mapped { "not permitted" } else { "unmapped" };
+                let word = peek_word(self.mem(tid), pc);
+                let code = if fault.mapped { SEGV_ACCERR } else { SEGV_MAPERR };
+                (SIGSEGV, code, fault.addr, pc, word, format!("{access} of 0x{:x} ({why})", fault.addr))
+            }
+        };
+        let pid = self.threads[&tid].pid;
+        self.faults.push(FaultRecord { pid, signal, pc, word, detail });
+        // A fault signal that is blocked or ignored kills the process anyway, as on Linux.
+        let p = self.processes.get_mut(&pid).unwrap();
+        let t = self.threads.get_mut(&tid).unwrap();
+        if t.sigmask & bit(signal) != 0 || p.actions[signal as usize - 1].handler == SIG_IGN {
+            p.actions[signal as usize - 1] = SigAction::default();
+            t.sigmask &= !bit(signal);
+        }
+        t.pending.insert(signal, SigInfo { signo: signal, code, addr, ..SigInfo::default() });
+        self.slice_left = self.slice_left.min(1);
+        self.deliver_signals(tid);
+        None
+    }
+
+    /// A touch of the unmapped part of the main stack's 8 MiB maps the pages down to it, as
+    /// Linux grows the stack; the instruction then runs again.
+    fn grow_stack(&mut self, tid: u32, addr: u64) -> bool {
+        let floor = stack::STACK_TOP - stack::STACK_LIMIT;
+        if !(floor..stack::STACK_TOP).contains(&addr) {
+            return false;
+        }
+        let mem = self.mem_mut(tid);
+        let first = addr & !(PAGE_SIZE - 1);
+        if mem.is_mapped(first) {
+            return false;
+        }
+        let mut end = first;
+        while end < stack::STACK_TOP && !mem.is_mapped(end) {
+            end += PAGE_SIZE;
+        }
+        if end == stack::STACK_TOP {
+            return false;
+        }
+        mem.map(first, end - first, crate::arm64::mem::READ | crate::arm64::mem::WRITE);
+        true
+    }
+
+    fn syscall(&mut self, tid: u32) {
+        let cpu = &self.threads[&tid].cpu;
+        let nr = cpu.x[8];
+        let args = [cpu.x[0], cpu.x[1], cpu.x[2], cpu.x[3], cpu.x[4], cpu.x[5]];
+        let pid = self.threads[&tid].pid;
+        self.thread_mut(tid).cpu.exclusive = None;
+        self.vfs.now = self.realtime();
+        match syscalls::dispatch(self, tid, nr, args) {
+            Outcome::Return(result) => {
+                if let Some(t) = self.threads.get_mut(&tid) {
+                    t.cpu.x[0] = result as u64;
+                    t.deadline = None;
+                    t.woken = false;
+                }
+                self.log_syscall(pid, nr, args, result);
+            }
+            Outcome::Block(wait) => {
+                let t = self.threads.get_mut(&tid).unwrap();
+                t.wait = Some(wait);
+                t.cpu.pc -= 4;
+                self.slice_left = 0;
+            }
+            Outcome::Suspend(wait, result) => {
+                let t = self.threads.get_mut(&tid).unwrap();
+                t.cpu.x[0] = result as u64;
+                t.wait = Some(wait);
+                self.slice_left = 0;
+                self.log_syscall(pid, nr, args, result);
+            }
+            Outcome::Done => {
+                self.log_syscall(pid, nr, args, 0);
+                self.slice_left = self.slice_left.min(1);
+            }
+        }
+    }
+
+    fn log_syscall(&mut self, pid: u32, nr: u64, args: [u64; 6], result: i64) {
+        self.syscalls += 1;
+        if self.syscall_log.len() == SYSCALL_LOG_CAPACITY {
+            self.syscall_log.pop_front();
+        }
+        self.syscall_log.push_back(SyscallRecord { pid, nr, args, result });
+    }
+
+    // ---- for the debugger ----
+
+    /// The thread registers and memory refer to: the current one if it lives, else the first.
+    pub fn focus(&self) -> Option<u32> {
+        if self.threads.contains_key(&self.current) {
+            Some(self.current)
+        } else {
+            self.threads.keys().next().copied()
+        }
+    }
+
+    /// The process, registers and memory the debugger shows: the focused thread's, or after the
+    /// run those of the last thread that ended.
+    pub fn view(&self) -> Option<(u32, &CpuState, &Memory)> {
+        match self.focus() {
+            Some(tid) => Some((self.threads[&tid].pid, &self.threads[&tid].cpu, self.mem(tid))),
+            None => self.remains.as_ref().map(|(pid, cpu, mem)| (*pid, cpu, mem)),
+        }
+    }
+
+    pub fn view_mut(&mut self) -> Option<(&mut CpuState, &mut Memory)> {
+        match self.focus() {
+            Some(tid) => {
+                let space = self.process_of(tid).space;
+                Some((&mut self.threads.get_mut(&tid).unwrap().cpu, &mut self.spaces[space].mem))
+            }
+            None => self.remains.as_mut().map(|(_, cpu, mem)| (cpu, mem)),
+        }
+    }
+
+    pub fn step_over_breakpoint(&mut self) {
+        if let Some(tid) = self.focus() {
+            self.debug.resume_over = Some((tid, self.threads[&tid].cpu.pc));
+        }
+    }
+}
+
+/// The instruction word at `pc` for error messages, if it can be read at all.
+fn peek_word(mem: &Memory, pc: u64) -> Option<u32> {
+    let mut b = [0u8; 4];
+    mem.peek(pc, &mut b).ok().map(|_| u32::from_le_bytes(b))
+}
+
+impl ProcContext for Machine {
+    fn current_pid(&self) -> u32 {
+        self.threads.get(&self.current).map(|t| t.pid).unwrap_or(FIRST_PID)
+    }
+
+    fn pids(&self) -> Vec<u32> {
+        self.processes.keys().copied().collect()
+    }
+
+    fn process(&self, pid: u32) -> Option<ProcInfo> {
+        let p = self.processes.get(&pid)?;
+        let state = if p.is_zombie() {
+            'Z'
+        } else if p.threads.iter().any(|t| self.threads[t].wait.is_none()) {
+            'R'
+        } else {
+            'S'
+        };
+        let maps = match self.spaces.get(p.space) {
+            Some(s) => s
+                .mem
+                .regions()
+                .into_iter()
+                .map(|(a, b, perms)| {
+                    let name = if a >= stack::STACK_TOP - stack::STACK_LIMIT && b <= stack::STACK_TOP {
+                        "[stack]"
+                    } else if a == SIGRETURN_PAGE {
+                        "[vdso]"
+                    } else if a >= s.brk_start && b <= s.brk.max(s.brk_start) {
+                        "[heap]"
+                    } else {
+                        ""
+                    };
+                    (a, b, perms, name.to_string())
+                })
+                .collect(),
+            None => vec![],
+        };
+        let fds = p.fds.fds.iter().map(|(fd, d)| (*fd, self.files.open[d.file].path.clone())).collect();
+        Some(ProcInfo {
+            pid,
+            ppid: p.ppid,
+            state,
+            threads: p.threads.len() as u32,
+            exe: p.exe.clone(),
+            cwd: p.cwd.clone(),
+            argv: p.argv.clone(),
+            envp: p.envp.clone(),
+            maps,
+            fds,
+            cpu_ticks: p.instructions / 10_000_000,
+            start_ticks: p.start_ns / 10_000_000,
+        })
+    }
+
+    fn uptime(&self) -> f64 {
+        self.monotonic_ns() as f64 / 1e9
+    }
+
+    fn boot_time(&self) -> Timespec {
+        let boot = self.realtime_ns() - self.monotonic_ns();
+        Timespec { sec: (boot / 1_000_000_000) as i64, nsec: (boot % 1_000_000_000) as u32 }
+    }
+
+    fn mounts(&self) -> Vec<(String, String, bool)> {
+        self.vfs.mounts.iter().map(|m| (m.guest.clone(), m.host.display().to_string(), m.writable)).collect()
+    }
+
+    fn memory_total_kb(&self) -> u64 {
+        1 << 20
+    }
+
+    fn memory_used_kb(&self) -> u64 {
+        self.spaces.iter().map(|(_, s)| s.mem.regions().iter().map(|r| r.1 - r.0).sum::<u64>()).sum::<u64>() / 1024
+    }
+}
+
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::arm64::linux::errno::ENOMEM;
+
+    fn program(path: &str) -> Vec<u8> {
+        std::fs::read(format!("{}/../programs/arm64/{path}", env!("CARGO_MANIFEST_DIR"))).unwrap()
+    }
+
+    pub fn boot(exe: Vec<u8>, exe_path: &str, argv: &[&str]) -> Machine {
+        Machine::boot(Config {
+            exe,
+            exe_path: exe_path.into(),
+            argv: argv.iter().map(|a| a.as_bytes().to_vec()).collect(),
+            envp: vec![b"PATH=/bin:/usr/bin:/sbin:/usr/sbin".to_vec()],
+            files: vec![],
+            mounts: vec![],
+            cwd: "/".into(),
+            stdin: vec![],
+            stdin_closed: true,
+            deterministic: true,
+        })
+        .unwrap()
+    }
+
+    #[test]
+    fn hello_prints_and_exits() {
+        let mut m = boot(program("c/bin/hello"), "/bin/hello", &["hello"]);
+        assert_eq!(m.run(50_000_000), Stop::Exited, "{:?}", m.faults);
+        assert_eq!(String::from_utf8_lossy(&m.terminal.stdout), std::fs::read_to_string(format!("{}/../programs/arm64/c/expected/hello.out", env!("CARGO_MANIFEST_DIR"))).unwrap());
+        assert_eq!(m.exit_status, Some(0));
+    }
+
+    /// Makes the current thread of `m` execute one system call, as its `svc` would.
+    pub fn call(m: &mut Machine, nr: u64, args: [u64; 6]) -> i64 {
+        let tid = m.focus().unwrap();
+        let t = m.thread_mut(tid);
+        t.cpu.x[8] = nr;
+        t.cpu.x[..6].copy_from_slice(&args);
+        t.cpu.pc += 4;
+        m.syscall(tid);
+        m.threads[&tid].cpu.x[0] as i64
+    }
+
+    #[test]
+    fn guest_memory_is_bounded() {
+        let mut m = boot(program("c/bin/hello"), "/bin/hello", &["hello"]);
+        const MMAP: u64 = 222;
+        let anonymous = |len: u64| [0, len, 3, 0x22, u64::MAX, 0];
+        assert_eq!(call(&mut m, MMAP, anonymous(2 << 30)), -(ENOMEM.0 as i64));
+        // Near the address space's allowance (4 GiB), one more page fits and two do not.
+        let tid = m.focus().unwrap();
+        m.space_of_mut(tid).mapped = (4 << 30) - 4096;
+        assert_eq!(call(&mut m, MMAP, anonymous(8192)), -(ENOMEM.0 as i64));
+        let page = call(&mut m, MMAP, anonymous(4096));
+        assert!(page > 0);
+        assert_eq!(call(&mut m, MMAP, anonymous(4096)), -(ENOMEM.0 as i64));
+        assert_eq!(call(&mut m, 215, [page as u64, 4096, 0, 0, 0, 0]), 0); // munmap gives it back
+        assert!(call(&mut m, MMAP, anonymous(4096)) > 0);
+    }
+
+    #[test]
+    fn busybox_echo() {
+        let mut m = boot(program("busybox/busybox"), "/bin/busybox", &["echo", "hi", "there"]);
+        assert_eq!(m.run(50_000_000), Stop::Exited, "{:?}", m.faults);
+        assert_eq!(m.terminal.stdout, b"hi there\n");
+        assert_eq!(m.exit_status, Some(0));
+    }
+}
+
+#[cfg(test)]
+mod fuzz {
+    use super::tests::boot;
+    use super::*;
+
+    /// Random system calls with random arguments (small numbers, pointers into the stack, and
+    /// arbitrary words) never panic the machine.
+    #[test]
+    fn random_system_calls_never_panic() {
+        let exe = std::fs::read(format!("{}/../programs/arm64/c/bin/hello", env!("CARGO_MANIFEST_DIR"))).unwrap();
+        let mut seed = 0x1234_5678_9abc_def0u64;
+        let mut m = boot(exe.clone(), "/bin/hello", &["hello"]);
+        for _ in 0..20_000 {
+            if m.threads.is_empty() {
+                m = boot(exe.clone(), "/bin/hello", &["hello"]);
+            }
+            let tid = m.focus().unwrap();
+            let sp = m.threads[&tid].cpu.sp();
+            let mut next = || splitmix(&mut seed);
+            let nr = next() % 300;
+            if matches!(nr, 93 | 94) {
+                continue; // exiting is tested elsewhere and would only reboot
+            }
+            let mut args = [0u64; 6];
+            for a in args.iter_mut() {
+                *a = match next() % 4 {
+                    0 => next() % 64,
+                    1 => sp.wrapping_sub(next() % 4096) & !7,
+                    2 => (next() % 64).wrapping_neg(),
+                    _ => next(),
+                };
+            }
+            let t = m.thread_mut(tid);
+            t.cpu.x[8] = nr;
+            t.cpu.x[..6].copy_from_slice(&args);
+            t.cpu.pc = t.cpu.pc.wrapping_add(4);
+            m.syscall(tid);
+            if let Some(t) = m.threads.get_mut(&tid) {
+                t.wait = None;
+                t.deadline = None;
+            }
+        }
+    }
+}

@@ -1,0 +1,20 @@
+//! The Linux layer of the Metal machine: ELF loading, the start-up stack, an in-memory
+//! filesystem with /proc and host mounts, processes, signals, system calls and the machine that
+//! runs them all.
+
+pub mod access;
+pub mod elf;
+pub mod errno;
+pub mod fd;
+pub mod hostfs;
+pub mod lifecycle;
+pub mod machine;
+pub mod process;
+pub mod procfs;
+pub mod rootfs;
+pub mod signals;
+pub mod slab;
+pub mod stack;
+pub mod syscalls;
+pub mod trace;
+pub mod vfs;

@@ -1,0 +1,1035 @@
+//! File system calls: opening, reading and writing descriptions, the stat family, directories,
+//! links, descriptor juggling (dup, fcntl, pipe2) and waiting on several descriptors (ppoll).
+
+use std::collections::BTreeMap;
+use std::os::unix::fs::FileExt;
+use std::sync::Arc;
+
+use super::{value, Flow, Outcome};
+use crate::arm64::linux::errno::*;
+use crate::arm64::linux::fd::*;
+use crate::arm64::linux::hostfs;
+use crate::arm64::linux::machine::Machine;
+use crate::arm64::linux::process::Wait;
+use crate::arm64::linux::procfs;
+use crate::arm64::linux::signals::{SigInfo, SIGPIPE, SI_USER};
+use crate::arm64::linux::vfs::*;
+
+const AT_SYMLINK_NOFOLLOW: u64 = 0x100;
+const AT_REMOVEDIR: u64 = 0x200;
+const AT_SYMLINK_FOLLOW: u64 = 0x400;
+const AT_EMPTY_PATH: u64 = 0x1000;
+
+/// The most bytes one read or write moves; more is a short count, which callers loop over. (Linux
+/// allows 2 GiB, but guest buffers are copied through the host here.)
+const MAX_IO: usize = 16 << 20;
+
+fn description(m: &Machine, tid: u32, fd: u64) -> SysResult<usize> {
+    Ok(m.process_of(tid).fds.get(fd as i32)?.file)
+}
+
+/// Bytes read from a description, or the wait that must come first.
+pub fn read_from(m: &mut Machine, file: usize, len: usize, at: Option<u64>) -> SysResult<Result<Vec<u8>, Wait>> {
+    let f = &m.files.open[file];
+    if !f.readable() {
+        return Err(EBADF);
+    }
+    let nonblock = f.flags & O_NONBLOCK != 0;
+    let offset = at.unwrap_or(f.offset);
+    let len = len.min(MAX_IO);
+    let data = match f.kind.clone() {
+        FileKind::Mem(ino) => match &m.vfs.inode(ino).node {
+            Node::File(d) => slice_at(d, offset, len),
+            _ => return Err(EISDIR),
+        },
+        FileKind::Generated(d) => slice_at(&d, offset, len),
+        FileKind::Host { file: h, .. } => {
+            let mut buf = vec![0u8; len];
+            let n = h.read_at(&mut buf, offset)?;
+            buf.truncate(n);
+            buf
+        }
+        FileKind::Dir { .. } => return Err(EISDIR),
+        FileKind::Device(d, _) => match d {
+            Device::Null => vec![],
+            Device::Zero => vec![0; len],
+            Device::Random | Device::Urandom => {
+                let mut buf = vec![0u8; len];
+                m.fill_random(&mut buf);
+                buf
+            }
+            Device::Tty => return Err(EIO),
+        },
+        FileKind::PipeRead(p) => {
+            let pipe = &mut m.files.pipes[p];
+            if pipe.buffer.is_empty() {
+                if pipe.writers == 0 {
+                    return Ok(Ok(vec![]));
+                }
+                return if nonblock { Err(EAGAIN) } else { Ok(Err(Wait::PipeRead(p))) };
+            }
+            let n = len.min(pipe.buffer.len());
+            return Ok(Ok(pipe.buffer.drain(..n).collect()));
+        }
+        FileKind::Terminal(Stream::Stdin) => {
+            let t = &mut m.terminal;
+            if t.stdin.is_empty() {
+                if t.stdin_closed {
+                    return Ok(Ok(vec![]));
+                }
+                return if nonblock { Err(EAGAIN) } else { Ok(Err(Wait::Stdin)) };
+            }
+            let n = len.min(t.stdin.len());
+            return Ok(Ok(t.stdin.drain(..n).collect()));
+        }
+        FileKind::PipeWrite(_) | FileKind::Terminal(_) => return Err(EBADF),
+    };
+    if at.is_none() {
+        m.files.open[file].offset = offset + data.len() as u64;
+    }
+    Ok(Ok(data))
+}
+
+fn slice_at(d: &[u8], offset: u64, len: usize) -> Vec<u8> {
+    let start = (offset as usize).min(d.len());
+    d[start..(start + len).min(d.len())].to_vec()
+}
+
+/// Writes bytes to a description: how many were taken, or the wait that must come first.
+pub fn write_to(m: &mut Machine, tid: u32, file: usize, data: &[u8], at: Option<u64>) -> SysResult<Result<usize, Wait>> {
+    let f = &m.files.open[file];
+    if !f.writable() {
+        return Err(EBADF);
+    }
+    let append = f.flags & O_APPEND != 0;
+    let nonblock = f.flags & O_NONBLOCK != 0;
+    let offset = at.unwrap_or(f.offset);
+    let data = &data[..data.len().min(MAX_IO)];
+    let end = match f.kind.clone() {
+        FileKind::Mem(ino) => {
+            let bytes = m.vfs.file_data_mut(ino)?;
+            let start = if append && at.is_none() { bytes.len() } else { offset as usize };
+            if start + data.len() > bytes.len() {
+                bytes.resize(start + data.len(), 0);
+            }
+            bytes[start..start + data.len()].copy_from_slice(data);
+            start + data.len()
+        }
+        FileKind::Host { file: h, .. } => {
+            let start = if append && at.is_none() { h.metadata()?.len() } else { offset };
+            h.write_all_at(data, start)?;
+            start as usize + data.len()
+        }
+        FileKind::Device(..) => return Ok(Ok(data.len())),
+        FileKind::PipeWrite(p) => {
+            let pipe = &mut m.files.pipes[p];
+            if pipe.readers == 0 {
+                let pid = m.thread(tid).pid;
+                m.signal_thread(tid, SigInfo { signo: SIGPIPE, code: SI_USER, pid, ..SigInfo::default() });
+                return Err(EPIPE);
+            }
+            let room = PIPE_CAPACITY.saturating_sub(pipe.buffer.len());
+            if room == 0 {
+                return if nonblock { Err(EAGAIN) } else { Ok(Err(Wait::PipeWrite(p))) };
+            }
+            let n = room.min(data.len());
+            pipe.buffer.extend(&data[..n]);
+            return Ok(Ok(n));
+        }
+        FileKind::Terminal(Stream::Stdout) => {
+            m.terminal.stdout.extend_from_slice(data);
+            return Ok(Ok(data.len()));
+        }
+        FileKind::Terminal(Stream::Stderr) => {
+            m.terminal.stderr.extend_from_slice(data);
+            return Ok(Ok(data.len()));
+        }
+        _ => return Err(EBADF),
+    };
+    if at.is_none() {
+        m.files.open[file].offset = end as u64;
+    }
+    Ok(Ok(data.len()))
+}
+
+pub fn read(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
+    let file = description(m, tid, a[0])?;
+    match read_from(m, file, a[2] as usize, None)? {
+        Ok(data) => {
+            m.write_guest(tid, a[1], &data)?;
+            Ok(value(data.len() as u64))
+        }
+        Err(w) => Ok(Outcome::Block(w)),
+    }
+}
+
+pub fn write(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
+    let file = description(m, tid, a[0])?;
+    let data = m.read_guest(tid, a[1], (a[2] as usize).min(MAX_IO))?;
+    match write_to(m, tid, file, &data, None)? {
+        Ok(n) => Ok(value(n as u64)),
+        Err(w) => Ok(Outcome::Block(w)),
+    }
+}
+
+pub fn pread64(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
+    let file = description(m, tid, a[0])?;
+    if matches!(m.files.open[file].kind, FileKind::PipeRead(_) | FileKind::PipeWrite(_) | FileKind::Terminal(_)) {
+        return Err(ESPIPE);
+    }
+    match read_from(m, file, a[2] as usize, Some(a[3]))? {
+        Ok(data) => {
+            m.write_guest(tid, a[1], &data)?;
+            Ok(value(data.len() as u64))
+        }
+        Err(w) => Ok(Outcome::Block(w)),
+    }
+}
+
+pub fn pwrite64(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
+    let file = description(m, tid, a[0])?;
+    if matches!(m.files.open[file].kind, FileKind::PipeRead(_) | FileKind::PipeWrite(_) | FileKind::Terminal(_)) {
+        return Err(ESPIPE);
+    }
+    let data = m.read_guest(tid, a[1], (a[2] as usize).min(MAX_IO))?;
+    match write_to(m, tid, file, &data, Some(a[3]))? {
+        Ok(n) => Ok(value(n as u64)),
+        Err(w) => Ok(Outcome::Block(w)),
+    }
+}
+
+fn iovecs(m: &Machine, tid: u32, addr: u64, count: u64) -> SysResult<Vec<(u64, usize)>> {
+    if count > 1024 {
+        return Err(EINVAL);
+    }
+    (0..count).map(|i| Ok((m.read_u64(tid, addr + 16 * i)?, m.read_u64(tid, addr + 16 * i + 8)? as usize))).collect()
+}
+
+pub fn readv(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
+    let file = description(m, tid, a[0])?;
+    let iov = iovecs(m, tid, a[1], a[2])?;
+    let total = iov.iter().fold(0usize, |t, v| t.saturating_add(v.1));
+    let data = match read_from(m, file, total, None)? {
+        Ok(d) => d,
+        Err(w) => return Ok(Outcome::Block(w)),
+    };
+    let mut done = 0;
+    for (base, len) in iov {
+        let n = len.min(data.len() - done);
+        m.write_guest(tid, base, &data[done..done + n])?;
+        done += n;
+    }
+    Ok(value(done as u64))
+}
+
+pub fn writev(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
+    let file = description(m, tid, a[0])?;
+    let mut data = vec![];
+    for (base, len) in iovecs(m, tid, a[1], a[2])? {
+        let len = len.min(MAX_IO - data.len());
+        data.extend(m.read_guest(tid, base, len)?);
+    }
+    match write_to(m, tid, file, &data, None)? {
+        Ok(n) => Ok(value(n as u64)),
+        Err(w) => Ok(Outcome::Block(w)),
+    }
+}
+
+pub fn sendfile(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
+    let out = description(m, tid, a[0])?;
+    let input = description(m, tid, a[1])?;
+    let at = if a[2] != 0 { Some(m.read_u64(tid, a[2])?) } else { None };
+    let data = match read_from(m, input, (a[3] as usize).min(1 << 20), at)? {
+        Ok(d) => d,
+        Err(w) => return Ok(Outcome::Block(w)),
+    };
+    // Bytes the output does not take are given back to the input's offset.
+    let n = match write_to(m, tid, out, &data, None)? {
+        Ok(n) => n,
+        Err(w) => {
+            unread(m, input, at, data.len());
+            return Ok(Outcome::Block(w));
+        }
+    };
+    unread(m, input, at, data.len() - n);
+    if let Some(off) = at {
+        m.write_u64(tid, a[2], off + n as u64)?;
+    }
+    Ok(value(n as u64))
+}
+
+fn unread(m: &mut Machine, file: usize, at: Option<u64>, n: usize) {
+    if at.is_none() && n > 0 {
+        let f = &mut m.files.open[file];
+        f.offset = f.offset.saturating_sub(n as u64);
+    }
+}
+
+pub fn lseek(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
+    let file = description(m, tid, a[0])?;
+    let size = match &m.files.open[file].kind {
+        FileKind::Mem(ino) => match &m.vfs.inode(*ino).node {
+            Node::File(d) => d.len() as u64,
+            _ => 0,
+        },
+        FileKind::Host { file: h, .. } => h.metadata()?.len(),
+        FileKind::Generated(d) => d.len() as u64,
+        FileKind::Dir { .. } | FileKind::Device(..) => 0,
+        _ => return Err(ESPIPE),
+    };
+    let f = &mut m.files.open[file];
+    let offset = a[1] as i64;
+    let new = match a[2] {
+        0 => offset,
+        1 => f.offset as i64 + offset,
+        2 => size as i64 + offset,
+        _ => return Err(EINVAL),
+    };
+    if new < 0 {
+        return Err(EINVAL);
+    }
+    f.offset = new as u64;
+    if let FileKind::Dir { entries, .. } = &mut f.kind {
+        if new == 0 {
+            *entries = None;
+        }
+    }
+    Ok(value(new as u64))
+}
+
+// ---- opening and closing ----
+
+pub fn openat(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
+    let path = m.read_path(tid, a[1])?;
+    let flags = a[2] as u32;
+    let fd = open_path(m, tid, a[0] as i32, &path, flags, a[3] as u32)?;
+    Ok(value(fd as u64))
+}
+
+pub fn open_path(m: &mut Machine, tid: u32, dirfd: i32, path: &str, flags: u32, mode: u32) -> SysResult<i32> {
+    let follow = flags & O_NOFOLLOW == 0 && !(flags & O_CREAT != 0 && flags & O_EXCL != 0);
+    let wants_write = matches!(flags & O_ACCMODE, O_WRONLY | O_RDWR) || flags & O_TRUNC != 0;
+    let walk = match m.resolve_at(tid, dirfd, path, follow) {
+        Ok(w) => {
+            if flags & O_CREAT != 0 && flags & O_EXCL != 0 {
+                return Err(EEXIST);
+            }
+            w
+        }
+        Err(ENOENT) if flags & O_CREAT != 0 => {
+            let (dir, name) = m.resolve_parent_at(tid, dirfd, path)?;
+            if path.ends_with('/') {
+                return Err(EISDIR);
+            }
+            let umask = m.process_of(tid).umask;
+            let loc = m.vfs.create(&dir.loc, &name, Node::File(Arc::default()), mode & !umask & 0o7777)?;
+            let path = if dir.path == "/" { format!("/{name}") } else { format!("{}/{name}", dir.path) };
+            Walk { loc, path }
+        }
+        Err(e) => return Err(e),
+    };
+    if let Loc::Proc(procfs::ProcNode::Fd(pid, n)) = walk.loc {
+        let d = m.processes.get(&pid).ok_or(ENOENT)?.fds.get(n).map_err(|_| ENOENT)?;
+        return with_fds(m, tid, |files, fds| files.install(fds, d.file, 0, flags & O_CLOEXEC != 0));
+    }
+    let st = m.vfs.stat(&walk.loc, &*m)?;
+    let kind_bits = st.mode & S_IFMT;
+    if flags & O_PATH != 0 {
+        let kind = if kind_bits == S_IFDIR { FileKind::Dir { walk: walk.clone(), entries: None } } else { FileKind::Generated(Arc::default()) };
+        return install(m, tid, kind, flags, walk.path);
+    }
+    if kind_bits == S_IFLNK {
+        return Err(ELOOP);
+    }
+    if flags & O_DIRECTORY != 0 && kind_bits != S_IFDIR {
+        return Err(ENOTDIR);
+    }
+    let kind = match &walk.loc {
+        _ if kind_bits == S_IFDIR => {
+            if wants_write {
+                return Err(EISDIR);
+            }
+            FileKind::Dir { walk: walk.clone(), entries: None }
+        }
+        Loc::Mem(ino) => match &m.vfs.inode(*ino).node {
+            Node::File(_) => {
+                if flags & O_TRUNC != 0 && wants_write {
+                    m.vfs.file_data_mut(*ino)?.clear();
+                }
+                FileKind::Mem(*ino)
+            }
+            Node::Device(Device::Tty) => return Err(ENXIO),
+            Node::Device(d) => FileKind::Device(*d, *ino),
+            _ => return Err(ENXIO),
+        },
+        Loc::Host { mount, rel } => {
+            if wants_write && !m.vfs.mounts[*mount].writable {
+                return Err(EROFS);
+            }
+            let host = m.vfs.host_path(*mount, rel);
+            let file = hostfs::open(&host, wants_write, false, flags & O_TRUNC != 0 && wants_write)?;
+            FileKind::Host { file: Arc::new(file), mount: *mount, rel: rel.clone() }
+        }
+        Loc::Proc(node) => {
+            if wants_write {
+                return Err(EACCES);
+            }
+            FileKind::Generated(Arc::new(procfs::content(node, &*m).ok_or(EACCES)?))
+        }
+    };
+    install(m, tid, kind, flags, walk.path)
+}
+
+fn install(m: &mut Machine, tid: u32, kind: FileKind, flags: u32, path: String) -> SysResult<i32> {
+    let file = m.files.add(OpenFile::new(kind, flags & !(O_CREAT | O_EXCL | O_TRUNC | O_CLOEXEC), path));
+    let pid = m.thread(tid).pid;
+    let mut fds = std::mem::take(&mut m.processes.get_mut(&pid).unwrap().fds);
+    let r = m.files.install(&mut fds, file, 0, flags & O_CLOEXEC != 0);
+    if r.is_err() {
+        m.files.retain(file);
+        m.files.release(file);
+    }
+    m.processes.get_mut(&pid).unwrap().fds = fds;
+    r
+}
+
+/// Runs `f` on the calling process's descriptor table and the machine's descriptions.
+fn with_fds<T>(m: &mut Machine, tid: u32, f: impl FnOnce(&mut Files, &mut FdTable) -> T) -> T {
+    let pid = m.thread(tid).pid;
+    let mut fds = std::mem::take(&mut m.processes.get_mut(&pid).unwrap().fds);
+    let r = f(&mut m.files, &mut fds);
+    m.processes.get_mut(&pid).unwrap().fds = fds;
+    r
+}
+
+pub fn close(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
+    with_fds(m, tid, |files, fds| files.close(fds, a[0] as i32))?;
+    Ok(value(0))
+}
+
+pub fn dup(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
+    let file = description(m, tid, a[0])?;
+    let fd = with_fds(m, tid, |files, fds| files.install(fds, file, 0, false))?;
+    Ok(value(fd as u64))
+}
+
+pub fn dup3(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
+    let file = description(m, tid, a[0])?;
+    if a[0] == a[1] || a[2] as u32 & !O_CLOEXEC != 0 {
+        return Err(EINVAL);
+    }
+    with_fds(m, tid, |files, fds| files.install_at(fds, a[1] as i32, file, a[2] as u32 & O_CLOEXEC != 0))?;
+    Ok(value(a[1]))
+}
+
+pub fn pipe2(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
+    let flags = a[1] as u32;
+    if flags & !(O_CLOEXEC | O_NONBLOCK) != 0 {
+        return Err(EINVAL);
+    }
+    let (r, w) = m.files.new_pipe(flags);
+    let cloexec = flags & O_CLOEXEC != 0;
+    let (rfd, wfd) = with_fds(m, tid, |files, fds| {
+        let rfd = files.install(fds, r, 0, cloexec)?;
+        match files.install(fds, w, 0, cloexec) {
+            Ok(wfd) => Ok((rfd, wfd)),
+            Err(e) => {
+                files.close(fds, rfd)?;
+                Err(e)
+            }
+        }
+    })?;
+    let mut out = (rfd as u32).to_le_bytes().to_vec();
+    out.extend((wfd as u32).to_le_bytes());
+    m.write_guest(tid, a[0], &out)?;
+    Ok(value(0))
+}
+
+pub fn fcntl(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
+    const F_DUPFD: u64 = 0;
+    const F_GETFD: u64 = 1;
+    const F_SETFD: u64 = 2;
+    const F_GETFL: u64 = 3;
+    const F_SETFL: u64 = 4;
+    const F_GETLK: u64 = 5;
+    const F_SETLK: u64 = 6;
+    const F_SETLKW: u64 = 7;
+    const F_DUPFD_CLOEXEC: u64 = 1030;
+    const F_GETPIPE_SZ: u64 = 1032;
+    let fd = a[0] as i32;
+    let d = m.process_of(tid).fds.get(fd)?;
+    match a[1] {
+        F_DUPFD | F_DUPFD_CLOEXEC => {
+            if a[2] >= MAX_FDS as u64 {
+                return Err(EINVAL);
+            }
+            let new = with_fds(m, tid, |files, fds| files.install(fds, d.file, a[2] as i32, a[1] == F_DUPFD_CLOEXEC))?;
+            Ok(value(new as u64))
+        }
+        F_GETFD => Ok(value(d.cloexec as u64)),
+        F_SETFD => {
+            m.process_of_mut(tid).fds.fds.get_mut(&fd).unwrap().cloexec = a[2] & 1 != 0;
+            Ok(value(0))
+        }
+        F_GETFL => Ok(value(m.files.open[d.file].flags as u64)),
+        F_SETFL => {
+            let f = &mut m.files.open[d.file];
+            f.flags = (f.flags & !SETFL_MASK) | (a[2] as u32 & SETFL_MASK);
+            Ok(value(0))
+        }
+        F_GETLK => {
+            // No locks are ever held by others: report the lock as free (l_type = F_UNLCK).
+            m.write_guest(tid, a[2], &2u16.to_le_bytes())?;
+            Ok(value(0))
+        }
+        F_SETLK | F_SETLKW => Ok(value(0)),
+        F_GETPIPE_SZ => Ok(value(PIPE_CAPACITY as u64)),
+        _ => Err(EINVAL),
+    }
+}
+
+pub fn ioctl(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
+    const FIONREAD: u64 = 0x541b;
+    const FIONBIO: u64 = 0x5421;
+    const FIOCLEX: u64 = 0x5451;
+    const FIONCLEX: u64 = 0x5450;
+    let fd = a[0] as i32;
+    let d = m.process_of(tid).fds.get(fd)?;
+    match a[1] {
+        FIONREAD => {
+            let n = match &m.files.open[d.file].kind {
+                FileKind::PipeRead(p) => m.files.pipes[*p].buffer.len(),
+                FileKind::Terminal(Stream::Stdin) => m.terminal.stdin.len(),
+                _ => 0,
+            };
+            m.write_u32(tid, a[2], n as u32)?;
+            Ok(value(0))
+        }
+        FIONBIO => {
+            let on = m.read_guest(tid, a[2], 4)? != [0; 4];
+            let f = &mut m.files.open[d.file];
+            f.flags = if on { f.flags | O_NONBLOCK } else { f.flags & !O_NONBLOCK };
+            Ok(value(0))
+        }
+        FIOCLEX | FIONCLEX => {
+            m.process_of_mut(tid).fds.fds.get_mut(&fd).unwrap().cloexec = a[1] == FIOCLEX;
+            Ok(value(0))
+        }
+        // No descriptor is a terminal: the guest's standard streams behave like pipes, as when
+        // a program's output is captured (TCGETS, TIOCGWINSZ, TIOCGPGRP, … all say so).
+        _ => Err(ENOTTY),
+    }
+}
+
+/// flock: granted at once (advisory locks between guest processes are not modelled); the
+/// descriptor must be open.
+pub fn flock(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
+    description(m, tid, a[0])?;
+    Ok(value(0))
+}
+
+// ---- the stat family ----
+
+fn stat_of_description(m: &Machine, file: usize) -> SysResult<Stat> {
+    let f = &m.files.open[file];
+    if let Some(loc) = f.kind.loc() {
+        let mut st = m.vfs.stat(&loc, m)?;
+        if let FileKind::Host { file: h, .. } = &f.kind {
+            st.size = h.metadata()?.len();
+        }
+        return Ok(st);
+    }
+    let (mode, ino) = match &f.kind {
+        FileKind::Generated(_) => (S_IFREG | 0o444, 0x1_0000 + file as u64),
+        FileKind::PipeRead(p) | FileKind::PipeWrite(p) => (S_IFIFO | 0o600, 0x2_0000 + *p as u64),
+        _ => (S_IFIFO | 0o600, 1),
+    };
+    let now = m.realtime();
+    Ok(Stat { dev: 9, ino, mode, nlink: 1, atime: now, mtime: now, ctime: now, ..Stat::default() })
+}
+
+fn stat_bytes(st: &Stat) -> Vec<u8> {
+    let mut b = vec![0u8; 128];
+    let mut put = |at: usize, v: &[u8]| b[at..at + v.len()].copy_from_slice(v);
+    put(0, &st.dev.to_le_bytes());
+    put(8, &st.ino.to_le_bytes());
+    put(16, &st.mode.to_le_bytes());
+    put(20, &st.nlink.to_le_bytes());
+    put(24, &st.uid.to_le_bytes());
+    put(28, &st.gid.to_le_bytes());
+    put(32, &st.rdev.to_le_bytes());
+    put(48, &st.size.to_le_bytes());
+    put(56, &4096u32.to_le_bytes());
+    put(64, &st.blocks.to_le_bytes());
+    for (at, t) in [(72, st.atime), (88, st.mtime), (104, st.ctime)] {
+        put(at, &t.sec.to_le_bytes());
+        put(at + 8, &(t.nsec as u64).to_le_bytes());
+    }
+    b
+}
+
+fn statx_bytes(st: &Stat) -> Vec<u8> {
+    let mut b = vec![0u8; 256];
+    let mut put = |at: usize, v: &[u8]| b[at..at + v.len()].copy_from_slice(v);
+    put(0, &0x7ffu32.to_le_bytes()); // STATX_BASIC_STATS
+    put(4, &4096u32.to_le_bytes());
+    put(16, &st.nlink.to_le_bytes());
+    put(20, &st.uid.to_le_bytes());
+    put(24, &st.gid.to_le_bytes());
+    put(28, &(st.mode as u16).to_le_bytes());
+    put(32, &st.ino.to_le_bytes());
+    put(40, &st.size.to_le_bytes());
+    put(48, &st.blocks.to_le_bytes());
+    for (at, t) in [(64, st.atime), (80, st.ctime), (96, st.ctime), (112, st.mtime)] {
+        put(at, &t.sec.to_le_bytes());
+        put(at + 8, &t.nsec.to_le_bytes());
+    }
+    let (rmaj, rmin) = (((st.rdev >> 8) & 0xfff) as u32, ((st.rdev & 0xff) | ((st.rdev >> 12) & !0xff)) as u32);
+    put(128, &rmaj.to_le_bytes());
+    put(132, &rmin.to_le_bytes());
+    put(136, &0u32.to_le_bytes());
+    put(140, &(st.dev as u32).to_le_bytes());
+    b
+}
+
+/// The file a *at call with AT_EMPTY_PATH or a path names.
+fn stat_at(m: &Machine, tid: u32, dirfd: u64, path_addr: u64, flags: u64) -> SysResult<Stat> {
+    let path = m.read_path(tid, path_addr)?;
+    if path.is_empty() && flags & AT_EMPTY_PATH != 0 {
+        if dirfd as i32 == -100 {
+            let cwd = m.process_of(tid).cwd.clone();
+            return m.vfs.stat(&m.vfs.resolve("/", &cwd, true, m)?.loc, m);
+        }
+        return stat_of_description(m, description(m, tid, dirfd)?);
+    }
+    let walk = m.resolve_at(tid, dirfd as i32, &path, flags & AT_SYMLINK_NOFOLLOW == 0)?;
+    m.vfs.stat(&walk.loc, m)
+}
+
+pub fn fstat(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
+    let st = stat_of_description(m, description(m, tid, a[0])?)?;
+    m.write_guest(tid, a[1], &stat_bytes(&st))?;
+    Ok(value(0))
+}
+
+pub fn newfstatat(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
+    let st = stat_at(m, tid, a[0], a[1], a[3])?;
+    m.write_guest(tid, a[2], &stat_bytes(&st))?;
+    Ok(value(0))
+}
+
+pub fn statx(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
+    let st = stat_at(m, tid, a[0], a[1], a[2])?;
+    m.write_guest(tid, a[4], &statx_bytes(&st))?;
+    Ok(value(0))
+}
+
+pub fn statfs(m: &mut Machine, tid: u32, a: [u64; 6], by_fd: bool) -> Flow {
+    if by_fd {
+        description(m, tid, a[0])?;
+    } else {
+        let path = m.read_path(tid, a[0])?;
+        m.resolve_at(tid, -100, &path, true)?;
+    }
+    // struct statfs: an in-memory filesystem of 1 GiB in 4 KiB blocks, half free.
+    let mut b = vec![0u8; 120];
+    let words: [(usize, u64); 8] =
+        [(0, 0x0102_1994), (8, 4096), (16, 262_144), (24, 131_072), (32, 131_072), (40, 65_536), (48, 32_768), (64, 255)];
+    for (at, v) in words {
+        b[at..at + 8].copy_from_slice(&v.to_le_bytes());
+    }
+    b[72..80].copy_from_slice(&4096u64.to_le_bytes());
+    m.write_guest(tid, a[1], &b)?;
+    Ok(value(0))
+}
+
+// ---- directories and names ----
+
+pub fn getdents64(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
+    let file = description(m, tid, a[0])?;
+    let FileKind::Dir { walk, entries } = &m.files.open[file].kind else { return Err(ENOTDIR) };
+    let list = match entries {
+        Some(l) => l.clone(),
+        None => m.vfs.list(walk, &*m)?,
+    };
+    let start = m.files.open[file].offset as usize;
+    let mut out = vec![];
+    let mut index = start;
+    while index < list.len() {
+        let e = &list[index];
+        let reclen = (19 + e.name.len() + 1).div_ceil(8) * 8;
+        if out.len() + reclen > a[2] as usize {
+            break;
+        }
+        let mut rec = vec![0u8; reclen];
+        rec[0..8].copy_from_slice(&e.ino.to_le_bytes());
+        rec[8..16].copy_from_slice(&(index as u64 + 1).to_le_bytes());
+        rec[16..18].copy_from_slice(&(reclen as u16).to_le_bytes());
+        rec[18] = e.kind;
+        rec[19..19 + e.name.len()].copy_from_slice(e.name.as_bytes());
+        out.extend(rec);
+        index += 1;
+    }
+    if index == start && index < list.len() {
+        return Err(EINVAL);
+    }
+    m.write_guest(tid, a[1], &out)?;
+    let f = &mut m.files.open[file];
+    f.offset = index as u64;
+    if let FileKind::Dir { entries, .. } = &mut f.kind {
+        *entries = Some(list);
+    }
+    Ok(value(out.len() as u64))
+}
+
+pub fn getcwd(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
+    let mut cwd = m.process_of(tid).cwd.clone().into_bytes();
+    cwd.push(0);
+    if cwd.len() > a[1] as usize {
+        return Err(ERANGE);
+    }
+    m.write_guest(tid, a[0], &cwd)?;
+    Ok(value(cwd.len() as u64))
+}
+
+pub fn chdir(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
+    let path = m.read_path(tid, a[0])?;
+    let walk = m.resolve_at(tid, -100, &path, true)?;
+    if !m.vfs.stat(&walk.loc, &*m)?.is_dir() {
+        return Err(ENOTDIR);
+    }
+    m.process_of_mut(tid).cwd = walk.path;
+    Ok(value(0))
+}
+
+pub fn fchdir(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
+    let file = description(m, tid, a[0])?;
+    let FileKind::Dir { walk, .. } = &m.files.open[file].kind else { return Err(ENOTDIR) };
+    let path = walk.path.clone();
+    m.process_of_mut(tid).cwd = path;
+    Ok(value(0))
+}
+
+pub fn readlinkat(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
+    let path = m.read_path(tid, a[1])?;
+    let walk = m.resolve_at(tid, a[0] as i32, &path, false)?;
+    let target = m.vfs.readlink(&walk.loc, &*m).ok_or(EINVAL)?;
+    let bytes = &target.as_bytes()[..target.len().min(a[3] as usize)];
+    m.write_guest(tid, a[2], bytes)?;
+    Ok(value(bytes.len() as u64))
+}
+
+pub fn faccessat(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
+    let path = m.read_path(tid, a[1])?;
+    let walk = m.resolve_at(tid, a[0] as i32, &path, a[3] & AT_SYMLINK_NOFOLLOW == 0)?;
+    let st = m.vfs.stat(&walk.loc, &*m)?;
+    let mode = a[2];
+    // The guest is root: everything is allowed but executing a file with no x bit.
+    if mode & 1 != 0 && !st.is_dir() && st.mode & 0o111 == 0 {
+        return Err(EACCES);
+    }
+    if mode & 2 != 0 {
+        if let Loc::Host { mount, .. } = walk.loc {
+            if !m.vfs.mounts[mount].writable {
+                return Err(EROFS);
+            }
+        }
+    }
+    Ok(value(0))
+}
+
+pub fn mkdirat(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
+    let path = m.read_path(tid, a[1])?;
+    let (dir, name) = m.resolve_parent_at(tid, a[0] as i32, &path)?;
+    if name == "." || name == ".." {
+        return Err(EEXIST);
+    }
+    let umask = m.process_of(tid).umask;
+    let node = Node::Dir { entries: BTreeMap::new(), parent: 0 };
+    m.vfs.create(&dir.loc, &name, node, a[2] as u32 & !umask & 0o7777)?;
+    Ok(value(0))
+}
+
+pub fn unlinkat(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
+    let path = m.read_path(tid, a[1])?;
+    let (dir, name) = m.resolve_parent_at(tid, a[0] as i32, &path)?;
+    let rmdir = a[2] & AT_REMOVEDIR != 0;
+    if name == "." || name == ".." {
+        return Err(if rmdir { EINVAL } else { EISDIR });
+    }
+    m.vfs.remove(&dir.loc, &name, rmdir)?;
+    Ok(value(0))
+}
+
+pub fn renameat(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
+    const RENAME_NOREPLACE: u64 = 1;
+    if a[4] & !RENAME_NOREPLACE != 0 {
+        return Err(EINVAL);
+    }
+    let from = m.read_path(tid, a[1])?;
+    let to = m.read_path(tid, a[3])?;
+    let (fdir, fname) = m.resolve_parent_at(tid, a[0] as i32, &from)?;
+    let (tdir, tname) = m.resolve_parent_at(tid, a[2] as i32, &to)?;
+    if [&fname, &tname].iter().any(|n| *n == "." || *n == "..") {
+        return Err(EBUSY);
+    }
+    m.vfs.rename(&fdir.loc, &fname, &tdir.loc, &tname, a[4] & RENAME_NOREPLACE != 0)?;
+    Ok(value(0))
+}
+
+pub fn symlinkat(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
+    let target = m.read_path(tid, a[0])?;
+    let path = m.read_path(tid, a[2])?;
+    if target.is_empty() {
+        return Err(ENOENT);
+    }
+    let (dir, name) = m.resolve_parent_at(tid, a[1] as i32, &path)?;
+    m.vfs.create(&dir.loc, &name, Node::Symlink(target), 0o777)?;
+    Ok(value(0))
+}
+
+pub fn linkat(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
+    let old = m.read_path(tid, a[1])?;
+    let new = m.read_path(tid, a[3])?;
+    let target = m.resolve_at(tid, a[0] as i32, &old, a[4] & AT_SYMLINK_FOLLOW != 0)?;
+    let (dir, name) = m.resolve_parent_at(tid, a[2] as i32, &new)?;
+    m.vfs.link(&target.loc, &dir.loc, &name)?;
+    Ok(value(0))
+}
+
+fn loc_of_fd(m: &Machine, tid: u32, fd: u64) -> SysResult<Loc> {
+    m.files.open[description(m, tid, fd)?].kind.loc().ok_or(EPERM)
+}
+
+pub fn fchmodat(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
+    let path = m.read_path(tid, a[1])?;
+    let walk = m.resolve_at(tid, a[0] as i32, &path, true)?;
+    m.vfs.set_attributes(&walk.loc, Some(a[2] as u32), (None, None), (None, None))?;
+    Ok(value(0))
+}
+
+pub fn fchmod(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
+    let loc = loc_of_fd(m, tid, a[0])?;
+    m.vfs.set_attributes(&loc, Some(a[1] as u32), (None, None), (None, None))?;
+    Ok(value(0))
+}
+
+fn id_arg(v: u64) -> Option<u32> {
+    (v as u32 != u32::MAX).then_some(v as u32)
+}
+
+pub fn fchownat(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
+    let path = m.read_path(tid, a[1])?;
+    let walk = m.resolve_at(tid, a[0] as i32, &path, a[4] & AT_SYMLINK_NOFOLLOW == 0)?;
+    if matches!(walk.loc, Loc::Host { .. }) {
+        return Err(EPERM);
+    }
+    m.vfs.set_attributes(&walk.loc, None, (id_arg(a[2]), id_arg(a[3])), (None, None))?;
+    Ok(value(0))
+}
+
+pub fn fchown(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
+    let loc = loc_of_fd(m, tid, a[0])?;
+    if matches!(loc, Loc::Host { .. }) {
+        return Err(EPERM);
+    }
+    m.vfs.set_attributes(&loc, None, (id_arg(a[1]), id_arg(a[2])), (None, None))?;
+    Ok(value(0))
+}
+
+pub fn utimensat(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
+    const UTIME_NOW: u64 = (1 << 30) - 1;
+    const UTIME_OMIT: u64 = (1 << 30) - 2;
+    let loc = if a[1] == 0 {
+        loc_of_fd(m, tid, a[0])?
+    } else {
+        let path = m.read_path(tid, a[1])?;
+        m.resolve_at(tid, a[0] as i32, &path, a[3] & AT_SYMLINK_NOFOLLOW == 0)?.loc
+    };
+    let now = m.realtime();
+    let mut times = [Some(now), Some(now)];
+    if a[2] != 0 {
+        for (i, t) in times.iter_mut().enumerate() {
+            let sec = m.read_u64(tid, a[2] + 16 * i as u64)?;
+            let nsec = m.read_u64(tid, a[2] + 16 * i as u64 + 8)?;
+            *t = match nsec {
+                UTIME_NOW => Some(now),
+                UTIME_OMIT => None,
+                n if n < 1_000_000_000 => Some(Timespec { sec: sec as i64, nsec: n as u32 }),
+                _ => return Err(EINVAL),
+            };
+        }
+    }
+    m.vfs.set_attributes(&loc, None, (None, None), (times[0], times[1]))?;
+    Ok(value(0))
+}
+
+fn truncate_loc(m: &mut Machine, kind: &FileKind, len: u64) -> SysResult<()> {
+    match kind {
+        FileKind::Mem(ino) => {
+            m.vfs.file_data_mut(*ino)?.resize(len as usize, 0);
+            Ok(())
+        }
+        FileKind::Host { file, .. } => Ok(file.set_len(len)?),
+        FileKind::Dir { .. } => Err(EISDIR),
+        _ => Err(EINVAL),
+    }
+}
+
+pub fn ftruncate(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
+    let file = description(m, tid, a[0])?;
+    if !m.files.open[file].writable() {
+        return Err(EINVAL);
+    }
+    if a[1] > 1 << 32 {
+        return Err(EINVAL);
+    }
+    let kind = m.files.open[file].kind.clone();
+    truncate_loc(m, &kind, a[1])?;
+    Ok(value(0))
+}
+
+pub fn truncate(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
+    let path = m.read_path(tid, a[0])?;
+    let fd = open_path(m, tid, -100, &path, O_WRONLY, 0)?;
+    let r = ftruncate(m, tid, [fd as u64, a[1], 0, 0, 0, 0]);
+    with_fds(m, tid, |files, fds| files.close(fds, fd))?;
+    r
+}
+
+// ---- waiting on several descriptors ----
+
+/// (readable, writable, hung up) for one descriptor; None for a bad one.
+fn readiness(m: &Machine, tid: u32, fd: i32) -> Option<(bool, bool, bool)> {
+    let d = m.process_of(tid).fds.get(fd).ok()?;
+    Some(match &m.files.open[d.file].kind {
+        FileKind::PipeRead(p) => {
+            let p = &m.files.pipes[*p];
+            (!p.buffer.is_empty() || p.writers == 0, false, p.writers == 0)
+        }
+        FileKind::PipeWrite(p) => {
+            let p = &m.files.pipes[*p];
+            (false, p.buffer.len() < PIPE_CAPACITY || p.readers == 0, p.readers == 0)
+        }
+        FileKind::Terminal(Stream::Stdin) => (!m.terminal.stdin.is_empty() || m.terminal.stdin_closed, false, false),
+        FileKind::Terminal(_) => (false, true, false),
+        _ => (true, true, false),
+    })
+}
+
+fn timeout_deadline(m: &mut Machine, tid: u32, addr: u64) -> SysResult<Option<bool>> {
+    // Some(true): the timeout has passed; Some(false): wait with a deadline; None: no timeout.
+    if addr == 0 {
+        return Ok(None);
+    }
+    if let Some(d) = m.thread(tid).deadline {
+        return Ok(Some(m.monotonic_ns() >= d));
+    }
+    let sec = m.read_u64(tid, addr)?;
+    let nsec = m.read_u64(tid, addr + 8)?;
+    let ns = sec.saturating_mul(1_000_000_000).saturating_add(nsec);
+    if ns == 0 {
+        return Ok(Some(true));
+    }
+    let deadline = m.monotonic_ns() + ns;
+    m.thread_mut(tid).deadline = Some(deadline);
+    Ok(Some(false))
+}
+
+/// ppoll's events for each pollfd, and how many have some.
+fn poll_scan(m: &Machine, tid: u32, fds: u64, n: u64) -> SysResult<(Vec<u16>, u64)> {
+    const POLLIN: u16 = 1;
+    const POLLOUT: u16 = 4;
+    const POLLHUP: u16 = 0x10;
+    const POLLNVAL: u16 = 0x20;
+    let mut revents = vec![];
+    let mut ready = 0;
+    for i in 0..n {
+        let raw = m.read_guest(tid, fds + 8 * i, 8)?;
+        let fd = i32::from_le_bytes(raw[0..4].try_into().unwrap());
+        let events = u16::from_le_bytes(raw[4..6].try_into().unwrap());
+        let r = if fd < 0 {
+            0
+        } else {
+            match readiness(m, tid, fd) {
+                None => POLLNVAL,
+                Some((rd, wr, hup)) => {
+                    (if rd { POLLIN & events } else { 0 })
+                        | (if wr { POLLOUT & events } else { 0 })
+                        | (if hup { POLLHUP } else { 0 })
+                }
+            }
+        };
+        ready += (r != 0) as u64;
+        revents.push(r);
+    }
+    Ok((revents, ready))
+}
+
+pub fn ppoll(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
+    if a[1] > 1024 {
+        return Err(EINVAL);
+    }
+    let (revents, ready) = poll_scan(m, tid, a[0], a[1])?;
+    if ready == 0 {
+        match timeout_deadline(m, tid, a[2])? {
+            Some(true) => {}
+            _ => return Ok(Outcome::Block(Wait::Poll)),
+        }
+    }
+    for (i, r) in revents.iter().enumerate() {
+        m.write_guest(tid, a[0] + 8 * i as u64 + 6, &r.to_le_bytes())?;
+    }
+    Ok(value(ready))
+}
+
+fn select_scan(m: &Machine, tid: u32, a: [u64; 6]) -> SysResult<(Vec<Vec<u8>>, u64)> {
+    let n = (a[0] as usize).min(MAX_FDS as usize);
+    let bytes = n.div_ceil(64) * 8;
+    let mut out = vec![];
+    let mut count = 0;
+    for (set, which) in [(a[1], 0), (a[2], 1), (a[3], 2)] {
+        let mut bits = vec![0u8; bytes];
+        if set != 0 {
+            let want = m.read_guest(tid, set, bytes)?;
+            for fd in 0..n {
+                if want[fd / 8] & (1 << (fd % 8)) == 0 {
+                    continue;
+                }
+                let (rd, wr, _) = readiness(m, tid, fd as i32).ok_or(EBADF)?;
+                if [rd, wr, false][which] {
+                    bits[fd / 8] |= 1 << (fd % 8);
+                    count += 1;
+                }
+            }
+        }
+        out.push(bits);
+    }
+    Ok((out, count))
+}
+
+pub fn pselect6(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
+    let (sets, count) = select_scan(m, tid, a)?;
+    if count == 0 {
+        match timeout_deadline(m, tid, a[4])? {
+            Some(true) => {}
+            _ => return Ok(Outcome::Block(Wait::Poll)),
+        }
+    }
+    for (set, bits) in [a[1], a[2], a[3]].into_iter().zip(sets) {
+        if set != 0 {
+            m.write_guest(tid, set, &bits)?;
+        }
+    }
+    Ok(value(count))
+}
+
+/// Whether a thread blocked in ppoll or pselect6 has something to report now.
+pub fn poll_ready(m: &Machine, tid: u32) -> bool {
+    let cpu = &m.thread(tid).cpu;
+    let a = [cpu.x[0], cpu.x[1], cpu.x[2], cpu.x[3], cpu.x[4], cpu.x[5]];
+    match cpu.x[8] {
+        73 => poll_scan(m, tid, a[0], a[1]).map(|(_, n)| n > 0).unwrap_or(true),
+        _ => select_scan(m, tid, a).map(|(_, n)| n > 0).unwrap_or(true),
+    }
+}

@@ -1,0 +1,163 @@
+//! The trace ring: the last N executed instructions with the registers each one changed.
+
+use std::collections::VecDeque;
+
+use crate::arm64::state::CpuState;
+
+/// Register numbering used in trace entries: x0..x30, sp, v0..v31, fpcr, fpsr, tpidr_el0.
+pub fn register_name(index: u8) -> String {
+    match index {
+        0..=30 => format!("x{index}"),
+        31 => "sp".into(),
+        32..=63 => format!("v{}", index - 32),
+        64 => "fpcr".into(),
+        65 => "fpsr".into(),
+        _ => "tpidr_el0".into(),
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TraceEntry {
+    pub pid: u32,
+    pub pc: u64,
+    pub word: u32,
+    /// (register, old value, new value) for every register the instruction changed.
+    pub changes: Vec<(u8, u128, u128)>,
+    pub nzcv_before: u32,
+    pub nzcv_after: u32,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct TraceRing {
+    pub depth: usize,
+    pub entries: VecDeque<TraceEntry>,
+}
+
+/// The registers an instruction may change, saved before it runs (one buffer, refilled for
+/// every instruction). The 512 bytes of vector registers are saved only for instructions that
+/// can write them.
+#[derive(Default)]
+pub struct Before {
+    pc: u64,
+    word: u32,
+    x: [u64; 32],
+    nzcv: u32,
+    fpcr: u32,
+    fpsr: u32,
+    tpidr_el0: u64,
+    v: [u128; 32],
+    v_saved: bool,
+}
+
+/// Whether `word` can change a vector register: SIMD & FP data processing and SIMD loads
+/// (encoding bits 27 and 26 both set), or a system call (sigreturn, execve).
+fn may_write_vectors(word: u32) -> bool {
+    (word >> 26) & 3 == 3 || word & 0xffe0_001f == 0xd400_0001
+}
+
+impl Before {
+    pub fn save(&mut self, cpu: &CpuState, word: u32) {
+        self.pc = cpu.pc;
+        self.word = word;
+        self.x = cpu.x;
+        self.nzcv = cpu.nzcv;
+        self.fpcr = cpu.fpcr;
+        self.fpsr = cpu.fpsr;
+        self.tpidr_el0 = cpu.tpidr_el0;
+        self.v_saved = may_write_vectors(word);
+        if self.v_saved {
+            self.v = cpu.v;
+        }
+    }
+}
+
+/// Registers that differ between the saved state and now, into `out`.
+fn changes(before: &Before, after: &CpuState, out: &mut Vec<(u8, u128, u128)>) {
+    out.clear();
+    if before.x != after.x {
+        for i in 0..32 {
+            if before.x[i] != after.x[i] {
+                out.push((i as u8, before.x[i] as u128, after.x[i] as u128));
+            }
+        }
+    }
+    if before.v_saved {
+        for i in 0..32 {
+            if before.v[i] != after.v[i] {
+                out.push((32 + i as u8, before.v[i], after.v[i]));
+            }
+        }
+    }
+    let system = [
+        (64, before.fpcr as u128, after.fpcr as u128),
+        (65, before.fpsr as u128, after.fpsr as u128),
+        (66, before.tpidr_el0 as u128, after.tpidr_el0 as u128),
+    ];
+    out.extend(system.into_iter().filter(|(_, a, b)| a != b));
+}
+
+impl TraceRing {
+    pub fn set_depth(&mut self, depth: usize) {
+        self.depth = depth;
+        while self.entries.len() > depth {
+            self.entries.pop_front();
+        }
+    }
+
+    /// Records one executed instruction, reusing the oldest entry's storage once the ring is full.
+    pub fn record(&mut self, pid: u32, before: &Before, after: &CpuState) {
+        let (pc, word) = (before.pc, before.word);
+        if self.depth == 0 {
+            return;
+        }
+        let mut entry = if self.entries.len() == self.depth {
+            self.entries.pop_front().unwrap()
+        } else {
+            TraceEntry { pid, pc, word, changes: Vec::with_capacity(4), nzcv_before: 0, nzcv_after: 0 }
+        };
+        entry.pid = pid;
+        entry.pc = pc;
+        entry.word = word;
+        entry.nzcv_before = before.nzcv;
+        entry.nzcv_after = after.nzcv;
+        changes(before, after, &mut entry.changes);
+        self.entries.push_back(entry);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keeps_the_newest_entries_and_their_changes() {
+        let mut ring = TraceRing::default();
+        ring.set_depth(2);
+        let a = CpuState::default();
+        let mut b = a.clone();
+        b.pc = 99;
+        b.x[3] = 9;
+        b.x[31] = 16;
+        b.v[1] = 1 << 100;
+        b.tpidr_el0 = 5;
+        b.nzcv = 0x4000_0000;
+        let mut before = Before::default();
+        for pc in 0..3 {
+            let mut a = a.clone();
+            a.pc = pc;
+            before.save(&a, 0x4ea11c20); // mov v0.16b, v1.16b
+            ring.record(1, &before, &b);
+        }
+        assert_eq!(ring.entries.iter().map(|e| e.pc).collect::<Vec<_>>(), [1, 2]);
+        let e = &ring.entries[1];
+        assert_eq!(e.changes, vec![(3, 0, 9), (31, 0, 16), (33, 0, 1 << 100), (66, 0, 5)]);
+        assert_eq!((e.nzcv_before, e.nzcv_after, e.word), (0, 0x4000_0000, 0x4ea11c20));
+        before.save(&b, 0);
+        ring.record(1, &before, &b);
+        assert!(ring.entries[1].changes.is_empty());
+        assert!(!may_write_vectors(0x8b020020) && !may_write_vectors(0x14000000)); // add, b
+        assert!(may_write_vectors(0x3dc00020) && may_write_vectors(0xd4000001)); // ldr q0, svc
+        assert_eq!(register_name(31), "sp");
+        assert_eq!(register_name(40), "v8");
+    }
+}

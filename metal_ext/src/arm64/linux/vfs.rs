@@ -1,0 +1,810 @@
+//! The guest's filesystem: an in-memory tree (directories, files, symlinks, device nodes), `/proc`
+//! (see procfs.rs) and host folders mounted by the user (see hostfs.rs). Path resolution keeps
+//! its own stack of visited directories, so `..` and symlinks (host ones included, read as guest
+//! paths) can never lead out of a mount into the host's filesystem.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use super::errno::*;
+use super::hostfs;
+use super::procfs::{self, ProcContext, ProcNode};
+
+pub type Ino = usize;
+pub const ROOT: Ino = 0;
+
+pub const S_IFMT: u32 = 0o170000;
+pub const S_IFIFO: u32 = 0o010000;
+pub const S_IFCHR: u32 = 0o020000;
+pub const S_IFDIR: u32 = 0o040000;
+pub const S_IFREG: u32 = 0o100000;
+pub const S_IFLNK: u32 = 0o120000;
+
+pub const DT_CHR: u8 = 2;
+pub const DT_DIR: u8 = 4;
+pub const DT_REG: u8 = 8;
+pub const DT_LNK: u8 = 10;
+
+const MAX_SYMLINKS: u32 = 40;
+
+/// Seconds and nanoseconds since the epoch.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Timespec {
+    pub sec: i64,
+    pub nsec: u32,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Device {
+    Null,
+    Zero,
+    Random,
+    Urandom,
+    Tty,
+}
+
+impl Device {
+    /// (major, minor) as on Linux.
+    pub fn number(self) -> (u32, u32) {
+        match self {
+            Device::Null => (1, 3),
+            Device::Zero => (1, 5),
+            Device::Random => (1, 8),
+            Device::Urandom => (1, 9),
+            Device::Tty => (5, 0),
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub enum Node {
+    Dir { entries: BTreeMap<String, Ino>, parent: Ino },
+    /// File bytes shared with snapshots until written.
+    File(Arc<Vec<u8>>),
+    Symlink(String),
+    Device(Device),
+    /// A host folder mounted here (index into `Vfs::mounts`).
+    Mount(usize),
+    /// The root of procfs.
+    Proc,
+}
+
+#[derive(Clone, Debug)]
+pub struct Inode {
+    pub node: Node,
+    /// Permission bits (the type comes from `node`).
+    pub mode: u32,
+    pub uid: u32,
+    pub gid: u32,
+    pub nlink: u32,
+    pub atime: Timespec,
+    pub mtime: Timespec,
+    pub ctime: Timespec,
+}
+
+#[derive(Clone, Debug)]
+pub struct HostMount {
+    pub host: PathBuf,
+    pub writable: bool,
+    pub guest: String,
+}
+
+/// Where a path leads.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Loc {
+    Mem(Ino),
+    /// `rel` is a plain relative path below the mount's host folder (no `..`, no symlinks).
+    Host { mount: usize, rel: PathBuf },
+    Proc(ProcNode),
+}
+
+/// A resolved path: its location and its canonical absolute guest path.
+#[derive(Clone, Debug)]
+pub struct Walk {
+    pub loc: Loc,
+    pub path: String,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stat {
+    pub dev: u64,
+    pub ino: u64,
+    pub mode: u32,
+    pub nlink: u32,
+    pub uid: u32,
+    pub gid: u32,
+    pub rdev: u64,
+    pub size: u64,
+    pub blocks: u64,
+    pub atime: Timespec,
+    pub mtime: Timespec,
+    pub ctime: Timespec,
+}
+
+impl Stat {
+    pub fn is_dir(&self) -> bool {
+        self.mode & S_IFMT == S_IFDIR
+    }
+}
+
+/// Directory entry as getdents64 reports it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DirEntry {
+    pub name: String,
+    pub ino: u64,
+    pub kind: u8,
+}
+
+pub fn dtype_of(mode: u32) -> u8 {
+    match mode & S_IFMT {
+        S_IFDIR => DT_DIR,
+        S_IFLNK => DT_LNK,
+        S_IFCHR => DT_CHR,
+        S_IFIFO => 1,
+        _ => DT_REG,
+    }
+}
+
+pub fn makedev(major: u32, minor: u32) -> u64 {
+    ((major as u64 & 0xfff) << 8) | (minor as u64 & 0xff) | ((minor as u64 & !0xff) << 12)
+}
+
+#[derive(Clone, Debug)]
+pub struct Vfs {
+    inodes: Vec<Option<Inode>>,
+    free: Vec<Ino>,
+    pub mounts: Vec<HostMount>,
+    /// Timestamp given to inodes created or changed now (set by the machine's clock).
+    pub now: Timespec,
+}
+
+fn split_parent(path: &str) -> (&str, &str) {
+    let trimmed = path.trim_end_matches('/');
+    match trimmed.rfind('/') {
+        Some(i) => (if i == 0 { "/" } else { &trimmed[..i] }, &trimmed[i + 1..]),
+        None => (".", trimmed),
+    }
+}
+
+impl Default for Vfs {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Vfs {
+    /// An empty root directory.
+    pub fn new() -> Self {
+        let root = Inode {
+            node: Node::Dir { entries: BTreeMap::new(), parent: ROOT },
+            mode: 0o755,
+            uid: 0,
+            gid: 0,
+            nlink: 2,
+            atime: Timespec::default(),
+            mtime: Timespec::default(),
+            ctime: Timespec::default(),
+        };
+        Vfs { inodes: vec![Some(root)], free: vec![], mounts: vec![], now: Timespec::default() }
+    }
+
+    pub fn inode(&self, ino: Ino) -> &Inode {
+        self.inodes[ino].as_ref().expect("live inode")
+    }
+
+    pub fn inode_mut(&mut self, ino: Ino) -> &mut Inode {
+        self.inodes[ino].as_mut().expect("live inode")
+    }
+
+    fn alloc(&mut self, node: Node, mode: u32) -> Ino {
+        let now = self.now;
+        let nlink = if matches!(node, Node::Dir { .. }) { 2 } else { 1 };
+        let inode = Inode { node, mode, uid: 0, gid: 0, nlink, atime: now, mtime: now, ctime: now };
+        match self.free.pop() {
+            Some(i) => {
+                self.inodes[i] = Some(inode);
+                i
+            }
+            None => {
+                self.inodes.push(Some(inode));
+                self.inodes.len() - 1
+            }
+        }
+    }
+
+    fn entries_mut(&mut self, dir: Ino) -> SysResult<&mut BTreeMap<String, Ino>> {
+        match &mut self.inode_mut(dir).node {
+            Node::Dir { entries, .. } => Ok(entries),
+            _ => Err(ENOTDIR),
+        }
+    }
+
+    /// Adds `node` as `name` in the in-memory directory `dir`.
+    pub fn add(&mut self, dir: Ino, name: &str, node: Node, mode: u32) -> SysResult<Ino> {
+        if name.is_empty() || name == "." || name == ".." || name.contains('/') {
+            return Err(EINVAL);
+        }
+        if self.entries_mut(dir)?.contains_key(name) {
+            return Err(EEXIST);
+        }
+        let node = match node {
+            Node::Dir { entries, .. } => Node::Dir { entries, parent: dir },
+            other => other,
+        };
+        let is_dir = matches!(node, Node::Dir { .. } | Node::Mount(_) | Node::Proc);
+        let ino = self.alloc(node, mode);
+        self.entries_mut(dir)?.insert(name.to_string(), ino);
+        let now = self.now;
+        let parent = self.inode_mut(dir);
+        parent.mtime = now;
+        parent.ctime = now;
+        if is_dir {
+            parent.nlink += 1;
+        }
+        Ok(ino)
+    }
+
+    /// Builder helper: creates every missing directory of an absolute path; returns the last.
+    pub fn mkdir_all(&mut self, path: &str) -> SysResult<Ino> {
+        if !path.starts_with('/') {
+            return Err(EINVAL);
+        }
+        let mut dir = ROOT;
+        for name in path.split('/').filter(|c| !c.is_empty()) {
+            let existing = match &self.inode(dir).node {
+                Node::Dir { entries, .. } => entries.get(name).copied(),
+                _ => return Err(ENOTDIR),
+            };
+            dir = match existing {
+                Some(i) => i,
+                None => self.add(dir, name, Node::Dir { entries: BTreeMap::new(), parent: dir }, 0o755)?,
+            };
+        }
+        Ok(dir)
+    }
+
+    /// Builder helper: places a node at an absolute path, creating parent directories. It
+    /// replaces a file of that name; a directory only by a mount.
+    pub fn install(&mut self, path: &str, node: Node, mode: u32) -> SysResult<Ino> {
+        let (parent, name) = split_parent(path);
+        let dir = self.mkdir_all(parent)?;
+        if let Some(&old) = match &self.inode(dir).node {
+            Node::Dir { entries, .. } => entries.get(name),
+            _ => None,
+        } {
+            let is_dir = matches!(self.inode(old).node, Node::Dir { .. } | Node::Mount(_) | Node::Proc);
+            if is_dir && !matches!(node, Node::Mount(_)) {
+                return Err(EISDIR);
+            }
+            self.inode_mut(old).node = node;
+            self.inode_mut(old).mode = mode;
+            return Ok(old);
+        }
+        self.add(dir, name, node, mode)
+    }
+
+    /// Mounts a host folder at an absolute guest path.
+    pub fn mount(&mut self, host: PathBuf, guest: &str, writable: bool) -> std::io::Result<()> {
+        let host = host.canonicalize()?;
+        if !host.is_dir() {
+            return Err(std::io::Error::new(std::io::ErrorKind::NotADirectory, format!("{} is not a folder", host.display())));
+        }
+        let index = self.mounts.len();
+        self.install(guest, Node::Mount(index), 0o755).map_err(|e| {
+            std::io::Error::new(std::io::ErrorKind::InvalidInput, format!("guest path {guest:?} (errno {})", e.0))
+        })?;
+        self.mounts.push(HostMount { host, writable, guest: guest.to_string() });
+        Ok(())
+    }
+
+    // ---- path resolution ----
+
+    fn lookup(&self, dir: &Loc, name: &str, ctx: &dyn ProcContext) -> SysResult<Loc> {
+        match dir {
+            Loc::Mem(ino) => match &self.inode(*ino).node {
+                Node::Dir { entries, .. } => {
+                    let child = *entries.get(name).ok_or(ENOENT)?;
+                    Ok(match self.inode(child).node {
+                        Node::Mount(mount) => Loc::Host { mount, rel: PathBuf::new() },
+                        Node::Proc => Loc::Proc(ProcNode::Root),
+                        _ => Loc::Mem(child),
+                    })
+                }
+                _ => Err(ENOTDIR),
+            },
+            Loc::Host { mount, rel } => {
+                let rel = rel.join(name);
+                hostfs::lstat(&self.mounts[*mount].host.join(&rel))?;
+                Ok(Loc::Host { mount: *mount, rel })
+            }
+            Loc::Proc(node) => procfs::lookup(node, name, ctx).map(Loc::Proc).ok_or(ENOENT),
+        }
+    }
+
+    fn walk(
+        &self,
+        stack: &mut Vec<(String, Loc)>,
+        path: &str,
+        follow_last: bool,
+        ctx: &dyn ProcContext,
+        links: &mut u32,
+    ) -> SysResult<()> {
+        if path.starts_with('/') {
+            stack.truncate(1);
+        }
+        let names: Vec<&str> = path.split('/').filter(|c| !c.is_empty()).collect();
+        let wants_dir = path.ends_with('/');
+        for (i, &name) in names.iter().enumerate() {
+            let last = i + 1 == names.len();
+            let dir = &stack.last().unwrap().1;
+            if !self.stat(dir, ctx)?.is_dir() {
+                return Err(ENOTDIR);
+            }
+            if name == "." {
+                continue;
+            }
+            if name == ".." {
+                if stack.len() > 1 {
+                    stack.pop();
+                }
+                continue;
+            }
+            if name.len() > 255 {
+                return Err(ENAMETOOLONG);
+            }
+            let child = self.lookup(dir, name, ctx)?;
+            // /proc/PID/fd/N names an open file, not the path it was opened as: opening it
+            // reopens that file (handled by open), so it is never followed as the last name.
+            if last && matches!(child, Loc::Proc(ProcNode::Fd(..))) {
+                stack.push((name.to_string(), child));
+                continue;
+            }
+            match self.readlink(&child, ctx) {
+                Some(target) if !last || follow_last || wants_dir => {
+                    *links += 1;
+                    if *links > MAX_SYMLINKS {
+                        return Err(ELOOP);
+                    }
+                    self.walk(stack, &target, true, ctx, links)?;
+                }
+                _ => stack.push((name.to_string(), child)),
+            }
+        }
+        if wants_dir && !self.stat(&stack.last().unwrap().1, ctx)?.is_dir() {
+            return Err(ENOTDIR);
+        }
+        Ok(())
+    }
+
+    fn start(&self, cwd: &str, path: &str, ctx: &dyn ProcContext) -> SysResult<Vec<(String, Loc)>> {
+        let mut stack = vec![(String::new(), Loc::Mem(ROOT))];
+        if !path.starts_with('/') {
+            let mut links = 0;
+            self.walk(&mut stack, cwd, true, ctx, &mut links)?;
+        }
+        Ok(stack)
+    }
+
+    fn finish(stack: Vec<(String, Loc)>) -> Walk {
+        let path = if stack.len() == 1 {
+            "/".to_string()
+        } else {
+            stack.iter().skip(1).map(|(n, _)| format!("/{n}")).collect()
+        };
+        Walk { loc: stack.into_iter().last().unwrap().1, path }
+    }
+
+    /// Resolves `path` relative to the directory `cwd` (an absolute guest path).
+    pub fn resolve(&self, cwd: &str, path: &str, follow: bool, ctx: &dyn ProcContext) -> SysResult<Walk> {
+        if path.is_empty() {
+            return Err(ENOENT);
+        }
+        let mut stack = self.start(cwd, path, ctx)?;
+        let mut links = 0;
+        self.walk(&mut stack, path, follow, ctx, &mut links)?;
+        Ok(Self::finish(stack))
+    }
+
+    /// Resolves everything but the last name (for creating, removing, renaming).
+    pub fn resolve_parent(&self, cwd: &str, path: &str, ctx: &dyn ProcContext) -> SysResult<(Walk, String)> {
+        if path.is_empty() {
+            return Err(ENOENT);
+        }
+        let (parent, name) = split_parent(path);
+        if name.is_empty() {
+            return Err(EEXIST); // the root itself
+        }
+        let parent_walk = self.resolve(cwd, &format!("{parent}/"), true, ctx)?;
+        Ok((parent_walk, name.to_string()))
+    }
+
+    // ---- inspecting locations ----
+
+    pub fn readlink(&self, loc: &Loc, ctx: &dyn ProcContext) -> Option<String> {
+        match loc {
+            Loc::Mem(ino) => match &self.inode(*ino).node {
+                Node::Symlink(t) => Some(t.clone()),
+                _ => None,
+            },
+            Loc::Host { mount, rel } => hostfs::readlink(&self.mounts[*mount].host.join(rel)),
+            Loc::Proc(node) => procfs::readlink(node, ctx),
+        }
+    }
+
+    pub fn stat(&self, loc: &Loc, ctx: &dyn ProcContext) -> SysResult<Stat> {
+        match loc {
+            Loc::Mem(ino) => {
+                let i = self.inode(*ino);
+                let (kind, size, rdev) = match &i.node {
+                    Node::Dir { .. } => (S_IFDIR, 4096, 0),
+                    Node::File(data) => (S_IFREG, data.len() as u64, 0),
+                    Node::Symlink(t) => (S_IFLNK, t.len() as u64, 0),
+                    Node::Device(d) => (S_IFCHR, 0, makedev(d.number().0, d.number().1)),
+                    Node::Mount(_) | Node::Proc => (S_IFDIR, 4096, 0),
+                };
+                Ok(Stat {
+                    dev: 1,
+                    ino: *ino as u64 + 1,
+                    mode: kind | i.mode,
+                    nlink: i.nlink,
+                    uid: i.uid,
+                    gid: i.gid,
+                    rdev,
+                    size,
+                    blocks: size.div_ceil(512),
+                    atime: i.atime,
+                    mtime: i.mtime,
+                    ctime: i.ctime,
+                })
+            }
+            Loc::Host { mount, rel } => {
+                let mut st = hostfs::lstat(&self.mounts[*mount].host.join(rel))?;
+                st.dev = 16 + *mount as u64;
+                Ok(st)
+            }
+            Loc::Proc(node) => Ok(procfs::stat(node, ctx)),
+        }
+    }
+
+    /// Entries of a directory, "." and ".." first.
+    pub fn list(&self, walk: &Walk, ctx: &dyn ProcContext) -> SysResult<Vec<DirEntry>> {
+        let me = self.stat(&walk.loc, ctx)?;
+        if !me.is_dir() {
+            return Err(ENOTDIR);
+        }
+        let parent_ino = match &walk.loc {
+            Loc::Mem(ino) => match &self.inode(*ino).node {
+                Node::Dir { parent, .. } => *parent as u64 + 1,
+                _ => me.ino,
+            },
+            _ => me.ino,
+        };
+        let mut out = vec![
+            DirEntry { name: ".".into(), ino: me.ino, kind: DT_DIR },
+            DirEntry { name: "..".into(), ino: parent_ino, kind: DT_DIR },
+        ];
+        match &walk.loc {
+            Loc::Mem(ino) => {
+                if let Node::Dir { entries, .. } = &self.inode(*ino).node {
+                    for (name, &child) in entries {
+                        let st = self.stat(&Loc::Mem(child), ctx)?;
+                        out.push(DirEntry { name: name.clone(), ino: st.ino, kind: dtype_of(st.mode) });
+                    }
+                }
+            }
+            Loc::Host { mount, rel } => out.extend(hostfs::list(&self.mounts[*mount].host.join(rel))?),
+            Loc::Proc(node) => out.extend(procfs::list(node, ctx)),
+        }
+        Ok(out)
+    }
+
+    /// The whole content of a regular file (execve, mmap of a file).
+    pub fn read_file(&self, loc: &Loc) -> SysResult<Arc<Vec<u8>>> {
+        match loc {
+            Loc::Mem(ino) => match &self.inode(*ino).node {
+                Node::File(data) => Ok(data.clone()),
+                Node::Dir { .. } | Node::Mount(_) | Node::Proc => Err(EISDIR),
+                _ => Err(EACCES),
+            },
+            Loc::Host { mount, rel } => Ok(Arc::new(hostfs::read_all(&self.mounts[*mount].host.join(rel))?)),
+            Loc::Proc(_) => Err(EACCES),
+        }
+    }
+
+    pub fn host_path(&self, mount: usize, rel: &std::path::Path) -> PathBuf {
+        self.mounts[mount].host.join(rel)
+    }
+
+    fn writable_host(&self, mount: usize) -> SysResult<()> {
+        if self.mounts[mount].writable {
+            Ok(())
+        } else {
+            Err(EROFS)
+        }
+    }
+
+    // ---- changing the tree ----
+
+    /// Creates `name` in the directory `dir`: a file, directory, symlink or device.
+    pub fn create(&mut self, dir: &Loc, name: &str, node: Node, mode: u32) -> SysResult<Loc> {
+        match dir {
+            Loc::Mem(ino) => self.add(*ino, name, node, mode).map(Loc::Mem),
+            Loc::Host { mount, rel } => {
+                self.writable_host(*mount)?;
+                let path = self.host_path(*mount, &rel.join(name));
+                hostfs::create(&path, &node, mode)?;
+                Ok(Loc::Host { mount: *mount, rel: rel.join(name) })
+            }
+            Loc::Proc(_) => Err(EACCES),
+        }
+    }
+
+    /// Removes `name` from `dir`; `dir_wanted` selects rmdir semantics.
+    pub fn remove(&mut self, dir: &Loc, name: &str, dir_wanted: bool) -> SysResult<()> {
+        match dir {
+            Loc::Mem(d) => {
+                let child = *self.entries_mut(*d)?.get(name).ok_or(ENOENT)?;
+                let is_dir = matches!(self.inode(child).node, Node::Dir { .. } | Node::Mount(_) | Node::Proc);
+                match (&self.inode(child).node, dir_wanted) {
+                    (Node::Mount(_) | Node::Proc, _) => return Err(EBUSY),
+                    (Node::Dir { entries, .. }, true) if !entries.is_empty() => return Err(ENOTEMPTY),
+                    (_, true) if !is_dir => return Err(ENOTDIR),
+                    (_, false) if is_dir => return Err(EISDIR),
+                    _ => {}
+                }
+                self.entries_mut(*d)?.remove(name);
+                let now = self.now;
+                let parent = self.inode_mut(*d);
+                parent.mtime = now;
+                if is_dir {
+                    parent.nlink -= 1;
+                }
+                self.unlink_inode(child, is_dir);
+                Ok(())
+            }
+            Loc::Host { mount, rel } => {
+                self.writable_host(*mount)?;
+                hostfs::remove(&self.host_path(*mount, &rel.join(name)), dir_wanted)
+            }
+            Loc::Proc(_) => Err(EACCES),
+        }
+    }
+
+    fn unlink_inode(&mut self, ino: Ino, is_dir: bool) {
+        let inode = self.inode_mut(ino);
+        inode.nlink = if is_dir { 0 } else { inode.nlink.saturating_sub(1) };
+        // Open descriptions keep their own Arc of the data, so the inode can go now.
+        if inode.nlink == 0 {
+            self.inodes[ino] = None;
+            self.free.push(ino);
+        }
+    }
+
+    /// Adds a second name for a regular in-memory file.
+    pub fn link(&mut self, target: &Loc, dir: &Loc, name: &str) -> SysResult<()> {
+        match (target, dir) {
+            (Loc::Mem(t), Loc::Mem(d)) => {
+                if matches!(self.inode(*t).node, Node::Dir { .. } | Node::Mount(_) | Node::Proc) {
+                    return Err(EPERM);
+                }
+                let entries = self.entries_mut(*d)?;
+                if entries.contains_key(name) {
+                    return Err(EEXIST);
+                }
+                entries.insert(name.to_string(), *t);
+                self.inode_mut(*t).nlink += 1;
+                Ok(())
+            }
+            (Loc::Host { mount: a, rel: r }, Loc::Host { mount: b, rel: d }) if a == b => {
+                self.writable_host(*a)?;
+                Ok(std::fs::hard_link(self.host_path(*a, r), self.host_path(*a, &d.join(name)))?)
+            }
+            _ => Err(EXDEV),
+        }
+    }
+
+    /// rename(2) within one filesystem; replaces a target of the same kind.
+    pub fn rename(&mut self, from_dir: &Loc, from: &str, to_dir: &Loc, to: &str, no_replace: bool) -> SysResult<()> {
+        match (from_dir, to_dir) {
+            (Loc::Mem(fd), Loc::Mem(td)) => {
+                let moving = *self.entries_mut(*fd)?.get(from).ok_or(ENOENT)?;
+                let moving_dir = matches!(self.inode(moving).node, Node::Dir { .. });
+                if moving_dir && self.is_ancestor(moving, *td) {
+                    return Err(EINVAL);
+                }
+                if let Some(&old) = self.entries_mut(*td)?.get(to) {
+                    if old == moving {
+                        return Ok(());
+                    }
+                    if no_replace {
+                        return Err(EEXIST);
+                    }
+                    let old_dir = matches!(self.inode(old).node, Node::Dir { .. });
+                    if old_dir != moving_dir {
+                        return Err(if old_dir { EISDIR } else { ENOTDIR });
+                    }
+                    self.remove(to_dir, to, old_dir)?;
+                }
+                self.entries_mut(*fd)?.remove(from);
+                self.entries_mut(*td)?.insert(to.to_string(), moving);
+                if moving_dir {
+                    if let Node::Dir { parent, .. } = &mut self.inode_mut(moving).node {
+                        *parent = *td;
+                    }
+                    self.inode_mut(*fd).nlink -= 1;
+                    self.inode_mut(*td).nlink += 1;
+                }
+                let now = self.now;
+                self.inode_mut(*fd).mtime = now;
+                self.inode_mut(*td).mtime = now;
+                self.inode_mut(moving).ctime = now;
+                Ok(())
+            }
+            (Loc::Host { mount: a, rel: f }, Loc::Host { mount: b, rel: t }) if a == b => {
+                self.writable_host(*a)?;
+                let to_path = self.host_path(*a, &t.join(to));
+                if no_replace && hostfs::lstat(&to_path).is_ok() {
+                    return Err(EEXIST);
+                }
+                Ok(std::fs::rename(self.host_path(*a, &f.join(from)), to_path)?)
+            }
+            _ => Err(EXDEV),
+        }
+    }
+
+    fn is_ancestor(&self, ancestor: Ino, mut ino: Ino) -> bool {
+        loop {
+            if ino == ancestor {
+                return true;
+            }
+            match &self.inode(ino).node {
+                Node::Dir { parent, .. } if *parent != ino => ino = *parent,
+                _ => return false,
+            }
+        }
+    }
+
+    /// chmod, chown and utimens on a location; None leaves a field as it is.
+    pub fn set_attributes(
+        &mut self,
+        loc: &Loc,
+        mode: Option<u32>,
+        owner: (Option<u32>, Option<u32>),
+        times: (Option<Timespec>, Option<Timespec>),
+    ) -> SysResult<()> {
+        match loc {
+            Loc::Mem(ino) => {
+                let now = self.now;
+                let i = self.inode_mut(*ino);
+                if let Some(m) = mode {
+                    i.mode = m & 0o7777;
+                }
+                if let Some(u) = owner.0 {
+                    i.uid = u;
+                }
+                if let Some(g) = owner.1 {
+                    i.gid = g;
+                }
+                if let Some(a) = times.0 {
+                    i.atime = a;
+                }
+                if let Some(m) = times.1 {
+                    i.mtime = m;
+                }
+                i.ctime = now;
+                Ok(())
+            }
+            Loc::Host { mount, rel } => {
+                self.writable_host(*mount)?;
+                hostfs::set_attributes(&self.host_path(*mount, rel), mode, times)
+            }
+            Loc::Proc(_) => Err(EPERM),
+        }
+    }
+
+    /// Replaces the bytes of an in-memory file (write, truncate) and stamps it.
+    pub fn file_data_mut(&mut self, ino: Ino) -> SysResult<&mut Vec<u8>> {
+        let now = self.now;
+        let i = self.inode_mut(ino);
+        i.mtime = now;
+        i.ctime = now;
+        match &mut i.node {
+            Node::File(data) => Ok(Arc::make_mut(data)),
+            _ => Err(EINVAL),
+        }
+    }
+
+    pub fn is_live(&self, ino: Ino) -> bool {
+        self.inodes.get(ino).is_some_and(|i| i.is_some())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arm64::linux::procfs::tests::NoProcesses;
+
+    fn tree() -> Vfs {
+        let mut v = Vfs::new();
+        v.install("/bin/busybox", Node::File(Arc::new(b"ELF".to_vec())), 0o755).unwrap();
+        v.install("/bin/ls", Node::Symlink("busybox".into()), 0o777).unwrap();
+        v.install("/etc/motd", Node::File(Arc::new(b"hi\n".to_vec())), 0o644).unwrap();
+        v.install("/loop", Node::Symlink("/loop".into()), 0o777).unwrap();
+        v.install("/up", Node::Symlink("../../..".into()), 0o777).unwrap();
+        v.mkdir_all("/tmp").unwrap();
+        assert_eq!(v.install("/etc/motd/x", Node::Symlink("/".into()), 0o777), Err(ENOTDIR));
+        assert_eq!(v.install("/etc", Node::Symlink("/".into()), 0o777), Err(EISDIR));
+        assert_eq!(v.install("relative", Node::Symlink("/".into()), 0o777), Err(EINVAL));
+        v
+    }
+
+    #[test]
+    fn resolves_names_dots_and_symlinks() {
+        let v = tree();
+        let ctx = NoProcesses;
+        let w = v.resolve("/", "/bin/./../bin/ls", true, &ctx).unwrap();
+        assert_eq!(w.path, "/bin/busybox");
+        let w = v.resolve("/bin", "ls", false, &ctx).unwrap();
+        assert_eq!(w.path, "/bin/ls");
+        assert_eq!(v.stat(&w.loc, &ctx).unwrap().mode & S_IFMT, S_IFLNK);
+        assert_eq!(v.resolve("/", "/up", true, &ctx).unwrap().path, "/");
+        assert_eq!(v.resolve("/", "/../../etc/motd", true, &ctx).unwrap().path, "/etc/motd");
+        assert_eq!(v.resolve("/", "/loop", true, &ctx).unwrap_err(), ELOOP);
+        assert_eq!(v.resolve("/", "/etc/motd/x", true, &ctx).unwrap_err(), ENOTDIR);
+        assert_eq!(v.resolve("/", "/etc/motd/", true, &ctx).unwrap_err(), ENOTDIR);
+        assert_eq!(v.resolve("/", "/nope", true, &ctx).unwrap_err(), ENOENT);
+        assert_eq!(v.resolve("/", "", true, &ctx).unwrap_err(), ENOENT);
+    }
+
+    #[test]
+    fn create_rename_remove() {
+        let mut v = tree();
+        let ctx = NoProcesses;
+        let (tmp, name) = v.resolve_parent("/", "/tmp/a", &ctx).unwrap();
+        assert_eq!(name, "a");
+        v.create(&tmp.loc, "a", Node::File(Arc::new(vec![1, 2])), 0o644).unwrap();
+        assert_eq!(v.create(&tmp.loc, "a", Node::File(Arc::default()), 0o644).unwrap_err(), EEXIST);
+        v.create(&tmp.loc, "d", Node::Dir { entries: BTreeMap::new(), parent: 0 }, 0o755).unwrap();
+        v.rename(&tmp.loc, "a", &tmp.loc, "b", false).unwrap();
+        assert_eq!(v.resolve("/", "/tmp/a", true, &ctx).unwrap_err(), ENOENT);
+        assert_eq!(v.stat(&v.resolve("/tmp", "b", true, &ctx).unwrap().loc, &ctx).unwrap().size, 2);
+        let d = v.resolve("/", "/tmp/d", true, &ctx).unwrap();
+        assert_eq!(v.rename(&Loc::Mem(ROOT), "tmp", &d.loc, "x", false).unwrap_err(), EINVAL);
+        assert_eq!(v.remove(&tmp.loc, "d", false).unwrap_err(), EISDIR);
+        assert_eq!(v.remove(&tmp.loc, "b", true).unwrap_err(), ENOTDIR);
+        v.remove(&tmp.loc, "d", true).unwrap();
+        v.remove(&tmp.loc, "b", false).unwrap();
+        let names: Vec<String> = v.list(&tmp, &ctx).unwrap().into_iter().map(|e| e.name).collect();
+        assert_eq!(names, [".", ".."]);
+    }
+
+    #[test]
+    fn mounts_cannot_be_escaped() {
+        let host = std::env::temp_dir().join(format!("vfs-mount-test-{}", std::process::id()));
+        let inside = host.join("inside");
+        std::fs::create_dir_all(&inside).unwrap();
+        std::fs::write(inside.join("file.txt"), b"guest may read").unwrap();
+        std::os::unix::fs::symlink("/etc/motd", inside.join("abs")).unwrap();
+        std::os::unix::fs::symlink("../../../../../../..", inside.join("rel")).unwrap();
+        std::os::unix::fs::symlink(host.join("inside/file.txt"), inside.join("hostabs")).unwrap();
+        let mut v = tree();
+        v.mount(inside.clone(), "/mnt/data", false).unwrap();
+        let ctx = NoProcesses;
+        let w = v.resolve("/", "/mnt/data/file.txt", true, &ctx).unwrap();
+        assert_eq!(*v.read_file(&w.loc).unwrap(), b"guest may read");
+        // Dot-dot from the mount's root is the guest's /mnt, never the host's parent folder.
+        assert_eq!(v.resolve("/mnt/data", "../..", true, &ctx).unwrap().path, "/");
+        assert!(matches!(v.resolve("/mnt/data", "..", true, &ctx).unwrap().loc, Loc::Mem(_)));
+        // Host symlinks are read as guest paths.
+        assert_eq!(v.resolve("/", "/mnt/data/abs", true, &ctx).unwrap().path, "/etc/motd");
+        assert_eq!(v.resolve("/", "/mnt/data/rel", true, &ctx).unwrap().path, "/");
+        assert_eq!(v.resolve("/", "/mnt/data/hostabs", true, &ctx).unwrap_err(), ENOENT);
+        // Read-only by default.
+        let dir = v.resolve("/", "/mnt/data", true, &ctx).unwrap();
+        assert_eq!(v.create(&dir.loc, "new", Node::File(Arc::default()), 0o644).unwrap_err(), EROFS);
+        assert_eq!(v.remove(&dir.loc, "file.txt", false).unwrap_err(), EROFS);
+        assert!(inside.join("file.txt").exists());
+        std::fs::remove_dir_all(&host).unwrap();
+    }
+}

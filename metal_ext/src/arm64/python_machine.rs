@@ -1,0 +1,410 @@
+//! `ncpu_nb._metal.LinuxMachine`: the AArch64 Linux machine as a Python object. Runs happen with
+//! the GIL released; Python calls `run` in short chunks so that Ctrl-C is seen between them.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use pyo3::create_exception;
+use pyo3::exceptions::{PyKeyError, PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict};
+
+use super::disasm::disassemble;
+use super::linux::machine::{BootError, Config, Machine, Stop};
+use super::linux::procfs::ProcContext;
+use super::linux::syscalls;
+use super::linux::trace::register_name;
+use super::mem::{Memory, WatchRange, EXEC, READ, WRITE};
+use super::state::CpuState;
+
+create_exception!(_metal, ElfError, PyValueError, "The executable is not a static AArch64 ELF the machine can load.");
+create_exception!(_metal, MachineError, PyRuntimeError, "The machine itself failed (never the guest program).");
+
+/// Everything in a machine: processes, memory (copy-on-write), files, terminal, counters.
+#[pyclass(module = "ncpu_nb._metal", frozen)]
+pub struct LinuxSnapshot {
+    machine: Machine,
+}
+
+#[pyclass(module = "ncpu_nb._metal")]
+pub struct LinuxMachine {
+    machine: Machine,
+}
+
+type StopTuple = (&'static str, u64, String);
+
+fn stop_tuple(m: &Machine, stop: Stop) -> StopTuple {
+    let pc = m.view().map_or(0, |(_, cpu, _)| cpu.pc);
+    match stop {
+        Stop::Exited => ("exited", pc, format!("exit status {}", m.exit_status.unwrap_or(0))),
+        Stop::Budget => ("budget", pc, String::new()),
+        Stop::Breakpoint(at) => ("breakpoint", at, String::new()),
+        Stop::Watchpoint { pc, address, write } => {
+            ("watchpoint", pc, format!("{} of 0x{address:x}", if write { "write" } else { "read" }))
+        }
+        Stop::Stdin => ("stdin", pc, "waiting for input on stdin".into()),
+        Stop::Fault(why) => ("fault", pc, why),
+    }
+}
+
+/// Where the machine was when it failed, for the error message.
+fn location(m: &Machine) -> String {
+    match m.view() {
+        Some((pid, cpu, mem)) => {
+            let pc = cpu.pc;
+            let mut b = [0u8; 4];
+            match mem.peek(pc, &mut b) {
+                Ok(()) => {
+                    let word = u32::from_le_bytes(b);
+                    format!("pid {pid} at pc 0x{pc:x}: {word:08x} {}", disassemble(word, pc))
+                }
+                Err(_) => format!("pid {pid} at pc 0x{pc:x} (unmapped)"),
+            }
+        }
+        None => "no process has run".into(),
+    }
+}
+
+fn perms_text(p: u8) -> String {
+    let bit = |b: u8, c: char| if p & b != 0 { c } else { '-' };
+    format!("{}{}{}", bit(READ, 'r'), bit(WRITE, 'w'), bit(EXEC, 'x'))
+}
+
+impl LinuxMachine {
+    fn view(&self) -> PyResult<(u32, &CpuState, &Memory)> {
+        self.machine.view().ok_or_else(|| PyValueError::new_err("no process has run"))
+    }
+
+    fn view_mut(&mut self) -> PyResult<(&mut CpuState, &mut Memory)> {
+        self.machine.view_mut().ok_or_else(|| PyValueError::new_err("no process has run"))
+    }
+
+    fn run_guarded(&mut self, py: Python<'_>, budget: u64, over_breakpoint: bool) -> PyResult<StopTuple> {
+        let machine = &mut self.machine;
+        let outcome = py.detach(|| {
+            catch_unwind(AssertUnwindSafe(|| {
+                if over_breakpoint {
+                    machine.step_over_breakpoint();
+                }
+                machine.run(budget)
+            }))
+        });
+        match outcome {
+            Ok(stop) => Ok(stop_tuple(&self.machine, stop)),
+            Err(panic) => {
+                let why = panic
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| panic.downcast_ref::<String>().cloned())
+                    .unwrap_or_default();
+                Err(MachineError::new_err(format!("internal error ({why}) {}", location(&self.machine))))
+            }
+        }
+    }
+}
+
+#[pymethods]
+impl LinuxMachine {
+    #[new]
+    #[pyo3(signature = (elf, argv, env, *, exe_path = "/bin/busybox".to_string(), files = vec![], mounts = vec![],
+                        cwd = "/".to_string(), stdin = vec![], stdin_closed = true, deterministic = true))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        elf: Vec<u8>,
+        argv: Vec<String>,
+        env: Vec<String>,
+        exe_path: String,
+        files: Vec<(String, Vec<u8>, u32)>,
+        mounts: Vec<(String, String, bool)>,
+        cwd: String,
+        stdin: Vec<u8>,
+        stdin_closed: bool,
+        deterministic: bool,
+    ) -> PyResult<Self> {
+        if !exe_path.starts_with('/') {
+            return Err(PyValueError::new_err(format!("exe_path must be absolute, not {exe_path:?}")));
+        }
+        let config = Config {
+            exe: elf,
+            exe_path,
+            argv: argv.into_iter().map(String::into_bytes).collect(),
+            envp: env.into_iter().map(String::into_bytes).collect(),
+            files,
+            mounts,
+            cwd,
+            stdin,
+            stdin_closed,
+            deterministic,
+        };
+        match Machine::boot(config) {
+            Ok(machine) => Ok(LinuxMachine { machine }),
+            Err(BootError::Elf(e)) => Err(ElfError::new_err(e.to_string())),
+            Err(e) => Err(PyValueError::new_err(e.to_string())),
+        }
+    }
+
+    /// Runs at most `max_instructions` (over all processes) and says why it stopped.
+    fn run(&mut self, py: Python<'_>, max_instructions: u64) -> PyResult<StopTuple> {
+        self.run_guarded(py, max_instructions, false)
+    }
+
+    /// Executes `n` instructions, stepping over a breakpoint at the current PC.
+    #[pyo3(signature = (n = 1))]
+    fn step(&mut self, py: Python<'_>, n: u64) -> PyResult<StopTuple> {
+        self.run_guarded(py, n, true)
+    }
+
+    #[getter]
+    fn exit_status(&self) -> Option<i32> {
+        self.machine.exit_status
+    }
+
+    #[getter]
+    fn instructions(&self) -> u64 {
+        self.machine.instructions
+    }
+
+    #[getter]
+    fn syscalls(&self) -> u64 {
+        self.machine.syscalls
+    }
+
+    fn take_stdout<'py>(&mut self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        PyBytes::new(py, &std::mem::take(&mut self.machine.terminal.stdout))
+    }
+
+    fn take_stderr<'py>(&mut self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        PyBytes::new(py, &std::mem::take(&mut self.machine.terminal.stderr))
+    }
+
+    fn write_stdin(&mut self, data: Vec<u8>) -> PyResult<()> {
+        if self.machine.terminal.stdin_closed {
+            return Err(PyValueError::new_err("stdin is closed"));
+        }
+        self.machine.terminal.stdin.extend(data);
+        Ok(())
+    }
+
+    fn close_stdin(&mut self) {
+        self.machine.terminal.stdin_closed = true;
+    }
+
+    /// Every register of the current thread by name.
+    fn registers<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let (_, cpu, _) = self.view()?;
+        let d = PyDict::new(py);
+        for i in 0..31 {
+            d.set_item(format!("x{i}"), cpu.x[i])?;
+        }
+        d.set_item("sp", cpu.x[31])?;
+        d.set_item("pc", cpu.pc)?;
+        d.set_item("nzcv", cpu.nzcv)?;
+        d.set_item("fpcr", cpu.fpcr)?;
+        d.set_item("fpsr", cpu.fpsr)?;
+        d.set_item("tpidr_el0", cpu.tpidr_el0)?;
+        for i in 0..32 {
+            d.set_item(format!("v{i}"), cpu.v[i])?;
+        }
+        Ok(d)
+    }
+
+    fn get_register(&self, name: &str) -> PyResult<u128> {
+        let (_, cpu, _) = self.view()?;
+        Ok(match name {
+            "sp" => cpu.x[31] as u128,
+            "pc" => cpu.pc as u128,
+            "nzcv" => cpu.nzcv as u128,
+            "fpcr" => cpu.fpcr as u128,
+            "fpsr" => cpu.fpsr as u128,
+            "tpidr_el0" => cpu.tpidr_el0 as u128,
+            _ => match register_index(name) {
+                Some(('x', i)) => cpu.x[i] as u128,
+                Some((_, i)) => cpu.v[i],
+                None => return Err(PyKeyError::new_err(format!("no register {name:?}"))),
+            },
+        })
+    }
+
+    fn set_register(&mut self, name: &str, value: u128) -> PyResult<()> {
+        let (cpu, _) = self.view_mut()?;
+        match name {
+            "sp" => cpu.x[31] = value as u64,
+            "pc" => cpu.pc = value as u64,
+            "nzcv" => cpu.nzcv = value as u32 & 0xF000_0000,
+            "fpcr" => cpu.fpcr = value as u32,
+            "fpsr" => cpu.fpsr = value as u32,
+            "tpidr_el0" => cpu.tpidr_el0 = value as u64,
+            _ => match register_index(name) {
+                Some(('x', i)) => cpu.x[i] = value as u64,
+                Some((_, i)) => cpu.v[i] = value,
+                None => return Err(PyKeyError::new_err(format!("no register {name:?}"))),
+            },
+        }
+        Ok(())
+    }
+
+    fn read_memory<'py>(&self, py: Python<'py>, address: u64, size: usize) -> PyResult<Bound<'py, PyBytes>> {
+        let mut buf = vec![0u8; size];
+        self.view()?
+            .2
+            .peek(address, &mut buf)
+            .map_err(|f| PyValueError::new_err(format!("guest memory at 0x{:x} is not mapped", f.addr)))?;
+        Ok(PyBytes::new(py, &buf))
+    }
+
+    fn write_memory(&mut self, address: u64, data: Vec<u8>) -> PyResult<()> {
+        self.view_mut()?
+            .1
+            .poke(address, &data)
+            .map_err(|f| PyValueError::new_err(format!("guest memory at 0x{:x} is not mapped", f.addr)))
+    }
+
+    fn memory_map(&self) -> PyResult<Vec<(u64, u64, String)>> {
+        let regions = self.view()?.2.regions();
+        Ok(regions.into_iter().map(|(a, b, p)| (a, b, perms_text(p))).collect())
+    }
+
+    fn set_trace(&mut self, depth: usize) {
+        self.machine.debug.trace.set_depth(depth);
+    }
+
+    /// Oldest first: (pc, word, [(register, old, new)], nzcv before, nzcv after).
+    #[allow(clippy::type_complexity)]
+    fn trace(&self) -> Vec<(u64, u32, Vec<(String, u128, u128)>, u32, u32)> {
+        self.machine
+            .debug
+            .trace
+            .entries
+            .iter()
+            .map(|e| {
+                let changes = e.changes.iter().map(|(r, a, b)| (register_name(*r), *a, *b)).collect();
+                (e.pc, e.word, changes, e.nzcv_before, e.nzcv_after)
+            })
+            .collect()
+    }
+
+    fn add_breakpoint(&mut self, address: u64) {
+        self.machine.debug.breakpoints.insert(address);
+    }
+
+    fn remove_breakpoint(&mut self, address: u64) {
+        self.machine.debug.breakpoints.remove(&address);
+    }
+
+    fn breakpoints(&self) -> Vec<u64> {
+        let mut v: Vec<u64> = self.machine.debug.breakpoints.iter().copied().collect();
+        v.sort_unstable();
+        v
+    }
+
+    #[pyo3(signature = (address, size, read = false, write = true))]
+    fn add_watchpoint(&mut self, address: u64, size: u64, read: bool, write: bool) -> PyResult<()> {
+        if size == 0 || !(read || write) {
+            return Err(PyValueError::new_err("a watchpoint needs a size and read and/or write"));
+        }
+        self.machine.set_watchpoint(WatchRange { addr: address, len: size, read, write }, true);
+        Ok(())
+    }
+
+    fn remove_watchpoint(&mut self, address: u64, size: u64) {
+        self.machine.set_watchpoint(WatchRange { addr: address, len: size, read: false, write: false }, false);
+    }
+
+    fn watchpoints(&self) -> Vec<(u64, u64, bool, bool)> {
+        self.machine.debug.watchpoints.iter().map(|w| (w.addr, w.len, w.read, w.write)).collect()
+    }
+
+    fn snapshot(&self) -> LinuxSnapshot {
+        LinuxSnapshot { machine: self.machine.clone() }
+    }
+
+    fn restore(&mut self, snapshot: &LinuxSnapshot) {
+        self.machine = snapshot.machine.clone();
+    }
+
+    /// `n` instructions from `address` in the current process: (address, word, text).
+    fn disassemble(&self, address: u64, n: usize) -> PyResult<Vec<(u64, u32, String)>> {
+        let mem = self.view()?.2;
+        let mut out = vec![];
+        for i in 0..n as u64 {
+            let at = address + 4 * i;
+            let mut b = [0u8; 4];
+            if mem.peek(at, &mut b).is_err() {
+                break;
+            }
+            let word = u32::from_le_bytes(b);
+            out.push((at, word, disassemble(word, at)));
+        }
+        Ok(out)
+    }
+
+    /// The most recent system calls, oldest first: (pid, nr, name, args, result).
+    #[allow(clippy::type_complexity)]
+    fn syscall_log(&self) -> Vec<(u32, u64, &'static str, Vec<u64>, i64)> {
+        self.machine
+            .syscall_log
+            .iter()
+            .map(|r| (r.pid, r.nr, syscalls::name(r.nr), r.args.to_vec(), r.result))
+            .collect()
+    }
+
+    fn unknown_syscalls(&self) -> Vec<(u64, &'static str)> {
+        self.machine.unknown_syscalls.iter().map(|&nr| (nr, syscalls::name(nr))).collect()
+    }
+
+    /// Processes killed by a fault: (pid, signal, pc, description).
+    fn faults(&self) -> Vec<(u32, u32, u64, String)> {
+        self.machine.faults.iter().map(|f| (f.pid, f.signal, f.pc, f.detail.clone())).collect()
+    }
+
+    fn processes(&self) -> Vec<(u32, u32, String, String)> {
+        self.machine
+            .pids()
+            .into_iter()
+            .filter_map(|pid| self.machine.process(pid))
+            .map(|p| {
+                let state = match p.state {
+                    'R' => "running",
+                    'Z' => "zombie",
+                    _ => "sleeping",
+                };
+                (p.pid, p.ppid, state.to_string(), p.exe)
+            })
+            .collect()
+    }
+
+    fn pid(&self) -> PyResult<u32> {
+        Ok(self.view()?.0)
+    }
+
+    fn read_file<'py>(&self, py: Python<'py>, path: &str) -> PyResult<Bound<'py, PyBytes>> {
+        let m = &self.machine;
+        let walk = m
+            .vfs
+            .resolve("/", path, true, m)
+            .map_err(|e| PyValueError::new_err(format!("{path}: cannot resolve (errno {})", e.0)))?;
+        let data = match &walk.loc {
+            super::linux::vfs::Loc::Proc(node) => super::linux::procfs::content(node, m).unwrap_or_default(),
+            loc => m.vfs.read_file(loc).map_err(|e| PyValueError::new_err(format!("{path}: cannot read (errno {})", e.0)))?.to_vec(),
+        };
+        Ok(PyBytes::new(py, &data))
+    }
+}
+
+/// "x7" -> ('x', 7) for x0..x30, "v31" -> ('v', 31).
+fn register_index(name: &str) -> Option<(char, usize)> {
+    let kind = name.chars().next()?;
+    let i: usize = name.get(1..)?.parse().ok()?;
+    match kind {
+        'x' if i <= 30 => Some(('x', i)),
+        'v' if i <= 31 => Some(('v', i)),
+        _ => None,
+    }
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<LinuxMachine>()?;
+    m.add_class::<LinuxSnapshot>()?;
+    m.add("ElfError", m.py().get_type::<ElfError>())?;
+    m.add("MachineError", m.py().get_type::<MachineError>())?;
+    Ok(())
+}

@@ -1,0 +1,617 @@
+"""`Machine`: an AArch64 Linux user-mode machine running static ELF programs, with the machine protocol.
+
+The engine (`ncpu_nb._metal.LinuxMachine`, Rust) runs, traces, checks breakpoints and watchpoints and
+takes snapshots with the GIL released; this class adds the Python face: chunked runs that Ctrl-C stops,
+names for registers and flags, symbols for breakpoints, tables for notebooks.
+"""
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, MutableSet
+from dataclasses import dataclass, field
+from html import escape
+from pathlib import Path
+from typing import NamedTuple
+
+from ncpu_nb import _metal, html
+from ncpu_nb.machine.elf import ElfFile, read_elf
+from ncpu_nb.machine.errors import ElfError, MachineError
+from ncpu_nb.machine.mounts import parse_mounts
+from ncpu_nb.machine.syscalls import SyscallLog
+from ncpu_nb.protocol import Trace, TraceStep
+
+REGISTERS = tuple(f"x{i}" for i in range(31)) + ("sp", "pc", "nzcv")
+VECTOR_REGISTERS = tuple(f"v{i}" for i in range(32))
+FLAGS = ("N", "Z", "C", "V")  # NZCV bits 31..28
+DEFAULT_ENV = ("PATH=/bin:/sbin:/usr/bin:/usr/sbin", "HOME=/")
+CHUNK_SECONDS = 0.02  # each call into the engine runs about this long, so Ctrl-C lands within ~20 ms
+FIRST_CHUNK = 200_000  # instructions, before the rate is known
+KEPT_OUTPUT = 64 << 20  # bytes of each output stream a machine keeps
+RESUMABLE = ("ready", "budget", "timeout", "interrupted")  # stops after which `run` simply goes on
+STOP_TEXT = {"ready": "ready", "budget": "paused (instruction budget)", "timeout": "paused (timeout)",
+             "interrupted": "paused (interrupted)", "stdin": "waiting for input on stdin"}
+
+
+def flags_text(nzcv: int) -> str:
+    """'NZCV'-style text: the letter of each set flag."""
+    return "".join(name for i, name in enumerate(FLAGS) if nzcv >> (31 - i) & 1)
+
+
+def _kept(pieces: tuple[bytes, ...], new: bytes) -> tuple[bytes, ...]:
+    """`pieces` + `new`, merged now and then; past KEPT_OUTPUT bytes only the newest are kept (`yes`
+    would otherwise fill the host's memory)."""
+    if not new:
+        return pieces
+    pieces += (new,)
+    if len(pieces) > 64:
+        pieces = (b"".join(pieces)[-KEPT_OUTPUT:],)
+    return pieces
+
+
+class MachineTrace(Trace):
+    """A trace of AArch64 instructions: addresses and values in short hex (64-bit values padded to 16
+    digits are hard to read)."""
+
+    def __getitem__(self, i):
+        return MachineTrace(self._steps[i]) if isinstance(i, slice) else self._steps[i]
+
+    def _fmt(self, value: int) -> str:
+        return f"0x{value:x}"
+
+    def _repr_html_(self) -> str:
+        rows = [[f"{s.cycle:,}", f"0x{s.pc:x}", escape(s.instruction), escape(self.describe(s))] for s in self]
+        return html.view(f"Trace: the last {len(self)} instructions",
+                         html.table(["instruction #", "pc", "instruction", "changes"], rows, numeric=(0,)))
+
+
+class Region(NamedTuple):
+    start: int
+    end: int
+    perms: str
+
+
+class MemoryMap(tuple):
+    """The mapped regions of the current process, lowest first (like /proc/PID/maps)."""
+
+    def _repr_html_(self) -> str:
+        rows = [[f"0x{r.start:012x}", f"0x{r.end:012x}", f"{(r.end - r.start) // 1024:,} KiB", r.perms]
+                for r in self]
+        return html.view(f"Memory map: {len(self)} regions", html.table(["start", "end", "size", "perms"], rows,
+                                                                         numeric=(2,)))
+
+
+class Process(NamedTuple):
+    pid: int
+    ppid: int
+    state: str
+    executable: str
+
+
+class Fault(NamedTuple):
+    pid: int
+    signal: int
+    pc: int
+    what: str
+
+
+class Watchpoint(NamedTuple):
+    address: int
+    size: int
+    read: bool
+    write: bool
+
+
+@dataclass(frozen=True)
+class MachineRun:
+    """What one `run` did: why it stopped, where, how many instructions in how long."""
+
+    stop: str  # exited, budget, breakpoint, watchpoint, stdin, timeout or interrupted
+    pc: int
+    detail: str
+    instructions: int
+    seconds: float
+    exit_status: int | None
+    syscalls: int
+
+    @property
+    def exited(self) -> bool:
+        return self.stop == "exited"
+
+    def _repr_html_(self) -> str:
+        rate = f"{self.instructions / self.seconds:,.0f}" if self.seconds > 0 else "-"
+        if self.exited:
+            rows = [["stopped", "exited"], ["exit status", str(self.exit_status)]]
+        else:
+            rows = [["stopped", escape(self.stop + (f" ({self.detail})" if self.detail else ""))],
+                    ["pc", f"0x{self.pc:x}"]]
+        rows += [["instructions", f"{self.instructions:,}"], ["system calls", f"{self.syscalls:,}"],
+                 ["time", f"{self.seconds * 1e3:,.1f} ms"], ["instructions / s", rate]]
+        return html.view("Run", html.table(["", ""], rows))
+
+
+@dataclass(frozen=True)
+class MachineSnapshot:
+    """The whole machine at one moment (processes, memory copy-on-write, files) and what it had printed."""
+
+    state: object
+    instructions: int
+    stdout: tuple[bytes, ...] = field(repr=False)
+    stderr: tuple[bytes, ...] = field(repr=False)
+    stop: tuple = ()
+
+
+class Breakpoints(MutableSet):
+    """Code addresses where `run` stops before executing the instruction there. Takes ints, '0x…' text,
+    or symbol names when the ELF file keeps its symbol table (`m.breakpoints.add("main")`)."""
+
+    def __init__(self, machine: "Machine"):
+        self._machine = machine
+
+    def add(self, where) -> None:
+        self._machine._engine.add_breakpoint(self._machine.address(where))
+
+    def discard(self, where) -> None:
+        address = self._machine.address(where)
+        if address in self:
+            self._machine._engine.remove_breakpoint(address)
+
+    def toggle(self, where) -> bool:
+        """Adds or removes a breakpoint; returns whether it is now set."""
+        address = self._machine.address(where)
+        (self.discard if address in self else self.add)(address)
+        return address in self
+
+    def __contains__(self, where) -> bool:
+        try:
+            return self._machine.address(where) in self._machine._engine.breakpoints()
+        except KeyError:
+            return False
+
+    def __iter__(self):
+        return iter(sorted(self._machine._engine.breakpoints()))
+
+    def __len__(self) -> int:
+        return len(self._machine._engine.breakpoints())
+
+    def __repr__(self) -> str:
+        return f"Breakpoints([{', '.join(f'0x{a:x}' for a in self)}])"
+
+
+class Watchpoints:
+    """Memory ranges whose reads and/or writes stop `run` just before the instruction that would access them."""
+
+    def __init__(self, machine: "Machine"):
+        self._machine = machine
+
+    def add(self, where, size: int = 8, *, read: bool = False, write: bool = True) -> None:
+        if size <= 0:
+            raise ValueError(f"a watchpoint covers at least one byte, not {size}")
+        if not (read or write):
+            raise ValueError("a watchpoint watches reads, writes or both")
+        self._machine._engine.add_watchpoint(self._machine.address(where), size, read, write)
+
+    def remove(self, where, size: int = 8) -> None:
+        self._machine._engine.remove_watchpoint(self._machine.address(where), size)
+
+    def clear(self) -> None:
+        for w in list(self):
+            self.remove(w.address, w.size)
+
+    def __iter__(self):
+        return iter(sorted(Watchpoint(*w) for w in self._machine._engine.watchpoints()))
+
+    def __len__(self) -> int:
+        return len(self._machine._engine.watchpoints())
+
+    def __repr__(self) -> str:
+        return "Watchpoints([" + ", ".join(f"0x{w.address:x}+{w.size} {'r' * w.read}{'w' * w.write}"
+                                           for w in self) + "])"
+
+
+class Machine:
+    """An AArch64 Linux machine running one static ELF program (and the processes it starts).
+
+    Machine(elf_bytes, argv, env)   or   Machine.from_elf(path, argv, env)
+    argv          the whole argument vector, argv[0] included (default: the guest path of the program)
+    env           "NAME=value" strings (default: PATH and HOME)
+    stdin         bytes or text the guest reads from standard input (then end of file)
+    mounts        host folders the guest may see: "HOST:GUEST[:ro|rw]" specs, read-only by default
+    cwd           the guest's working directory
+    deterministic a fixed clock and random seed, so runs replay bit for bit (False: the host's)
+    trace_depth   recent instructions kept in `trace` (0: off, the fastest)
+    exe_path      where the program lives in the guest's filesystem (default /bin/ and its file name)
+
+    `elf` is the program's ELF file as read in Python (segments, sections, symbols).
+    """
+
+    def __init__(self, elf: bytes, argv=None, env=None, *, stdin: bytes | str | None = None, mounts=(),
+                 cwd: str = "/", deterministic: bool = True, trace_depth: int = 0,
+                 exe_path: str | None = None, path: str | None = None):
+        self.path = path
+        self._elf_bytes = bytes(elf)
+        self.elf = ElfFile(self._elf_bytes, path)  # its checks name what is wrong before the loader sees it
+        self.exe_path = exe_path or f"/bin/{Path(path).name if path else 'program'}"
+        self.argv = [str(a) for a in (argv if argv is not None else [self.exe_path])]
+        self.env = [str(e) for e in (env if env is not None else DEFAULT_ENV)]
+        self.stdin = stdin.encode() if isinstance(stdin, str) else bytes(stdin or b"")
+        self.mounts = parse_mounts(mounts)
+        self.cwd, self.deterministic = cwd, deterministic
+        self._trace_depth = trace_depth
+        self.breakpoints = Breakpoints(self)
+        self.watchpoints = Watchpoints(self)
+        self._engine = self._new_engine()
+        self._clear_outputs()
+
+    @classmethod
+    def from_elf(cls, path, argv=None, env=None, *, stdin=None, mounts=(), cwd: str = "/",
+                 deterministic: bool = True, trace_depth: int = 0, exe_path: str | None = None) -> "Machine":
+        """A machine about to run the ELF executable at `path` (a host file)."""
+        return cls(read_elf(path), argv, env, stdin=stdin, mounts=mounts, cwd=cwd, deterministic=deterministic,
+                   trace_depth=trace_depth, exe_path=exe_path, path=str(path))
+
+    @classmethod
+    def busybox(cls, *args: str, **options) -> "Machine":
+        """A machine about to run `busybox ARGS…` (Debian's static BusyBox, bundled), e.g.
+        Machine.busybox("sh", "-c", "echo hi | wc -c")."""
+        from ncpu_nb.machine.busybox import busybox_path
+
+        return cls.from_elf(busybox_path(), ["busybox", *args], **options)
+
+    def _new_engine(self):
+        try:
+            engine = _metal.LinuxMachine(
+                self._elf_bytes, self.argv, self.env, exe_path=self.exe_path,
+                mounts=[(m.host, m.guest, m.writable) for m in self.mounts], cwd=self.cwd, stdin=self.stdin,
+                stdin_closed=True, deterministic=self.deterministic)
+        except _metal.ElfError as exc:
+            raise ElfError(str(exc), self.path) from exc
+        engine.set_trace(self._trace_depth)
+        return engine
+
+    def _clear_outputs(self) -> None:
+        # Output as tuples of immutable pieces: a snapshot keeps the tuples it saw, and restoring any
+        # snapshot, earlier or later, brings back exactly the output printed by then.
+        self._stdout: tuple[bytes, ...] = ()
+        self._stderr: tuple[bytes, ...] = ()
+        self._stop: tuple = ("ready", 0, "")
+
+    def address(self, where) -> int:
+        """An address from an int, '0x…' text or a symbol name of the ELF file."""
+        if isinstance(where, str):
+            try:
+                return int(where, 0)
+            except ValueError:
+                return self.elf.address_of(where)
+        return int(where)
+
+    def reset(self) -> None:
+        """Back to the start: the program loaded afresh, output cleared; breakpoints, watchpoints and the
+        trace depth are kept."""
+        breakpoints, watchpoints = list(self.breakpoints), list(self.watchpoints)
+        self._engine = self._new_engine()
+        for address in breakpoints:
+            self._engine.add_breakpoint(address)
+        for w in watchpoints:
+            self._engine.add_watchpoint(w.address, w.size, w.read, w.write)
+        self._clear_outputs()
+
+    # --- running -----------------------------------------------------------------------------------
+    def run(self, max_instructions: int | None = None, timeout: float | None = None, *, check: bool = True,
+            on_output: Callable[[bytes, bytes], None] | None = None) -> MachineRun:
+        """Run until every process has exited, a breakpoint or watchpoint, `max_instructions` more
+        instructions or `timeout` seconds. Ctrl-C (Jupyter's interrupt) stops it within ~20 ms with
+        KeyboardInterrupt; the machine keeps its state, so you can look and `run()` on.
+        `on_output(stdout, stderr)` receives the guest's output as it comes. When the machine cannot go
+        on (every process waits for something none will do) it raises MachineError, or with
+        `check=False` returns a run with stop 'fault'."""
+        engine, start, t0 = self._engine, self._engine.instructions, time.perf_counter()
+        chunk = FIRST_CHUNK
+        stop = ("budget", self.pc, "")
+        try:
+            while True:
+                left = None if max_instructions is None else max_instructions - (engine.instructions - start)
+                if left is not None and left <= 0:
+                    break
+                if timeout is not None and time.perf_counter() - t0 >= timeout:
+                    stop = ("timeout", self.pc, f"{timeout:g} s")
+                    break
+                before, t_chunk = engine.instructions, time.perf_counter()
+                stop = self._engine_call(engine.run, chunk if left is None else min(chunk, left))
+                self._collect(on_output)
+                if stop[0] != "budget":
+                    break
+                elapsed = time.perf_counter() - t_chunk
+                done = engine.instructions - before
+                if done and elapsed > 0:  # aim the next chunk at CHUNK_SECONDS of work
+                    chunk = max(10_000, min(int(done * CHUNK_SECONDS / elapsed), 100_000_000))
+        except KeyboardInterrupt:
+            self._collect(on_output)
+            self._stop = ("interrupted", self.pc, "")
+            raise
+        self._stop = stop
+        if check:
+            self._raise_fault(stop)
+        return MachineRun(stop[0], stop[1], stop[2], engine.instructions - start, time.perf_counter() - t0,
+                          engine.exit_status, engine.syscalls)
+
+    def step(self, n: int = 1) -> int:
+        """Execute up to `n` instructions; breakpoints do not stop a step (a watchpoint does, before the
+        access). Returns how many ran: fewer than `n` only if every process exited or a watchpoint hit."""
+        before = self._engine.instructions
+        while True:
+            self._stop = self._engine_call(self._engine.step, n - (self._engine.instructions - before))
+            if self._stop[0] != "breakpoint" or self._engine.instructions - before >= n:
+                break
+        self._collect(None)
+        self._raise_fault(self._stop)
+        return self._engine.instructions - before
+
+    @staticmethod
+    def _engine_call(method, n: int) -> tuple:
+        try:
+            return method(n)
+        except _metal.MachineError as exc:  # the engine failed (it says where): one error type for users
+            raise MachineError(str(exc)) from exc
+
+    def _collect(self, on_output) -> None:
+        out, err = self._engine.take_stdout(), self._engine.take_stderr()
+        self._stdout, self._stderr = _kept(self._stdout, out), _kept(self._stderr, err)
+        if on_output is not None and (out or err):
+            on_output(out, err)
+
+    def _raise_fault(self, stop: tuple) -> None:
+        kind, pc, detail = stop
+        if kind == "fault":
+            raise MachineError(detail, pc, self._instruction_at(pc))
+
+    def _instruction_at(self, pc: int) -> str:
+        try:
+            return self._engine.disassemble(pc, 1)[0][2]
+        except (ValueError, IndexError):
+            return "(no readable instruction there)"
+
+    def write_stdin(self, data: bytes | str) -> None:
+        """More input for a guest waiting on stdin (a run stopped with stop == 'stdin')."""
+        self._engine.write_stdin(data.encode() if isinstance(data, str) else bytes(data))
+
+    def close_stdin(self) -> None:
+        self._engine.close_stdin()
+
+    # --- results -----------------------------------------------------------------------------------
+    @property
+    def stop(self) -> str:
+        """Why the last run or step ended: ready (nothing run yet), budget, timeout, interrupted,
+        breakpoint, watchpoint, stdin (a process waits for input) or exited."""
+        return self._stop[0]
+
+    @property
+    def status(self) -> str:
+        """'running' while the machine can go on (also when a budget, timeout or Ctrl-C paused it);
+        otherwise breakpoint, watchpoint, stdin or exited: what a debugger must look at first."""
+        return "running" if self.stop in RESUMABLE else self.stop
+
+    @property
+    def cycles(self) -> int:
+        """Instructions retired since the start (the debugger's clock; `restore` brings it back)."""
+        return self._engine.instructions
+
+    @property
+    def exit_status(self) -> int | None:
+        """The first process's exit status once it has exited (128 + signal number if a signal killed it)."""
+        return self._engine.exit_status
+
+    @property
+    def stdout_bytes(self) -> bytes:
+        return b"".join(self._stdout)
+
+    @property
+    def stderr_bytes(self) -> bytes:
+        return b"".join(self._stderr)
+
+    @property
+    def stdout(self) -> str:
+        """What the guest wrote to standard output so far (UTF-8, undecodable bytes replaced)."""
+        return self.stdout_bytes.decode("utf-8", "replace")
+
+    @property
+    def stderr(self) -> str:
+        return self.stderr_bytes.decode("utf-8", "replace")
+
+    @property
+    def instructions(self) -> int:
+        """Instructions retired so far, every process together."""
+        return self._engine.instructions
+
+    @property
+    def syscall_count(self) -> int:
+        return self._engine.syscalls
+
+    def syscall_log(self) -> SyscallLog:
+        """The system calls so far (the most recent few thousand): process, number, name, arguments, result."""
+        return SyscallLog(self._engine.syscall_log(), self._engine.syscalls)
+
+    def unknown_syscalls(self) -> list[tuple[int, str]]:
+        """(number, name) of system calls the machine does not implement (they returned ENOSYS)."""
+        return list(self._engine.unknown_syscalls())
+
+    def processes(self) -> list[Process]:
+        return [Process(*p) for p in self._engine.processes()]
+
+    @property
+    def alive(self) -> bool:
+        """Whether a process is left. Once every process has exited, registers and memory are those
+        of the last thread that ended, as it left them (x8 holds the number of its exit call)."""
+        return bool(self._engine.processes())
+
+    @property
+    def pid(self) -> int:
+        """The process whose registers and memory this object shows (after the end: the last one)."""
+        return self._engine.pid()
+
+    def faults(self) -> list[Fault]:
+        """Processes a fault killed (SIGSEGV, SIGILL, …): what Linux would not tell, kept for you."""
+        return [Fault(*f) for f in self._engine.faults()]
+
+    def read_file(self, path: str) -> bytes:
+        """A file from the guest's filesystem (e.g. one the program wrote in /tmp)."""
+        return self._engine.read_file(path)
+
+    # --- state -------------------------------------------------------------------------------------
+    @property
+    def registers(self) -> dict[str, int]:
+        """x0..x30, sp, pc and nzcv of the current process, as unsigned 64-bit values."""
+        values = self._engine.registers()
+        return {name: values[name] for name in REGISTERS}
+
+    @property
+    def vregs(self) -> dict[str, int]:
+        """The SIMD and floating-point registers v0..v31 as 128-bit integers."""
+        values = self._engine.registers()
+        return {name: values[name] for name in VECTOR_REGISTERS}
+
+    def get_register(self, name: str) -> int:
+        """Any register by name: x0..x30, sp, pc, nzcv, fpcr, fpsr, tpidr_el0, v0..v31."""
+        return self._engine.get_register(name.lower())
+
+    def set_register(self, name: str, value: int) -> None:
+        self._engine.set_register(name.lower(), value)
+
+    @property
+    def pc(self) -> int:
+        return self._engine.get_register("pc")
+
+    @pc.setter
+    def pc(self, value: int) -> None:
+        self._engine.set_register("pc", value)
+
+    @property
+    def flags(self) -> dict[str, bool]:
+        """The condition flags N, Z, C, V."""
+        nzcv = self._engine.get_register("nzcv")
+        return {name: bool(nzcv >> (31 - i) & 1) for i, name in enumerate(FLAGS)}
+
+    def read_memory(self, address: int, n: int) -> bytes:
+        return self._engine.read_memory(address, n)
+
+    def write_memory(self, address: int, data: bytes) -> None:
+        self._engine.write_memory(address, bytes(data))
+
+    def read_string(self, address: int, limit: int = 4096) -> str:
+        """The NUL-terminated string at `address` (a C string in guest memory)."""
+        data = bytearray()
+        while len(data) < limit:
+            piece = self._engine.read_memory(address + len(data), 64 - (address + len(data)) % 64)
+            end = piece.find(b"\0")
+            data += piece if end < 0 else piece[:end]
+            if end >= 0:
+                break
+        return data.decode("utf-8", "replace")
+
+    def memory_map(self) -> MemoryMap:
+        return MemoryMap(Region(*r) for r in self._engine.memory_map())
+
+    # --- debugging ---------------------------------------------------------------------------------
+    @property
+    def trace_depth(self) -> int:
+        return self._trace_depth
+
+    @trace_depth.setter
+    def trace_depth(self, depth: int) -> None:
+        """Keep the last `depth` instructions in `trace` (0 turns tracing off, the fastest)."""
+        self._engine.set_trace(depth)
+        self._trace_depth = depth
+
+    @property
+    def trace(self) -> MachineTrace:
+        """The most recent instructions (see `trace_depth`), oldest first, with the registers each changed."""
+        entries = self._engine.trace()
+        first = self._engine.instructions - len(entries)
+        steps = []
+        for i, (pc, word, changes, nzcv_before, nzcv_after) in enumerate(entries):
+            changed = {reg: (old, new) for reg, old, new in changes if reg != "pc"}
+            next_pc = next((new for reg, _, new in changes if reg == "pc"),
+                           entries[i + 1][0] if i + 1 < len(entries) else self.pc)
+            steps.append(TraceStep(first + i, pc, _metal.Arm64Core.disassemble(word, pc), next_pc, changed,
+                                   flags_text(nzcv_before), flags_text(nzcv_after)))
+        return MachineTrace(steps, width=64)
+
+    def snapshot(self) -> MachineSnapshot:
+        """The whole machine now; `restore` goes back to it (cheap: memory pages are shared copy-on-write)."""
+        self._collect(None)
+        return MachineSnapshot(self._engine.snapshot(), self._engine.instructions, self._stdout, self._stderr,
+                               self._stop)
+
+    def restore(self, snapshot: MachineSnapshot) -> None:
+        """Back to a snapshot of this machine: processes, memory, files, and the output printed by then."""
+        self._engine.restore(snapshot.state)
+        self._stdout, self._stderr = snapshot.stdout, snapshot.stderr
+        self._stop = snapshot.stop
+
+    def code_labels(self) -> dict[int, str]:
+        """Address -> function name, from the ELF symbol table (empty for a stripped program)."""
+        return {s.address: s.name for s in self.elf.symbols.values() if s.kind == "function"}
+
+    def debug_layout(self):
+        """How the debugger widget shows this machine: 64-bit registers, NZCV, hex code addresses 4 apart."""
+        from ncpu_nb.protocol import DebugLayout, RegisterGroup  # the widget's part of the protocol
+
+        return DebugLayout((RegisterGroup("general", REGISTERS[:-1], 64), RegisterGroup("flags", ("nzcv",), 32)),
+                           code_unit=4, hex_locations=True, address_bits=48)
+
+    def debugger(self, **options):
+        """A live debugger in the notebook (see `ncpu_nb.widgets.Debugger` for the options)."""
+        from ncpu_nb.widgets import Debugger  # imports anywidget: only when asked
+
+        return Debugger(self, **options)
+
+    def disassemble(self, start: int | None = None, n: int = 8) -> list[tuple[int, str]]:
+        """(address, text) of `n` instructions from `start` (default: the PC)."""
+        return [(address, text) for address, _word, text in
+                self._engine.disassemble(self.pc if start is None else self.address(start), n)]
+
+    # --- display -----------------------------------------------------------------------------------
+    def _title(self) -> str:
+        return "AArch64 Linux machine: " + " ".join(self.argv)
+
+    def _state_rows(self) -> list[list[str]]:
+        rows = [["status", escape(self._status_text())]]
+        if self.exit_status is not None:
+            rows.append(["exit status", str(self.exit_status)])
+        rows += [["instructions", f"{self.instructions:,}"], ["system calls", f"{self.syscall_count:,}"],
+                 ["processes", str(len(self.processes()))]]
+        rows += [["fault", escape(f"pid {f.pid}, signal {f.signal} at 0x{f.pc:x}: {f.what}")] for f in self.faults()]
+        return rows
+
+    def __repr__(self) -> str:
+        return (f"<Machine {' '.join(self.argv)!r}: {self._status_text()}, pc=0x{self.pc:x}, "
+                f"{self.instructions:,} instructions>")
+
+    def _status_text(self) -> str:
+        kind, _pc, detail = self._stop
+        if kind == "watchpoint":
+            return f"watchpoint ({detail})"
+        return STOP_TEXT.get(kind, kind)
+
+    def _repr_html_(self) -> str:
+        regs = self.registers
+        names = [n for n in REGISTERS if n != "nzcv"]
+        third = (len(names) + 2) // 3
+        parts = [html.box(html.table(["reg", "value"], [[n, f"0x{regs[n]:016x}"] for n in names[i:i + third]]))
+                 for i in range(0, len(names), third)]
+        flags = html.table(["N", "Z", "C", "V"], [["1" if on else "0" for on in self.flags.values()]])
+        parts += [html.box(flags, html.table(["", ""], self._state_rows())), self._listing_html()]
+        if self._stdout or self._stderr:
+            tail = "\n".join((self.stdout + self.stderr).splitlines()[-12:])
+            parts.append(f"<div class='title'>output (last lines)</div><pre>{escape(tail)}</pre>")
+        return html.view(self._title(), *parts)
+
+    def _listing_html(self) -> str:
+        pc = self.pc
+        try:
+            lines = self._engine.disassemble(max(0, pc - 8), 5)
+        except ValueError:
+            return ""
+        breakpoints = set(self.breakpoints)
+        rows = [[("● " if a in breakpoints else "  ") + f"0x{a:x}", f"{w:08x}", escape(t)] for a, w, t in lines]
+        current = {i: "cur" for i, (a, _w, _t) in enumerate(lines) if a == pc}
+        return html.box(html.table(["address", "word", "instruction"], rows, current))
