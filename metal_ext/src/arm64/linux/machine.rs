@@ -230,6 +230,7 @@ impl Machine {
             cwd: cwd.path,
             umask: 0o022,
             exe: String::new(),
+            comm: String::new(),
             argv: vec![],
             envp: vec![],
             actions: vec![SigAction::default(); NSIG as usize],
@@ -243,7 +244,7 @@ impl Machine {
         };
         m.processes.insert(pid, process);
         m.threads.insert(pid, Thread::new(pid, pid, CpuState::default(), 0));
-        m.exec_image(pid, &exe, exe_walk, config.argv, config.envp).map_err(BootError::Elf)?;
+        m.exec_image(pid, &exe, &config.exe_path, exe_walk, config.argv, config.envp).map_err(BootError::Elf)?;
         m.current = pid;
         Ok(m)
     }
@@ -751,6 +752,7 @@ impl ProcContext for Machine {
             state,
             threads: p.threads.len() as u32,
             exe: p.exe.clone(),
+            comm: p.comm.clone(),
             cwd: p.cwd.clone(),
             argv: p.argv.clone(),
             envp: p.envp.clone(),
@@ -763,6 +765,10 @@ impl ProcContext for Machine {
 
     fn uptime(&self) -> f64 {
         self.monotonic_ns() as f64 / 1e9
+    }
+
+    fn cpu_ticks(&self) -> (u64, u64) {
+        (self.instructions / 10_000_000, self.clock.idle_ns / 10_000_000)
     }
 
     fn boot_time(&self) -> Timespec {

@@ -101,6 +101,9 @@ pub struct Process {
     pub umask: u32,
     /// Canonical guest path of the running executable (/proc/self/exe).
     pub exe: String,
+    /// The command name (/proc/PID/comm): the last name of the path execve was given, as on
+    /// Linux, at most 15 bytes.
+    pub comm: String,
     pub argv: Vec<Vec<u8>>,
     pub envp: Vec<Vec<u8>>,
     pub actions: Vec<SigAction>,
