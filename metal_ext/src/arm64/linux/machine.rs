@@ -297,9 +297,9 @@ impl Machine {
             return true;
         }
         match wait {
-            Wait::PipeRead(p) => self.files.pipes.get(p).is_none_or(|p| !p.buffer.is_empty() || p.writers == 0),
+            Wait::PipeRead(p) => self.files.pipes.get(p).is_none_or(|p| !p.buffer.is_empty() || p.at_eof()),
             Wait::PipeWrite(p) => {
-                self.files.pipes.get(p).is_none_or(|p| p.buffer.len() < super::fd::PIPE_CAPACITY || p.readers == 0)
+                self.files.pipes.get(p).is_none_or(|p| p.room() > 0 || p.broken())
             }
             Wait::Stdin => !self.terminal.stdin.is_empty() || self.terminal.stdin_closed,
             Wait::Child => {

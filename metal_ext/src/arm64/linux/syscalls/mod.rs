@@ -41,6 +41,7 @@ pub fn dispatch(m: &mut Machine, tid: u32, nr: u64, a: [u64; 6]) -> Outcome {
         24 => f::dup3(m, tid, a),
         25 => f::fcntl(m, tid, a),
         29 => f::ioctl(m, tid, a),
+        33 => f::mknodat(m, tid, a),
         34 => f::mkdirat(m, tid, a),
         35 => f::unlinkat(m, tid, a),
         36 => f::symlinkat(m, tid, a),
