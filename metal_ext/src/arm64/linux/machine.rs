@@ -308,6 +308,7 @@ impl Machine {
             }
             Wait::Futex { .. } => t.woken,
             Wait::Sleep | Wait::Signal => false,
+            Wait::SignalOf(set) => t.pending.keys().any(|&s| set & bit(s) != 0),
             Wait::Vfork(child) => self.processes.get(&child).is_none_or(|c| c.vfork_released),
             Wait::Poll => syscalls::files::poll_ready(self, t.tid),
         }
@@ -849,6 +850,20 @@ pub(crate) mod tests {
         assert_eq!(call(&mut m, MMAP, anonymous(4096)), -(ENOMEM.0 as i64));
         assert_eq!(call(&mut m, 215, [page as u64, 4096, 0, 0, 0, 0]), 0); // munmap gives it back
         assert!(call(&mut m, MMAP, anonymous(4096)) > 0);
+    }
+
+    #[test]
+    fn sigtimedwait_takes_a_pending_signal() {
+        let mut m = boot(program("c/bin/hello"), "/bin/hello", &["hello"]);
+        let tid = m.focus().unwrap();
+        let sp = m.threads[&tid].cpu.sp();
+        let (set, info) = (sp - 256, sp - 128);
+        m.write_u64(tid, set, bit(SIGUSR1)).unwrap();
+        m.thread_mut(tid).sigmask = bit(SIGUSR1);
+        m.signal_process(tid, SigInfo { signo: SIGUSR1, code: SI_USER, pid: 42, ..SigInfo::default() });
+        assert_eq!(call(&mut m, 137, [set, info, 0, 8, 0, 0]), SIGUSR1 as i64);
+        assert_eq!(m.read_guest(tid, info + 16, 4).unwrap(), 42u32.to_le_bytes());
+        assert!(m.threads[&tid].pending.is_empty());
     }
 
     #[test]

@@ -114,6 +114,7 @@ pub fn dispatch(m: &mut Machine, tid: u32, nr: u64, a: [u64; 6]) -> Outcome {
         134 => signal::rt_sigaction(m, tid, a),
         135 => signal::rt_sigprocmask(m, tid, a),
         136 => signal::rt_sigpending(m, tid, a),
+        137 => signal::rt_sigtimedwait(m, tid, a),
         139 => signal::rt_sigreturn(m, tid),
 
         101 => time::nanosleep(m, tid, a[0]),
