@@ -3,6 +3,7 @@
 //! `svc` into system calls and faults into signals, and schedules threads round-robin.
 
 use std::collections::{BTreeMap, BTreeSet, HashSet, VecDeque};
+use std::hash::BuildHasherDefault;
 use std::sync::Arc;
 
 use super::elf::ElfError;
@@ -63,10 +64,29 @@ pub struct FaultRecord {
     pub detail: String,
 }
 
+/// Breakpoint addresses are looked up before every instruction while any is set: a multiply
+/// spreads them well enough and costs far less than the default hasher.
+#[derive(Clone, Default)]
+pub struct AddressHasher(u64);
+
+impl std::hash::Hasher for AddressHasher {
+    fn finish(&self) -> u64 {
+        self.0.wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(26)
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 << 8) | b as u64;
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
 #[derive(Clone, Debug, Default)]
 pub struct DebugState {
     pub trace: TraceRing,
-    pub breakpoints: HashSet<u64>,
+    pub breakpoints: HashSet<u64, BuildHasherDefault<AddressHasher>>,
     /// Watched ranges, applied to every address space.
     pub watchpoints: Vec<WatchRange>,
     /// The breakpoint or watchpoint a thread stopped at: it executes that instruction when resumed.
