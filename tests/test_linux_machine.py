@@ -254,6 +254,10 @@ def test_proc_dev_and_mounts_as_applets_read_them():
     assert out(busybox("ps", "-o", "pid,ppid,comm")) == "PID   PPID  COMMAND\n  100     1 busybox\n"
     assert out(busybox("sh", "-c", "sleep 2; cat /proc/uptime")).startswith("2.0")
     assert out(busybox("head", "-n", "3", "/proc/cpuinfo")) == "processor\t: 0\nBogoMIPS\t: 100.00\nFeatures\t: fp asimd\n"
+    top = out(busybox("sh", "-c", "top -b -n 1 | head -n 4")).splitlines()
+    assert top[0].startswith("Mem: ") and top[1].startswith("CPU: ") and top[3].split()[:2] == ["PID", "PPID"]
+    # The command name is the last name of the path given to execve, as on Linux.
+    assert out(busybox("sh", "-c", "cat /proc/self/comm; /bin/cat /proc/self/comm")) == "exe\ncat\n"
     m = busybox("hostname", "-f")  # tries a socket first: the sandbox has no network
     assert out(m) == "ncpu\n" and m.unknown_syscalls() == []
 

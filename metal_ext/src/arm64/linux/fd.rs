@@ -91,6 +91,34 @@ pub struct Pipe {
     pub buffer: VecDeque<u8>,
     pub readers: u32,
     pub writers: u32,
+    /// The named pipe (FIFO inode) this is the buffer of, while any end is open.
+    pub fifo: Option<Ino>,
+    /// For a FIFO: whether each end has been opened. Opening a FIFO does not wait for the other
+    /// end here; instead a reader waits for a first writer rather than seeing end-of-file, and a
+    /// writer waits for a first reader rather than getting EPIPE, which looks the same.
+    pub had_reader: bool,
+    pub had_writer: bool,
+}
+
+impl Pipe {
+    /// A read finds end-of-file: no writer is left (and, for a FIFO, one has come and gone).
+    pub fn at_eof(&self) -> bool {
+        self.writers == 0 && (self.fifo.is_none() || self.had_writer)
+    }
+
+    /// A write would break the pipe: no reader is left (for a FIFO: one has come and gone).
+    pub fn broken(&self) -> bool {
+        self.readers == 0 && (self.fifo.is_none() || self.had_reader)
+    }
+
+    /// Bytes a write may add now (none to a FIFO no reader has opened yet).
+    pub fn room(&self) -> usize {
+        if self.fifo.is_some() && !self.had_reader {
+            0
+        } else {
+            PIPE_CAPACITY.saturating_sub(self.buffer.len())
+        }
+    }
 }
 
 /// The guest's terminal: stdin fed by the user, stdout and stderr collected for the user.
@@ -144,6 +172,8 @@ impl FdTable {
 pub struct Files {
     pub open: Slab<OpenFile>,
     pub pipes: Slab<Pipe>,
+    /// FIFO inode → its pipe, while any end is open.
+    pub fifos: std::collections::HashMap<Ino, usize>,
 }
 
 impl Files {
@@ -157,8 +187,14 @@ impl Files {
         f.refs += 1;
         if f.refs == 1 {
             match f.kind {
-                FileKind::PipeRead(p) => self.pipes[p].readers += 1,
-                FileKind::PipeWrite(p) => self.pipes[p].writers += 1,
+                FileKind::PipeRead(p) => {
+                    self.pipes[p].readers += 1;
+                    self.pipes[p].had_reader = true;
+                }
+                FileKind::PipeWrite(p) => {
+                    self.pipes[p].writers += 1;
+                    self.pipes[p].had_writer = true;
+                }
                 _ => {}
             }
         }
@@ -184,7 +220,9 @@ impl Files {
         };
         if let Some(p) = pipe {
             if self.pipes[p].readers == 0 && self.pipes[p].writers == 0 {
-                self.pipes.remove(p);
+                if let Some(ino) = self.pipes.remove(p).fifo {
+                    self.fifos.remove(&ino);
+                }
             }
         }
     }
@@ -229,6 +267,16 @@ impl Files {
         table.clone()
     }
 
+    /// The pipe of the FIFO inode `ino`, made when the first end opens.
+    pub fn fifo_pipe(&mut self, ino: Ino) -> usize {
+        if let Some(&p) = self.fifos.get(&ino) {
+            return p;
+        }
+        let p = self.pipes.insert(Pipe { fifo: Some(ino), ..Pipe::default() });
+        self.fifos.insert(ino, p);
+        p
+    }
+
     /// A new pipe: (read description, write description), not yet referenced by descriptors.
     pub fn new_pipe(&mut self, flags: u32) -> (usize, usize) {
         let p = self.pipes.insert(Pipe::default());
@@ -266,6 +314,25 @@ mod tests {
         files.close(&mut table, rfd).unwrap();
         assert!(files.pipes.get(p).is_none());
         assert_eq!(files.close(&mut table, rfd).unwrap_err(), EBADF);
+    }
+
+    #[test]
+    fn a_fifo_waits_for_its_first_reader_and_writer() {
+        let mut files = Files::default();
+        let mut table = FdTable::default();
+        let p = files.fifo_pipe(7);
+        assert_eq!(files.fifo_pipe(7), p);
+        let w = files.add(OpenFile::new(FileKind::PipeWrite(p), O_WRONLY, "fifo".into()));
+        let wfd = files.install(&mut table, w, 0, false).unwrap();
+        let pipe = &files.pipes[p];
+        assert!(pipe.room() == 0 && !pipe.broken(), "no reader yet: the writer waits");
+        let r = files.add(OpenFile::new(FileKind::PipeRead(p), 0, "fifo".into()));
+        let rfd = files.install(&mut table, r, 0, false).unwrap();
+        assert_eq!(files.pipes[p].room(), PIPE_CAPACITY);
+        files.close(&mut table, wfd).unwrap();
+        assert!(files.pipes[p].at_eof(), "the writer came and went: end of file");
+        files.close(&mut table, rfd).unwrap();
+        assert!(files.pipes.get(p).is_none() && files.fifos.is_empty());
     }
 
     #[test]

@@ -57,6 +57,10 @@ pub fn open(path: &Path, write: bool, create: bool, truncate: bool) -> SysResult
         if m.is_dir() {
             return Err(EISDIR);
         }
+        // Host FIFOs, sockets and devices would reach host processes and hardware.
+        if !m.is_file() {
+            return Err(ENXIO);
+        }
     }
     Ok(fs::OpenOptions::new().read(true).write(write).create(create).truncate(truncate).open(path)?)
 }

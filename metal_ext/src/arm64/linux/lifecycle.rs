@@ -11,6 +11,16 @@ use super::vfs::Walk;
 use crate::arm64::mem::{Memory, EXEC, PAGE_SIZE, READ};
 use crate::arm64::state::CpuState;
 
+/// The last name of `path`, cut to the 15 bytes Linux keeps.
+fn command_name(path: &str) -> String {
+    let name = path.rsplit('/').next().unwrap_or("");
+    let mut end = name.len().min(15);
+    while !name.is_char_boundary(end) {
+        end -= 1;
+    }
+    name[..end].to_string()
+}
+
 /// The signal-return trampoline's code: mov x8, #139 (rt_sigreturn); svc #0.
 const SIGRETURN_CODE: [u32; 2] = [0xd280_1168, 0xd400_0001];
 
@@ -21,6 +31,7 @@ impl Machine {
         &mut self,
         tid: u32,
         bytes: &[u8],
+        path: &str,
         walk: Walk,
         argv: Vec<Vec<u8>>,
         envp: Vec<Vec<u8>>,
@@ -63,6 +74,7 @@ impl Machine {
         let old_space = std::mem::replace(&mut p.space, new_space);
         p.threads = vec![pid];
         p.exe = walk.path;
+        p.comm = command_name(path);
         p.argv = argv;
         p.envp = envp;
         for a in p.actions.iter_mut() {

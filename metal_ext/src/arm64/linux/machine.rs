@@ -3,6 +3,7 @@
 //! `svc` into system calls and faults into signals, and schedules threads round-robin.
 
 use std::collections::{BTreeMap, BTreeSet, HashSet, VecDeque};
+use std::hash::BuildHasherDefault;
 use std::sync::Arc;
 
 use super::elf::ElfError;
@@ -63,10 +64,29 @@ pub struct FaultRecord {
     pub detail: String,
 }
 
+/// Breakpoint addresses are looked up before every instruction while any is set: a multiply
+/// spreads them well enough and costs far less than the default hasher.
+#[derive(Clone, Default)]
+pub struct AddressHasher(u64);
+
+impl std::hash::Hasher for AddressHasher {
+    fn finish(&self) -> u64 {
+        self.0.wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(26)
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 << 8) | b as u64;
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
 #[derive(Clone, Debug, Default)]
 pub struct DebugState {
     pub trace: TraceRing,
-    pub breakpoints: HashSet<u64>,
+    pub breakpoints: HashSet<u64, BuildHasherDefault<AddressHasher>>,
     /// Watched ranges, applied to every address space.
     pub watchpoints: Vec<WatchRange>,
     /// The breakpoint or watchpoint a thread stopped at: it executes that instruction when resumed.
@@ -230,6 +250,7 @@ impl Machine {
             cwd: cwd.path,
             umask: 0o022,
             exe: String::new(),
+            comm: String::new(),
             argv: vec![],
             envp: vec![],
             actions: vec![SigAction::default(); NSIG as usize],
@@ -243,7 +264,7 @@ impl Machine {
         };
         m.processes.insert(pid, process);
         m.threads.insert(pid, Thread::new(pid, pid, CpuState::default(), 0));
-        m.exec_image(pid, &exe, exe_walk, config.argv, config.envp).map_err(BootError::Elf)?;
+        m.exec_image(pid, &exe, &config.exe_path, exe_walk, config.argv, config.envp).map_err(BootError::Elf)?;
         m.current = pid;
         Ok(m)
     }
@@ -296,9 +317,9 @@ impl Machine {
             return true;
         }
         match wait {
-            Wait::PipeRead(p) => self.files.pipes.get(p).is_none_or(|p| !p.buffer.is_empty() || p.writers == 0),
+            Wait::PipeRead(p) => self.files.pipes.get(p).is_none_or(|p| !p.buffer.is_empty() || p.at_eof()),
             Wait::PipeWrite(p) => {
-                self.files.pipes.get(p).is_none_or(|p| p.buffer.len() < super::fd::PIPE_CAPACITY || p.readers == 0)
+                self.files.pipes.get(p).is_none_or(|p| p.room() > 0 || p.broken())
             }
             Wait::Stdin => !self.terminal.stdin.is_empty() || self.terminal.stdin_closed,
             Wait::Child => {
@@ -307,6 +328,7 @@ impl Machine {
             }
             Wait::Futex { .. } => t.woken,
             Wait::Sleep | Wait::Signal => false,
+            Wait::SignalOf(set) => t.pending.keys().any(|&s| set & bit(s) != 0),
             Wait::Vfork(child) => self.processes.get(&child).is_none_or(|c| c.vfork_released),
             Wait::Poll => syscalls::files::poll_ready(self, t.tid),
         }
@@ -751,6 +773,7 @@ impl ProcContext for Machine {
             state,
             threads: p.threads.len() as u32,
             exe: p.exe.clone(),
+            comm: p.comm.clone(),
             cwd: p.cwd.clone(),
             argv: p.argv.clone(),
             envp: p.envp.clone(),
@@ -763,6 +786,10 @@ impl ProcContext for Machine {
 
     fn uptime(&self) -> f64 {
         self.monotonic_ns() as f64 / 1e9
+    }
+
+    fn cpu_ticks(&self) -> (u64, u64) {
+        (self.instructions / 10_000_000, self.clock.idle_ns / 10_000_000)
     }
 
     fn boot_time(&self) -> Timespec {
@@ -843,6 +870,20 @@ pub(crate) mod tests {
         assert_eq!(call(&mut m, MMAP, anonymous(4096)), -(ENOMEM.0 as i64));
         assert_eq!(call(&mut m, 215, [page as u64, 4096, 0, 0, 0, 0]), 0); // munmap gives it back
         assert!(call(&mut m, MMAP, anonymous(4096)) > 0);
+    }
+
+    #[test]
+    fn sigtimedwait_takes_a_pending_signal() {
+        let mut m = boot(program("c/bin/hello"), "/bin/hello", &["hello"]);
+        let tid = m.focus().unwrap();
+        let sp = m.threads[&tid].cpu.sp();
+        let (set, info) = (sp - 256, sp - 128);
+        m.write_u64(tid, set, bit(SIGUSR1)).unwrap();
+        m.thread_mut(tid).sigmask = bit(SIGUSR1);
+        m.signal_process(tid, SigInfo { signo: SIGUSR1, code: SI_USER, pid: 42, ..SigInfo::default() });
+        assert_eq!(call(&mut m, 137, [set, info, 0, 8, 0, 0]), SIGUSR1 as i64);
+        assert_eq!(m.read_guest(tid, info + 16, 4).unwrap(), 42u32.to_le_bytes());
+        assert!(m.threads[&tid].pending.is_empty());
     }
 
     #[test]

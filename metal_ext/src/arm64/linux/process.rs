@@ -40,6 +40,8 @@ pub enum Wait {
     Sleep,
     /// rt_sigsuspend / pause: only a signal ends it.
     Signal,
+    /// rt_sigtimedwait: a signal of the set becomes pending (or the deadline passes).
+    SignalOf(u64),
     /// A vfork parent waiting for its child (pid) to exec or exit.
     Vfork(u32),
     /// ppoll/pselect6 on the listed descriptions.
@@ -49,7 +51,7 @@ pub enum Wait {
 impl Wait {
     /// Whether SA_RESTART makes the call start again after a handler (else it fails with EINTR).
     pub fn restartable(&self) -> bool {
-        !matches!(self, Wait::Sleep | Wait::Signal | Wait::Poll | Wait::Futex { .. })
+        !matches!(self, Wait::Sleep | Wait::Signal | Wait::SignalOf(_) | Wait::Poll | Wait::Futex { .. })
     }
 }
 
@@ -101,6 +103,9 @@ pub struct Process {
     pub umask: u32,
     /// Canonical guest path of the running executable (/proc/self/exe).
     pub exe: String,
+    /// The command name (/proc/PID/comm): the last name of the path execve was given, as on
+    /// Linux, at most 15 bytes.
+    pub comm: String,
     pub argv: Vec<Vec<u8>>,
     pub envp: Vec<Vec<u8>>,
     pub actions: Vec<SigAction>,

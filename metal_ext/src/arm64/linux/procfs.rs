@@ -12,14 +12,16 @@ pub enum Global {
     Mounts,
     Version,
     Filesystems,
+    Stat,
 }
 
-const GLOBALS: [(&str, Global); 7] = [
+const GLOBALS: [(&str, Global); 8] = [
     ("cpuinfo", Global::Cpuinfo),
     ("filesystems", Global::Filesystems),
     ("loadavg", Global::Loadavg),
     ("meminfo", Global::Meminfo),
     ("mounts", Global::Mounts),
+    ("stat", Global::Stat),
     ("uptime", Global::Uptime),
     ("version", Global::Version),
 ];
@@ -69,6 +71,7 @@ pub struct ProcInfo {
     pub state: char,
     pub threads: u32,
     pub exe: String,
+    pub comm: String,
     pub cwd: String,
     pub argv: Vec<Vec<u8>>,
     pub envp: Vec<Vec<u8>>,
@@ -87,6 +90,8 @@ pub trait ProcContext {
     fn process(&self, pid: u32) -> Option<ProcInfo>;
     /// Seconds since the machine booted.
     fn uptime(&self) -> f64;
+    /// Clock ticks (1/100 s) the CPU spent running guest code and idle.
+    fn cpu_ticks(&self) -> (u64, u64);
     /// When the machine booted (the time stamp of every /proc entry).
     fn boot_time(&self) -> Timespec;
     /// (guest path, host description, writable) of each host mount.
@@ -189,8 +194,7 @@ fn perms_text(p: u8) -> String {
 }
 
 fn comm(info: &ProcInfo) -> String {
-    let name = info.exe.rsplit('/').next().unwrap_or("");
-    name.chars().take(15).collect()
+    info.comm.clone()
 }
 
 /// The bytes a read of this file returns, computed now. None for directories and links.
@@ -217,6 +221,16 @@ pub fn content(node: &ProcNode, ctx: &dyn ProcContext) -> Option<Vec<u8>> {
             Global::Mounts => mounts_text(ctx),
             Global::Version => "Linux version 6.1.0 (ncpu_nb) #1 SMP PREEMPT_DYNAMIC\n".to_string(),
             Global::Filesystems => "nodev\ttmpfs\nnodev\tproc\n".to_string(),
+            Global::Stat => {
+                let (busy, idle) = ctx.cpu_ticks();
+                let cpu = format!("{busy} 0 0 {idle} 0 0 0 0 0 0");
+                let running = ctx.pids().iter().filter_map(|&p| ctx.process(p)).filter(|p| p.state == 'R').count();
+                format!(
+                    "cpu  {cpu}\ncpu0 {cpu}\nintr 0\nctxt 0\nbtime {}\nprocesses {}\nprocs_running {running}\nprocs_blocked 0\n",
+                    ctx.boot_time().sec,
+                    ctx.pids().len()
+                )
+            }
         },
         ProcNode::Entry(pid, e) => {
             let p = ctx.process(*pid)?;
@@ -300,6 +314,9 @@ pub(crate) mod tests {
         }
         fn boot_time(&self) -> Timespec {
             Timespec::default()
+        }
+        fn cpu_ticks(&self) -> (u64, u64) {
+            (0, 0)
         }
         fn mounts(&self) -> Vec<(String, String, bool)> {
             vec![]

@@ -13,6 +13,7 @@ pub const SIGABRT: u32 = 6;
 pub const SIGBUS: u32 = 7;
 pub const SIGFPE: u32 = 8;
 pub const SIGKILL: u32 = 9;
+pub const SIGUSR1: u32 = 10;
 pub const SIGSEGV: u32 = 11;
 pub const SIGPIPE: u32 = 13;
 pub const SIGALRM: u32 = 14;
@@ -120,7 +121,7 @@ const FPSIMD_SIZE: u32 = 528;
 const UCONTEXT_SIZE: u64 = UC_MCONTEXT + MC_RESERVED + 4096;
 const FRAME_SIZE: u64 = SIGINFO_SIZE + UCONTEXT_SIZE;
 
-fn siginfo_bytes(info: &SigInfo) -> [u8; SIGINFO_SIZE as usize] {
+pub fn siginfo_bytes(info: &SigInfo) -> [u8; SIGINFO_SIZE as usize] {
     let mut b = [0u8; SIGINFO_SIZE as usize];
     b[0..4].copy_from_slice(&info.signo.to_le_bytes());
     b[8..12].copy_from_slice(&info.code.to_le_bytes());

@@ -81,19 +81,22 @@ fn changes(before: &Before, after: &CpuState, out: &mut Vec<(u8, u128, u128)>) {
             }
         }
     }
-    if before.v_saved {
+    if before.v_saved && before.v != after.v {
         for i in 0..32 {
             if before.v[i] != after.v[i] {
                 out.push((32 + i as u8, before.v[i], after.v[i]));
             }
         }
     }
-    let system = [
-        (64, before.fpcr as u128, after.fpcr as u128),
-        (65, before.fpsr as u128, after.fpsr as u128),
-        (66, before.tpidr_el0 as u128, after.tpidr_el0 as u128),
-    ];
-    out.extend(system.into_iter().filter(|(_, a, b)| a != b));
+    if before.fpcr != after.fpcr {
+        out.push((64, before.fpcr as u128, after.fpcr as u128));
+    }
+    if before.fpsr != after.fpsr {
+        out.push((65, before.fpsr as u128, after.fpsr as u128));
+    }
+    if before.tpidr_el0 != after.tpidr_el0 {
+        out.push((66, before.tpidr_el0 as u128, after.tpidr_el0 as u128));
+    }
 }
 
 impl TraceRing {

@@ -64,6 +64,8 @@ pub enum Node {
     File(Arc<Vec<u8>>),
     Symlink(String),
     Device(Device),
+    /// A named pipe (its buffer lives with the open files while an end is open).
+    Fifo,
     /// A host folder mounted here (index into `Vfs::mounts`).
     Mount(usize),
     /// The root of procfs.
@@ -441,6 +443,7 @@ impl Vfs {
                     Node::File(data) => (S_IFREG, data.len() as u64, 0),
                     Node::Symlink(t) => (S_IFLNK, t.len() as u64, 0),
                     Node::Device(d) => (S_IFCHR, 0, makedev(d.number().0, d.number().1)),
+                    Node::Fifo => (S_IFIFO, 0, 0),
                     Node::Mount(_) | Node::Proc => (S_IFDIR, 4096, 0),
                 };
                 Ok(Stat {

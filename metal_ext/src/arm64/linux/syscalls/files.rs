@@ -63,7 +63,7 @@ pub fn read_from(m: &mut Machine, file: usize, len: usize, at: Option<u64>) -> S
         FileKind::PipeRead(p) => {
             let pipe = &mut m.files.pipes[p];
             if pipe.buffer.is_empty() {
-                if pipe.writers == 0 {
+                if pipe.at_eof() {
                     return Ok(Ok(vec![]));
                 }
                 return if nonblock { Err(EAGAIN) } else { Ok(Err(Wait::PipeRead(p))) };
@@ -123,12 +123,12 @@ pub fn write_to(m: &mut Machine, tid: u32, file: usize, data: &[u8], at: Option<
         FileKind::Device(..) => return Ok(Ok(data.len())),
         FileKind::PipeWrite(p) => {
             let pipe = &mut m.files.pipes[p];
-            if pipe.readers == 0 {
+            if pipe.broken() {
                 let pid = m.thread(tid).pid;
                 m.signal_thread(tid, SigInfo { signo: SIGPIPE, code: SI_USER, pid, ..SigInfo::default() });
                 return Err(EPIPE);
             }
-            let room = PIPE_CAPACITY.saturating_sub(pipe.buffer.len());
+            let room = pipe.room();
             if room == 0 {
                 return if nonblock { Err(EAGAIN) } else { Ok(Err(Wait::PipeWrite(p))) };
             }
@@ -359,6 +359,14 @@ pub fn open_path(m: &mut Machine, tid: u32, dirfd: i32, path: &str, flags: u32, 
                 FileKind::Mem(*ino)
             }
             Node::Device(Device::Tty) => return Err(ENXIO),
+            Node::Fifo => {
+                let p = m.files.fifo_pipe(*ino);
+                match flags & O_ACCMODE {
+                    O_WRONLY => FileKind::PipeWrite(p),
+                    O_RDWR => return Err(EINVAL),
+                    _ => FileKind::PipeRead(p),
+                }
+            }
             Node::Device(d) => FileKind::Device(*d, *ino),
             _ => return Err(ENXIO),
         },
@@ -525,6 +533,24 @@ pub fn ioctl(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
 /// descriptor must be open.
 pub fn flock(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
     description(m, tid, a[0])?;
+    Ok(value(0))
+}
+
+/// mknodat: regular files and named pipes; device nodes are not the guest's to make.
+pub fn mknodat(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
+    let path = m.read_path(tid, a[1])?;
+    let mode = a[2] as u32;
+    let node = match mode & S_IFMT {
+        0 | S_IFREG => Node::File(Arc::default()),
+        S_IFIFO => Node::Fifo,
+        _ => return Err(EPERM),
+    };
+    let (dir, name) = m.resolve_parent_at(tid, a[0] as i32, &path)?;
+    let umask = m.process_of(tid).umask;
+    if matches!(node, Node::Fifo) && !matches!(dir.loc, Loc::Mem(_)) {
+        return Err(EPERM); // a FIFO in a host folder would be host IPC
+    }
+    m.vfs.create(&dir.loc, &name, node, mode & !umask & 0o7777)?;
     Ok(value(0))
 }
 
@@ -905,11 +931,11 @@ fn readiness(m: &Machine, tid: u32, fd: i32) -> Option<(bool, bool, bool)> {
     Some(match &m.files.open[d.file].kind {
         FileKind::PipeRead(p) => {
             let p = &m.files.pipes[*p];
-            (!p.buffer.is_empty() || p.writers == 0, false, p.writers == 0)
+            (!p.buffer.is_empty() || p.at_eof(), false, p.at_eof())
         }
         FileKind::PipeWrite(p) => {
             let p = &m.files.pipes[*p];
-            (false, p.buffer.len() < PIPE_CAPACITY || p.readers == 0, p.readers == 0)
+            (false, p.room() > 0 || p.broken(), p.broken())
         }
         FileKind::Terminal(Stream::Stdin) => (!m.terminal.stdin.is_empty() || m.terminal.stdin_closed, false, false),
         FileKind::Terminal(_) => (false, true, false),

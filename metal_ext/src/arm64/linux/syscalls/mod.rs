@@ -41,6 +41,7 @@ pub fn dispatch(m: &mut Machine, tid: u32, nr: u64, a: [u64; 6]) -> Outcome {
         24 => f::dup3(m, tid, a),
         25 => f::fcntl(m, tid, a),
         29 => f::ioctl(m, tid, a),
+        33 => f::mknodat(m, tid, a),
         34 => f::mkdirat(m, tid, a),
         35 => f::unlinkat(m, tid, a),
         36 => f::symlinkat(m, tid, a),
@@ -113,6 +114,7 @@ pub fn dispatch(m: &mut Machine, tid: u32, nr: u64, a: [u64; 6]) -> Outcome {
         134 => signal::rt_sigaction(m, tid, a),
         135 => signal::rt_sigprocmask(m, tid, a),
         136 => signal::rt_sigpending(m, tid, a),
+        137 => signal::rt_sigtimedwait(m, tid, a),
         139 => signal::rt_sigreturn(m, tid),
 
         101 => time::nanosleep(m, tid, a[0]),

@@ -124,7 +124,7 @@ pub fn execve(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
         if let Some(arg) = parts.next().map(str::trim).filter(|s| !s.is_empty()) {
             new_argv.push(arg.as_bytes().to_vec());
         }
-        new_argv.push(path.into_bytes());
+        new_argv.push(path.clone().into_bytes());
         new_argv.extend(argv.into_iter().skip(1));
         argv = new_argv;
         walk = m.resolve_at(tid, -100, &interpreter, true)?;
@@ -133,7 +133,7 @@ pub fn execve(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
     if !elf::is_elf(&bytes) {
         return Err(ENOEXEC);
     }
-    m.exec_image(tid, &bytes, walk, argv, envp)
+    m.exec_image(tid, &bytes, &path, walk, argv, envp)
         .map_err(|e| if e == elf::ElfError::ArgumentsTooLong { E2BIG } else { ENOEXEC })?;
     Ok(Outcome::Done)
 }

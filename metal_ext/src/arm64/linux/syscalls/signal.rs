@@ -82,6 +82,32 @@ pub fn rt_sigsuspend(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
     Ok(Outcome::Block(Wait::Signal))
 }
 
+/// rt_sigtimedwait(set, info, timeout): takes a pending signal of the set without running its
+/// handler; waits for one (until the timeout) if none is pending.
+pub fn rt_sigtimedwait(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
+    let set = m.read_u64(tid, a[0])? & !UNBLOCKABLE;
+    let found = m.thread(tid).pending.keys().copied().find(|&s| set & bit(s) != 0);
+    if let Some(sig) = found {
+        let info = m.thread_mut(tid).pending.remove(&sig).unwrap();
+        if a[1] != 0 {
+            m.write_guest(tid, a[1], &signals::siginfo_bytes(&info))?;
+        }
+        return Ok(value(sig as u64));
+    }
+    if a[2] != 0 {
+        match m.thread(tid).deadline {
+            Some(d) if m.monotonic_ns() >= d => return Err(EAGAIN),
+            Some(_) => {}
+            None => {
+                let ns = m.read_u64(tid, a[2])?.saturating_mul(1_000_000_000).saturating_add(m.read_u64(tid, a[2] + 8)?);
+                let deadline = m.monotonic_ns().saturating_add(ns);
+                m.thread_mut(tid).deadline = Some(deadline);
+            }
+        }
+    }
+    Ok(Outcome::Block(Wait::SignalOf(set)))
+}
+
 pub fn rt_sigreturn(m: &mut Machine, tid: u32) -> Flow {
     let pid = m.thread(tid).pid;
     let space = m.process_of(tid).space;
