@@ -392,6 +392,11 @@ class Machine:
         return self._stop[0]
 
     @property
+    def stop_detail(self) -> str:
+        """What the stop says beyond its kind, e.g. 'read of 0x4a0060' for a watchpoint."""
+        return self._stop[2]
+
+    @property
     def status(self) -> str:
         """'running' while the machine can go on (also when a budget, timeout or Ctrl-C paused it);
         otherwise breakpoint, watchpoint, stdin or exited: what a debugger must look at first."""
@@ -562,7 +567,8 @@ class Machine:
         """How the debugger widget shows this machine: 64-bit registers, NZCV, hex code addresses 4 apart."""
         from ncpu_nb.protocol import DebugLayout, RegisterGroup  # the widget's part of the protocol
 
-        return DebugLayout((RegisterGroup("general", REGISTERS[:-1], 64), RegisterGroup("flags", ("nzcv",), 32)),
+        return DebugLayout((RegisterGroup("general", REGISTERS[:-1], 64), RegisterGroup("flags", ("nzcv",), 32),
+                            RegisterGroup("simd", VECTOR_REGISTERS, 128, on_demand=True)),
                            code_unit=4, hex_locations=True, address_bits=48)
 
     def debugger(self, **options):

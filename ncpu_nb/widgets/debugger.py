@@ -123,7 +123,7 @@ class Debugger(MachineView):
             if self._worker is not None:
                 return False
             status = self.machine.status
-            if status not in ("running", "breakpoint"):
+            if status not in ("running", "breakpoint", "watchpoint"):
                 why = {"halted": "the program has halted", "fault": "the machine stopped at a fault"}
                 self._finish(f"{why.get(status, 'the machine is ' + status)}: step back or reset")
                 return False
@@ -180,7 +180,8 @@ class Debugger(MachineView):
             why = f"fault at {wire.location(self.debug_layout, m.pc)}" + (f" ({text})" if text else "")
         else:
             why = {"running": "paused" if self._pause.is_set() else "", "breakpoint": "stopped at a breakpoint",
-                   "halted": "halted"}.get(status, status)
+                   "watchpoint": "stopped at a watchpoint" + (f" ({m.stop_detail})" if getattr(m, "stop_detail", "") else ""),
+                   "halted": "halted", "stdin": "waiting for input on stdin"}.get(status, status)
         return f"{ran:,} instruction{'s' if ran != 1 else ''}" + (f", {why}" if why else "")
 
     def _finish(self, message: str) -> None:
