@@ -8,7 +8,6 @@ import time
 from pathlib import Path
 
 import ncpu_nb
-from ncpu_nb.widgets import Debugger
 from test_widgets import Browser, registers_of
 
 FLOAT_MATH = Path(__file__).resolve().parents[1] / "programs" / "arm64" / "c" / "bin" / "float_math"
@@ -19,13 +18,14 @@ def test_breakpoint_on_main_watchpoint_simd_registers_and_back():
     main = machine.elf.symbols["main"].address
     vd_a = machine.elf.symbols["vd_a"].address
     machine.breakpoints.add("main")
-    dbg = Debugger(machine)
+    dbg = machine.debugger()
     ui = Browser(dbg)
     state = ui.act("run")
     assert (state["status"], state["pc"]) == ("breakpoint", f"0x{main:x}")
     assert any(row["label"] == "main" and row["current"] for row in state["listing"])
     general, flags, simd = state["groups"]
     assert (general["bits"], simd["bits"], simd["open"], simd["registers"]) == (64, 128, False, [])
+    assert state["trace"][-1]["loc"] == state["pc"] or state["trace"][-1]["cycle"] == state["cycles"] - 1
 
     machine.watchpoints.add("vd_a", 8, read=True)  # the first load of 0.1
     state = ui.act("run")
@@ -59,8 +59,10 @@ def test_a_10m_instruction_busybox_run_in_the_debugger_costs_at_most_twice_a_pla
             times.append(time.perf_counter() - t0)
         return min(times)
 
-    plain = best(lambda: ncpu_nb.Machine.busybox("sh", "-c", script).run(n))
-    dbg = Debugger(ncpu_nb.Machine.busybox("sh", "-c", script))
+    # The same machine as the debugger's: tracing the last 64 instructions (the engine's cost, not the view's)
+    plain = best(lambda: ncpu_nb.Machine.busybox("sh", "-c", script, trace_depth=64).run(n))
+    dbg = ncpu_nb.Machine.busybox("sh", "-c", script).debugger()
+    assert dbg.machine.trace_depth == 64
 
     def in_debugger():
         dbg.reset()

@@ -572,10 +572,15 @@ class Machine:
                            code_unit=4, hex_locations=True, address_bits=48)
 
     def debugger(self, **options):
-        """A live debugger in the notebook (see `ncpu_nb.widgets.Debugger` for the options)."""
+        """A live debugger in the notebook (see `ncpu_nb.widgets.Debugger` for the options). It turns
+        the trace on (64 instructions) if it was off, and its memory panel starts at the stack."""
         from ncpu_nb.widgets import Debugger  # imports anywidget: only when asked
 
-        return Debugger(self, **options)
+        if self.trace_depth == 0:
+            self.trace_depth = 64
+        debugger = Debugger(self, **options)
+        debugger.memory_address = format(self._engine.get_register("sp"), "x")
+        return debugger
 
     def disassemble(self, start: int | None = None, n: int = 8) -> list[tuple[int, str]]:
         """(address, text) of `n` instructions from `start` (default: the PC)."""
