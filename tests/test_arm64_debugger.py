@@ -39,6 +39,7 @@ def test_breakpoint_on_main_watchpoint_simd_registers_and_back():
     assert struct.pack("<d", 0.1) in [v.to_bytes(16, "little")[:8] for v in loaded]  # the load changed a d reg
     assert registers_of(dbg.machine_state)["v0"] == machine.get_register("v0")
 
+    dbg.refresh()  # as after a cell: nothing changed the machine, so the history stays
     state = ui.act("back", n=1)
     assert state["pc"] == f"0x{stopped_at:x}" and state["cycles"] == machine.cycles
     machine.watchpoints.clear()

@@ -102,7 +102,9 @@ class Debugger(MachineView):
         with self._lock:
             if self._worker is not None:
                 return
-            if self._seen != (self.machine.cycles, dict(self.machine.registers)):
+            cycles, shown = self._seen
+            now = self.machine.registers  # shown may hold more (on-demand groups a machine reads apart)
+            if cycles != self.machine.cycles or any(shown.get(name) != value for name, value in now.items()):
                 self.history.restart()
                 self._message = ""
                 self._begin_action()
