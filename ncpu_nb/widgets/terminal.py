@@ -62,6 +62,7 @@ class BusyboxTerminal(MachineView):
         self._worker: threading.Thread | None = None
         super().__init__()
         self._start()
+        self.wait(10)  # the banner and the first prompt (milliseconds), so the cell shows them
 
     # --- the transcript ----------------------------------------------------------------------------
     @property
