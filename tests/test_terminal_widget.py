@@ -111,3 +111,14 @@ def test_static_fallback_is_the_transcript():
 def test_a_machine_without_interactive_stdin_is_refused():
     with pytest.raises(ValueError, match="interactive=True"):
         BusyboxTerminal(ncpu_nb.Machine.busybox("sh"))
+
+
+def test_send_signal_names_what_is_wrong():
+    machine = ncpu_nb.Machine.busybox("sh", "-i", interactive=True)
+    machine.run()
+    with pytest.raises(ValueError, match="no live process 999"):
+        machine.send_signal(999, 2)
+    with pytest.raises(ValueError, match="no signal 65"):
+        machine.send_signal(machine.pid, 65)
+    machine.send_signal(machine.pid, 15)  # SIGTERM: an interactive ash ignores it, as on Linux
+    assert machine.run().stop == "stdin"

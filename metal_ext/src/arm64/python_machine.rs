@@ -194,7 +194,7 @@ impl LinuxMachine {
         if !(1..=64).contains(&signal) {
             return Err(PyValueError::new_err(format!("no signal {signal} (signals are 1..64)")));
         }
-        if !self.machine.processes.get(&pid).is_some_and(|p| !p.is_zombie()) {
+        if self.machine.processes.get(&pid).is_none_or(|p| p.is_zombie()) {
             return Err(PyValueError::new_err(format!("no live process {pid}")));
         }
         self.machine.signal_process(pid, SigInfo { signo: signal, code: SI_KERNEL, ..SigInfo::default() });
