@@ -1,6 +1,6 @@
 """The AArch64 machine in a real JupyterLab: BusyBox `sh` in the terminal widget (type a pipeline,
 see its output) and a C program in the debugger (run to a breakpoint on `main`, step, step back,
-SIMD registers); screenshots in light and dark themes go to tests/artifacts/."""
+SIMD registers; a long run followed live and paused); screenshots in light and dark themes go to tests/artifacts/."""
 from __future__ import annotations
 
 import nbformat
@@ -13,6 +13,7 @@ HELLO = REPO / "programs" / "arm64" / "c" / "bin" / "float_math"
 CELLS = [
     "import ncpu_nb\nterm = ncpu_nb.busybox_terminal(deterministic=True)\nterm",
     f"m = ncpu_nb.Machine.from_elf({str(HELLO)!r})\nm.breakpoints.add('main')\nm.debugger()",
+    "ncpu_nb.Machine.busybox('sh', '-c', 'i=0; while [ $i -lt 1000000 ]; do i=$((i+1)); done').debugger()",
 ]
 
 
@@ -24,7 +25,7 @@ def notebook(lab, page):
     open_notebook(page, lab, "arm64.ipynb")
     lab_command(page, "notebook:run-all-cells")
     expect(page.locator(".ncpu-terminal")).to_have_count(1, timeout=60_000)
-    expect(page.locator(".ncpu-debugger")).to_have_count(1)
+    expect(page.locator(".ncpu-debugger")).to_have_count(2)
     expect(page.locator(".jp-StatusBar-TextItem", has_text="| Idle").first).to_be_visible()
     return page
 
@@ -63,7 +64,7 @@ def test_terminal_runs_a_pipeline_typed_in_the_page(notebook, page):
 
 
 def test_debugger_stops_a_c_program_at_main_steps_and_goes_back(notebook, page):
-    dbg = page.locator(".ncpu-debugger")
+    dbg = page.locator(".ncpu-debugger").first
     set_theme(page, "JupyterLab Light")
     pc, cycles = dbg.locator("[data-field=pc]"), dbg.locator("[data-field=cycles]")
     dbg.locator(".ncpu-toolbar [data-action=run]").click()
@@ -86,3 +87,17 @@ def test_debugger_stops_a_c_program_at_main_steps_and_goes_back(notebook, page):
     screenshot(page, dbg, "debugger_c_program_light.png")
     set_theme(page, "JupyterLab Dark")
     screenshot(page, dbg, "debugger_c_program_dark.png")
+
+
+def test_a_long_busybox_run_updates_the_page_and_pauses(notebook, page):
+    dbg = page.locator(".ncpu-debugger").nth(1)
+    cycles, status = dbg.locator("[data-field=cycles]"), dbg.locator("[data-field=status]")
+    dbg.locator(".ncpu-toolbar [data-action=run]").click()  # ~230 M instructions: seconds
+    expect(status).to_have_text("running")
+    page.wait_for_timeout(400)
+    first = int(cycles.inner_text().replace(",", ""))
+    page.wait_for_timeout(400)
+    assert int(cycles.inner_text().replace(",", "")) > first > 0  # the view follows the run
+    dbg.locator(".ncpu-toolbar [data-action=pause]").click()
+    expect(status).to_have_text("ready")
+    expect(dbg.locator("[data-field=message]")).to_contain_text("paused")
