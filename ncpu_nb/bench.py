@@ -119,7 +119,7 @@ def bench_torch_wiring(quick: bool = False) -> dict:
     return rows
 
 
-ASH_LOOP = "i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done"  # ~23 M AArch64 instructions of BusyBox ash
+ASH_LOOP = "i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done"  # BusyBox ash: far more than 10 M instructions
 
 
 def bench_debugger(quick: bool = False) -> dict:

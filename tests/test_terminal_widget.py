@@ -122,3 +122,23 @@ def test_send_signal_names_what_is_wrong():
         machine.send_signal(machine.pid, 65)
     machine.send_signal(machine.pid, 15)  # SIGTERM: an interactive ash ignores it, as on Linux
     assert machine.run().stop == "stdin"
+
+
+def test_lines_typed_while_a_command_runs_are_read_after_it(term):
+    term, browser = term
+    browser.message("stdin", text="i=0; while [ $i -lt 2000 ]; do i=$((i+1)); done; echo looped $i")
+    browser.message("stdin", text="echo after")  # typed ahead: queued for the guest's stdin
+    term.wait(10)
+    assert term.status == "input"
+    assert term.transcript.endswith("looped 2000\n$ after\n$ ")
+
+
+def test_a_breakpoint_set_by_code_pauses_the_terminal_and_enter_runs_on(term):
+    term, browser = term
+    machine = term.machine
+    machine.breakpoints.add(machine.pc)  # where the shell waits for its next line
+    browser.act("stdin", text="uname -m")  # runs, prompts, and stops on the way to read the next line
+    assert term.status == "input" and term.message == "stopped at a breakpoint"
+    machine.breakpoints.clear()
+    browser.act("stdin", text="")
+    assert "aarch64\n$ " in term.transcript and term.message == ""

@@ -102,33 +102,50 @@ class BusyboxTerminal(MachineView):
             self._worker.start()
 
     def _work(self) -> None:
-        m, message = self.machine, ""
-        collect = lambda out, err: (self._append("stderr", err), self._append("stdout", out))  # noqa: E731
+        while True:
+            failure = self._run_until_idle()
+            self._flush()
+            with self._lock:  # input typed just now either is seen here or starts a new worker
+                m = self.machine
+                if failure or self._stop.is_set() or m.stop != "stdin" or not (self._input or self._close):
+                    self._worker = None
+                    self._finish(failure)
+                    return
+
+    def _run_until_idle(self) -> str:
+        """Run until every process waits for input that has not been typed, or a stop; returns what
+        went wrong, if anything."""
         sent = time.perf_counter()
         try:
             while not self._stop.is_set():
                 self._feed()
-                run = m.run(timeout=FRAME, check=False, on_output=collect)
+                run = self.machine.run(timeout=FRAME, check=False, on_output=self._collect)
                 if time.perf_counter() - sent >= FRAME:
                     self._flush()
                     sent = time.perf_counter()
                 if run.stop == "stdin" and not self._pending():
-                    break
+                    return ""
                 if run.stop not in ("timeout", "budget", "stdin"):
-                    if run.stop == "fault":
-                        message = run.detail
-                    break
+                    return run.detail if run.stop == "fault" else ""
         except Exception as error:  # the machine failed: it keeps its state, the view says what happened
-            message = str(error)
-        with self._lock:
-            self._worker = None
-        self._flush()
-        self.message = message or ("stopped: the run was interrupted" if self._stop.is_set() else "")
+            return str(error)
+        return ""
+
+    def _collect(self, out: bytes, err: bytes) -> None:
+        self._append("stderr", err)  # within one chunk an error usually comes before the next prompt
+        self._append("stdout", out)
+
+    def _finish(self, failure: str) -> None:
+        """Show why the run ended: the shell exited, the machine failed, or it waits for input."""
+        m = self.machine
         if m.stop == "exited":
-            self.exit_status = m.exit_status
-            self.status = "exited"
-        else:
-            self.status = "failed" if message else "input"
+            self.exit_status, self.message, self.status = m.exit_status, "", "exited"
+        elif failure:
+            self.message, self.status = failure, "failed"
+        else:  # breakpoints and watchpoints are set on the machine by code; a new line runs on
+            notes = {"breakpoint": "stopped at a breakpoint", "watchpoint": f"stopped at a watchpoint ({m.stop_detail})"}
+            self.message = notes.get(m.stop, "stopped: the run was interrupted" if self._stop.is_set() else "")
+            self.status = "input"
 
     def _pending(self) -> bool:
         with self._lock:
