@@ -222,7 +222,7 @@ class BusyboxTerminal(MachineView):
                 self.machine.send_signal(process.pid, SIGINT)
             except ValueError:  # it ended meanwhile
                 pass
-        self._append("stdin", b"^C\n")
+        self._append("stdin", b"^C")  # the shell ends the line
         self._flush()
         self._start()
 
