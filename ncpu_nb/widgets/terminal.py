@@ -162,14 +162,14 @@ class BusyboxTerminal(MachineView):
 
     def wait(self, timeout: float | None = None) -> None:
         """Block until the guest waits for input or has exited. Ctrl-C interrupts the guest."""
-        worker = self._worker
-        if worker is None:
-            return
+        deadline = None if timeout is None else time.monotonic() + timeout
         try:
-            worker.join(timeout)
+            while (worker := self._worker) is not None:  # an interrupt hands over to a new worker
+                worker.join(None if deadline is None else max(0.0, deadline - time.monotonic()))
+                if deadline is not None and time.monotonic() >= deadline:
+                    return
         except KeyboardInterrupt:
             self.interrupt()
-            worker.join(1.0)
             raise
 
     # --- actions: the view sends them; code calls these ------------------------------------------
