@@ -20,6 +20,7 @@ __all__ = ["CPU", "RunResult", "Snapshot", "Program", "assemble", "disassemble",
            "NcpuError", "AssemblyError", "DecodeError", "ExecutionError", "CycleBudgetExceeded", "isa_reference",
            "list_programs", "load_program", "coursework", "verify",
            "Machine", "busybox", "BusyboxResult", "ElfFile", "MachineError", "ElfError", "MachineTimeout", "MountError"]
+__all__ += ["busybox_terminal"]
 
 
 def verify(full: bool = False, progress: bool = True, device: str = "cpu"):
@@ -43,6 +44,14 @@ def list_programs() -> dict:
 def load_program(name: str) -> Program:
     """A bundled nCPU program, assembled, e.g. load_program("fibonacci")."""
     return assemble(program_source(name), name=name)
+
+
+def busybox_terminal(mounts=(), cwd: str = "/", env=None, deterministic: bool = False):
+    """BusyBox `sh` on the AArch64 machine as a live terminal in the notebook, e.g.
+    busybox_terminal(mounts=["data:/data"]). See `ncpu_nb.widgets.BusyboxTerminal`."""
+    from ncpu_nb.widgets import BusyboxTerminal  # imports anywidget: only when asked
+
+    return BusyboxTerminal(mounts=mounts, cwd=cwd, env=env, deterministic=deterministic)
 
 
 def load_ipython_extension(ipython) -> None:

@@ -73,7 +73,7 @@ def test_console_script_is_installed_and_exits_cleanly(asm):
     assert proc.returncode == 1 and "Traceback" not in proc.stderr and "unknown instruction" in proc.stderr
 
 
-@pytest.mark.parametrize("target", ["fast", "neural"])
+@pytest.mark.parametrize("target", ["fast", "neural", "debugger"])
 def test_bench_quick_reports_rates(target, capsys):
     assert main(["bench", target, "--quick", "--json"]) == 0
     report = json.loads(capsys.readouterr().out)

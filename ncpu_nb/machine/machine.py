@@ -215,6 +215,8 @@ class Machine:
     argv          the whole argument vector, argv[0] included (default: the guest path of the program)
     env           "NAME=value" strings (default: PATH and HOME)
     stdin         bytes or text the guest reads from standard input (then end of file)
+    interactive   keep standard input open after `stdin`: a run stops with 'stdin' when the guest waits
+                  for more, given with `write_stdin` (as at a terminal)
     mounts        host folders the guest may see: "HOST:GUEST[:ro|rw]" specs, read-only by default
     cwd           the guest's working directory
     deterministic a fixed clock and random seed, so runs replay bit for bit (False: the host's)
@@ -226,7 +228,7 @@ class Machine:
 
     def __init__(self, elf: bytes, argv=None, env=None, *, stdin: bytes | str | None = None, mounts=(),
                  cwd: str = "/", deterministic: bool = True, trace_depth: int = 0,
-                 exe_path: str | None = None, path: str | None = None):
+                 exe_path: str | None = None, path: str | None = None, interactive: bool = False):
         self.path = path
         self._elf_bytes = bytes(elf)
         self.elf = ElfFile(self._elf_bytes, path)  # its checks name what is wrong before the loader sees it
@@ -235,7 +237,7 @@ class Machine:
         self.env = [str(e) for e in (env if env is not None else DEFAULT_ENV)]
         self.stdin = stdin.encode() if isinstance(stdin, str) else bytes(stdin or b"")
         self.mounts = parse_mounts(mounts)
-        self.cwd, self.deterministic = cwd, deterministic
+        self.cwd, self.deterministic, self.interactive = cwd, deterministic, interactive
         self._trace_depth = trace_depth
         self.breakpoints = Breakpoints(self)
         self.watchpoints = Watchpoints(self)
@@ -244,10 +246,11 @@ class Machine:
 
     @classmethod
     def from_elf(cls, path, argv=None, env=None, *, stdin=None, mounts=(), cwd: str = "/",
-                 deterministic: bool = True, trace_depth: int = 0, exe_path: str | None = None) -> "Machine":
+                 deterministic: bool = True, trace_depth: int = 0, exe_path: str | None = None,
+                 interactive: bool = False) -> "Machine":
         """A machine about to run the ELF executable at `path` (a host file)."""
         return cls(read_elf(path), argv, env, stdin=stdin, mounts=mounts, cwd=cwd, deterministic=deterministic,
-                   trace_depth=trace_depth, exe_path=exe_path, path=str(path))
+                   trace_depth=trace_depth, exe_path=exe_path, path=str(path), interactive=interactive)
 
     @classmethod
     def busybox(cls, *args: str, **options) -> "Machine":
@@ -262,7 +265,7 @@ class Machine:
             engine = _metal.LinuxMachine(
                 self._elf_bytes, self.argv, self.env, exe_path=self.exe_path,
                 mounts=[(m.host, m.guest, m.writable) for m in self.mounts], cwd=self.cwd, stdin=self.stdin,
-                stdin_closed=True, deterministic=self.deterministic)
+                stdin_closed=not self.interactive, deterministic=self.deterministic)
         except _metal.ElfError as exc:
             raise ElfError(str(exc), self.path) from exc
         engine.set_trace(self._trace_depth)
@@ -377,12 +380,21 @@ class Machine:
     def close_stdin(self) -> None:
         self._engine.close_stdin()
 
+    def send_signal(self, pid: int, signal: int) -> None:
+        """Signal a guest process as its kernel would (2 = SIGINT, what Ctrl-C at a terminal sends)."""
+        self._engine.send_signal(pid, signal)
+
     # --- results -----------------------------------------------------------------------------------
     @property
     def stop(self) -> str:
         """Why the last run or step ended: ready (nothing run yet), budget, timeout, interrupted,
         breakpoint, watchpoint, stdin (a process waits for input) or exited."""
         return self._stop[0]
+
+    @property
+    def stop_detail(self) -> str:
+        """What the stop says beyond its kind, e.g. 'read of 0x4a0060' for a watchpoint."""
+        return self._stop[2]
 
     @property
     def status(self) -> str:
@@ -555,14 +567,20 @@ class Machine:
         """How the debugger widget shows this machine: 64-bit registers, NZCV, hex code addresses 4 apart."""
         from ncpu_nb.protocol import DebugLayout, RegisterGroup  # the widget's part of the protocol
 
-        return DebugLayout((RegisterGroup("general", REGISTERS[:-1], 64), RegisterGroup("flags", ("nzcv",), 32)),
+        return DebugLayout((RegisterGroup("general", REGISTERS[:-1], 64), RegisterGroup("flags", ("nzcv",), 32),
+                            RegisterGroup("simd", VECTOR_REGISTERS, 128, on_demand=True)),
                            code_unit=4, hex_locations=True, address_bits=48)
 
     def debugger(self, **options):
-        """A live debugger in the notebook (see `ncpu_nb.widgets.Debugger` for the options)."""
+        """A live debugger in the notebook (see `ncpu_nb.widgets.Debugger` for the options). It turns
+        the trace on (64 instructions) if it was off, and its memory panel starts at the stack."""
         from ncpu_nb.widgets import Debugger  # imports anywidget: only when asked
 
-        return Debugger(self, **options)
+        if self.trace_depth == 0:
+            self.trace_depth = 64
+        debugger = Debugger(self, **options)
+        debugger.memory_address = format(self._engine.get_register("sp"), "x")
+        return debugger
 
     def disassemble(self, start: int | None = None, n: int = 8) -> list[tuple[int, str]]:
         """(address, text) of `n` instructions from `start` (default: the PC)."""

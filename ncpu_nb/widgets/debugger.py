@@ -102,7 +102,9 @@ class Debugger(MachineView):
         with self._lock:
             if self._worker is not None:
                 return
-            if self._seen != (self.machine.cycles, dict(self.machine.registers)):
+            cycles, shown = self._seen
+            now = self.machine.registers  # shown may hold more (on-demand groups a machine reads apart)
+            if cycles != self.machine.cycles or any(shown.get(name) != value for name, value in now.items()):
                 self.history.restart()
                 self._message = ""
                 self._begin_action()
@@ -123,7 +125,7 @@ class Debugger(MachineView):
             if self._worker is not None:
                 return False
             status = self.machine.status
-            if status not in ("running", "breakpoint"):
+            if status not in ("running", "breakpoint", "watchpoint"):
                 why = {"halted": "the program has halted", "fault": "the machine stopped at a fault"}
                 self._finish(f"{why.get(status, 'the machine is ' + status)}: step back or reset")
                 return False
@@ -180,7 +182,8 @@ class Debugger(MachineView):
             why = f"fault at {wire.location(self.debug_layout, m.pc)}" + (f" ({text})" if text else "")
         else:
             why = {"running": "paused" if self._pause.is_set() else "", "breakpoint": "stopped at a breakpoint",
-                   "halted": "halted"}.get(status, status)
+                   "watchpoint": "stopped at a watchpoint" + (f" ({m.stop_detail})" if getattr(m, "stop_detail", "") else ""),
+                   "halted": "halted", "stdin": "waiting for input on stdin"}.get(status, status)
         return f"{ran:,} instruction{'s' if ran != 1 else ''}" + (f", {why}" if why else "")
 
     def _finish(self, message: str) -> None:

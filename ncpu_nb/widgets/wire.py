@@ -26,15 +26,17 @@ def register_bits(layout: DebugLayout) -> dict[str, int]:
 def registers(machine: MachineProtocol, layout: DebugLayout, previous: dict, open_groups: set) -> tuple[list, dict]:
     """Register groups for the wire, each register [name, hex, changed since `previous`];
     on-demand groups carry values only while open. Returns (groups, the values read)."""
-    values = machine.registers
+    values = dict(machine.registers)
     groups = []
     for group in layout.register_groups:
         shown = not group.on_demand or group.name in open_groups
+        if shown and group.on_demand:  # e.g. SIMD registers: read only while shown, one by one
+            values.update((name, machine.get_register(name)) for name in group.names if name not in values)
         rows = [[name, hex_value(values[name], group.bits), name in previous and previous[name] != values[name]]
                 for name in group.names] if shown else []
         groups.append({"name": group.name, "bits": group.bits, "on_demand": group.on_demand, "open": shown,
                        "registers": rows})
-    return groups, dict(values)
+    return groups, values
 
 
 def flags(machine: MachineProtocol, previous: dict) -> tuple[list, dict]:

@@ -11,6 +11,7 @@ use pyo3::types::{PyBytes, PyDict};
 use super::disasm::disassemble;
 use super::linux::machine::{BootError, Config, Machine, Stop};
 use super::linux::procfs::ProcContext;
+use super::linux::signals::{SigInfo, SI_KERNEL};
 use super::linux::syscalls;
 use super::linux::trace::register_name;
 use super::mem::{Memory, WatchRange, EXEC, READ, WRITE};
@@ -186,6 +187,18 @@ impl LinuxMachine {
 
     fn close_stdin(&mut self) {
         self.machine.terminal.stdin_closed = true;
+    }
+
+    /// Sends signal `signal` to process `pid` as the kernel would (a terminal's Ctrl-C is SIGINT).
+    fn send_signal(&mut self, pid: u32, signal: u32) -> PyResult<()> {
+        if !(1..=64).contains(&signal) {
+            return Err(PyValueError::new_err(format!("no signal {signal} (signals are 1..64)")));
+        }
+        if self.machine.processes.get(&pid).is_none_or(|p| p.is_zombie()) {
+            return Err(PyValueError::new_err(format!("no live process {pid}")));
+        }
+        self.machine.signal_process(pid, SigInfo { signo: signal, code: SI_KERNEL, ..SigInfo::default() });
+        Ok(())
     }
 
     /// Every register of the current thread by name.

@@ -1,0 +1,103 @@
+"""The AArch64 machine in a real JupyterLab: BusyBox `sh` in the terminal widget (type a pipeline,
+see its output) and a C program in the debugger (run to a breakpoint on `main`, step, step back,
+SIMD registers; a long run followed live and paused); screenshots in light and dark themes go to tests/artifacts/."""
+from __future__ import annotations
+
+import nbformat
+import pytest
+from playwright.sync_api import expect
+
+from labpage import REPO, lab_command, open_notebook, screenshot, set_theme
+
+HELLO = REPO / "programs" / "arm64" / "c" / "bin" / "float_math"
+CELLS = [
+    "import ncpu_nb\nterm = ncpu_nb.busybox_terminal(deterministic=True)\nterm",
+    f"m = ncpu_nb.Machine.from_elf({str(HELLO)!r})\nm.breakpoints.add('main')\nm.debugger()",
+    "ncpu_nb.Machine.busybox('sh', '-c', 'i=0; while [ $i -lt 1000000 ]; do i=$((i+1)); done').debugger()",
+]
+
+
+@pytest.fixture(scope="module")
+def notebook(lab, page):
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in CELLS])
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
+    nbformat.write(nb, lab[1] / "arm64.ipynb")
+    open_notebook(page, lab, "arm64.ipynb")
+    lab_command(page, "notebook:run-all-cells")
+    expect(page.locator(".ncpu-terminal")).to_have_count(1, timeout=60_000)
+    expect(page.locator(".ncpu-debugger")).to_have_count(2)
+    expect(page.locator(".jp-StatusBar-TextItem", has_text="| Idle").first).to_be_visible()
+    return page
+
+
+def test_terminal_runs_a_pipeline_typed_in_the_page(notebook, page):
+    term = page.locator(".ncpu-terminal")
+    output, stdin = term.locator("[data-field=output]"), term.locator("[data-field=stdin]")
+    set_theme(page, "JupyterLab Light")
+    expect(output).to_contain_text("built-in shell (ash)")
+    expect(term.locator("[data-field=status]")).to_have_text("ready")
+    stdin.fill("echo hi | tr a-z A-Z")
+    stdin.press("Enter")
+    expect(output).to_contain_text("echo hi | tr a-z A-Z\nHI\n$ ")
+    stdin.fill("ls /no-such-dir; uname -a")
+    stdin.press("Enter")
+    expect(output.locator(".ncpu-term-stderr").last).to_contain_text("No such file or directory")
+    expect(output).to_contain_text("aarch64")
+
+    stdin.fill("while true; do :; done")  # runs until Ctrl-C
+    stdin.press("Enter")
+    expect(term.locator("[data-field=status]")).to_have_text("running")
+    stdin.press("Control+c")
+    expect(output).to_contain_text("^C")
+    expect(term.locator("[data-field=status]")).to_have_text("ready")
+    stdin.fill("echo back")
+    stdin.press("Enter")
+    expect(output).to_contain_text("echo back\nback\n$ ")
+    screenshot(page, term, "terminal_light.png")
+    set_theme(page, "JupyterLab Dark")
+    screenshot(page, term, "terminal_dark.png")
+
+    stdin.fill("exit 3")
+    stdin.press("Enter")
+    expect(term.locator("[data-field=status]")).to_have_text("exited (status 3)")
+    expect(stdin).to_be_disabled()
+
+
+def test_debugger_stops_a_c_program_at_main_steps_and_goes_back(notebook, page):
+    dbg = page.locator(".ncpu-debugger").first
+    set_theme(page, "JupyterLab Light")
+    pc, cycles = dbg.locator("[data-field=pc]"), dbg.locator("[data-field=cycles]")
+    dbg.locator(".ncpu-toolbar [data-action=run]").click()
+    expect(dbg.locator("[data-field=status]")).to_have_text("breakpoint")
+    main = pc.inner_text()
+    expect(dbg.locator(".ncpu-listing tr.current")).to_have_count(1)
+    expect(dbg.locator(".ncpu-listing")).to_contain_text("main")
+    at_main = int(cycles.inner_text().replace(",", ""))
+
+    dbg.locator(".ncpu-toolbar [data-action=step]").click()
+    expect(cycles).to_have_text(f"{at_main + 1:,}")
+    expect(pc).not_to_have_text(main)
+    dbg.locator(".ncpu-toolbar [data-action=back]").click()
+    expect(cycles).to_have_text(f"{at_main:,}")
+    expect(pc).to_have_text(main)
+
+    dbg.locator(".ncpu-subtitle", has_text="simd").locator("button").click()
+    expect(dbg.locator("[data-reg=v31]")).to_have_count(1)
+    expect(dbg.locator("[data-reg=x0]")).to_have_count(1)
+    screenshot(page, dbg, "debugger_c_program_light.png")
+    set_theme(page, "JupyterLab Dark")
+    screenshot(page, dbg, "debugger_c_program_dark.png")
+
+
+def test_a_long_busybox_run_updates_the_page_and_pauses(notebook, page):
+    dbg = page.locator(".ncpu-debugger").nth(1)
+    cycles, status = dbg.locator("[data-field=cycles]"), dbg.locator("[data-field=status]")
+    dbg.locator(".ncpu-toolbar [data-action=run]").click()  # billions of instructions: it runs until paused
+    expect(status).to_have_text("running")
+    page.wait_for_timeout(400)
+    first = int(cycles.inner_text().replace(",", ""))
+    page.wait_for_timeout(400)
+    assert int(cycles.inner_text().replace(",", "")) > first > 0  # the view follows the run
+    dbg.locator(".ncpu-toolbar [data-action=pause]").click()
+    expect(status).to_have_text("ready")
+    expect(dbg.locator("[data-field=message]")).to_contain_text("paused")
