@@ -29,7 +29,7 @@ from ncpu_nb.isa.table import ALU_NAMES, CONDITION_NAMES, CONDITIONS, MASK
 
 HALF = float(1 << 31)
 MODULUS = float(1 << 32)
-ONE_BITS = torch.arange(32)
+BYTE_POPCOUNT = torch.tensor([bin(i).count("1") for i in range(256)], dtype=torch.float64)
 
 
 def wrap(x: torch.Tensor) -> torch.Tensor:
@@ -55,7 +55,9 @@ def straight_through(surrogate: torch.Tensor, exact: torch.Tensor) -> torch.Tens
 
 def popcount_share(u: torch.Tensor) -> torch.Tensor:
     """Fraction of set bits of unsigned 32-bit int64 values."""
-    return ((u.unsqueeze(-1) >> ONE_BITS) & 1).sum(-1).to(torch.float64) / 32.0
+    count = BYTE_POPCOUNT[u & 255] + BYTE_POPCOUNT[(u >> 8) & 255] + BYTE_POPCOUNT[(u >> 16) & 255] \
+        + BYTE_POPCOUNT[u >> 24]
+    return count / 32.0
 
 
 def _shift_amount(b: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
