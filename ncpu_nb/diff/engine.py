@@ -73,7 +73,8 @@ class SoftRun:
     registers  (lanes, 9) real values, columns R0-R7, SP
     flags      (lanes, 4) ZF SF CF OF
     pc         (lanes, len(program) + 1) probability of each instruction; the last column is "halted"
-    history    register tensors after each step (with `record=True`), for gradient flow
+    history    register tensors before the first and after each step (with `record=True`), for
+               gradient flow; `executed` the instruction index lane 0 ran at each step
     """
 
     program: Program
@@ -83,6 +84,7 @@ class SoftRun:
     pc: torch.Tensor
     steps: int
     history: list = field(default_factory=list)
+    executed: list = field(default_factory=list)  # with record=True: lane 0's most likely PC at each step
 
     def __getitem__(self, name: str) -> torch.Tensor:
         return self.registers[:, REGISTERS.index(name.upper())]
@@ -229,13 +231,16 @@ class DifferentiableEngine:
             history.append(regs)
         budget = self.max_steps if max_steps is None else max_steps
         steps = 0
+        executed = []
         while steps < budget and pc.detach()[:, -1].min() < 1.0:
+            if record:
+                executed.append(int(pc.detach()[0].argmax()))
             regs, flags, pc = self.step(regs, flags, pc, imm)
             steps += 1
             if record:
                 regs.retain_grad()
                 history.append(regs)
-        return SoftRun(self.program, self.alu, regs, flags, pc, steps, history)
+        return SoftRun(self.program, self.alu, regs, flags, pc, steps, history, executed)
 
     def __repr__(self) -> str:
         return f"<DifferentiableEngine {self.program.name}: {len(self)} instructions, {self.alu} ALU>"

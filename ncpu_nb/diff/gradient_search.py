@@ -12,13 +12,15 @@ The gradient:
     probability; the gradient of this expected loss trains the last slot's logits;
   * the earlier slots are Gumbel-max samples of their tempered softmax (temperature annealed per
     restart) trained by the score-function estimator (REINFORCE): a sample is rewarded by how
-    well the best last instruction could finish it, relative to the other restarts. Straight-
+    well the best last instruction could finish it, relative to the other restarts. Each restart
+    keeps its best sample so far (its *elite*); the last slot learns to finish the elite (an
+    optional self-imitation term also pulls the earlier slots towards it). Straight-
     through Gumbel-softmax was tried first: its linearisation ranks discrete alternatives by
     the size of their values, not by how close they come, and it rarely found two-step programs;
   * a small length penalty on the probability of not choosing NOP; Adam on the logits.
 Many restarts run as lanes of one batch (a restart that stops improving is re-drawn); every
 length up to max_len has its own lanes and they take turns. *Hard decoding*: every few steps each
-lane's most likely program (and its sampled one finished by the most likely last instruction) is
+lane's most likely program (and its elite finished by the most likely last instruction) is
 run exactly (the same tensors with one-hot choices); a lane that matches every example is the
 answer.
 """
@@ -101,6 +103,7 @@ class SoftProgram:
         inputs = [[inp.get(r, 0) for r in self.regs] for inp, _ in spec.examples]
         self.start = torch.tensor(inputs, dtype=torch.float64)  # (examples, k)
         self.out_index = [self.regs.index(o) for o in spec.outputs]
+        self.consts_row = torch.tensor(self.consts, dtype=torch.float64).view(1, 1, -1)
         signed = lambda v: v - (1 << 32) if v >= (1 << 31) else v  # noqa: E731
         self.target = torch.tensor([[signed(out[o]) for o in spec.outputs] for _, out in spec.examples],
                                    dtype=torch.float64)
@@ -112,82 +115,77 @@ class SoftProgram:
                 fresh = torch.randn(t.shape, generator=self.generator, dtype=torch.float64) * 0.5
                 t[which] = fresh[which]
 
-    def choices(self, temperature: torch.Tensor | None):
-        """One choice per slot and name, as one-hot (lanes, length, m) tensors, and the log-probability
-        of the sampled ones (lanes,). With a temperature, the slots before the last are Gumbel-max
-        samples of softmax(logits / temperature) (temperature per lane); the last slot is the
-        logits' softmax itself (its choices are averaged exactly by `run`). Without one, every slot
-        takes its most likely choice (hard decoding)."""
-        out, log_p = {}, 0.0
+    def sample(self, temperature: torch.Tensor):
+        """Gumbel-max samples of every slot but the last from softmax(logits / temperature)
+        (temperature per lane): ({name: (lanes, length - 1) indices}, log-probability (lanes,))."""
+        picks, log_p = {}, 0.0
         for name, t in self.logits.items():
-            if temperature is None:
-                out[name] = torch.nn.functional.one_hot(t.argmax(-1), t.shape[-1]).to(t.dtype)
-                continue
             scaled = t[:, :-1] / temperature.view(-1, 1, 1)
             u = torch.rand(scaled.shape, generator=self.generator, dtype=t.dtype).clamp(1e-10, 1 - 1e-10)
-            pick = (scaled - torch.log(-torch.log(u))).argmax(-1)  # Gumbel-max: an exact sample
-            log_p = log_p + torch.log_softmax(scaled, -1).gather(-1, pick.unsqueeze(-1)).sum((1, 2))
-            sampled = torch.nn.functional.one_hot(pick, t.shape[-1]).to(t.dtype)
-            out[name] = torch.cat([sampled, torch.softmax(t[:, -1:], -1)], 1)
-        return out, log_p
+            picks[name] = (scaled - torch.log(-torch.log(u))).argmax(-1)
+            log_p = log_p + torch.log_softmax(scaled, -1).gather(-1, picks[name].unsqueeze(-1)).sum((1, 2))
+        return picks, log_p
 
-    def run(self, p) -> tuple[torch.Tensor, torch.Tensor]:
-        """Run the programs on the examples: outputs (lanes, examples, outputs), the expected loss
-        over the last slot's choices (every operation on every operand pair scored against the
-        targets, weighted by its probability) and the loss of the best last choice, per lane."""
-        n, e = self.lanes, self.start.shape[0]
-        regs = self.start.unsqueeze(0).expand(n, e, -1)
-        consts = torch.tensor(self.consts, dtype=torch.float64).expand(n, e, -1)
-        nb = len(BINARY)
-        for s in range(self.length):
-            values = torch.cat([regs, consts], -1)  # second-operand choices
-            a, b = regs.unsqueeze(-1), values.unsqueeze(-2)  # every pair, by broadcasting
-            binary = torch.stack([relaxed_op(o, a, b).expand(n, e, a.shape[2], b.shape[3]) for o in BINARY],
-                                 2).clamp(-BOUND, BOUND)  # (n, e, ops, k, k + c)
-            unary = torch.stack([relaxed_op(o, regs, regs) for o in UNARY], 2).clamp(-BOUND, BOUND)
-            pop, pa, pb = p["op"][:, s], p["a"][:, s], p["b"][:, s]
-            result = torch.einsum("neoij,no,ni,nj->ne", binary, pop[:, :nb], pa, pb)
-            result = result + torch.einsum("neoi,no,ni->ne", unary, pop[:, nb:nb + len(UNARY)], pa)
-            result = result + torch.einsum("nej,nj->ne", values, pb) * pop[:, PASS:PASS + 1]
-            write = p["dst"][:, s] * (1 - pop[:, NOP:NOP + 1])  # (n, k): probability each register is written
-            if s == self.length - 1:
-                loss, best = self._last_slot_losses(regs, binary, unary, values, pop, pa, pb, write)
-            regs = regs + write.unsqueeze(1) * (result.unsqueeze(-1) - regs)
-        return regs[..., self.out_index], loss, best
+    def most_likely(self, slots: slice = slice(None)) -> dict:
+        return {name: t[:, slots].argmax(-1) for name, t in self.logits.items()}
 
-    def _last_slot_losses(self, regs, binary, unary, values, pop, pa, pb, write):
-        """(expected loss under the last slot's distributions, loss of its best choice), per lane."""
+    @torch.no_grad()
+    def execute(self, picks: dict) -> torch.Tensor:
+        """Registers (lanes, examples, k) after running discrete choices (lanes, slots) exactly."""
+        n = self.lanes
+        regs = self.start.unsqueeze(0).expand(n, -1, -1).clone()
+        consts = self.consts_row.expand(n, regs.shape[1], -1)
+        lane = torch.arange(n)
+        for s in range(picks["op"].shape[1]):
+            values = torch.cat([regs, consts], -1)
+            a = regs[lane, :, picks["a"][:, s]]  # (lanes, examples)
+            b = values[lane, :, picks["b"][:, s]]
+            results = torch.stack([relaxed_op(o, a, b) if o in BINARY + UNARY else b if o == "pass" else
+                                   regs[lane, :, picks["dst"][:, s]] for o in OPS])  # (ops, lanes, examples)
+            result = results[picks["op"][:, s], lane]
+            regs[lane, :, picks["dst"][:, s]] = result
+        return regs
+
+    def last_slot(self, regs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """Score every choice of the last slot after `regs`: (expected loss under the last slot's
+        softmax, with gradient to its logits; loss of its best choice), per lane."""
+        n, e = regs.shape[:2]
+        values = torch.cat([regs, self.consts_row.expand(n, e, -1)], -1)
+        a, b = regs.unsqueeze(-1), values.unsqueeze(-2)
+        binary = torch.stack([relaxed_op(o, a, b).expand(n, e, a.shape[2], b.shape[3]) for o in BINARY], 2)
+        unary = torch.stack([relaxed_op(o, regs, regs) for o in UNARY], 2)
+        q = {name: torch.softmax(t[:, -1], -1) for name, t in self.logits.items()}
+        pop, pa, pb = q["op"], q["a"], q["b"]
+        write = q["dst"] * (1 - pop[:, NOP:NOP + 1])  # probability each register is written
         nb, total, best = len(BINARY), 0.0, 0.0
         for col, r in enumerate(self.out_index):
             y = self.target[:, col]
             score = lambda v, dims: miss(v, y.view(-1, *[1] * dims)).mean(1)  # noqa: E731
-            written = torch.einsum("noij,no,ni,nj->n", score(binary, 3), pop[:, :nb], pa, pb)
-            written = written + torch.einsum("noi,no,ni->n", score(unary, 2), pop[:, nb:nb + len(UNARY)], pa)
-            written = written + torch.einsum("nj,nj->n", score(values, 1), pb) * pop[:, PASS]
+            s_bin, s_un, s_pass = score(binary, 3), score(unary, 2), score(values, 1)
+            written = torch.einsum("noij,no,ni,nj->n", s_bin, pop[:, :nb], pa, pb)
+            written = written + torch.einsum("noi,no,ni->n", s_un, pop[:, nb:nb + len(UNARY)], pa)
+            written = written + torch.einsum("nj,nj->n", s_pass, pb) * pop[:, PASS]
             written = written / (1 - pop[:, NOP]).clamp(min=1e-9)
             kept = score(regs[..., r], 0)
             total = total + write[:, r] * written + (1 - write[:, r]) * kept
-            lowest = torch.stack([score(binary, 3).flatten(1).amin(1), score(unary, 2).flatten(1).amin(1),
-                                  score(values, 1).amin(1), kept], 1).amin(1)
-            best = best + lowest.detach()
-        n = len(self.out_index)
-        return total / n, best / n
+            lowest = torch.stack([s_bin.flatten(1).amin(1), s_un.flatten(1).amin(1), s_pass.amin(1), kept], 1)
+            best = best + lowest.amin(1)
+        k = len(self.out_index)
+        return total / k, best / k
 
-    def exact(self, outputs: torch.Tensor) -> torch.Tensor:
-        return (outputs == self.target).all(2).all(1)
+    def exact(self, picks: dict) -> torch.Tensor:
+        """Which lanes' complete discrete programs give every output on every example."""
+        return (self.execute(picks)[..., self.out_index] == self.target).all(2).all(1)
 
-    def decode(self, lane: int, p=None) -> str:
-        """Assembly text of one lane's program (NOPs dropped): its most likely choices, or the
-        one-hot choices `p` it ran."""
-        choice = {n: t[lane].argmax(-1).tolist() for n, t in (p or self.logits).items()}
+    def decode(self, lane: int, picks: dict) -> str:
+        """Assembly text of one lane's discrete program (NOPs dropped)."""
         operands = self.regs + self.consts
         lines = []
         for s in range(self.length):
-            op = OPS[choice["op"][s]]
-            if op == "nop":
-                continue
-            lines.append(instruction(op, self.regs[choice["dst"][s]], self.regs[choice["a"][s]],
-                                     operands[choice["b"][s]]))
+            op = OPS[int(picks["op"][lane, s])]
+            if op != "nop":
+                lines.append(instruction(op, self.regs[int(picks["dst"][lane, s])],
+                                         self.regs[int(picks["a"][lane, s])], operands[int(picks["b"][lane, s])]))
         return "\n".join(lines + ["HALT"])
 
 
@@ -218,15 +216,6 @@ class Adam:
         self.t[lanes] = 0
 
 
-def _hard_last(p, soft):
-    """The sampled earlier slots with the last slot's most likely choice."""
-    out = {}
-    for name, t in p.items():
-        last = torch.nn.functional.one_hot(soft.logits[name][:, -1].argmax(-1), t.shape[-1]).to(t.dtype)
-        out[name] = torch.cat([t[:, :-1].detach(), last.unsqueeze(1)], 1)
-    return out
-
-
 class _Group:
     """The restarts of one program length, with their optimiser state."""
 
@@ -235,6 +224,18 @@ class _Group:
         self.age = torch.zeros(soft.lanes)
         self.best = torch.full((soft.lanes,), float("inf"), dtype=torch.float64)
         self.stale = torch.zeros(soft.lanes)
+        # Per lane, the best earlier-slot sample so far (by how well a last instruction can finish it).
+        self.elite = {name: torch.zeros(soft.lanes, soft.length - 1, dtype=torch.long) for name in soft.logits}
+        self.elite_loss = torch.full((soft.lanes,), float("inf"), dtype=torch.float64)
+
+    def keep_better(self, picks: dict, completion: torch.Tensor) -> None:
+        better = completion < self.elite_loss
+        for name, t in picks.items():
+            self.elite[name][better] = t[better]
+        self.elite_loss[better] = completion[better]
+
+    def forget(self, lanes: torch.Tensor) -> None:
+        self.elite_loss[lanes] = float("inf")
 
 
 class GradientSearch:
@@ -244,12 +245,15 @@ class GradientSearch:
     lr           Adam's step size on the logits
     patience     steps without improvement before a restart is re-drawn
     length_cost  weight of the length penalty
+    t_start, t_end, t_decay   sampling temperature: t_start * t_decay**age, never below t_end
+    turn         seconds per turn of each program length, times the length
+    imitation    weight of the elite's log-likelihood (0: off)
     """
 
     def __init__(self, lanes: int = 16, lr: float = 0.3, patience: int = 60, length_cost: float = 1e-3,
-                 decode_every: int = 2, t_start: float = 2.0, t_end: float = 0.15, t_decay: float = 0.97,
-                 turn: float = 0.25, seed: int = 0):
-        self.turn = turn
+                 decode_every: int = 2, t_start: float = 2.0, t_end: float = 0.7, t_decay: float = 0.97,
+                 turn: float = 0.25, imitation: float = 0.0, seed: int = 0):
+        self.turn, self.imitation = turn, imitation
         self.lanes, self.lr, self.patience, self.length_cost = lanes, lr, patience, length_cost
         self.decode_every, self.seed = decode_every, seed
         self.t_start, self.t_end, self.t_decay = t_start, t_end, t_decay
@@ -282,12 +286,13 @@ class GradientSearch:
         return None, stats
 
     @staticmethod
-    @torch.no_grad()
-    def _decode(soft, p):
-        """Hard decoding: each lane's most likely program, and its sampled one finished by the most
+    def _decode(soft, picks):
+        """Hard decoding: each lane's most likely program, and its elite prefix finished by the most
         likely last instruction; (text, lanes solved) of the first that fits every example."""
-        for choice in (soft.choices(None)[0], _hard_last(p, soft)):
-            solved = soft.exact(soft.run(choice)[0])
+        last = soft.most_likely(slice(-1, None))
+        elite = {name: torch.cat([picks[name], last[name]], 1) for name in picks}
+        for choice in (soft.most_likely(), elite):
+            solved = soft.exact(choice)
             if solved.any():
                 return soft.decode(int(solved.nonzero()[0]), choice), int(solved.sum())
         return None
@@ -300,14 +305,21 @@ class GradientSearch:
             stats.steps += 1
             age, best, stale = group.age, group.best, group.stale
             temperature = (self.t_start * self.t_decay ** age).clamp(min=self.t_end).to(torch.float64)
-            p, log_p = soft.choices(temperature)
-            _, expected, completion = soft.run(p)
-            # Last slot: the exact gradient of its expected loss. Earlier slots: the score-function
-            # (REINFORCE) gradient of their samples, rewarded by how well the best last instruction
-            # could finish them, relative to the other lanes.
+            picks, log_p = soft.sample(temperature)
+            with torch.no_grad():
+                completion = soft.last_slot(soft.execute(picks))[1]
+            group.keep_better(picks, completion)
+            # Last slot: the exact gradient of its expected loss after the lane's elite prefix.
+            # Earlier slots: the score-function (REINFORCE) gradient of the fresh samples, rewarded by
+            # how well the best last instruction could finish them relative to the other lanes, plus
+            # self-imitation: the log-likelihood of the elite prefix.
+            expected, _ = soft.last_slot(soft.execute(group.elite))
             advantage = (completion - completion.mean()) / (completion.std() + 1e-9)
+            elite_log_p = sum(torch.log_softmax(t[:, :-1], -1).gather(-1, group.elite[n].unsqueeze(-1)).sum((1, 2))
+                              for n, t in soft.logits.items())
             usage = 1 - torch.softmax(soft.logits["op"], -1)[..., NOP]
-            loss = (expected + self.length_cost * usage.sum(1) + advantage * log_p).sum()
+            loss = (expected + self.length_cost * usage.sum(1) + advantage * log_p
+                    - self.imitation * elite_log_p).sum()
             for t in params:
                 t.grad = None
             loss.backward()
@@ -324,7 +336,7 @@ class GradientSearch:
             stale[improved] = 0
             stale[~improved] += 1
             if group.step % self.decode_every == 0:
-                found = self._decode(soft, p)
+                found = self._decode(soft, group.elite)
                 if found is not None:
                     stats.successes += found[1]
                     return found[0]
@@ -332,6 +344,7 @@ class GradientSearch:
             if restart.any():
                 soft.redraw(restart)
                 adam.forget(restart)
+                group.forget(restart)
                 age[restart], stale[restart] = 0, 0
                 best[restart] = float("inf")
                 stats.restarts += int(restart.sum())

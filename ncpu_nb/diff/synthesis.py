@@ -108,10 +108,12 @@ class Synthesizer:
     methods      the solvers to try, in order (see METHODS); ("gradient",) for gradient alone
     shares       fraction of the time left each method gets when others follow (default SHARES)
     progress     called with a dict now and then (method, step or size, seconds, ...)
+    record_gradients  keep per-step gradient norms of every slot's distributions (for gradflow)
     """
 
     def __init__(self, methods=METHODS, gradient: GradientSearch | None = None, shares: dict | None = None,
-                 progress=None):
+                 progress=None, record_gradients: bool = False):
+        self.record_gradients = record_gradients
         unknown = [m for m in methods if m not in METHODS]
         if unknown:
             raise ValueError(f"unknown method {unknown[0]!r}; choose from {', '.join(METHODS)}")
@@ -153,7 +155,7 @@ class Synthesizer:
 
     def _run(self, method: str, spec: SynthesisSpec, until: float, result: SynthesisResult) -> str | None:
         if method == "gradient":
-            text, stats = self.gradient.search(spec, until, self.progress)
+            text, stats = self.gradient.search(spec, until, self.progress, self.record_gradients)
             result.gradient, result.restarts, result.restart_successes = stats, stats.restarts, stats.successes
             return text
         if method == "enumerative":
