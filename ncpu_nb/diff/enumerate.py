@@ -18,7 +18,7 @@ from ncpu_nb.diff.emit import BINARY, UNARY, instruction
 from ncpu_nb.diff.gradient_search import constant_pool
 from ncpu_nb.diff.spec import USABLE, SynthesisSpec
 
-CHUNK = 1 << 21  # candidate values evaluated per batch
+CHUNK = 1 << 18  # candidate values evaluated per batch (the deadline is checked between batches)
 _MIX = torch.randint(1, 1 << 61, (64,), generator=torch.Generator().manual_seed(7))
 
 

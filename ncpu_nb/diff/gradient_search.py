@@ -37,7 +37,7 @@ from ncpu_nb.diff.spec import USABLE, SynthesisSpec
 
 OPS = BINARY + UNARY + ("pass", "nop")
 NOP, PASS = OPS.index("nop"), OPS.index("pass")
-DEFAULT_CONSTANTS = (1, 2, 3, 4, 8, 16, 31, -1)
+DEFAULT_CONSTANTS = (1, 2, 3, 4, 8, 10, 16, 31, 255, -1)  # small numbers, bit and digit widths
 BOUND = 1e12  # keeps products of large soft values finite
 
 
@@ -48,16 +48,16 @@ def miss(value, target):
 
 
 def mined_constants(spec: SynthesisSpec) -> list[int]:
-    """Constants the examples suggest: an output that is always its input plus, times or xor a
-    fixed number, and outputs that never change."""
+    """Constants the examples suggest: an output that is always its input plus, minus, times or xor
+    a fixed number, and output values that recur (a clamp's bound, a flag's value)."""
     found = []
     for o in spec.outputs:
         ys = [out[o] for _, out in spec.examples]
-        if len(set(ys)) == 1:
-            found.append(ys[0])
+        found += [y for y in dict.fromkeys(ys) if ys.count(y) >= 3]
         for i in spec.inputs:
             xs = [inp[i] for inp, _ in spec.examples]
-            for relation in ({y - x for x, y in zip(xs, ys)}, {y ^ x for x, y in zip(xs, ys)},
+            for relation in ({y - x for x, y in zip(xs, ys)}, {y + x for x, y in zip(xs, ys)},
+                             {y ^ x for x, y in zip(xs, ys)},
                              {y // x if x and y % x == 0 else None for x, y in zip(xs, ys) if x}):
                 if len(relation) == 1 and None not in relation:
                     found.append(relation.pop())
@@ -69,7 +69,7 @@ def constant_pool(spec: SynthesisSpec) -> list[int]:
     for c in list(spec.constants) + mined_constants(spec) + list(DEFAULT_CONSTANTS):
         if c not in pool and c != 0:
             pool.append(c)
-    return pool[:12]
+    return pool[:14]
 
 
 def register_file(spec: SynthesisSpec, length: int) -> list[str]:

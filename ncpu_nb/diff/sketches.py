@@ -4,6 +4,8 @@ filling checked against the examples at once.
 select  CMP x, y / Jcc taken / (each output = a one-instruction value) / HALT /
         taken: (each output = a one-instruction value) / HALT
         -- a branch; the two arms are solved independently, each on the examples that reach it
+chain   out = ((in0 OP in1) OP in2) ... OP in(k-1), optionally then OP2 constant
+        -- one operation folded over every input (sums, products, the parity of k bits)
 loop    n' = n; acc = init; top: CMP n', 0 / J(LE|Z) end / acc = acc OP e(n') / n' = n' UPD k /
         JMP top / end: out = acc
         -- a counted loop (countdown, halving, digit by digit), one accumulator
@@ -91,6 +93,34 @@ def search_select(spec: SynthesisSpec, deadline: float) -> str | None:
                 lines = [f"CMP {x}, {y}", f"{JUMP_BY_CONDITION[cond]} taken", *_block(spec, picks[0]), "HALT",
                          "taken:", *_block(spec, picks[1]), "HALT"]
                 return "\n".join(lines)
+    return None
+
+
+def search_chain(spec: SynthesisSpec, deadline: float) -> str | None:
+    if len(spec.outputs) != 1 or len(spec.inputs) < 2:
+        return None
+    out = spec.outputs[0]
+    consts = constant_pool(spec)
+    columns = [torch.tensor([float(inp[r]) for inp, _ in spec.examples], dtype=torch.float64) for r in spec.inputs]
+    target = torch.tensor([float(_signed(o[out])) for _, o in spec.examples], dtype=torch.float64)
+    acc_reg = out if out not in spec.inputs[1:] else next(r for r in USABLE if r not in spec.inputs)
+    for op in BINARY:
+        if time.perf_counter() > deadline:
+            return None
+        acc = columns[0]
+        for column in columns[1:]:
+            acc = relaxed_op(op, acc, column)
+        finish = [None] + [(op2, c) for op2 in BINARY for c in consts]
+        for last in finish:
+            value = acc if last is None else relaxed_op(last[0], acc, torch.full_like(acc, float(last[1])))
+            if bool((value == target).all()):
+                lines = [instruction(op, acc_reg, spec.inputs[0], spec.inputs[1])]
+                lines += [instruction(op, acc_reg, acc_reg, r) for r in spec.inputs[2:]]
+                if last is not None:
+                    lines.append(instruction(last[0], acc_reg, acc_reg, last[1]))
+                if acc_reg != out:
+                    lines.append(instruction("pass", out, None, acc_reg))
+                return "\n".join(lines + ["HALT"])
     return None
 
 

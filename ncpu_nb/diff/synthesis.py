@@ -15,7 +15,7 @@ from html import escape
 from ncpu_nb import html
 from ncpu_nb.diff.enumerate import Enumerator
 from ncpu_nb.diff.gradient_search import GradientSearch, SearchStats
-from ncpu_nb.diff.sketches import search_loop, search_select
+from ncpu_nb.diff.sketches import search_chain, search_loop, search_select
 from ncpu_nb.diff.spec import SpecError, SynthesisSpec
 from ncpu_nb.diff.verify import passing
 from ncpu_nb.isa.assembler import assemble
@@ -23,10 +23,12 @@ from ncpu_nb.isa.program import Program
 
 __all__ = ["Synthesizer", "SynthesisResult", "SynthesisSpec", "SpecError", "METHODS"]
 
-# Portfolio order: gradient descent, then the discrete solvers (each labelled in the result),
-# each given this fraction of the time left when its turn comes (the last one gets all of it).
-METHODS = ("gradient", "enumerative", "select", "loop")
-SHARES = {"gradient": 0.5, "enumerative": 0.5, "select": 0.2, "loop": 1.0}
+# Portfolio order: gradient descent, then the discrete solvers (each labelled in the result): the
+# quick fixed-shape sketches, most constrained first (a looser shape fits few examples more easily
+# without generalising), before the open-ended enumeration. Each gets this fraction of the time
+# left when its turn comes (the last one gets all of it).
+METHODS = ("gradient", "chain", "select", "loop", "enumerative")
+SHARES = {"gradient": 0.5, "select": 0.15, "chain": 0.1, "loop": 0.3, "enumerative": 1.0}
 
 
 @dataclass
@@ -35,7 +37,7 @@ class SynthesisResult:
 
     solved       the program passed every training example AND every held-out example on the exact CPU
     program      the program (None if nothing passed the training examples)
-    method       which solver found it: 'gradient', 'enumerative', 'select' or 'loop'
+    method       which solver found it: 'gradient', 'enumerative', 'select', 'chain' or 'loop'
     seconds      wall time of the whole search
     held_out     (passed, total) on examples the search never saw
     restarts, restart_successes   gradient restarts run and how many of them decoded to a solution
@@ -162,4 +164,6 @@ class Synthesizer:
             return Enumerator().search(spec, until, self.progress)[0]
         if method == "select":
             return search_select(spec, until)
+        if method == "chain":
+            return search_chain(spec, until)
         return search_loop(spec, until)

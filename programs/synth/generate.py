@@ -196,6 +196,12 @@ TASKS = [
      "R1 = the bits of R0 reversed (up to its highest set bit)"),
 ]
 
+# Boundary inputs some tasks must see in training (one tuple of input values each).
+EDGES = {"greater_than_10": [(10,), (11,)], "count_digits": [(9,), (10,), (99,), (100,), (1000,)],
+         "equal": [(3, 3), (2, 4)], "sar1": [(-3,), (-5,), (7,)], "max_with_5": [(5,), (4,), (6,)],
+         "clamp_0_50": [(50,), (51,), (-1,)], "less": [(5, 5), (4, 5)], "unsigned_less": [(7, 7), (6, 7)],
+         "is_negative": [(0,), (-1,)], "half": [(-7,), (7,)], "third": [(-7,), (8,)], "sign": [(0,), (5,), (-5,)]}
+
 PARITY_RING = range(2, 7)  # TerpreT's known-hard case: parity of k bits held in k registers
 
 
@@ -226,11 +232,17 @@ def main():
         program = assemble(source, name=name)
         seen, rows = set(), []
         domain = (hi - lo + 1) ** len(inputs)
+        # Training starts with the edges of the domain (and each task's own boundary cases): an
+        # example set that never shows the interesting case cannot teach it.
+        edges = [{r: v for r in inputs} for v in (0, 1, -1, lo, hi) if lo <= v <= hi]
+        edges += [dict(zip(inputs, e)) for e in EDGES.get(name, [])]
         while len(rows) < min(20, domain):
-            regs = {r: rng.randint(lo, hi) for r in inputs}
+            regs = edges.pop(0) if edges else {r: rng.randint(lo, hi) for r in inputs}
             if name in ("quotient", "remainder", "divmod"):
                 regs["R1"] = rng.randint(1, 20)
             key = tuple(regs.values())
+            if len(edges) and key in seen:
+                continue
             if key not in seen:
                 seen.add(key)
                 rows.append(example(program, inputs, outputs, regs))
@@ -243,7 +255,7 @@ def main():
         combos = [{f"R{i}": (n >> i) & 1 for i in range(k)} for n in range(1 << k)]
         random.Random(name).shuffle(combos)
         rows = [example(program, inputs, ["R7"], regs) for regs in combos]
-        cut = max(2, (len(rows) * 2) // 3)
+        cut = (len(rows) * 3) // 4
         manifest.append(write(name, "parity ring", f"R7 = parity of {k} bits held in R0..R{k - 1} (TerpreT's hard case)",
                               inputs, ["R7"], k, source, rows[:cut], rows[cut:]))
     (HERE / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n")
