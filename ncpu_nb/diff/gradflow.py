@@ -69,10 +69,13 @@ def synthesis_flow(result) -> GradientFlow:
     lengths = [len(g["op"]) for g in stats.grad_norms]
     length = max(set(lengths), key=lengths.count)
     rows = [g for g in stats.grad_norms if len(g["op"]) == length]
+    every = -(-len(rows) // 60)  # at most 60 rows in a figure
+    steps = list(range(0, len(rows), every))
+    rows = [rows[i] for i in steps]
     columns = [f"slot {s} {name}" for s in range(length) for name in ("op", "a", "b", "dst")]
     grid = np.array([[g[name][s] for s in range(length) for name in ("op", "a", "b", "dst")] for g in rows])
     name = getattr(getattr(result, "spec", None), "name", "synthesis")
-    return GradientFlow(grid, [f"step {i}" for i in range(len(rows))], tuple(columns),
+    return GradientFlow(grid, [f"step {i}" for i in steps], tuple(columns),
                         f"Gradient reaching each slot's distributions while synthesizing {name} "
                         f"(length {length})", float("nan"))
 

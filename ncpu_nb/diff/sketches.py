@@ -175,12 +175,11 @@ def search_loop(spec: SynthesisSpec, deadline: float) -> str | None:
             bv = c if b == "c" else columns[b] if isinstance(b, str) else torch.full_like(c, float(b))
             return relaxed_op(kind, c, bv)
 
+        trips = [(torch.stack([term_value(term, c) for term in terms]).unsqueeze(1), run)
+                 for c, run in zip(states, active) if bool(run.any())]  # (terms, 1, e) per trip
         for op in BINARY:
             accs = init_values.unsqueeze(0).expand(len(terms), -1, -1).clone()  # (terms, inits, e)
-            for c, run in zip(states, active):
-                if not bool(run.any()):
-                    break
-                t = torch.stack([term_value(term, c) for term in terms]).unsqueeze(1)
+            for t, run in trips:
                 accs = torch.where(run, relaxed_op(op, accs, t), accs)
             hit = (accs == target).all(-1).nonzero()
             if len(hit):

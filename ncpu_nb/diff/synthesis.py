@@ -28,7 +28,7 @@ __all__ = ["Synthesizer", "SynthesisResult", "SynthesisSpec", "SpecError", "METH
 # without generalising), before the open-ended enumeration. Each gets this fraction of the time
 # left when its turn comes (the last one gets all of it).
 METHODS = ("gradient", "chain", "select", "loop", "enumerative")
-SHARES = {"gradient": 0.5, "select": 0.15, "chain": 0.1, "loop": 0.3, "enumerative": 1.0}
+SHARES = {"gradient": 0.5, "chain": 0.1, "select": 0.15, "loop": 0.5, "enumerative": 1.0}
 
 
 @dataclass
