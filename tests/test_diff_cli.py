@@ -28,3 +28,13 @@ def test_synth_bench_one_task(capsys):
     assert main(["synth-bench", "--task", "add", "--time-limit", "10", "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["totals"]["tasks"] == 1 and report["tasks"][0]["name"] == "add"
+
+
+def test_import_stays_light_and_the_engine_names_load_on_use():
+    import subprocess
+    import sys
+
+    code = ("import sys, ncpu_nb; assert 'torch' not in sys.modules; "
+            "from ncpu_nb import DifferentiableEngine, ProgramOptimizer, Synthesizer, SynthesisSpec, "
+            "plot_gradient_flow; assert 'torch' in sys.modules")
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=str(__import__("pathlib").Path(__file__).parents[1]))
