@@ -26,6 +26,7 @@ answer.
 """
 from __future__ import annotations
 
+import contextlib
 import time
 from dataclasses import dataclass, field
 
@@ -39,6 +40,18 @@ OPS = BINARY + UNARY + ("pass", "nop")
 NOP, PASS = OPS.index("nop"), OPS.index("pass")
 DEFAULT_CONSTANTS = (1, 2, 3, 4, 8, 10, 16, 31, 255, -1)  # small numbers, bit and digit widths
 BOUND = 1e12  # keeps products of large soft values finite
+
+
+@contextlib.contextmanager
+def single_thread():
+    """Searches work on small tensors: torch's intra-op threads cost more than they give (on a busy
+    2-core machine, many times more)."""
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(threads)
 
 
 def miss(value, target):
@@ -261,13 +274,8 @@ class GradientSearch:
     def search(self, spec: SynthesisSpec, deadline: float, progress=None, record_gradients: bool = False):
         """(assembly text or None, SearchStats). Every length 1 .. max_len has its own restarts;
         they take turns (a longer program gets a longer turn) until the deadline."""
-        stats = SearchStats()
-        threads = torch.get_num_threads()
-        torch.set_num_threads(1)  # small tensors: threads cost more than they give
-        try:
-            return self._search(spec, deadline, progress, record_gradients, stats)
-        finally:
-            torch.set_num_threads(threads)
+        with single_thread():
+            return self._search(spec, deadline, progress, record_gradients, SearchStats())
 
     def _search(self, spec, deadline, progress, record_gradients, stats):
         generator = torch.Generator().manual_seed(self.seed)

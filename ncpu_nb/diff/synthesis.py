@@ -14,7 +14,7 @@ from html import escape
 
 from ncpu_nb import html
 from ncpu_nb.diff.enumerate import Enumerator
-from ncpu_nb.diff.gradient_search import GradientSearch, SearchStats
+from ncpu_nb.diff.gradient_search import GradientSearch, SearchStats, single_thread
 from ncpu_nb.diff.sketches import search_chain, search_loop, search_select
 from ncpu_nb.diff.spec import SpecError, SynthesisSpec
 from ncpu_nb.diff.verify import passing
@@ -135,7 +135,8 @@ class Synthesizer:
                 break
             last = index == len(self.methods) - 1
             until = deadline if last else now + (deadline - now) * self.shares[method]
-            text = self._run(method, spec, until, result)
+            with single_thread():
+                text = self._run(method, spec, until, result)
             outcome = "nothing found"
             if text is not None:
                 program = assemble(text, name=spec.name)
