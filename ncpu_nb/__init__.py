@@ -22,6 +22,20 @@ __all__ = ["CPU", "RunResult", "Snapshot", "Program", "assemble", "disassemble",
            "Machine", "busybox", "BusyboxResult", "ElfFile", "MachineError", "ElfError", "MachineTimeout", "MountError"]
 __all__ += ["busybox_terminal"]
 
+# The differentiable engine needs torch: its names load on first use, so `import ncpu_nb` stays light.
+_DIFFERENTIABLE = {"DifferentiableEngine": "ncpu_nb.diff.engine", "ProgramOptimizer": "ncpu_nb.diff.optimizer",
+                   "Synthesizer": "ncpu_nb.diff.synthesis", "SynthesisSpec": "ncpu_nb.diff.spec",
+                   "plot_gradient_flow": "ncpu_nb.diff.gradflow"}
+__all__ += list(_DIFFERENTIABLE)
+
+
+def __getattr__(name: str):
+    if name in _DIFFERENTIABLE:
+        import importlib
+
+        return getattr(importlib.import_module(_DIFFERENTIABLE[name]), name)
+    raise AttributeError(f"module 'ncpu_nb' has no attribute {name!r}")
+
 
 def verify(full: bool = False, progress: bool = True, device: str = "cpu"):
     """Check the neural ALU: every trained cell on its whole domain, every operation against fast mode.

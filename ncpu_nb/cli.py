@@ -80,6 +80,45 @@ def cmd_verify(args) -> int:
     return 0 if report.exact else 1
 
 
+def cmd_synth(args) -> int:
+    from ncpu_nb.diff.spec import SynthesisSpec
+    from ncpu_nb.diff.synthesis import Synthesizer
+
+    spec = SynthesisSpec.from_json(args.spec)
+    bar = None
+    if not args.json:
+        from tqdm.auto import tqdm
+
+        bar = tqdm(total=None, desc="synthesizing", unit="step", leave=False)
+
+    def progress(info):
+        bar.set_postfix({k: (round(v, 3) if isinstance(v, float) else v) for k, v in info.items()})
+        bar.update(10 if info.get("method") == "gradient" else 1)
+
+    result = Synthesizer(progress=progress if bar else None).synthesize(spec, time_limit=args.time_limit)
+    if bar:
+        bar.close()
+    if args.json:
+        print(json.dumps(result.as_json()))
+    else:
+        status = f"solved by {result.method}" if result.solved else (
+            "fits the examples but fails the held-out ones" if result.program else "not solved")
+        print(f"{spec.name}: {status} in {result.seconds:.2f} s")
+        if result.program:
+            print(result.program.source)
+    return 0 if result.solved else 1
+
+
+def cmd_synth_bench(args) -> int:
+    from ncpu_nb.diff import bench
+
+    methods = ("gradient",) if args.gradient_only else bench.METHODS
+    outcomes = bench.run(args.dir, names=args.task, limit=args.limit, time_limit=args.time_limit,
+                         methods=methods, progress=not args.json)
+    print(bench.as_json(outcomes) if args.json else bench.format_report(outcomes))
+    return 0
+
+
 def cmd_lab(args) -> int:
     from ncpu_nb.lab import launch
 
@@ -164,6 +203,22 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--device", default="cpu", help="where the torch wiring runs: cpu (default) or cuda")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_verify)
+
+    p = sub.add_parser("synth", help="synthesize a program from a JSON spec of input/output examples")
+    p.add_argument("spec", help='a JSON file: {"inputs": ["R0"], "outputs": ["R1"], "examples": [[{...}, {...}]], '
+                                '"max_len": 6, "time_limit": 30}')
+    p.add_argument("--time-limit", type=float, help="seconds (default: the spec's time_limit)")
+    p.add_argument("--json", action="store_true", help='print {"solved", "program", "method", "seconds"}')
+    p.set_defaults(func=cmd_synth)
+
+    p = sub.add_parser("synth-bench", help="run the synthesis benchmark (programs/synth)")
+    p.add_argument("--dir", help="a folder of task specs (default: the bundled programs/synth)")
+    p.add_argument("--task", action="append", help="run only this task (repeatable)")
+    p.add_argument("--limit", type=int, help="run only the first N tasks")
+    p.add_argument("--time-limit", type=float, help="seconds per task (default: each task's time_limit)")
+    p.add_argument("--gradient-only", action="store_true", help="gradient descent alone, no portfolio")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_synth_bench)
 
     p = sub.add_parser("lab", help="open the curriculum in JupyterLab",
                        epilog="Options after -- go to JupyterLab, e.g. ncpu-nb lab -- --no-browser")

@@ -1,0 +1,109 @@
+"""`ncpu-nb synth-bench`: the synthesis benchmark of programs/synth, task by task.
+
+For every task the synthesizer runs its portfolio (gradient descent first); a task counts as
+solved only if the program passes the held-out examples on the exact CPU. Totals: solved by
+gradient descent alone, by the whole portfolio, median seconds, and the per-restart success rate
+of gradient descent (restarts that decoded to a program fitting the examples / restarts run).
+"""
+from __future__ import annotations
+
+import json
+import statistics
+from dataclasses import dataclass
+
+from ncpu_nb.diff.spec import SynthesisSpec
+from ncpu_nb.diff.synthesis import METHODS, Synthesizer
+from ncpu_nb.resources import data_dir
+
+
+@dataclass
+class TaskOutcome:
+    name: str
+    category: str
+    solved: bool
+    method: str | None
+    seconds: float
+    held_out: tuple[int, int]
+    restarts: int
+    restart_successes: int
+    length: int
+
+
+def default_directory():
+    return data_dir("programs") / "synth"
+
+
+def task_files(directory=None, names=None) -> list:
+    from pathlib import Path
+
+    directory = Path(directory) if directory else default_directory()
+    files = sorted(p for p in Path(directory).glob("*.json") if p.name != "manifest.json")
+    if names:
+        wanted = set(names)
+        files = [p for p in files if p.stem in wanted]
+        missing = wanted - {p.stem for p in files}
+        if missing:
+            raise KeyError(f"no task named {', '.join(sorted(missing))} in {directory}")
+    return files
+
+
+def run(directory=None, *, names=None, limit=None, time_limit=None, methods=METHODS, progress=None) -> list[TaskOutcome]:
+    """Run the benchmark; `limit` keeps the first n tasks, `time_limit` overrides each task's."""
+    files = task_files(directory, names)[:limit]
+    outcomes = []
+    iterator = files
+    if progress:
+        from tqdm.auto import tqdm
+
+        iterator = tqdm(files, desc="synth-bench", unit="task")
+    synthesizer = Synthesizer(methods=methods)
+    for path in iterator:
+        spec = SynthesisSpec.from_json(path)
+        result = synthesizer.synthesize(spec, time_limit=time_limit)
+        outcomes.append(TaskOutcome(spec.name, spec.category, result.solved, result.method, result.seconds,
+                                    result.held_out, result.restarts, result.restart_successes,
+                                    len(result.program) - 1 if result.program else 0))
+        if progress:
+            iterator.set_postfix(solved=sum(o.solved for o in outcomes))
+    return outcomes
+
+
+def totals(outcomes: list[TaskOutcome]) -> dict:
+    n = len(outcomes)
+    by_gradient = sum(o.solved and o.method == "gradient" for o in outcomes)
+    solved = sum(o.solved for o in outcomes)
+    restarts = sum(o.restarts for o in outcomes)
+    successes = sum(o.restart_successes for o in outcomes)
+    return {"tasks": n, "solved_by_gradient": by_gradient, "solved_by_portfolio": solved,
+            "gradient_percent": round(100 * by_gradient / n, 1) if n else 0.0,
+            "portfolio_percent": round(100 * solved / n, 1) if n else 0.0,
+            "median_seconds": round(statistics.median(o.seconds for o in outcomes), 3) if n else 0.0,
+            "restarts": restarts, "restart_successes": successes,
+            "per_restart_success_rate": round(successes / restarts, 4) if restarts else 0.0,
+            "fit_examples_but_failed_held_out": sum(o.method is not None and not o.solved for o in outcomes),
+            "by_method": {m: sum(o.solved and o.method == m for o in outcomes) for m in METHODS}}
+
+
+def format_report(outcomes: list[TaskOutcome]) -> str:
+    lines = [f"{'task':26s} {'category':13s} {'result':22s} {'seconds':>8s} {'held-out':>9s} "
+             f"{'restarts ok':>12s} {'len':>4s}"]
+    for o in outcomes:
+        result = f"solved ({o.method})" if o.solved else ("FAILED held-out" if o.method else "not solved")
+        lines.append(f"{o.name:26s} {o.category:13s} {result:22s} {o.seconds:8.2f} "
+                     f"{o.held_out[0]:>4d}/{o.held_out[1]:<4d} {o.restart_successes:>5d}/{o.restarts:<6d} "
+                     f"{o.length:4d}")
+    t = totals(outcomes)
+    lines += ["",
+              f"tasks: {t['tasks']}",
+              f"solved by gradient descent alone: {t['solved_by_gradient']} ({t['gradient_percent']} %)",
+              f"solved by the portfolio: {t['solved_by_portfolio']} ({t['portfolio_percent']} %)  "
+              + ", ".join(f"{m} {k}" for m, k in t["by_method"].items()),
+              f"fit the training examples but failed held-out: {t['fit_examples_but_failed_held_out']}",
+              f"median seconds per task: {t['median_seconds']}",
+              f"gradient restarts: {t['restart_successes']} of {t['restarts']} succeeded "
+              f"(per-restart success rate {t['per_restart_success_rate']:.4f})"]
+    return "\n".join(lines)
+
+
+def as_json(outcomes: list[TaskOutcome]) -> str:
+    return json.dumps({"tasks": [o.__dict__ for o in outcomes], "totals": totals(outcomes)}, indent=1)
