@@ -19,8 +19,8 @@ __version__ = "0.1.0"
 __all__ = ["CPU", "RunResult", "Snapshot", "Program", "assemble", "disassemble", "MachineProtocol", "Trace", "TraceStep",
            "NcpuError", "AssemblyError", "DecodeError", "ExecutionError", "CycleBudgetExceeded", "isa_reference",
            "list_programs", "load_program", "coursework", "verify",
-           "Machine", "busybox", "BusyboxResult", "ElfFile", "MachineError", "ElfError", "MachineTimeout", "MountError"]
-__all__ += ["busybox_terminal"]
+           "Machine", "busybox", "busybox_terminal", "BusyboxResult", "ElfFile", "MachineError", "ElfError",
+           "MachineTimeout", "MountError"]
 
 # The differentiable engine needs torch: its names load on first use, so `import ncpu_nb` stays light.
 _DIFFERENTIABLE = {"DifferentiableEngine": "ncpu_nb.diff.engine", "ProgramOptimizer": "ncpu_nb.diff.optimizer",

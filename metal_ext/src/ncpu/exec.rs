@@ -453,6 +453,7 @@ impl<'a, A: Alu + Sync> Runner<'a, A> {
 mod tests {
     use super::*;
 
+    #[allow(clippy::too_many_arguments)] // one argument per MicroOp field
     fn op(kind: u8, alu: u8, dst: u8, a: u8, b: u8, imm: u32, flags: u8, cond: u8, target: u32) -> MicroOp {
         MicroOp { kind, alu, dst, a, b, imm, flags, cond, width: 4, target }
     }

@@ -766,24 +766,6 @@ fn fp_matrix_multiply(w: u32) -> Option<String> {
     ))
 }
 
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn every_form_value_lies_inside_its_mask() {
-        for table in [
-            super::FORMS,
-            super::super::sve_data::FORMS,
-            super::super::sve2::FORMS,
-            super::super::sve_move::FORMS,
-            super::super::sve_unary::FORMS,
-        ] {
-            for (mask, value, _) in table {
-                assert_eq!(value & !mask, 0, "{value:#010x} has bits outside {mask:#010x}");
-            }
-        }
-    }
-}
-
 /// SVE2 FCVTNT/FCVTLT/FCVTXNT: conversions to or from the odd (top) elements.
 fn fp_convert_top(w: u32) -> Option<String> {
     let (name, d, n) = match (bits(w, 23, 22), bits(w, 17, 16)) {
@@ -800,4 +782,22 @@ fn fp_convert_top(w: u32) -> Option<String> {
         bits(w, 12, 10),
         z(bits(w, 9, 5), n)
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn every_form_value_lies_inside_its_mask() {
+        for table in [
+            super::FORMS,
+            super::super::sve_data::FORMS,
+            super::super::sve2::FORMS,
+            super::super::sve_move::FORMS,
+            super::super::sve_unary::FORMS,
+        ] {
+            for (mask, value, _) in table {
+                assert_eq!(value & !mask, 0, "{value:#010x} has bits outside {mask:#010x}");
+            }
+        }
+    }
 }
