@@ -23,6 +23,27 @@ pub fn decode(w: u32) -> Option<String> {
     }
 }
 
+/// One row of a form table: (mask, value, printer). A word matches when `w & mask == value`.
+pub type Form = (u32, u32, fn(u32) -> Option<String>);
+
+/// The text of the first matching form whose printer accepts the word.
+pub fn decode_forms(forms: &[Form], w: u32) -> Option<String> {
+    forms
+        .iter()
+        .filter(|(mask, value, _)| w & mask == *value)
+        .find_map(|(_, _, print)| print(w))
+}
+
+/// Z register `n` with the element suffix of a 2-bit size field.
+pub fn z(n: u32, size: u32) -> String {
+    format!("z{n}.{}", esize(size))
+}
+
+/// The element size field, bits 23..22, of most SVE data-processing forms.
+pub fn size(w: u32) -> u32 {
+    bits(w, 23, 22)
+}
+
 /// Element suffix of a 2-bit size field.
 pub fn esize(size: u32) -> &'static str {
     ["b", "h", "s", "d"][size as usize]

@@ -2,12 +2,10 @@
 //! and by element), complex integer arithmetic, bit permutes, shift-and-accumulate and matching.
 
 use super::fields::{bit, bits, uimm};
-use super::sve::esize;
-
-pub(super) type Printer = fn(u32) -> Option<String>;
+use super::sve::{decode_forms, esize, Form, size, z};
 
 /// (mask, value, printer) rows; the first row whose fixed bits match prints the word.
-pub(super) const FORMS: &[(u32, u32, Printer)] = &[
+pub(super) const FORMS: &[Form] = &[
     (0xff20_c000, 0x4500_0000, long_arithmetic),
     (0xff20_e000, 0x4500_4000, wide_arithmetic),
     (0xff20_e000, 0x4500_6000, long_multiply),
@@ -34,18 +32,7 @@ pub(super) const FORMS: &[(u32, u32, Printer)] = &[
 ];
 
 pub fn decode(w: u32) -> Option<String> {
-    FORMS
-        .iter()
-        .filter(|(mask, value, _)| w & mask == *value)
-        .find_map(|(_, _, print)| print(w))
-}
-
-fn z(n: u32, size: u32) -> String {
-    format!("z{n}.{}", esize(size))
-}
-
-fn size(w: u32) -> u32 {
-    bits(w, 23, 22)
+    decode_forms(FORMS, w)
 }
 
 /// "name zd.T, zn.Tn, zm.Tm" with the three element sizes given.

@@ -3,12 +3,10 @@
 //! row; the first row whose fixed bits match prints the word.
 
 use super::fields::{bit, bits, sext, uimm};
-use super::sve::esize;
-
-pub(super) type Printer = fn(u32) -> Option<String>;
+use super::sve::{decode_forms, esize, Form, size, z};
 
 /// (mask, value, printer) rows.
-pub(super) const FORMS: &[(u32, u32, Printer)] = &[
+pub(super) const FORMS: &[Form] = &[
     (0xff20_4000, 0x2400_0000, compare_vectors),
     (0xff20_4000, 0x2400_4000, compare_wide),
     (0xff20_0000, 0x2420_0000, compare_unsigned_immediate),
@@ -27,18 +25,7 @@ pub(super) const FORMS: &[(u32, u32, Printer)] = &[
 ];
 
 pub fn decode(w: u32) -> Option<String> {
-    FORMS
-        .iter()
-        .filter(|(mask, value, _)| w & mask == *value)
-        .find_map(|(_, _, print)| print(w))
-}
-
-fn z(n: u32, size: u32) -> String {
-    format!("z{n}.{}", esize(size))
-}
-
-fn size(w: u32) -> u32 {
-    bits(w, 23, 22)
+    decode_forms(FORMS, w)
 }
 
 /// Zd/Zn/Zm at bits 4:0, 9:5 and 20:16.

@@ -2,7 +2,7 @@
 //! complex, dot product) and floating point (FMLA/FMLS/FMUL, FCMLA, FMLAL/BFMLAL).
 
 use super::fields::{bit, bits, uimm};
-use super::sve::esize;
+use super::sve::{esize, z};
 
 pub fn decode(w: u32) -> Option<String> {
     match bits(w, 31, 24) {
@@ -10,10 +10,6 @@ pub fn decode(w: u32) -> Option<String> {
         0x64 if bit(w, 21) == 1 => floating_point(w),
         _ => None,
     }
-}
-
-fn z(n: u32, size: u32) -> String {
-    format!("z{n}.{}", esize(size))
 }
 
 /// "zm.T[i]" with capstone's lane style.

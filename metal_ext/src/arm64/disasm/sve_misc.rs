@@ -4,11 +4,9 @@
 //! the address-conflict WHILE forms.
 
 use super::fields::{bit, bits, imm, r, rsp, sext, uimm};
-use super::sve::{esize, pattern};
+use super::sve::{decode_forms, esize, Form, pattern, size, z};
 
-pub(super) type Printer = fn(u32) -> Option<String>;
-
-pub(super) const FORMS: &[(u32, u32, Printer)] = &[
+pub(super) const FORMS: &[Form] = &[
     (0xff20_f000, 0x0420_a000, vector_address),
     (0xffe0_e000, 0x0520_0000, extract),
     (0xffe0_e000, 0x0560_0000, extract),
@@ -60,18 +58,7 @@ pub(super) const FORMS: &[(u32, u32, Printer)] = &[
 ];
 
 pub fn decode(w: u32) -> Option<String> {
-    FORMS
-        .iter()
-        .filter(|(mask, value, _)| w & mask == *value)
-        .find_map(|(_, _, print)| print(w))
-}
-
-fn z(n: u32, size: u32) -> String {
-    format!("z{n}.{}", esize(size))
-}
-
-fn size(w: u32) -> u32 {
-    bits(w, 23, 22)
+    decode_forms(FORMS, w)
 }
 
 fn vector_address(w: u32) -> Option<String> {

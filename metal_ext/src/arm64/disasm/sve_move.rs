@@ -3,11 +3,9 @@
 //! logical operations with their MOV/MOVS/NOT aliases.
 
 use super::fields::{bit, bitmask, bits, fp8_text, imm, rsp, uimm};
-use super::sve::esize;
+use super::sve::{decode_forms, esize, Form, z};
 
-pub(super) type Printer = fn(u32) -> Option<String>;
-
-pub(super) const FORMS: &[(u32, u32, Printer)] = &[
+pub(super) const FORMS: &[Form] = &[
     (0xff30_8000, 0x0510_0000, copy_immediate),
     (0xff30_e000, 0x0510_c000, copy_fp_immediate),
     (0xff3f_c000, 0x2538_c000, dup_immediate),
@@ -22,14 +20,7 @@ pub(super) const FORMS: &[(u32, u32, Printer)] = &[
 ];
 
 pub fn decode(w: u32) -> Option<String> {
-    FORMS
-        .iter()
-        .filter(|(mask, value, _)| w & mask == *value)
-        .find_map(|(_, _, print)| print(w))
-}
-
-fn z(n: u32, size: u32) -> String {
-    format!("z{n}.{}", esize(size))
+    decode_forms(FORMS, w)
 }
 
 /// The 8-bit immediate of DUP/CPY with its optional LSL #8: capstone shows the shifted value

@@ -2,10 +2,9 @@
 //! saturating, pairwise), and the matrix-multiply, histogram and SM4/SHA-3 forms.
 
 use super::fields::{bit, bits, uimm};
-use super::sve::esize;
-use super::sve_misc::Printer;
+use super::sve::{decode_forms, esize, Form, size, z};
 
-pub(super) const FORMS: &[(u32, u32, Printer)] = &[
+pub(super) const FORMS: &[Form] = &[
     (0xff38_e000, 0x0418_a000, integer_unary),
     (0xff38_e000, 0x0410_a000, extend_or_negate),
     (0xff20_e000, 0x0400_2000, integer_reduction),
@@ -57,18 +56,7 @@ pub(super) const FORMS: &[(u32, u32, Printer)] = &[
 ];
 
 pub fn decode(w: u32) -> Option<String> {
-    FORMS
-        .iter()
-        .filter(|(mask, value, _)| w & mask == *value)
-        .find_map(|(_, _, print)| print(w))
-}
-
-fn z(n: u32, size: u32) -> String {
-    format!("z{n}.{}", esize(size))
-}
-
-fn size(w: u32) -> u32 {
-    bits(w, 23, 22)
+    decode_forms(FORMS, w)
 }
 
 /// "name zd, pg/m, zn" with one element size.
