@@ -4,6 +4,7 @@
 
 use super::fp_env::{with_fp_env, Fmt, Rounding};
 use super::lanes::{bit, field, rd, read_x, rm, rn, write_x};
+use crate::arm64::exec::alu::condition_holds;
 use crate::arm64::state::CpuState;
 
 pub fn execute(cpu: &mut CpuState, w: u32) -> Option<()> {
@@ -47,26 +48,6 @@ fn get(cpu: &CpuState, n: usize, fmt: Fmt) -> u64 {
 /// Scalar writes clear the rest of the vector register.
 fn put(cpu: &mut CpuState, d: usize, bits: u64) {
     cpu.v[d] = bits as u128;
-}
-
-/// Condition codes over NZCV (bits 31..28).
-pub fn condition_holds(nzcv: u32, cond: u32) -> bool {
-    let (n, z, c, v) = (nzcv >> 31 & 1 == 1, nzcv >> 30 & 1 == 1, nzcv >> 29 & 1 == 1, nzcv >> 28 & 1 == 1);
-    let base = match cond >> 1 {
-        0 => z,
-        1 => c,
-        2 => n,
-        3 => v,
-        4 => c && !z,
-        5 => n == v,
-        6 => n == v && !z,
-        _ => true,
-    };
-    if cond & 1 == 1 && cond != 0b1111 {
-        !base
-    } else {
-        base
-    }
 }
 
 fn data_1src(cpu: &mut CpuState, w: u32) -> Option<()> {
@@ -167,7 +148,7 @@ fn compare(cpu: &mut CpuState, w: u32) -> Option<()> {
 
 fn cond_compare(cpu: &mut CpuState, w: u32) -> Option<()> {
     let fmt = arith_fmt(w)?;
-    let flags = if condition_holds(cpu.nzcv, field(w, 12, 4)) {
+    let flags = if condition_holds(field(w, 12, 4), cpu.nzcv) {
         let (a, b) = (get(cpu, rn(w), fmt), get(cpu, rm(w), fmt));
         with_fp_env(cpu, |e| e.compare(fmt, a, b, bit(w, 4)))
     } else {
@@ -179,7 +160,7 @@ fn cond_compare(cpu: &mut CpuState, w: u32) -> Option<()> {
 
 fn cond_select(cpu: &mut CpuState, w: u32) -> Option<()> {
     let fmt = arith_fmt(w)?;
-    let src = if condition_holds(cpu.nzcv, field(w, 12, 4)) { rn(w) } else { rm(w) };
+    let src = if condition_holds(field(w, 12, 4), cpu.nzcv) { rn(w) } else { rm(w) };
     let r = get(cpu, src, fmt);
     put(cpu, rd(w), r);
     Some(())
