@@ -123,8 +123,10 @@ ASH_LOOP = "i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done"  # BusyBox ash: f
 
 
 def bench_debugger(quick: bool = False) -> dict:
-    """A BusyBox run of 10 M AArch64 instructions (1 M with `quick`) plain and in the debugger
-    widget (running on its worker thread, the view updated up to 30 times a second)."""
+    """A BusyBox run of 10 M AArch64 instructions (1 M with `quick`): plain with the trace off and
+    on, and in the debugger widget (on its worker thread, the view updated up to 30 times a second,
+    the trace off while it runs and its last 64 steps rebuilt when it stops), timed against the
+    plain untraced run."""
     from ncpu_nb.machine import Machine
 
     n = 1_000_000 if quick else 10_000_000
@@ -138,19 +140,20 @@ def bench_debugger(quick: bool = False) -> dict:
         return min(times)
 
     rows = {}
-    for label, depth in (("busybox ash, plain, trace off", 0), ("busybox ash, plain, trace 64", 64)):
+    plain = "busybox ash, plain run, trace off"
+    for label, depth in ((plain, 0), ("busybox ash, plain run, trace 64", 64)):
         s = best(lambda: Machine.busybox("sh", "-c", ASH_LOOP, trace_depth=depth).run(n))
         rows[label] = {"instructions": n, "seconds": s, "per_second": n / s}
-    dbg = Machine.busybox("sh", "-c", ASH_LOOP).debugger()  # traces the last 64 instructions
+    dbg = Machine.busybox("sh", "-c", ASH_LOOP).debugger()  # shows the last 64 instructions
 
     def in_debugger():
         dbg.reset()
         dbg.run(n)
 
     s = best(in_debugger)
-    rows["busybox ash in the debugger, trace 64"] = {"instructions": n, "seconds": s, "per_second": n / s}
-    ratio = s / rows["busybox ash, plain, trace 64"]["seconds"]
-    rows["time in the debugger, ratio to plain"] = {"instructions": n, "seconds": s, "per_second": ratio}
+    rows["busybox ash run in the debugger"] = {"instructions": n, "seconds": s, "per_second": n / s}
+    ratio = s / rows[plain]["seconds"]
+    rows["debugger time, ratio to plain untraced"] = {"instructions": n, "seconds": s, "per_second": ratio}
     return rows
 
 
@@ -164,7 +167,7 @@ def run(target: str, quick: bool = False) -> dict:
 def format_report(report: dict) -> str:
     lines = [f"ncpu-nb bench {report['target']}  ({report['machine']})"]
     for label, r in report["results"].items():
-        if label.endswith("ratio to plain"):
+        if "ratio to plain" in label:
             lines.append(f"  {label:42s} {r['per_second']:>16.2f} x")
         elif "latency" in label:
             lines.append(f"  {label:42s} {r['seconds'] * 1e9:>16,.0f} ns per instruction")

@@ -1,6 +1,7 @@
 """The debugger on the AArch64 Linux machine, through the messages its view sends (no browser): a C
 program stopped at `main` by a breakpoint and at a variable by a watchpoint, the SIMD registers on
-demand, stepping back; and a run of 10 M BusyBox instructions in the debugger against a plain run."""
+demand, stepping back; runs that go untraced against a traced run (same state, same trace); and a
+run of 10 M BusyBox instructions in the debugger against a plain untraced run."""
 from __future__ import annotations
 
 import struct
@@ -48,21 +49,72 @@ def test_breakpoint_on_main_watchpoint_simd_registers_and_back():
     assert "check" in machine.stdout
 
 
+ASH_LOOP = "i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done"  # far more than 10 M instructions
+
+
+def state_of(machine):
+    """Everything a run leaves: clock, registers, status, output, every mapped byte, the trace."""
+    memory = [(r, machine.read_memory(r.start, r.end - r.start)) for r in machine.memory_map()]
+    return (machine.cycles, machine.registers, machine.status, machine.stdout, machine.stderr, memory,
+            list(machine.trace))
+
+
+def test_a_run_goes_untraced_and_stops_where_a_traced_run_does_with_the_same_trace():
+    dbg = ncpu_nb.Machine.busybox("sh", "-c", ASH_LOOP).debugger()
+    machine = dbg.machine
+    reference = ncpu_nb.Machine.busybox("sh", "-c", ASH_LOOP, trace_depth=64)  # the oracle: traced throughout
+    dbg.step(5)
+    reference.step(5)
+    dbg.run(20)  # shorter than the trace: the steps before the run stay in it
+    reference.run(20)
+    assert state_of(machine) == state_of(reference) and len(machine.trace) == 25
+
+    dbg.run(1_500_000)
+    reference.run(1_500_000)
+    assert machine.trace_depth == 64 and len(machine.trace) == 64
+    assert state_of(machine) == state_of(reference)
+    assert [row["cycle"] for row in dbg.machine_state["trace"]] == list(range(machine.cycles - 12, machine.cycles))
+
+    loop = machine.trace[-30].pc  # inside the shell's loop: hit again and again
+    machine.breakpoints.add(loop)
+    reference.breakpoints.add(loop)
+    for _ in range(3):  # each run stops at the next hit, breakpoint resumption included
+        dbg.run()
+        reference.run(check=False)
+        assert machine.status == "breakpoint" and machine.pc == loop
+        assert state_of(machine) == state_of(reference)
+    machine.breakpoints.clear()
+    reference.breakpoints.clear()
+
+    dbg.run(wait=False)  # paused somewhere in the middle of a chunk
+    time.sleep(0.2)
+    dbg.pause()
+    dbg.wait()
+    reference.run(machine.cycles - reference.cycles)
+    assert state_of(machine) == state_of(reference)
+
+    dbg.step(3)  # steps trace as before
+    reference.step(3)
+    assert state_of(machine) == state_of(reference)
+    dbg.back(10)  # and back re-executes from checkpoints taken while untraced
+    assert machine.cycles == reference.cycles - 10 and machine.trace[-1].cycle == machine.cycles - 1
+    assert machine.trace[-1] == reference.trace[-11]
+
+
 def test_a_10m_instruction_busybox_run_in_the_debugger_costs_at_most_twice_a_plain_run():
-    script = "i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done"  # far more than 10 M instructions
     n = 10_000_000
 
-    def best(run):  # the best of two: the machine is shared
+    def best(run):  # the best of three: the machine is shared
         times = []
-        for _ in range(2):
+        for _ in range(3):
             t0 = time.perf_counter()
             run()
             times.append(time.perf_counter() - t0)
         return min(times)
 
-    # The same machine as the debugger's: tracing the last 64 instructions (the engine's cost, not the view's)
-    plain = best(lambda: ncpu_nb.Machine.busybox("sh", "-c", script, trace_depth=64).run(n))
-    dbg = ncpu_nb.Machine.busybox("sh", "-c", script).debugger()
+    # The same run without a widget: no trace (the debugger's run goes untraced and rebuilds its last steps)
+    plain = best(lambda: ncpu_nb.Machine.busybox("sh", "-c", ASH_LOOP).run(n))
+    dbg = ncpu_nb.Machine.busybox("sh", "-c", ASH_LOOP).debugger()
     assert dbg.machine.trace_depth == 64
 
     def in_debugger():
@@ -71,5 +123,5 @@ def test_a_10m_instruction_busybox_run_in_the_debugger_costs_at_most_twice_a_pla
 
     debugged = best(in_debugger)
     print(f"10 M instructions: plain {plain:.3f} s, in the debugger {debugged:.3f} s ({debugged / plain:.2f}x)")
-    assert dbg.machine.cycles == n
+    assert dbg.machine.cycles == n and len(dbg.machine.trace) == 64
     assert debugged <= 2 * plain + 0.05

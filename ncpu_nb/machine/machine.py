@@ -554,8 +554,17 @@ class Machine:
                                self._stop)
 
     def restore(self, snapshot: MachineSnapshot) -> None:
-        """Back to a snapshot of this machine: processes, memory, files, and the output printed by then."""
+        """Back to a snapshot of this machine: processes, memory, files, and the output printed by then.
+        The trace depth stays as set now (the snapshot may have been taken with another)."""
         self._engine.restore(snapshot.state)
+        self._engine.set_trace(self._trace_depth)
+        self._stdout, self._stderr = snapshot.stdout, snapshot.stderr
+        self._stop = snapshot.stop
+
+    def restore_keeping_trace(self, snapshot: MachineSnapshot) -> None:
+        """`restore`, but `trace` keeps the steps it holds now: a trace rebuilt by re-executing from an
+        earlier snapshot then describes the steps that led to `snapshot` (the debugger's untraced runs)."""
+        self._engine.restore_keeping_trace(snapshot.state)
         self._stdout, self._stderr = snapshot.stdout, snapshot.stderr
         self._stop = snapshot.stop
 

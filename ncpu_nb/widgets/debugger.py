@@ -7,6 +7,8 @@ Who runs the machine, and when:
   in chunks sized to last about 1/30 s (nCPU's executor releases the GIL inside each chunk) and the
   view is updated after a chunk at most 30 times a second. The kernel stays idle meanwhile, so the
   *pause* button (a message handled on the kernel's shell thread) is seen within one chunk.
+* A run goes with the engine's trace off (the trace costs most of its speed) and rebuilds the
+  trace's last steps when it stops, by re-execution from a snapshot (see `retrace`); steps trace.
 * While the worker owns the machine, other requests (memory pages, breakpoint toggles) are queued and
   served by the worker between chunks; step, back and reset wait for pause.
 * A kernel handles the view's messages between cells: while a cell runs, clicks wait (the view says
@@ -29,6 +31,7 @@ from ncpu_nb.protocol import Debuggable, debug_layout
 from ncpu_nb.widgets import static, wire
 from ncpu_nb.widgets.base import MachineView, browser_code
 from ncpu_nb.widgets.history import History
+from ncpu_nb.widgets.retrace import UntracedRun, can_retrace
 
 FRAME = 1 / 30  # seconds: the most often a running machine updates the view
 CHECKPOINT_EVERY = 0.25  # seconds of running between checkpoints: the most that stepping back re-executes
@@ -141,12 +144,15 @@ class Debugger(MachineView):
         m, message = self.machine, ""
         start, chunk = m.cycles, 1
         shown = checkpoint = time.perf_counter()
+        untraced = UntracedRun(m) if breakpoints and can_retrace(m) else None  # a run: see `retrace`
         try:
             while not self._pause.is_set():
                 left = None if budget is None else budget - (m.cycles - start)
                 if left is not None and left <= 0:
                     break
                 n = chunk if left is None else min(chunk, left)
+                if untraced:
+                    untraced.chunk()
                 t0 = time.perf_counter()
                 before = m.cycles
                 if breakpoints:
@@ -167,6 +173,8 @@ class Debugger(MachineView):
                     shown = time.perf_counter()
         except Exception as error:  # a fault: the machine keeps its state, the view says what happened
             message = str(error)
+        if untraced:
+            untraced.finish()
         with self._lock:
             self.history.record()  # every stop is a checkpoint
             self._worker = None

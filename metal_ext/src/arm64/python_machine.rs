@@ -334,6 +334,14 @@ impl LinuxMachine {
         self.machine = snapshot.machine.clone();
     }
 
+    /// Back to a snapshot, keeping the trace ring as it is now: a trace rebuilt by re-executing
+    /// from an earlier snapshot survives the return to the exact state a run stopped in.
+    fn restore_keeping_trace(&mut self, snapshot: &LinuxSnapshot) {
+        let trace = std::mem::take(&mut self.machine.debug.trace);
+        self.machine = snapshot.machine.clone();
+        self.machine.debug.trace = trace;
+    }
+
     /// `n` instructions from `address` in the current process: (address, word, text).
     fn disassemble(&self, address: u64, n: usize) -> PyResult<Vec<(u64, u32, String)>> {
         let mem = self.view()?.2;
