@@ -70,6 +70,8 @@ class Debugger(MachineView):
         self._lock = threading.RLock()  # guards `_worker` and `_queue`
         self._worker: threading.Thread | None = None
         self._queue: list[dict] = []  # requests for the worker to serve between chunks
+        self._untraced: UntracedRun | None = None  # while a run goes untraced, the trace shown stays
+        self._trace: list = []  # the trace rows last shown
         super().__init__()
         self._publish()
 
@@ -89,14 +91,17 @@ class Debugger(MachineView):
         self._values, self._flags = values, flags
         cycles = m.cycles
         self._seen = (cycles, values)
-        bits = wire.register_bits(self.debug_layout)
+        if self._untraced is None:
+            bits = wire.register_bits(self.debug_layout)
+            steps = wire.recent_steps(m.trace, cycles, self._trace_rows)
+            self._trace = [wire.trace_step(s, self.debug_layout, bits) for s in steps]
         self.machine_state = {
             "generation": self._generation, "message": self._message,
             "pc": wire.location(self.debug_layout, m.pc), "cycles": cycles, "status": m.status,
             "oldest": self.history.oldest, "address_digits": self.debug_layout.address_bits // 4,
             "groups": groups, "flags": flag_rows,
             "listing": wire.listing(m, self.debug_layout, *self._listing),
-            "trace": [wire.trace_step(s, self.debug_layout, bits) for s in wire.recent_steps(m.trace, cycles, self._trace_rows)],
+            "trace": self._trace,
         }
 
     def refresh(self) -> None:
@@ -144,7 +149,7 @@ class Debugger(MachineView):
         m, message = self.machine, ""
         start, chunk = m.cycles, 1
         shown = checkpoint = time.perf_counter()
-        untraced = UntracedRun(m) if breakpoints and can_retrace(m) else None  # a run: see `retrace`
+        untraced = self._untraced = UntracedRun(m) if breakpoints and can_retrace(m) else None  # see `retrace`
         try:
             while not self._pause.is_set():
                 left = None if budget is None else budget - (m.cycles - start)
@@ -175,6 +180,7 @@ class Debugger(MachineView):
             message = str(error)
         if untraced:
             untraced.finish()
+            self._untraced = None
         with self._lock:
             self.history.record()  # every stop is a checkpoint
             self._worker = None
