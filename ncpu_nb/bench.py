@@ -130,30 +130,26 @@ def bench_debugger(quick: bool = False) -> dict:
     from ncpu_nb.machine import Machine
 
     n = 1_000_000 if quick else 10_000_000
-
-    def best(run) -> float:  # the best of three: the machine may be shared
-        times = []
-        for _ in range(3):
-            t0 = time.perf_counter()
-            run()
-            times.append(time.perf_counter() - t0)
-        return min(times)
-
-    rows = {}
-    plain = "busybox ash, plain run, trace off"
-    for label, depth in ((plain, 0), ("busybox ash, plain run, trace 64", 64)):
-        s = best(lambda: Machine.busybox("sh", "-c", ASH_LOOP, trace_depth=depth).run(n))
-        rows[label] = {"instructions": n, "seconds": s, "per_second": n / s}
     dbg = Machine.busybox("sh", "-c", ASH_LOOP).debugger()  # shows the last 64 instructions
 
     def in_debugger():
         dbg.reset()
         dbg.run(n)
 
-    s = best(in_debugger)
-    rows["busybox ash run in the debugger"] = {"instructions": n, "seconds": s, "per_second": n / s}
-    ratio = s / rows[plain]["seconds"]
-    rows["debugger time, ratio to plain untraced"] = {"instructions": n, "seconds": s, "per_second": ratio}
+    plain = "busybox ash, plain run, trace off"
+    runs = {plain: lambda: Machine.busybox("sh", "-c", ASH_LOOP).run(n),
+            "busybox ash, plain run, trace 64": lambda: Machine.busybox("sh", "-c", ASH_LOOP, trace_depth=64).run(n),
+            "busybox ash run in the debugger": in_debugger}
+    times: dict[str, list[float]] = {label: [] for label in runs}
+    for _ in range(3):  # the best of three, taken in turns: the machine may be shared
+        for label, run in runs.items():
+            t0 = time.perf_counter()
+            run()
+            times[label].append(time.perf_counter() - t0)
+    rows = {label: {"instructions": n, "seconds": min(t), "per_second": n / min(t)} for label, t in times.items()}
+    debugged = min(times["busybox ash run in the debugger"])
+    rows["debugger time, ratio to plain untraced"] = {"instructions": n, "seconds": debugged,
+                                                      "per_second": debugged / min(times[plain])}
     return rows
 
 

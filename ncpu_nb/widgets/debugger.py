@@ -156,6 +156,8 @@ class Debugger(MachineView):
                 if left is not None and left <= 0:
                     break
                 n = chunk if left is None else min(chunk, left)
+                if untraced and left is not None and untraced.depth < left <= chunk:
+                    n = left - untraced.depth  # the last steps as a chunk of their own: none to re-execute
                 if untraced:
                     untraced.chunk()
                 t0 = time.perf_counter()
