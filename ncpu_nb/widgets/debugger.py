@@ -181,7 +181,10 @@ class Debugger(MachineView):
         except Exception as error:  # a fault: the machine keeps its state, the view says what happened
             message = str(error)
         if untraced:
-            untraced.finish()
+            try:
+                untraced.finish()
+            except Exception as error:  # re-execution failed: the machine is as the run left it, its trace empty
+                message = message or f"the trace could not be rebuilt: {error}"
             self._untraced = None
         with self._lock:
             self.history.record()  # every stop is a checkpoint
