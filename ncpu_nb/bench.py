@@ -154,13 +154,19 @@ def bench_debugger(quick: bool = False) -> dict:
 
 
 def run(target: str, quick: bool = False) -> dict:
-    benches = {"fast": bench_fast, "neural": bench_neural, "debugger": bench_debugger}
+    from ncpu_nb.machine import bench as machine_bench
+
+    benches = {"fast": bench_fast, "neural": bench_neural, "debugger": bench_debugger, "machine": machine_bench.run}
     return {"target": target, "machine": f"{platform.machine()}, {platform.python_implementation()} "
                                          f"{platform.python_version()}, numpy {np.__version__}",
             "results": benches[target](quick)}
 
 
 def format_report(report: dict) -> str:
+    if report["target"] == "machine":
+        from ncpu_nb.machine import bench as machine_bench
+
+        return machine_bench.format_report(report)
     lines = [f"ncpu-nb bench {report['target']}  ({report['machine']})"]
     for label, r in report["results"].items():
         if "ratio to plain" in label:

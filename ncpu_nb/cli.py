@@ -191,7 +191,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_isa)
 
     p = sub.add_parser("bench", help="measure speed")
-    p.add_argument("target", choices=["fast", "neural", "debugger"])
+    p.add_argument("target", choices=["fast", "neural", "debugger", "machine"])
     p.add_argument("--quick", action="store_true", help="a shorter run (for smoke tests)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_bench)

@@ -1,5 +1,7 @@
 """The ncpu-nb command line: JSON output, initial registers, errors without tracebacks."""
 import json
+import os
+import shutil
 import subprocess
 import sys
 
@@ -78,6 +80,23 @@ def test_bench_quick_reports_rates(target, capsys):
     assert main(["bench", target, "--quick", "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert all(r["per_second"] > 0 for r in report["results"].values())
+
+
+def test_bench_machine_quick_reports_every_row_beside_its_reference(capsys):
+    qemu = shutil.which("qemu-aarch64")
+    if qemu is None and os.environ.get("CI"):
+        pytest.fail("qemu-aarch64 is needed in CI (apt-get install qemu-user)")
+    assert main(["bench", "machine", "--quick", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["results"]
+    labels = [r["label"] for r in rows]
+    assert len(labels) == 6 and labels[0].startswith("ARM64 loop") and "trace ring 64" in labels[1]
+    assert labels[-1].startswith("busybox echo") and rows[-1]["value"] > 0
+    for row in rows:
+        assert set(row) == {"label", "value", "unit", "reference", "reference_value", "ratio", "target", "detail",
+                            "meets_target"}
+    for row in rows[:5] if qemu else rows[:2]:  # speeds are reported, never asserted
+        assert row["value"] > 0 and row["reference_value"] > 0 and row["ratio"] > 0
+        assert "DIFFER" not in row["detail"]
 
 
 def test_lab_opens_the_checkout_or_a_fresh_copy_of_the_curriculum(tmp_path):
