@@ -39,6 +39,11 @@ pub fn z(n: u32, size: u32) -> String {
     format!("z{n}.{}", esize(size))
 }
 
+/// "NAME Zd.T, Zn.T, Zm.T" with the three registers in their usual fields and the given sizes.
+pub fn z3(name: &str, w: u32, d: u32, n: u32, m: u32) -> String {
+    format!("{name} {}, {}, {}", z(bits(w, 4, 0), d), z(bits(w, 9, 5), n), z(bits(w, 20, 16), m))
+}
+
 /// The element size field, bits 23..22, of most SVE data-processing forms.
 pub fn size(w: u32) -> u32 {
     bits(w, 23, 22)

@@ -2,7 +2,7 @@
 //! and by element), complex integer arithmetic, bit permutes, shift-and-accumulate and matching.
 
 use super::fields::{bit, bits, uimm};
-use super::sve::{decode_forms, esize, Form, size, z};
+use super::sve::{decode_forms, esize, Form, size, z, z3};
 
 /// (mask, value, printer) rows; the first row whose fixed bits match prints the word.
 pub(super) const FORMS: &[Form] = &[
@@ -37,12 +37,7 @@ pub fn decode(w: u32) -> Option<String> {
 
 /// "name zd.T, zn.Tn, zm.Tm" with the three element sizes given.
 fn three(w: u32, name: &str, d: u32, n: u32, m: u32) -> Option<String> {
-    Some(format!(
-        "{name} {}, {}, {}",
-        z(bits(w, 4, 0), d),
-        z(bits(w, 9, 5), n),
-        z(bits(w, 20, 16), m)
-    ))
+    Some(z3(name, w, d, n, m))
 }
 
 fn long_arithmetic(w: u32) -> Option<String> {

@@ -4,7 +4,7 @@
 //! the address-conflict WHILE forms.
 
 use super::fields::{bit, bits, imm, r, rsp, sext, uimm};
-use super::sve::{decode_forms, esize, Form, pattern, size, z};
+use super::sve::{decode_forms, esize, Form, pattern, size, z, z3};
 
 pub(super) const FORMS: &[Form] = &[
     (0xff20_f000, 0x0420_a000, vector_address),
@@ -147,12 +147,7 @@ fn shift_wide_unpredicated(w: u32) -> Option<String> {
     if name.is_empty() || s == 3 {
         return None;
     }
-    Some(format!(
-        "{name} {}, {}, {}",
-        z(bits(w, 4, 0), s),
-        z(bits(w, 9, 5), s),
-        z(bits(w, 20, 16), 3)
-    ))
+    Some(z3(name, w, s, s, 3))
 }
 
 fn shift_immediate_predicated(w: u32) -> Option<String> {
@@ -266,12 +261,7 @@ fn table_lookup(w: u32) -> Option<String> {
 fn permute_vectors(w: u32) -> Option<String> {
     let name = *["zip1", "zip2", "uzp1", "uzp2", "trn1", "trn2"].get(bits(w, 12, 10) as usize)?;
     let s = size(w);
-    Some(format!(
-        "{name} {}, {}, {}",
-        z(bits(w, 4, 0), s),
-        z(bits(w, 9, 5), s),
-        z(bits(w, 20, 16), s)
-    ))
+    Some(z3(name, w, s, s, s))
 }
 
 fn permute_quadwords(w: u32) -> Option<String> {
@@ -309,12 +299,7 @@ fn multiply_unpredicated(w: u32) -> Option<String> {
         5 => "sqrdmulh",
         _ => return None,
     };
-    Some(format!(
-        "{name} {}, {}, {}",
-        z(bits(w, 4, 0), s),
-        z(bits(w, 9, 5), s),
-        z(bits(w, 20, 16), s)
-    ))
+    Some(z3(name, w, s, s, s))
 }
 
 fn arithmetic_immediate(w: u32) -> Option<String> {
@@ -374,12 +359,7 @@ fn trig_select(w: u32) -> Option<String> {
     if s == 0 {
         return None;
     }
-    Some(format!(
-        "ftssel {}, {}, {}",
-        z(bits(w, 4, 0), s),
-        z(bits(w, 9, 5), s),
-        z(bits(w, 20, 16), s)
-    ))
+    Some(z3("ftssel", w, s, s, s))
 }
 
 fn conflict_while(w: u32) -> Option<String> {
@@ -618,12 +598,7 @@ fn add_subtract_carry(w: u32) -> Option<String> {
         if bit(w, 23) == 1 { "sb" } else { "ad" },
         if bit(w, 10) == 1 { "t" } else { "b" }
     );
-    Some(format!(
-        "{name} {}, {}, {}",
-        z(bits(w, 4, 0), s),
-        z(bits(w, 9, 5), s),
-        z(bits(w, 20, 16), s)
-    ))
+    Some(z3(&name, w, s, s, s))
 }
 
 fn bitwise_ternary(w: u32) -> Option<String> {
@@ -714,21 +689,11 @@ fn predicate_select(w: u32) -> Option<String> {
 }
 
 fn bfloat_dot(w: u32) -> Option<String> {
-    Some(format!(
-        "bfdot {}, {}, {}",
-        z(bits(w, 4, 0), 2),
-        z(bits(w, 9, 5), 1),
-        z(bits(w, 20, 16), 1)
-    ))
+    Some(z3("bfdot", w, 2, 1, 1))
 }
 
 fn mixed_sign_dot(w: u32) -> Option<String> {
-    Some(format!(
-        "usdot {}, {}, {}",
-        z(bits(w, 4, 0), 2),
-        z(bits(w, 9, 5), 0),
-        z(bits(w, 20, 16), 0)
-    ))
+    Some(z3("usdot", w, 2, 0, 0))
 }
 
 fn mixed_sign_dot_indexed(w: u32) -> Option<String> {
@@ -745,12 +710,7 @@ fn mixed_sign_dot_indexed(w: u32) -> Option<String> {
 
 fn fp_matrix_multiply(w: u32) -> Option<String> {
     let s = if bit(w, 22) == 1 { 3 } else { 2 };
-    Some(format!(
-        "fmmla {}, {}, {}",
-        z(bits(w, 4, 0), s),
-        z(bits(w, 9, 5), s),
-        z(bits(w, 20, 16), s)
-    ))
+    Some(z3("fmmla", w, s, s, s))
 }
 
 /// SVE2 FCVTNT/FCVTLT/FCVTXNT: conversions to or from the odd (top) elements.

@@ -2,7 +2,7 @@
 //! saturating, pairwise), and the matrix-multiply, histogram and SM4/SHA-3 forms.
 
 use super::fields::{bit, bits, uimm};
-use super::sve::{decode_forms, esize, Form, size, z};
+use super::sve::{decode_forms, esize, Form, size, z, z3};
 
 pub(super) const FORMS: &[Form] = &[
     (0xff38_e000, 0x0418_a000, integer_unary),
@@ -234,12 +234,7 @@ fn histogram_segment(w: u32) -> Option<String> {
     if size(w) != 0 {
         return None;
     }
-    Some(format!(
-        "histseg {}, {}, {}",
-        z(bits(w, 4, 0), 0),
-        z(bits(w, 9, 5), 0),
-        z(bits(w, 20, 16), 0)
-    ))
+    Some(z3("histseg", w, 0, 0, 0))
 }
 
 fn sm4_sha3(w: u32) -> Option<String> {
@@ -248,12 +243,7 @@ fn sm4_sha3(w: u32) -> Option<String> {
     } else {
         ("sm4ekey", 2)
     };
-    Some(format!(
-        "{name} {}, {}, {}",
-        z(bits(w, 4, 0), s),
-        z(bits(w, 9, 5), s),
-        z(bits(w, 20, 16), s)
-    ))
+    Some(z3(name, w, s, s, s))
 }
 
 fn matrix_multiply(w: u32) -> Option<String> {
@@ -261,21 +251,11 @@ fn matrix_multiply(w: u32) -> Option<String> {
     if name.is_empty() {
         return None;
     }
-    Some(format!(
-        "{name} {}, {}, {}",
-        z(bits(w, 4, 0), 2),
-        z(bits(w, 9, 5), 0),
-        z(bits(w, 20, 16), 0)
-    ))
+    Some(z3(name, w, 2, 0, 0))
 }
 
 fn bfloat_matrix_multiply(w: u32) -> Option<String> {
-    Some(format!(
-        "bfmmla {}, {}, {}",
-        z(bits(w, 4, 0), 2),
-        z(bits(w, 9, 5), 1),
-        z(bits(w, 20, 16), 1)
-    ))
+    Some(z3("bfmmla", w, 2, 1, 1))
 }
 
 fn bfloat_dot_indexed(w: u32) -> Option<String> {
