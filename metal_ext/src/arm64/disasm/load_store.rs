@@ -319,17 +319,7 @@ fn single(w: u32) -> Option<String> {
             _ => None,
         };
     }
-    let (kind, scale) = single_kind(size, v, opc)?;
-    let t = if kind == "prfm" {
-        prefetch_op(rt)
-    } else {
-        reg_text(kind, rt)
-    };
-    let name = if kind == "prfm" {
-        "prfm".to_string()
-    } else {
-        single_name(size, v, opc)
-    };
+    let (kind, scale, name, t) = single_operand(size, v, opc, rt)?;
     if bit(w, 24) == 1 {
         let off = (bits(w, 21, 10) as i64) << scale;
         return Some(format!("{name} {t}, {}", offset_address(rn, off)));
@@ -360,6 +350,17 @@ fn single(w: u32) -> Option<String> {
     }
 }
 
+/// A single-register load/store's register kind, access scale, mnemonic and transfer operand
+/// (the prefetch operation for PRFM).
+fn single_operand(size: u32, v: bool, opc: u32, rt: u32) -> Option<(&'static str, u32, String, String)> {
+    let (kind, scale) = single_kind(size, v, opc)?;
+    Some(if kind == "prfm" {
+        (kind, scale, "prfm".to_string(), prefetch_op(rt))
+    } else {
+        (kind, scale, single_name(size, v, opc), reg_text(kind, rt))
+    })
+}
+
 fn register_offset(w: u32) -> Option<String> {
     let (size, v, opc) = (bits(w, 31, 30), bit(w, 26) == 1, bits(w, 23, 22));
     let (rm, option, s, rn, rt) = (
@@ -372,17 +373,7 @@ fn register_offset(w: u32) -> Option<String> {
     if option & 2 == 0 {
         return None;
     }
-    let (kind, scale) = single_kind(size, v, opc)?;
-    let t = if kind == "prfm" {
-        prefetch_op(rt)
-    } else {
-        reg_text(kind, rt)
-    };
-    let name = if kind == "prfm" {
-        "prfm".to_string()
-    } else {
-        single_name(size, v, opc)
-    };
+    let (_, scale, name, t) = single_operand(size, v, opc, rt)?;
     let amount = if s == 1 {
         format!(" #{scale}")
     } else {
