@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 
 pub const PAGE_SIZE: u64 = 4096;
@@ -36,7 +36,7 @@ struct Page {
 
 /// Page numbers are already well spread; hashing them again only costs time.
 #[derive(Default)]
-struct PageHasher(u64);
+pub(crate) struct PageHasher(u64);
 
 impl Hasher for PageHasher {
     fn finish(&self) -> u64 {
@@ -86,6 +86,16 @@ pub struct Memory {
     /// only because `clone` takes `&self`; it is read with plain relaxed loads on the store path.
     shared: AtomicBool,
     watches: Vec<WatchRange>,
+    /// Names what the executable pages hold now: a fresh number, unique across all memories,
+    /// whenever a page is mapped, unmapped, re-protected or written while executable, and for
+    /// every new or cloned memory. Decoded instructions are valid only under the epoch they
+    /// were decoded in.
+    code_epoch: u64,
+}
+
+fn new_code_epoch() -> u64 {
+    static NEXT: AtomicU64 = AtomicU64::new(1);
+    NEXT.fetch_add(1, Ordering::Relaxed)
 }
 
 // SAFETY: the TLB's raw pointers point into pages this Memory holds through `Arc`s, which keep
@@ -102,6 +112,7 @@ impl Default for Memory {
             tlb: Box::new([EMPTY; TLB_ENTRIES]),
             shared: AtomicBool::new(false),
             watches: Vec::new(),
+            code_epoch: new_code_epoch(),
         }
     }
 }
@@ -149,16 +160,28 @@ impl Memory {
         self.tlb.fill(EMPTY);
     }
 
+    /// See `code_epoch`.
+    #[inline(always)]
+    pub fn code_epoch(&self) -> u64 {
+        self.code_epoch
+    }
+
+    /// The page table changed: forget cached translations and decoded code.
+    fn remapped(&mut self) {
+        self.flush_tlb();
+        self.code_epoch = new_code_epoch();
+    }
+
     /// Maps zero-filled pages over [addr, addr+len), replacing what was there.
     pub fn map(&mut self, addr: u64, len: u64, perms: u8) {
-        self.flush_tlb();
+        self.remapped();
         for p in page_span(addr, len) {
             self.pages.insert(p, Page { data: Arc::new([0; PAGE_SIZE as usize]), perms });
         }
     }
 
     pub fn unmap(&mut self, addr: u64, len: u64) {
-        self.flush_tlb();
+        self.remapped();
         for p in page_span(addr, len) {
             self.pages.remove(&p);
         }
@@ -170,7 +193,7 @@ impl Memory {
         if let Some(p) = span.clone().find(|p| !self.pages.contains_key(p)) {
             return Err(MemFault { addr: p << PAGE_SHIFT, access: Access::Write, mapped: false });
         }
-        self.flush_tlb();
+        self.remapped();
         for p in span {
             self.pages.get_mut(&p).unwrap().perms = perms;
         }
@@ -217,6 +240,9 @@ impl Memory {
                 self.tlb[slot(p)] = EMPTY;
             }
             let page = self.pages.get_mut(&p).expect("checked above");
+            if page.perms & EXEC != 0 {
+                self.code_epoch = new_code_epoch();
+            }
             let off = (a & (PAGE_SIZE - 1)) as usize;
             Arc::make_mut(&mut page.data)[off..off + n].copy_from_slice(&data[done..done + n]);
         }
@@ -231,7 +257,9 @@ impl Memory {
         }
         if let Some(p) = self.pages.get_mut(&page) {
             let (data, owned) = match Arc::get_mut(&mut p.data) {
-                Some(bytes) => (bytes.as_mut_ptr(), OWNED),
+                // Stores to executable pages take the slow path, which renews the code epoch.
+                Some(bytes) if p.perms & EXEC == 0 => (bytes.as_mut_ptr(), OWNED),
+                Some(bytes) => (bytes.as_mut_ptr(), 0),
                 None => (Arc::as_ptr(&p.data) as *mut u8, 0),
             };
             self.tlb[slot(page)] = TlbEntry { page, data, perms: p.perms | owned };

@@ -6,7 +6,8 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
 use super::disasm::disassemble;
-use super::exec::{step, Exception};
+use super::exec::code_cache::CodeCache;
+use super::exec::Exception;
 use super::mem::{Access, MemFault, Memory};
 use super::state::CpuState;
 
@@ -15,6 +16,7 @@ use super::state::CpuState;
 pub struct Arm64Core {
     cpu: CpuState,
     mem: Memory,
+    code: CodeCache,
     /// The PC of the instruction that last stopped at a watchpoint: the next `step` executes it
     /// instead of stopping again.
     watch_stop: Option<u64>,
@@ -168,23 +170,22 @@ impl Arm64Core {
     /// Executes up to `n` instructions; returns how many completed (an SVC counts) and the
     /// exception that stopped it, if any.
     fn run(&mut self, n: u64) -> (u64, Option<Exception>) {
-        for done in 0..n {
-            let result = if done == 0 && self.watch_stop == Some(self.cpu.pc) {
-                let cpu = &mut self.cpu;
-                self.mem.without_watchpoints(|mem| step(cpu, mem))
-            } else {
-                step(&mut self.cpu, &mut self.mem)
-            };
-            self.watch_stop = None;
-            if let Err(e) = result {
-                if let Exception::Watchpoint { pc, .. } = e {
-                    self.watch_stop = Some(pc);
+        let (cpu, mem, code) = (&mut self.cpu, &mut self.mem, &mut self.code);
+        let (done, result) = if n > 0 && self.watch_stop.take() == Some(cpu.pc) {
+            match mem.without_watchpoints(|mem| code.step(cpu, mem)) {
+                Ok(_) => {
+                    let (ran, result) = code.run(cpu, mem, n - 1);
+                    (ran + 1, result)
                 }
-                let svc = matches!(e, Exception::Svc { .. });
-                return (done + svc as u64, Some(e));
+                Err(e) => (matches!(e, Exception::Svc { .. }) as u64, Err(e)),
             }
+        } else {
+            code.run(cpu, mem, n)
+        };
+        if let Err(Exception::Watchpoint { pc, .. }) = result {
+            self.watch_stop = Some(pc);
         }
-        (n, None)
+        (done, result.err())
     }
 }
 

@@ -6,8 +6,10 @@
 pub mod alu;
 mod atomics;
 mod branch_system;
+pub mod code_cache;
 mod data_imm;
 mod data_reg;
+mod decoded;
 mod load_store;
 pub mod simd_fp;
 mod simd_structures;
@@ -52,7 +54,18 @@ pub fn step(cpu: &mut CpuState, mem: &mut Memory) -> Result<(), Exception> {
         return Err(Exception::Alignment { pc, addr: pc });
     }
     let word = mem.fetch(pc).map_err(|fault| Exception::Memory { pc, fault })?;
-    let result = match (word >> 25) & 0xF {
+    let result = execute_word(cpu, mem, word);
+    if result.is_ok() || matches!(result, Err(Exception::Svc { .. })) {
+        cpu.counter = cpu.counter.wrapping_add(1);
+    }
+    result
+}
+
+/// Executes `word` as the instruction at `cpu.pc`, without counting it (see `step`).
+#[inline]
+pub fn execute_word(cpu: &mut CpuState, mem: &mut Memory, word: u32) -> Result<(), Exception> {
+    let pc = cpu.pc;
+    match (word >> 25) & 0xF {
         0b0111 | 0b1111 => {
             let r = simd_fp::execute(cpu, word);
             if r.is_ok() {
@@ -76,11 +89,7 @@ pub fn step(cpu: &mut CpuState, mem: &mut Memory) -> Result<(), Exception> {
             }
             r
         }
-    };
-    if result.is_ok() || matches!(result, Err(Exception::Svc { .. })) {
-        cpu.counter = cpu.counter.wrapping_add(1);
     }
-    result
 }
 
 /// Reads guest memory for the instruction at `pc`: watchpoints first, then permissions.

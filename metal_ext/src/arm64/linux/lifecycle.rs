@@ -67,7 +67,7 @@ impl Machine {
         if self.current == tid {
             self.current = pid;
         }
-        let space = Space { mem, brk_start: image.brk, brk: image.brk, mmap_next: MMAP_TOP, users: 1, mapped: 0 };
+        let space = Space { mem, code: Default::default(), brk_start: image.brk, brk: image.brk, mmap_next: MMAP_TOP, users: 1, mapped: 0 };
         let new_space = self.spaces.insert(space);
         let now = self.monotonic_ns();
         let p = self.processes.get_mut(&pid).unwrap();

@@ -17,7 +17,7 @@ use super::stack;
 use super::syscalls::{self, Outcome};
 use super::trace::{Before, TraceRing};
 use super::vfs::{Timespec, Vfs};
-use crate::arm64::exec::{step, Exception};
+use crate::arm64::exec::Exception;
 use crate::arm64::mem::{Access, Memory, WatchRange, PAGE_SIZE};
 use crate::arm64::state::CpuState;
 
@@ -466,21 +466,8 @@ impl Machine {
         }
         let thread = self.threads.get_mut(&tid).unwrap();
         let pid = thread.pid;
-        let space = self.processes[&pid].space;
-        let mem = &mut self.spaces[space].mem;
-        let cpu = &mut thread.cpu;
-        let mut n = 0;
-        let mut result = Ok(());
-        while n < limit {
-            if let Err(e) = step(cpu, mem) {
-                result = Err(e);
-                break;
-            }
-            n += 1;
-        }
-        if matches!(result, Err(Exception::Svc { .. })) {
-            n += 1;
-        }
+        let space = &mut self.spaces[self.processes[&pid].space];
+        let (n, result) = space.code.run(&mut thread.cpu, &mut space.mem, limit);
         self.account(pid, n);
         match result {
             Ok(()) => None,
@@ -506,8 +493,8 @@ impl Machine {
                 return None;
             }
             let pid = thread.pid;
-            let space = self.processes[&pid].space;
-            let (cpu, mem) = (&mut thread.cpu, &mut self.spaces[space].mem);
+            let space = &mut self.spaces[self.processes[&pid].space];
+            let (cpu, mem, code) = (&mut thread.cpu, &mut space.mem, &mut space.code);
             let DebugState { trace: ring, breakpoints, resume_over, .. } = &mut self.debug;
             let tracing = ring.depth > 0;
             let mut before = Before::default();
@@ -529,12 +516,12 @@ impl Machine {
                 for w in &watches {
                     mem.unwatch(w.addr, w.len);
                 }
-                let result = step(cpu, mem);
+                let result = code.step(cpu, mem);
                 for w in &watches {
                     mem.watch(w.addr, w.len, w.read, w.write);
                 }
                 match result {
-                    Ok(()) => {
+                    Ok(_) => {
                         n += 1;
                         if tracing {
                             ring.record(pid, &before, cpu);

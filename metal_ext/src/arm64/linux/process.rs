@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 
 use super::fd::FdTable;
 use super::signals::{SigAction, SigInfo};
+use crate::arm64::exec::code_cache::CodeCache;
 use crate::arm64::mem::Memory;
 use crate::arm64::state::CpuState;
 
@@ -15,6 +16,8 @@ pub const MMAP_TOP: u64 = 0x0000_7fff_b000_0000;
 #[derive(Clone)]
 pub struct Space {
     pub mem: Memory,
+    /// `mem`'s executable pages, decoded.
+    pub code: CodeCache,
     pub brk_start: u64,
     pub brk: u64,
     /// Next free address below which anonymous mappings go.

@@ -1,0 +1,181 @@
+//! The code cache: each executable page decoded once into handlers (`decoded`), then run
+//! without fetching or decoding again, until the memory's code epoch says the page table or an
+//! executable page changed.
+
+use std::collections::hash_map::Entry;
+use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
+
+use super::decoded::{decode, Op};
+use super::Exception;
+use crate::arm64::mem::{Memory, PageHasher, PAGE_SHIFT, PAGE_SIZE};
+use crate::arm64::state::CpuState;
+
+const OPS_PER_PAGE: usize = (PAGE_SIZE / 4) as usize;
+/// Pages whose decoded form is one array index away.
+const RECENT: usize = 64;
+
+/// Decoded pages of one address space. Cloning gives an empty cache: a clone of the memory has
+/// an epoch of its own.
+pub struct CodeCache {
+    epoch: u64,
+    pages: HashMap<u64, Box<[Op]>, BuildHasherDefault<PageHasher>>,
+    /// Page number and decoded ops of recently entered pages (`u64::MAX`: none).
+    recent: [(u64, *const Op); RECENT],
+}
+
+// SAFETY: the raw pointers point into boxes this cache owns; nothing else reaches them.
+unsafe impl Send for CodeCache {}
+unsafe impl Sync for CodeCache {}
+
+impl Default for CodeCache {
+    fn default() -> Self {
+        CodeCache { epoch: 0, pages: HashMap::default(), recent: [(u64::MAX, std::ptr::null()); RECENT] }
+    }
+}
+
+impl Clone for CodeCache {
+    fn clone(&self) -> Self {
+        CodeCache::default()
+    }
+}
+
+impl CodeCache {
+    /// Executes up to `limit` instructions, as that many calls of `exec::step` would. Returns how
+    /// many retired (an SVC counts) and the exception that stopped them, if any.
+    pub fn run(&mut self, cpu: &mut CpuState, mem: &mut Memory, limit: u64) -> (u64, Result<(), Exception>) {
+        let mut n = 0;
+        let mut page = u64::MAX;
+        let mut ops: *const Op = std::ptr::null();
+        let mut epoch = mem.code_epoch();
+        while n < limit {
+            let pc = cpu.pc;
+            if pc >> PAGE_SHIFT != page || pc & 3 != 0 || mem.code_epoch() != epoch {
+                match self.page(mem, pc) {
+                    Ok(p) => ops = p,
+                    Err(e) => return (n, Err(e)),
+                }
+                page = pc >> PAGE_SHIFT;
+                epoch = mem.code_epoch();
+            }
+            // SAFETY: `ops` holds OPS_PER_PAGE decoded instructions of `page`, which stays in the
+            // cache until the epoch moves; a handler that moves it is the last to use `ops`
+            // before the check above fetches the page again.
+            let op = unsafe { &*ops.add((pc & (PAGE_SIZE - 1)) as usize >> 2) };
+            match (op.run)(cpu, mem, op) {
+                Ok(()) => {
+                    n += 1;
+                    cpu.counter = cpu.counter.wrapping_add(1);
+                }
+                Err(e) => {
+                    if matches!(e, Exception::Svc { .. }) {
+                        n += 1;
+                        cpu.counter = cpu.counter.wrapping_add(1);
+                    }
+                    return (n, Err(e));
+                }
+            }
+        }
+        (n, Ok(()))
+    }
+
+    /// Executes the instruction at `cpu.pc` as `exec::step` does; on success, returns its word.
+    pub fn step(&mut self, cpu: &mut CpuState, mem: &mut Memory) -> Result<u32, Exception> {
+        let pc = cpu.pc;
+        let ops = self.page(mem, pc)?;
+        // SAFETY: as in `run`.
+        let op = unsafe { &*ops.add((pc & (PAGE_SIZE - 1)) as usize >> 2) };
+        let word = op.word;
+        let result = (op.run)(cpu, mem, op);
+        if result.is_ok() || matches!(result, Err(Exception::Svc { .. })) {
+            cpu.counter = cpu.counter.wrapping_add(1);
+        }
+        result.map(|()| word)
+    }
+
+    /// The decoded page holding `pc`, decoding it on first use; the fetch's exception if `pc`
+    /// is misaligned or its page not executable.
+    fn page(&mut self, mem: &mut Memory, pc: u64) -> Result<*const Op, Exception> {
+        if pc & 3 != 0 {
+            return Err(Exception::Alignment { pc, addr: pc });
+        }
+        if self.epoch != mem.code_epoch() {
+            self.pages.clear();
+            self.recent.fill((u64::MAX, std::ptr::null()));
+            self.epoch = mem.code_epoch();
+        }
+        let number = pc >> PAGE_SHIFT;
+        let slot = number as usize % RECENT;
+        if self.recent[slot].0 == number {
+            return Ok(self.recent[slot].1);
+        }
+        if let Entry::Vacant(vacant) = self.pages.entry(number) {
+            mem.fetch(pc).map_err(|fault| Exception::Memory { pc, fault })?;
+            let start = number << PAGE_SHIFT;
+            let mut bytes = [0u8; PAGE_SIZE as usize];
+            mem.peek(start, &mut bytes).expect("an executable page is mapped");
+            let ops: Box<[Op]> = bytes
+                .chunks_exact(4)
+                .enumerate()
+                .map(|(i, w)| decode(u32::from_le_bytes(w.try_into().unwrap()), start + 4 * i as u64))
+                .collect();
+            debug_assert_eq!(ops.len(), OPS_PER_PAGE);
+            vacant.insert(ops);
+        }
+        let ops = self.pages[&number].as_ptr();
+        self.recent[slot] = (number, ops);
+        Ok(ops)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arm64::mem::{EXEC, READ, WRITE};
+
+    const MOV_X0_1: u32 = 0xD280_0020; // mov x0, #1
+    const MOV_X0_2: u32 = 0xD280_0040; // mov x0, #2
+    const RET: u32 = 0xD65F_03C0;
+
+    fn run_at(code: &mut CodeCache, cpu: &mut CpuState, mem: &mut Memory, pc: u64) -> Result<(), Exception> {
+        cpu.pc = pc;
+        code.run(cpu, mem, 2).1
+    }
+
+    #[test]
+    fn code_written_after_decoding_runs_as_written() {
+        let mut mem = Memory::new();
+        mem.map(0x1000, 0x1000, READ | WRITE | EXEC);
+        mem.map(0x2000, 0x1000, READ | EXEC);
+        mem.poke(0x2000, &0xB900_0022u32.to_le_bytes()).unwrap(); // str w2, [x1]
+        mem.poke(0x2004, &RET.to_le_bytes()).unwrap();
+        let (mut code, mut cpu) = (CodeCache::default(), CpuState::default());
+        mem.write_u32(0x1000, MOV_X0_1).unwrap();
+        mem.write_u32(0x1004, RET).unwrap();
+        run_at(&mut code, &mut cpu, &mut mem, 0x1000).unwrap();
+        assert_eq!(cpu.x[0], 1);
+        // A guest store, as a JIT would make it, then the same address again.
+        cpu.x[1] = 0x1000;
+        cpu.x[2] = MOV_X0_2 as u64;
+        cpu.x[30] = 0x1000;
+        run_at(&mut code, &mut cpu, &mut mem, 0x2000).unwrap();
+        assert_eq!(cpu.pc, 0x1000);
+        code.run(&mut cpu, &mut mem, 1).1.unwrap();
+        assert_eq!(cpu.x[0], 2);
+    }
+
+    #[test]
+    fn pages_no_longer_executable_fault() {
+        let mut mem = Memory::new();
+        mem.map(0x1000, 0x1000, READ | EXEC);
+        mem.poke(0x1000, &MOV_X0_1.to_le_bytes()).unwrap();
+        let (mut code, mut cpu) = (CodeCache::default(), CpuState::default());
+        cpu.pc = 0x1000;
+        code.run(&mut cpu, &mut mem, 1).1.unwrap();
+        mem.protect(0x1000, 0x1000, READ).unwrap();
+        cpu.pc = 0x1000;
+        assert!(matches!(code.run(&mut cpu, &mut mem, 1).1, Err(Exception::Memory { pc: 0x1000, .. })));
+        cpu.pc = 0x1002;
+        assert_eq!(code.run(&mut cpu, &mut mem, 1).1, Err(Exception::Alignment { pc: 0x1002, addr: 0x1002 }));
+    }
+}

@@ -1,0 +1,342 @@
+//! Specialised handlers for the integer data-processing forms that dominate real code:
+//! add/subtract and logical with an immediate or a shifted register, moves, bitfields, extract
+//! and conditional select. Immediates, bitmasks and constant results are computed at decode.
+
+use super::{next, Handler, Op};
+use crate::arm64::exec::alu::{add_with_carry, condition_holds, decode_bit_masks, logic_flags, shift, sign_extend, width};
+use crate::arm64::exec::Exception;
+use crate::arm64::mem::Memory;
+use crate::arm64::state::CpuState;
+
+type Done = Result<(), Exception>;
+
+fn op(run: Handler, word: u32, a: u32, b: u32, c: u32, d: u32) -> Op {
+    Op { a: a as u8, b: b as u8, c: c as u8, d: d as u8, ..Op::new(run, word) }
+}
+
+/// A result that goes to XZR with no flags: the instruction only moves on.
+fn nop_op(word: u32) -> Op {
+    Op::new(nop, word)
+}
+
+/// Register `rd` (31 here being the register the form names: XZR or SP) gets a constant.
+fn constant(word: u32, rd: u32, value: u64, rd_is_sp: bool) -> Op {
+    if rd == 31 && !rd_is_sp {
+        return nop_op(word);
+    }
+    Op { imm: value, ..op(set_const, word, rd, 0, 0, 0) }
+}
+
+/// Data processing with an immediate (op0 = 100x); None leaves the word to the interpreter.
+pub fn decode_immediate(word: u32, pc: u64) -> Option<Op> {
+    let sf = word >> 31 == 1;
+    let rd = word & 31;
+    let rn = (word >> 5) & 31;
+    match (word >> 23) & 7 {
+        0 | 1 => {
+            let imm = sign_extend((((word >> 5) & 0x7FFFF) << 2 | (word >> 29) & 3) as u64, 21);
+            let value = if sf { (pc & !0xFFF).wrapping_add(imm << 12) } else { pc.wrapping_add(imm) };
+            Some(constant(word, rd, value, false))
+        }
+        2 => {
+            let imm = (((word >> 10) & 0xFFF) as u64) << (12 * ((word >> 22) & 1));
+            let subtract = word & (1 << 30) != 0;
+            let run: Handler = match (sf, subtract, word & (1 << 29) != 0) {
+                (_, _, false) => {
+                    let imm = if subtract { imm.wrapping_neg() } else { imm };
+                    let run: Handler = if sf { add_imm::<true> } else { add_imm::<false> };
+                    return Some(Op { imm, ..op(run, word, rd, rn, 0, 0) });
+                }
+                (true, false, true) => adds_imm::<true, false>,
+                (true, true, true) => adds_imm::<true, true>,
+                (false, false, true) => adds_imm::<false, false>,
+                (false, true, true) => adds_imm::<false, true>,
+            };
+            Some(Op { imm: if subtract { !imm } else { imm }, ..op(run, word, rd, rn, 0, 0) })
+        }
+        4 => {
+            let n = (word >> 22) & 1;
+            if !sf && n == 1 {
+                return None;
+            }
+            let (imm, _) = decode_bit_masks(n, (word >> 10) & 63, (word >> 16) & 63, true, if sf { 64 } else { 32 })?;
+            let opc = (word >> 29) & 3;
+            if opc != 3 && rn == 31 {
+                // MOV (bitmask immediate): ORR with XZR, a constant; AND/EOR of XZR likewise.
+                let value = if opc == 0 { 0 } else { width(imm, sf) };
+                return Some(constant(word, rd, value, true));
+            }
+            let run: Handler = match (sf, opc) {
+                (true, 0) => logic_imm::<true, 0>,
+                (true, 1) => logic_imm::<true, 1>,
+                (true, 2) => logic_imm::<true, 2>,
+                (true, _) => ands_imm::<true>,
+                (false, 0) => logic_imm::<false, 0>,
+                (false, 1) => logic_imm::<false, 1>,
+                (false, 2) => logic_imm::<false, 2>,
+                (false, _) => ands_imm::<false>,
+            };
+            Some(Op { imm, ..op(run, word, rd, rn, 0, 0) })
+        }
+        5 => {
+            let opc = (word >> 29) & 3;
+            let hw = (word >> 21) & 3;
+            if opc == 1 || (!sf && hw >= 2) {
+                return None;
+            }
+            let shift = 16 * hw;
+            let imm = (((word >> 5) & 0xFFFF) as u64) << shift;
+            match opc {
+                0 => Some(constant(word, rd, width(!imm, sf), false)),
+                2 => Some(constant(word, rd, width(imm, sf), false)),
+                _ if rd == 31 => Some(nop_op(word)),
+                _ => {
+                    let run: Handler = if sf { movk::<true> } else { movk::<false> };
+                    Some(Op { imm, imm2: !(0xFFFF << shift), ..op(run, word, rd, 0, 0, 0) })
+                }
+            }
+        }
+        6 => {
+            let opc = (word >> 29) & 3;
+            let n = (word >> 22) & 1;
+            let immr = (word >> 16) & 63;
+            let imms = (word >> 10) & 63;
+            if opc == 1 || opc == 3 || n != sf as u32 || (!sf && (immr | imms) >= 32) {
+                return None;
+            }
+            let (wmask, tmask) = decode_bit_masks(n, imms, immr, false, if sf { 64 } else { 32 })?;
+            if rd == 31 {
+                return Some(nop_op(word));
+            }
+            let run: Handler = match (sf, opc) {
+                (true, 0) => sbfm::<true>,
+                (false, 0) => sbfm::<false>,
+                (true, _) => ubfm::<true>,
+                (false, _) => ubfm::<false>,
+            };
+            Some(Op { imm: wmask & tmask, imm2: !tmask, ..op(run, word, rd, rn, immr, imms) })
+        }
+        7 => {
+            let lsb = (word >> 10) & 63;
+            let n = (word >> 22) & 1;
+            if (word >> 29) & 3 != 0 || word & (1 << 21) != 0 || n != sf as u32 || (!sf && lsb >= 32) {
+                return None;
+            }
+            if rd == 31 {
+                return Some(nop_op(word));
+            }
+            let run: Handler = if sf { extr::<true> } else { extr::<false> };
+            Some(op(run, word, rd, rn, (word >> 16) & 31, lsb))
+        }
+        _ => None,
+    }
+}
+
+/// Logical and add/subtract with a shifted register, and conditional select (op0 = x101).
+pub fn decode_register(word: u32) -> Option<Op> {
+    let sf = word >> 31 == 1;
+    let (rd, rn, rm) = (word & 31, (word >> 5) & 31, (word >> 16) & 31);
+    let kind = (word >> 22) & 3;
+    let amount = (word >> 10) & 63;
+    if word & (1 << 28) == 0 {
+        if !sf && amount >= 32 {
+            return None;
+        }
+        if word & (1 << 24) == 0 {
+            let opc = (word >> 29) & 3;
+            let invert = word & (1 << 21) != 0;
+            if opc != 3 && rd == 31 {
+                return Some(nop_op(word));
+            }
+            if opc == 1 && !invert && amount == 0 && rn == 31 {
+                let run: Handler = if sf { mov_reg::<true> } else { mov_reg::<false> };
+                return Some(op(run, word, rd, rn, rm, kind));
+            }
+            let run: Handler = match (sf, opc, invert) {
+                (true, 0, false) => logic_reg::<true, 0, false>,
+                (true, 1, false) => logic_reg::<true, 1, false>,
+                (true, 2, false) => logic_reg::<true, 2, false>,
+                (true, _, false) => logic_reg::<true, 3, false>,
+                (true, 0, true) => logic_reg::<true, 0, true>,
+                (true, 1, true) => logic_reg::<true, 1, true>,
+                (true, 2, true) => logic_reg::<true, 2, true>,
+                (true, _, true) => logic_reg::<true, 3, true>,
+                (false, 0, false) => logic_reg::<false, 0, false>,
+                (false, 1, false) => logic_reg::<false, 1, false>,
+                (false, 2, false) => logic_reg::<false, 2, false>,
+                (false, _, false) => logic_reg::<false, 3, false>,
+                (false, 0, true) => logic_reg::<false, 0, true>,
+                (false, 1, true) => logic_reg::<false, 1, true>,
+                (false, 2, true) => logic_reg::<false, 2, true>,
+                (false, _, _) => logic_reg::<false, 3, true>,
+            };
+            return Some(Op { imm: amount as u64, ..op(run, word, rd, rn, rm, kind) });
+        }
+        if (word >> 21) & 1 != 0 || kind == 3 {
+            return None; // the extended-register forms, and a reserved shift
+        }
+        let run: Handler = match (sf, word & (1 << 30) != 0, word & (1 << 29) != 0) {
+            (true, false, false) => add_reg::<true, false, false>,
+            (true, false, true) => add_reg::<true, false, true>,
+            (true, true, false) => add_reg::<true, true, false>,
+            (true, true, true) => add_reg::<true, true, true>,
+            (false, false, false) => add_reg::<false, false, false>,
+            (false, false, true) => add_reg::<false, false, true>,
+            (false, true, false) => add_reg::<false, true, false>,
+            (false, true, true) => add_reg::<false, true, true>,
+        };
+        return Some(Op { imm: amount as u64, ..op(run, word, rd, rn, rm, kind) });
+    }
+    // CSEL, CSINC, CSINV, CSNEG
+    let variant = (word >> 10) & 3;
+    if (word >> 21) & 15 != 4 || word & (1 << 29) != 0 || variant > 1 {
+        return None;
+    }
+    let run: Handler = if sf { csel::<true> } else { csel::<false> };
+    let variant = ((word >> 30) & 1) << 1 | variant;
+    Some(Op { imm: variant as u64, ..op(run, word, rd, rn, rm, (word >> 12) & 15) })
+}
+
+fn nop(cpu: &mut CpuState, _: &mut Memory, _: &Op) -> Done {
+    next(cpu)
+}
+
+fn set_const(cpu: &mut CpuState, _: &mut Memory, op: &Op) -> Done {
+    cpu.x[op.a as usize & 31] = op.imm;
+    next(cpu)
+}
+
+/// ADD/SUB (immediate) to Rd|SP from Rn|SP; `imm` is already negated for SUB.
+fn add_imm<const SF: bool>(cpu: &mut CpuState, _: &mut Memory, op: &Op) -> Done {
+    cpu.x[op.a as usize & 31] = width(cpu.x[op.b as usize & 31].wrapping_add(op.imm), SF);
+    next(cpu)
+}
+
+/// ADDS/SUBS (immediate, CMP/CMN); `imm` is already inverted for SUBS.
+fn adds_imm<const SF: bool, const SUB: bool>(cpu: &mut CpuState, _: &mut Memory, op: &Op) -> Done {
+    let (r, nzcv) = add_with_carry(cpu.x[op.b as usize & 31], op.imm, SUB, SF);
+    cpu.nzcv = nzcv;
+    cpu.set_xr(op.a as u32, r);
+    next(cpu)
+}
+
+/// AND/ORR/EOR (immediate) to Rd|SP; Rn is not XZR here.
+fn logic_imm<const SF: bool, const OPC: u32>(cpu: &mut CpuState, _: &mut Memory, op: &Op) -> Done {
+    let x = cpu.x[op.b as usize & 31];
+    let r = match OPC {
+        0 => x & op.imm,
+        1 => x | op.imm,
+        _ => x ^ op.imm,
+    };
+    cpu.x[op.a as usize & 31] = width(r, SF);
+    next(cpu)
+}
+
+fn ands_imm<const SF: bool>(cpu: &mut CpuState, _: &mut Memory, op: &Op) -> Done {
+    let r = width(cpu.xr(op.b as u32) & op.imm, SF);
+    cpu.nzcv = logic_flags(r, SF);
+    cpu.set_xr(op.a as u32, r);
+    next(cpu)
+}
+
+/// MOVK: `imm` is the shifted half-word, `imm2` keeps the other bits.
+fn movk<const SF: bool>(cpu: &mut CpuState, _: &mut Memory, op: &Op) -> Done {
+    let rd = op.a as usize & 31;
+    cpu.x[rd] = width((cpu.x[rd] & op.imm2) | op.imm, SF);
+    next(cpu)
+}
+
+#[inline(always)]
+fn rotate_right<const SF: bool>(v: u64, amount: u32) -> u64 {
+    if SF {
+        v.rotate_right(amount)
+    } else {
+        (v as u32).rotate_right(amount) as u64
+    }
+}
+
+/// UBFM (LSL, LSR, UBFX, UXTB...): the rotated source under wmask & tmask (`imm`).
+fn ubfm<const SF: bool>(cpu: &mut CpuState, _: &mut Memory, op: &Op) -> Done {
+    let src = width(cpu.xr(op.b as u32), SF);
+    cpu.x[op.a as usize & 31] = width(rotate_right::<SF>(src, op.c as u32) & op.imm, SF);
+    next(cpu)
+}
+
+/// SBFM (ASR, SBFX, SXTW...): as UBFM, with bit `imms` (`d`) copied above the field (`imm2` =
+/// !tmask).
+fn sbfm<const SF: bool>(cpu: &mut CpuState, _: &mut Memory, op: &Op) -> Done {
+    let src = width(cpu.xr(op.b as u32), SF);
+    let top = 0u64.wrapping_sub((src >> op.d) & 1);
+    let r = (top & op.imm2) | (rotate_right::<SF>(src, op.c as u32) & op.imm);
+    cpu.x[op.a as usize & 31] = width(r, SF);
+    next(cpu)
+}
+
+fn extr<const SF: bool>(cpu: &mut CpuState, _: &mut Memory, op: &Op) -> Done {
+    let (hi, lo, lsb) = (cpu.xr(op.b as u32), cpu.xr(op.c as u32), op.d as u32);
+    let r = if SF {
+        if lsb == 0 {
+            lo
+        } else {
+            (lo >> lsb) | (hi << (64 - lsb))
+        }
+    } else {
+        ((((hi as u32 as u64) << 32) | lo as u32 as u64) >> lsb) as u32 as u64
+    };
+    cpu.x[op.a as usize & 31] = r;
+    next(cpu)
+}
+
+/// MOV (register): ORR Rd, XZR, Rm.
+fn mov_reg<const SF: bool>(cpu: &mut CpuState, _: &mut Memory, op: &Op) -> Done {
+    cpu.x[op.a as usize & 31] = width(cpu.xr(op.c as u32), SF);
+    next(cpu)
+}
+
+/// AND, ORR, EOR, ANDS and their inverted forms (BIC, ORN, EON, BICS) with a shifted register.
+fn logic_reg<const SF: bool, const OPC: u32, const INVERT: bool>(cpu: &mut CpuState, _: &mut Memory, op: &Op) -> Done {
+    let y = shift(width(cpu.xr(op.c as u32), SF), op.d as u32, op.imm as u32, SF);
+    let y = if INVERT { !y } else { y };
+    let x = cpu.xr(op.b as u32);
+    let r = width(
+        match OPC {
+            0 | 3 => x & y,
+            1 => x | y,
+            _ => x ^ y,
+        },
+        SF,
+    );
+    if OPC == 3 {
+        cpu.nzcv = logic_flags(r, SF);
+    }
+    cpu.set_xr(op.a as u32, r);
+    next(cpu)
+}
+
+/// ADD, ADDS, SUB, SUBS (shifted register; CMP, CMN, NEG).
+fn add_reg<const SF: bool, const SUB: bool, const S: bool>(cpu: &mut CpuState, _: &mut Memory, op: &Op) -> Done {
+    let y = shift(width(cpu.xr(op.c as u32), SF), op.d as u32, op.imm as u32, SF);
+    let (r, nzcv) = add_with_carry(cpu.xr(op.b as u32), if SUB { !y } else { y }, SUB, SF);
+    if S {
+        cpu.nzcv = nzcv;
+    }
+    cpu.set_xr(op.a as u32, r);
+    next(cpu)
+}
+
+/// CSEL, CSINC, CSINV, CSNEG as `imm` 0..3; the condition in `d`.
+fn csel<const SF: bool>(cpu: &mut CpuState, _: &mut Memory, op: &Op) -> Done {
+    let r = if condition_holds(op.d as u32, cpu.nzcv) {
+        cpu.xr(op.b as u32)
+    } else {
+        let m = cpu.xr(op.c as u32);
+        match op.imm {
+            0 => m,
+            1 => m.wrapping_add(1),
+            2 => !m,
+            _ => m.wrapping_neg(),
+        }
+    };
+    cpu.set_xr(op.a as u32, width(r, SF));
+    next(cpu)
+}

@@ -1,0 +1,65 @@
+//! Instructions decoded once into a handler and its operands, for the code cache.
+//!
+//! The common integer, branch and load/store forms get a handler specialised by width, flags
+//! and addressing mode, with their fields, immediates, bitmasks and branch targets worked out
+//! at decode time. Everything else (and every encoding a specialised decoder is not sure of)
+//! runs through `generic`, the interpreter of `execute_word`, so both paths share one
+//! definition of what is undefined.
+//!
+//! A handler runs with `cpu.pc` at its instruction and follows `execute_word`'s contract: on
+//! success `cpu.pc` is the next instruction; on an exception other than SVC nothing changed.
+
+mod branches;
+mod integer;
+mod transfers;
+
+use super::Exception;
+use crate::arm64::mem::Memory;
+use crate::arm64::state::CpuState;
+
+pub type Handler = fn(&mut CpuState, &mut Memory, &Op) -> Result<(), Exception>;
+
+/// One decoded instruction. What `a`..`d`, `imm` and `imm2` mean is up to its handler.
+#[derive(Clone, Copy)]
+pub struct Op {
+    pub run: Handler,
+    pub imm: u64,
+    pub imm2: u64,
+    pub word: u32,
+    pub a: u8,
+    pub b: u8,
+    pub c: u8,
+    pub d: u8,
+}
+
+impl Op {
+    fn new(run: Handler, word: u32) -> Op {
+        Op { run, imm: 0, imm2: 0, word, a: 0, b: 0, c: 0, d: 0 }
+    }
+}
+
+/// Decodes the instruction `word` found at `pc`.
+pub fn decode(word: u32, pc: u64) -> Op {
+    let specialised = match (word >> 25) & 0xF {
+        0b1000 | 0b1001 => integer::decode_immediate(word, pc),
+        0b0101 | 0b1101 => integer::decode_register(word),
+        0b1010 | 0b1011 => branches::decode(word, pc),
+        0b0100 | 0b0110 | 0b1100 | 0b1110 => transfers::decode(word),
+        _ => None,
+    };
+    specialised.unwrap_or_else(|| Op::new(generic, word))
+}
+
+fn generic(cpu: &mut CpuState, mem: &mut Memory, op: &Op) -> Result<(), Exception> {
+    super::execute_word(cpu, mem, op.word)
+}
+
+/// Moves past an instruction that finished.
+#[inline(always)]
+fn next(cpu: &mut CpuState) -> Result<(), Exception> {
+    cpu.pc = cpu.pc.wrapping_add(4);
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,281 @@
+//! Specialised handlers for the loads and stores most code runs: single general-purpose
+//! registers with an immediate or register offset and pre/post-index, SIMD&FP registers with an
+//! immediate offset, and pairs. They use the interpreter's `load`/`store`, so watchpoints,
+//! permissions and all-or-nothing faults behave the same.
+
+use super::{next, Handler, Op};
+use crate::arm64::exec::alu::{extend, sign_extend};
+use crate::arm64::exec::{load, read, store, write, Exception};
+use crate::arm64::mem::Memory;
+use crate::arm64::state::CpuState;
+
+type Done = Result<(), Exception>;
+
+/// How a loaded value reaches a general-purpose register.
+const ZERO: u8 = 0;
+const SIGN64: u8 = 1;
+const SIGN32: u8 = 2;
+
+/// Addressing modes, as bits 11..10 of the immediate forms say them.
+const OFFSET: u8 = 0;
+const POST: u8 = 1;
+const PRE: u8 = 3;
+
+/// Picks `f::<SIZE, …>` for a runtime size of 1, 2, 4, 8 or 16 bytes.
+macro_rules! sized {
+    ($f:ident, $size:expr $(, $rest:expr)*) => {
+        match $size {
+            1 => $f::<1 $(, $rest)*> as Handler,
+            2 => $f::<2 $(, $rest)*>,
+            4 => $f::<4 $(, $rest)*>,
+            8 => $f::<8 $(, $rest)*>,
+            _ => $f::<16 $(, $rest)*>,
+        }
+    };
+}
+
+/// Loads and stores (op0 = x1x0); None leaves the word to the interpreter.
+pub fn decode(word: u32) -> Option<Op> {
+    match word & 0x3A00_0000 {
+        0x3800_0000 => single(word),
+        0x2800_0000 => pair(word),
+        _ => None,
+    }
+}
+
+fn single(word: u32) -> Option<Op> {
+    let simd = word & (1 << 26) != 0;
+    let (size, opc) = (word >> 30, (word >> 22) & 3);
+    let (scale, load_ext) = if simd {
+        if opc & 2 != 0 && size != 0 {
+            return None;
+        }
+        ((opc & 2) << 1 | size, (opc & 1 == 1).then_some(ZERO))
+    } else {
+        match opc {
+            0 => (size, None),
+            1 => (size, Some(ZERO)),
+            2 if size == 3 => return None, // PRFM
+            2 => (size, Some(SIGN64)),
+            _ if size >= 2 => return None,
+            _ => (size, Some(SIGN32)),
+        }
+    };
+    let bytes = 1u32 << scale;
+    let base = Op { a: (word & 31) as u8, b: ((word >> 5) & 31) as u8, ..Op::new(super::generic, word) };
+    if word & (1 << 24) != 0 {
+        let imm = (((word >> 10) & 0xFFF) as u64) << scale;
+        return Some(Op { imm, run: offset_handler(simd, bytes, load_ext, OFFSET), ..base });
+    }
+    let mode = ((word >> 10) & 3) as u8;
+    if word & (1 << 21) == 0 {
+        // Mode 2 is the unprivileged LDTR/STTR family.
+        if mode == 2 || (simd && mode != OFFSET) {
+            return None;
+        }
+        let imm = sign_extend(((word >> 12) & 0x1FF) as u64, 9);
+        return Some(Op { imm, run: offset_handler(simd, bytes, load_ext, mode), ..base });
+    }
+    let option = (word >> 13) & 7;
+    if mode != 2 || option & 2 == 0 || simd {
+        return None; // atomics, and reserved extends
+    }
+    let lsl = if word & (1 << 12) != 0 { scale } else { 0 };
+    let run = match load_ext {
+        None => sized!(store_register, bytes),
+        Some(ZERO) => sized!(load_register, bytes, ZERO),
+        Some(SIGN64) => sized!(load_register, bytes, SIGN64),
+        Some(_) => sized!(load_register, bytes, SIGN32),
+    };
+    Some(Op { c: ((word >> 16) & 31) as u8, d: option as u8, imm: lsl as u64, run, ..base })
+}
+
+fn offset_handler(simd: bool, bytes: u32, load_ext: Option<u8>, mode: u8) -> Handler {
+    match (simd, load_ext, mode) {
+        (true, None, _) => sized!(store_vector, bytes),
+        (true, Some(_), _) => sized!(load_vector, bytes),
+        (false, None, OFFSET) => sized!(store_single, bytes, OFFSET),
+        (false, None, POST) => sized!(store_single, bytes, POST),
+        (false, None, _) => sized!(store_single, bytes, PRE),
+        (false, Some(ext), OFFSET) => match ext {
+            ZERO => sized!(load_single, bytes, ZERO, OFFSET),
+            SIGN64 => sized!(load_single, bytes, SIGN64, OFFSET),
+            _ => sized!(load_single, bytes, SIGN32, OFFSET),
+        },
+        (false, Some(ext), POST) => match ext {
+            ZERO => sized!(load_single, bytes, ZERO, POST),
+            SIGN64 => sized!(load_single, bytes, SIGN64, POST),
+            _ => sized!(load_single, bytes, SIGN32, POST),
+        },
+        (false, Some(ext), _) => match ext {
+            ZERO => sized!(load_single, bytes, ZERO, PRE),
+            SIGN64 => sized!(load_single, bytes, SIGN64, PRE),
+            _ => sized!(load_single, bytes, SIGN32, PRE),
+        },
+    }
+}
+
+fn pair(word: u32) -> Option<Op> {
+    let simd = word & (1 << 26) != 0;
+    let scale = match (word >> 30, simd) {
+        (0, _) => 2,
+        (1, true) => 3,
+        (2, _) => if simd { 4 } else { 3 },
+        _ => return None, // LDPSW and STGP stay with the interpreter
+    };
+    let bytes = 1u32 << scale;
+    let mode = match (word >> 23) & 3 {
+        1 => POST,
+        3 => PRE,
+        _ => OFFSET, // 0 is the non-temporal LDNP/STNP
+    };
+    let run = match (simd, word & (1 << 22) != 0, mode) {
+        (false, true, OFFSET) => sized!(load_pair, bytes, OFFSET),
+        (false, true, POST) => sized!(load_pair, bytes, POST),
+        (false, true, _) => sized!(load_pair, bytes, PRE),
+        (false, false, OFFSET) => sized!(store_pair, bytes, OFFSET),
+        (false, false, POST) => sized!(store_pair, bytes, POST),
+        (false, false, _) => sized!(store_pair, bytes, PRE),
+        (true, true, OFFSET) => sized!(load_vector_pair, bytes, OFFSET),
+        (true, true, POST) => sized!(load_vector_pair, bytes, POST),
+        (true, true, _) => sized!(load_vector_pair, bytes, PRE),
+        (true, false, OFFSET) => sized!(store_vector_pair, bytes, OFFSET),
+        (true, false, POST) => sized!(store_vector_pair, bytes, POST),
+        (true, false, _) => sized!(store_vector_pair, bytes, PRE),
+    };
+    let imm = sign_extend(((word >> 15) & 0x7F) as u64, 7) << scale;
+    Some(Op { run, imm, a: (word & 31) as u8, b: ((word >> 5) & 31) as u8, c: ((word >> 10) & 31) as u8, ..Op::new(run, word) })
+}
+
+/// The access address and the written-back base of an immediate-offset form.
+#[inline(always)]
+fn address<const MODE: u8>(cpu: &CpuState, op: &Op) -> (u64, u64) {
+    let base = cpu.x[op.b as usize & 31];
+    let moved = base.wrapping_add(op.imm);
+    (if MODE == POST { base } else { moved }, moved)
+}
+
+#[inline(always)]
+fn extended<const SIZE: usize, const EXT: u8>(v: u128) -> u64 {
+    let v = v as u64;
+    match EXT {
+        ZERO => v,
+        SIGN64 => sign_extend(v, 8 * SIZE as u32),
+        _ => sign_extend(v, 8 * SIZE as u32) as u32 as u64,
+    }
+}
+
+fn load_single<const SIZE: usize, const EXT: u8, const MODE: u8>(cpu: &mut CpuState, mem: &mut Memory, op: &Op) -> Done {
+    let (addr, moved) = address::<MODE>(cpu, op);
+    let v = load(mem, cpu.pc, addr, SIZE)?;
+    cpu.set_xr(op.a as u32, extended::<SIZE, EXT>(v));
+    if MODE != OFFSET {
+        cpu.x[op.b as usize & 31] = moved;
+    }
+    next(cpu)
+}
+
+fn store_single<const SIZE: usize, const MODE: u8>(cpu: &mut CpuState, mem: &mut Memory, op: &Op) -> Done {
+    let (addr, moved) = address::<MODE>(cpu, op);
+    store(mem, cpu.pc, addr, SIZE, cpu.xr(op.a as u32) as u128)?;
+    if MODE != OFFSET {
+        cpu.x[op.b as usize & 31] = moved;
+    }
+    next(cpu)
+}
+
+/// The register-offset address: base + extend(Rm, option `d`) << `imm`.
+#[inline(always)]
+fn indexed(cpu: &CpuState, op: &Op) -> u64 {
+    cpu.x[op.b as usize & 31].wrapping_add(extend(cpu.xr(op.c as u32), op.d as u32, op.imm as u32))
+}
+
+fn load_register<const SIZE: usize, const EXT: u8>(cpu: &mut CpuState, mem: &mut Memory, op: &Op) -> Done {
+    let v = load(mem, cpu.pc, indexed(cpu, op), SIZE)?;
+    cpu.set_xr(op.a as u32, extended::<SIZE, EXT>(v));
+    next(cpu)
+}
+
+fn store_register<const SIZE: usize>(cpu: &mut CpuState, mem: &mut Memory, op: &Op) -> Done {
+    store(mem, cpu.pc, indexed(cpu, op), SIZE, cpu.xr(op.a as u32) as u128)?;
+    next(cpu)
+}
+
+fn load_vector<const SIZE: usize>(cpu: &mut CpuState, mem: &mut Memory, op: &Op) -> Done {
+    let (addr, _) = address::<OFFSET>(cpu, op);
+    cpu.v[op.a as usize & 31] = load(mem, cpu.pc, addr, SIZE)?;
+    next(cpu)
+}
+
+fn store_vector<const SIZE: usize>(cpu: &mut CpuState, mem: &mut Memory, op: &Op) -> Done {
+    let (addr, _) = address::<OFFSET>(cpu, op);
+    store(mem, cpu.pc, addr, SIZE, cpu.v[op.a as usize & 31])?;
+    next(cpu)
+}
+
+/// Both halves of a pair of up to 8 bytes each, read in one access so that the pair faults or
+/// hits a watchpoint as a whole.
+#[inline(always)]
+fn load_halves<const SIZE: usize>(mem: &mut Memory, pc: u64, addr: u64) -> Result<(u128, u128), Exception> {
+    if SIZE == 16 {
+        let mut buf = [0u8; 32];
+        read(mem, pc, addr, &mut buf)?;
+        let half = |b: &[u8]| u128::from_le_bytes(b.try_into().expect("16 bytes"));
+        return Ok((half(&buf[..16]), half(&buf[16..])));
+    }
+    let both = load(mem, pc, addr, 2 * SIZE)?;
+    let bits = 8 * SIZE as u32;
+    Ok((both & ((1 << bits) - 1), both >> bits))
+}
+
+#[inline(always)]
+fn store_halves<const SIZE: usize>(mem: &mut Memory, pc: u64, addr: u64, a: u128, b: u128) -> Done {
+    if SIZE == 16 {
+        let mut buf = [0u8; 32];
+        buf[..16].copy_from_slice(&a.to_le_bytes());
+        buf[16..].copy_from_slice(&b.to_le_bytes());
+        return write(mem, pc, addr, &buf);
+    }
+    let bits = 8 * SIZE as u32;
+    store(mem, pc, addr, 2 * SIZE, (a & ((1 << bits) - 1)) | b << bits)
+}
+
+fn load_pair<const SIZE: usize, const MODE: u8>(cpu: &mut CpuState, mem: &mut Memory, op: &Op) -> Done {
+    let (addr, moved) = address::<MODE>(cpu, op);
+    let (a, b) = load_halves::<SIZE>(mem, cpu.pc, addr)?;
+    cpu.set_xr(op.a as u32, a as u64);
+    cpu.set_xr(op.c as u32, b as u64);
+    if MODE != OFFSET {
+        cpu.x[op.b as usize & 31] = moved;
+    }
+    next(cpu)
+}
+
+fn store_pair<const SIZE: usize, const MODE: u8>(cpu: &mut CpuState, mem: &mut Memory, op: &Op) -> Done {
+    let (addr, moved) = address::<MODE>(cpu, op);
+    store_halves::<SIZE>(mem, cpu.pc, addr, cpu.xr(op.a as u32) as u128, cpu.xr(op.c as u32) as u128)?;
+    if MODE != OFFSET {
+        cpu.x[op.b as usize & 31] = moved;
+    }
+    next(cpu)
+}
+
+fn load_vector_pair<const SIZE: usize, const MODE: u8>(cpu: &mut CpuState, mem: &mut Memory, op: &Op) -> Done {
+    let (addr, moved) = address::<MODE>(cpu, op);
+    let (a, b) = load_halves::<SIZE>(mem, cpu.pc, addr)?;
+    cpu.v[op.a as usize & 31] = a;
+    cpu.v[op.c as usize & 31] = b;
+    if MODE != OFFSET {
+        cpu.x[op.b as usize & 31] = moved;
+    }
+    next(cpu)
+}
+
+fn store_vector_pair<const SIZE: usize, const MODE: u8>(cpu: &mut CpuState, mem: &mut Memory, op: &Op) -> Done {
+    let (addr, moved) = address::<MODE>(cpu, op);
+    store_halves::<SIZE>(mem, cpu.pc, addr, cpu.v[op.a as usize & 31], cpu.v[op.c as usize & 31])?;
+    if MODE != OFFSET {
+        cpu.x[op.b as usize & 31] = moved;
+    }
+    next(cpu)
+}
