@@ -45,37 +45,37 @@ impl CodeCache {
     /// many retired (an SVC counts) and the exception that stopped them, if any.
     pub fn run(&mut self, cpu: &mut CpuState, mem: &mut Memory, limit: u64) -> (u64, Result<(), Exception>) {
         let mut n = 0;
+        let mut pc = cpu.pc;
+        // The page's address, so that one comparison also rejects a misaligned PC.
         let mut page = u64::MAX;
         let mut ops: *const Op = std::ptr::null();
         let mut epoch = mem.code_epoch();
         while n < limit {
-            let pc = cpu.pc;
-            if pc >> PAGE_SHIFT != page || pc & 3 != 0 || mem.code_epoch() != epoch {
+            if pc & !(PAGE_SIZE - 4) != page || mem.code_epoch() != epoch {
                 match self.page(mem, pc) {
                     Ok(p) => ops = p,
-                    Err(e) => return (n, Err(e)),
+                    Err(e) => {
+                        cpu.pc = pc;
+                        return (n, Err(e));
+                    }
                 }
-                page = pc >> PAGE_SHIFT;
+                page = pc & !(PAGE_SIZE - 1);
                 epoch = mem.code_epoch();
             }
             // SAFETY: `ops` holds OPS_PER_PAGE decoded instructions of `page`, which stays in the
             // cache until the epoch moves; a handler that moves it is the last to use `ops`
             // before the check above fetches the page again.
             let op = unsafe { &*ops.add((pc & (PAGE_SIZE - 1)) as usize >> 2) };
-            match (op.run)(cpu, mem, op) {
-                Ok(()) => {
+            match (op.run)(cpu, mem, op, pc) {
+                Ok(next) => {
+                    pc = next;
                     n += 1;
                     cpu.counter = cpu.counter.wrapping_add(1);
                 }
-                Err(e) => {
-                    if matches!(e, Exception::Svc { .. }) {
-                        n += 1;
-                        cpu.counter = cpu.counter.wrapping_add(1);
-                    }
-                    return (n, Err(e));
-                }
+                Err(e) => return (n + self.stopped(cpu, pc, &e) as u64, Err(*e)),
             }
         }
+        cpu.pc = pc;
         (n, Ok(()))
     }
 
@@ -85,12 +85,28 @@ impl CodeCache {
         let ops = self.page(mem, pc)?;
         // SAFETY: as in `run`.
         let op = unsafe { &*ops.add((pc & (PAGE_SIZE - 1)) as usize >> 2) };
-        let word = op.word;
-        let result = (op.run)(cpu, mem, op);
-        if result.is_ok() || matches!(result, Err(Exception::Svc { .. })) {
+        match (op.run)(cpu, mem, op, pc) {
+            Ok(next) => {
+                cpu.pc = next;
+                cpu.counter = cpu.counter.wrapping_add(1);
+                Ok(op.word)
+            }
+            Err(e) => {
+                self.stopped(cpu, pc, &e);
+                Err(*e)
+            }
+        }
+    }
+
+    /// Puts `cpu.pc` where an exception leaves it (past an SVC, else at the instruction) and
+    /// counts an SVC as retired; returns whether it was one.
+    fn stopped(&self, cpu: &mut CpuState, pc: u64, e: &Exception) -> bool {
+        let svc = matches!(e, Exception::Svc { .. });
+        cpu.pc = if svc { pc.wrapping_add(4) } else { pc };
+        if svc {
             cpu.counter = cpu.counter.wrapping_add(1);
         }
-        result.map(|()| word)
+        svc
     }
 
     /// The decoded page holding `pc`, decoding it on first use; the fetch's exception if `pc`

@@ -1,16 +1,13 @@
 //! Specialised handlers for branches: targets and return addresses are computed at decode.
 
-use super::{Handler, Op};
+use super::{Handler, Next, Op};
 use crate::arm64::exec::alu::{condition_holds, sign_extend, width};
-use crate::arm64::exec::Exception;
 use crate::arm64::mem::Memory;
 use crate::arm64::state::CpuState;
 
-type Done = Result<(), Exception>;
-
-/// `imm` is the taken target, `imm2` the next instruction.
+/// `imm` is the taken target.
 fn to(run: Handler, word: u32, pc: u64, offset: u64) -> Op {
-    Op { imm: pc.wrapping_add(offset), imm2: pc.wrapping_add(4), ..Op::new(run, word) }
+    Op { imm: pc.wrapping_add(offset), ..Op::new(run, word) }
 }
 
 fn imm19(word: u32) -> u64 {
@@ -52,45 +49,38 @@ pub fn decode(word: u32, pc: u64) -> Option<Op> {
     }
 }
 
-fn b(cpu: &mut CpuState, _: &mut Memory, op: &Op) -> Done {
-    cpu.pc = op.imm;
-    Ok(())
+fn b(_: &mut CpuState, _: &mut Memory, op: &Op, _: u64) -> Next {
+    Ok(op.imm)
 }
 
-fn bl(cpu: &mut CpuState, _: &mut Memory, op: &Op) -> Done {
-    cpu.x[30] = op.imm2;
-    cpu.pc = op.imm;
-    Ok(())
+fn bl(cpu: &mut CpuState, _: &mut Memory, op: &Op, pc: u64) -> Next {
+    cpu.x[30] = pc.wrapping_add(4);
+    Ok(op.imm)
 }
 
-fn b_cond(cpu: &mut CpuState, _: &mut Memory, op: &Op) -> Done {
-    cpu.pc = if condition_holds(op.d as u32, cpu.nzcv) { op.imm } else { op.imm2 };
-    Ok(())
+fn b_cond(cpu: &mut CpuState, _: &mut Memory, op: &Op, pc: u64) -> Next {
+    Ok(if condition_holds(op.d as u32, cpu.nzcv) { op.imm } else { pc.wrapping_add(4) })
 }
 
 /// CBZ (`NONZERO` false) and CBNZ.
-fn cb<const SF: bool, const NONZERO: bool>(cpu: &mut CpuState, _: &mut Memory, op: &Op) -> Done {
+fn cb<const SF: bool, const NONZERO: bool>(cpu: &mut CpuState, _: &mut Memory, op: &Op, pc: u64) -> Next {
     let taken = (width(cpu.xr(op.a as u32), SF) != 0) == NONZERO;
-    cpu.pc = if taken { op.imm } else { op.imm2 };
-    Ok(())
+    Ok(if taken { op.imm } else { pc.wrapping_add(4) })
 }
 
 /// TBZ (`NONZERO` false) and TBNZ on bit `d`.
-fn tb<const NONZERO: bool>(cpu: &mut CpuState, _: &mut Memory, op: &Op) -> Done {
+fn tb<const NONZERO: bool>(cpu: &mut CpuState, _: &mut Memory, op: &Op, pc: u64) -> Next {
     let taken = ((cpu.xr(op.a as u32) >> op.d) & 1 != 0) == NONZERO;
-    cpu.pc = if taken { op.imm } else { op.imm2 };
-    Ok(())
+    Ok(if taken { op.imm } else { pc.wrapping_add(4) })
 }
 
 /// BR and RET.
-fn br(cpu: &mut CpuState, _: &mut Memory, op: &Op) -> Done {
-    cpu.pc = cpu.xr(op.b as u32);
-    Ok(())
+fn br(cpu: &mut CpuState, _: &mut Memory, op: &Op, _: u64) -> Next {
+    Ok(cpu.xr(op.b as u32))
 }
 
-fn blr(cpu: &mut CpuState, _: &mut Memory, op: &Op) -> Done {
+fn blr(cpu: &mut CpuState, _: &mut Memory, op: &Op, pc: u64) -> Next {
     let target = cpu.xr(op.b as u32);
-    cpu.x[30] = op.imm2;
-    cpu.pc = target;
-    Ok(())
+    cpu.x[30] = pc.wrapping_add(4);
+    Ok(target)
 }

@@ -2,13 +2,10 @@
 //! add/subtract and logical with an immediate or a shifted register, moves, bitfields, extract
 //! and conditional select. Immediates, bitmasks and constant results are computed at decode.
 
-use super::{next, Handler, Op};
+use super::{next, Handler, Next, Op};
 use crate::arm64::exec::alu::{add_with_carry, condition_holds, decode_bit_masks, logic_flags, shift, sign_extend, width};
-use crate::arm64::exec::Exception;
 use crate::arm64::mem::Memory;
 use crate::arm64::state::CpuState;
-
-type Done = Result<(), Exception>;
 
 fn op(run: Handler, word: u32, a: u32, b: u32, c: u32, d: u32) -> Op {
     Op { a: a as u8, b: b as u8, c: c as u8, d: d as u8, ..Op::new(run, word) }
@@ -197,31 +194,31 @@ pub fn decode_register(word: u32) -> Option<Op> {
     Some(Op { imm: variant as u64, ..op(run, word, rd, rn, rm, (word >> 12) & 15) })
 }
 
-fn nop(cpu: &mut CpuState, _: &mut Memory, _: &Op) -> Done {
-    next(cpu)
+fn nop(_: &mut CpuState, _: &mut Memory, _: &Op, pc: u64) -> Next {
+    next(pc)
 }
 
-fn set_const(cpu: &mut CpuState, _: &mut Memory, op: &Op) -> Done {
+fn set_const(cpu: &mut CpuState, _: &mut Memory, op: &Op, pc: u64) -> Next {
     cpu.x[op.a as usize & 31] = op.imm;
-    next(cpu)
+    next(pc)
 }
 
 /// ADD/SUB (immediate) to Rd|SP from Rn|SP; `imm` is already negated for SUB.
-fn add_imm<const SF: bool>(cpu: &mut CpuState, _: &mut Memory, op: &Op) -> Done {
+fn add_imm<const SF: bool>(cpu: &mut CpuState, _: &mut Memory, op: &Op, pc: u64) -> Next {
     cpu.x[op.a as usize & 31] = width(cpu.x[op.b as usize & 31].wrapping_add(op.imm), SF);
-    next(cpu)
+    next(pc)
 }
 
 /// ADDS/SUBS (immediate, CMP/CMN); `imm` is already inverted for SUBS.
-fn adds_imm<const SF: bool, const SUB: bool>(cpu: &mut CpuState, _: &mut Memory, op: &Op) -> Done {
+fn adds_imm<const SF: bool, const SUB: bool>(cpu: &mut CpuState, _: &mut Memory, op: &Op, pc: u64) -> Next {
     let (r, nzcv) = add_with_carry(cpu.x[op.b as usize & 31], op.imm, SUB, SF);
     cpu.nzcv = nzcv;
     cpu.set_xr(op.a as u32, r);
-    next(cpu)
+    next(pc)
 }
 
 /// AND/ORR/EOR (immediate) to Rd|SP; Rn is not XZR here.
-fn logic_imm<const SF: bool, const OPC: u32>(cpu: &mut CpuState, _: &mut Memory, op: &Op) -> Done {
+fn logic_imm<const SF: bool, const OPC: u32>(cpu: &mut CpuState, _: &mut Memory, op: &Op, pc: u64) -> Next {
     let x = cpu.x[op.b as usize & 31];
     let r = match OPC {
         0 => x & op.imm,
@@ -229,21 +226,21 @@ fn logic_imm<const SF: bool, const OPC: u32>(cpu: &mut CpuState, _: &mut Memory,
         _ => x ^ op.imm,
     };
     cpu.x[op.a as usize & 31] = width(r, SF);
-    next(cpu)
+    next(pc)
 }
 
-fn ands_imm<const SF: bool>(cpu: &mut CpuState, _: &mut Memory, op: &Op) -> Done {
+fn ands_imm<const SF: bool>(cpu: &mut CpuState, _: &mut Memory, op: &Op, pc: u64) -> Next {
     let r = width(cpu.xr(op.b as u32) & op.imm, SF);
     cpu.nzcv = logic_flags(r, SF);
     cpu.set_xr(op.a as u32, r);
-    next(cpu)
+    next(pc)
 }
 
 /// MOVK: `imm` is the shifted half-word, `imm2` keeps the other bits.
-fn movk<const SF: bool>(cpu: &mut CpuState, _: &mut Memory, op: &Op) -> Done {
+fn movk<const SF: bool>(cpu: &mut CpuState, _: &mut Memory, op: &Op, pc: u64) -> Next {
     let rd = op.a as usize & 31;
     cpu.x[rd] = width((cpu.x[rd] & op.imm2) | op.imm, SF);
-    next(cpu)
+    next(pc)
 }
 
 #[inline(always)]
@@ -256,23 +253,23 @@ fn rotate_right<const SF: bool>(v: u64, amount: u32) -> u64 {
 }
 
 /// UBFM (LSL, LSR, UBFX, UXTB...): the rotated source under wmask & tmask (`imm`).
-fn ubfm<const SF: bool>(cpu: &mut CpuState, _: &mut Memory, op: &Op) -> Done {
+fn ubfm<const SF: bool>(cpu: &mut CpuState, _: &mut Memory, op: &Op, pc: u64) -> Next {
     let src = width(cpu.xr(op.b as u32), SF);
     cpu.x[op.a as usize & 31] = width(rotate_right::<SF>(src, op.c as u32) & op.imm, SF);
-    next(cpu)
+    next(pc)
 }
 
 /// SBFM (ASR, SBFX, SXTW...): as UBFM, with bit `imms` (`d`) copied above the field (`imm2` =
 /// !tmask).
-fn sbfm<const SF: bool>(cpu: &mut CpuState, _: &mut Memory, op: &Op) -> Done {
+fn sbfm<const SF: bool>(cpu: &mut CpuState, _: &mut Memory, op: &Op, pc: u64) -> Next {
     let src = width(cpu.xr(op.b as u32), SF);
     let top = 0u64.wrapping_sub((src >> op.d) & 1);
     let r = (top & op.imm2) | (rotate_right::<SF>(src, op.c as u32) & op.imm);
     cpu.x[op.a as usize & 31] = width(r, SF);
-    next(cpu)
+    next(pc)
 }
 
-fn extr<const SF: bool>(cpu: &mut CpuState, _: &mut Memory, op: &Op) -> Done {
+fn extr<const SF: bool>(cpu: &mut CpuState, _: &mut Memory, op: &Op, pc: u64) -> Next {
     let (hi, lo, lsb) = (cpu.xr(op.b as u32), cpu.xr(op.c as u32), op.d as u32);
     let r = if SF {
         if lsb == 0 {
@@ -284,17 +281,17 @@ fn extr<const SF: bool>(cpu: &mut CpuState, _: &mut Memory, op: &Op) -> Done {
         ((((hi as u32 as u64) << 32) | lo as u32 as u64) >> lsb) as u32 as u64
     };
     cpu.x[op.a as usize & 31] = r;
-    next(cpu)
+    next(pc)
 }
 
 /// MOV (register): ORR Rd, XZR, Rm.
-fn mov_reg<const SF: bool>(cpu: &mut CpuState, _: &mut Memory, op: &Op) -> Done {
+fn mov_reg<const SF: bool>(cpu: &mut CpuState, _: &mut Memory, op: &Op, pc: u64) -> Next {
     cpu.x[op.a as usize & 31] = width(cpu.xr(op.c as u32), SF);
-    next(cpu)
+    next(pc)
 }
 
 /// AND, ORR, EOR, ANDS and their inverted forms (BIC, ORN, EON, BICS) with a shifted register.
-fn logic_reg<const SF: bool, const OPC: u32, const INVERT: bool>(cpu: &mut CpuState, _: &mut Memory, op: &Op) -> Done {
+fn logic_reg<const SF: bool, const OPC: u32, const INVERT: bool>(cpu: &mut CpuState, _: &mut Memory, op: &Op, pc: u64) -> Next {
     let y = shift(width(cpu.xr(op.c as u32), SF), op.d as u32, op.imm as u32, SF);
     let y = if INVERT { !y } else { y };
     let x = cpu.xr(op.b as u32);
@@ -310,22 +307,22 @@ fn logic_reg<const SF: bool, const OPC: u32, const INVERT: bool>(cpu: &mut CpuSt
         cpu.nzcv = logic_flags(r, SF);
     }
     cpu.set_xr(op.a as u32, r);
-    next(cpu)
+    next(pc)
 }
 
 /// ADD, ADDS, SUB, SUBS (shifted register; CMP, CMN, NEG).
-fn add_reg<const SF: bool, const SUB: bool, const S: bool>(cpu: &mut CpuState, _: &mut Memory, op: &Op) -> Done {
+fn add_reg<const SF: bool, const SUB: bool, const S: bool>(cpu: &mut CpuState, _: &mut Memory, op: &Op, pc: u64) -> Next {
     let y = shift(width(cpu.xr(op.c as u32), SF), op.d as u32, op.imm as u32, SF);
     let (r, nzcv) = add_with_carry(cpu.xr(op.b as u32), if SUB { !y } else { y }, SUB, SF);
     if S {
         cpu.nzcv = nzcv;
     }
     cpu.set_xr(op.a as u32, r);
-    next(cpu)
+    next(pc)
 }
 
 /// CSEL, CSINC, CSINV, CSNEG as `imm` 0..3; the condition in `d`.
-fn csel<const SF: bool>(cpu: &mut CpuState, _: &mut Memory, op: &Op) -> Done {
+fn csel<const SF: bool>(cpu: &mut CpuState, _: &mut Memory, op: &Op, pc: u64) -> Next {
     let r = if condition_holds(op.d as u32, cpu.nzcv) {
         cpu.xr(op.b as u32)
     } else {
@@ -338,5 +335,5 @@ fn csel<const SF: bool>(cpu: &mut CpuState, _: &mut Memory, op: &Op) -> Done {
         }
     };
     cpu.set_xr(op.a as u32, width(r, SF));
-    next(cpu)
+    next(pc)
 }

@@ -6,8 +6,10 @@
 //! runs through `generic`, the interpreter of `execute_word`, so both paths share one
 //! definition of what is undefined.
 //!
-//! A handler runs with `cpu.pc` at its instruction and follows `execute_word`'s contract: on
-//! success `cpu.pc` is the next instruction; on an exception other than SVC nothing changed.
+//! A handler gets its instruction's address as `pc` and returns the next instruction's, which
+//! the code cache keeps in a host register rather than in `cpu.pc` (a store and reload per
+//! instruction would put memory latency on the path from one instruction to the next). On an
+//! exception nothing changed but `cpu.pc`, which `generic` may have set.
 
 mod branches;
 mod integer;
@@ -17,7 +19,10 @@ use super::Exception;
 use crate::arm64::mem::Memory;
 use crate::arm64::state::CpuState;
 
-pub type Handler = fn(&mut CpuState, &mut Memory, &Op) -> Result<(), Exception>;
+pub type Handler = fn(&mut CpuState, &mut Memory, &Op, u64) -> Next;
+
+/// The next PC, or why the instruction stopped (boxed, so that the result fits two registers).
+pub type Next = Result<u64, Box<Exception>>;
 
 /// One decoded instruction. What `a`..`d`, `imm` and `imm2` mean is up to its handler.
 #[derive(Clone, Copy)]
@@ -50,15 +55,16 @@ pub fn decode(word: u32, pc: u64) -> Op {
     specialised.unwrap_or_else(|| Op::new(generic, word))
 }
 
-fn generic(cpu: &mut CpuState, mem: &mut Memory, op: &Op) -> Result<(), Exception> {
-    super::execute_word(cpu, mem, op.word)
+fn generic(cpu: &mut CpuState, mem: &mut Memory, op: &Op, pc: u64) -> Next {
+    cpu.pc = pc;
+    super::execute_word(cpu, mem, op.word)?;
+    Ok(cpu.pc)
 }
 
-/// Moves past an instruction that finished.
+/// The instruction after the one at `pc`.
 #[inline(always)]
-fn next(cpu: &mut CpuState) -> Result<(), Exception> {
-    cpu.pc = cpu.pc.wrapping_add(4);
-    Ok(())
+fn next(pc: u64) -> Next {
+    Ok(pc.wrapping_add(4))
 }
 
 #[cfg(test)]

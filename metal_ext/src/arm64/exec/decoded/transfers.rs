@@ -3,13 +3,11 @@
 //! immediate offset, and pairs. They use the interpreter's `load`/`store`, so watchpoints,
 //! permissions and all-or-nothing faults behave the same.
 
-use super::{next, Handler, Op};
+use super::{next, Handler, Next, Op};
 use crate::arm64::exec::alu::{extend, sign_extend};
 use crate::arm64::exec::{load, read, store, write, Exception};
 use crate::arm64::mem::Memory;
 use crate::arm64::state::CpuState;
-
-type Done = Result<(), Exception>;
 
 /// How a loaded value reaches a general-purpose register.
 const ZERO: u8 = 0;
@@ -165,23 +163,23 @@ fn extended<const SIZE: usize, const EXT: u8>(v: u128) -> u64 {
     }
 }
 
-fn load_single<const SIZE: usize, const EXT: u8, const MODE: u8>(cpu: &mut CpuState, mem: &mut Memory, op: &Op) -> Done {
+fn load_single<const SIZE: usize, const EXT: u8, const MODE: u8>(cpu: &mut CpuState, mem: &mut Memory, op: &Op, pc: u64) -> Next {
     let (addr, moved) = address::<MODE>(cpu, op);
-    let v = load(mem, cpu.pc, addr, SIZE)?;
+    let v = load(mem, pc, addr, SIZE)?;
     cpu.set_xr(op.a as u32, extended::<SIZE, EXT>(v));
     if MODE != OFFSET {
         cpu.x[op.b as usize & 31] = moved;
     }
-    next(cpu)
+    next(pc)
 }
 
-fn store_single<const SIZE: usize, const MODE: u8>(cpu: &mut CpuState, mem: &mut Memory, op: &Op) -> Done {
+fn store_single<const SIZE: usize, const MODE: u8>(cpu: &mut CpuState, mem: &mut Memory, op: &Op, pc: u64) -> Next {
     let (addr, moved) = address::<MODE>(cpu, op);
-    store(mem, cpu.pc, addr, SIZE, cpu.xr(op.a as u32) as u128)?;
+    store(mem, pc, addr, SIZE, cpu.xr(op.a as u32) as u128)?;
     if MODE != OFFSET {
         cpu.x[op.b as usize & 31] = moved;
     }
-    next(cpu)
+    next(pc)
 }
 
 /// The register-offset address: base + extend(Rm, option `d`) << `imm`.
@@ -190,27 +188,27 @@ fn indexed(cpu: &CpuState, op: &Op) -> u64 {
     cpu.x[op.b as usize & 31].wrapping_add(extend(cpu.xr(op.c as u32), op.d as u32, op.imm as u32))
 }
 
-fn load_register<const SIZE: usize, const EXT: u8>(cpu: &mut CpuState, mem: &mut Memory, op: &Op) -> Done {
-    let v = load(mem, cpu.pc, indexed(cpu, op), SIZE)?;
+fn load_register<const SIZE: usize, const EXT: u8>(cpu: &mut CpuState, mem: &mut Memory, op: &Op, pc: u64) -> Next {
+    let v = load(mem, pc, indexed(cpu, op), SIZE)?;
     cpu.set_xr(op.a as u32, extended::<SIZE, EXT>(v));
-    next(cpu)
+    next(pc)
 }
 
-fn store_register<const SIZE: usize>(cpu: &mut CpuState, mem: &mut Memory, op: &Op) -> Done {
-    store(mem, cpu.pc, indexed(cpu, op), SIZE, cpu.xr(op.a as u32) as u128)?;
-    next(cpu)
+fn store_register<const SIZE: usize>(cpu: &mut CpuState, mem: &mut Memory, op: &Op, pc: u64) -> Next {
+    store(mem, pc, indexed(cpu, op), SIZE, cpu.xr(op.a as u32) as u128)?;
+    next(pc)
 }
 
-fn load_vector<const SIZE: usize>(cpu: &mut CpuState, mem: &mut Memory, op: &Op) -> Done {
+fn load_vector<const SIZE: usize>(cpu: &mut CpuState, mem: &mut Memory, op: &Op, pc: u64) -> Next {
     let (addr, _) = address::<OFFSET>(cpu, op);
-    cpu.v[op.a as usize & 31] = load(mem, cpu.pc, addr, SIZE)?;
-    next(cpu)
+    cpu.v[op.a as usize & 31] = load(mem, pc, addr, SIZE)?;
+    next(pc)
 }
 
-fn store_vector<const SIZE: usize>(cpu: &mut CpuState, mem: &mut Memory, op: &Op) -> Done {
+fn store_vector<const SIZE: usize>(cpu: &mut CpuState, mem: &mut Memory, op: &Op, pc: u64) -> Next {
     let (addr, _) = address::<OFFSET>(cpu, op);
-    store(mem, cpu.pc, addr, SIZE, cpu.v[op.a as usize & 31])?;
-    next(cpu)
+    store(mem, pc, addr, SIZE, cpu.v[op.a as usize & 31])?;
+    next(pc)
 }
 
 /// Both halves of a pair of up to 8 bytes each, read in one access so that the pair faults or
@@ -229,7 +227,7 @@ fn load_halves<const SIZE: usize>(mem: &mut Memory, pc: u64, addr: u64) -> Resul
 }
 
 #[inline(always)]
-fn store_halves<const SIZE: usize>(mem: &mut Memory, pc: u64, addr: u64, a: u128, b: u128) -> Done {
+fn store_halves<const SIZE: usize>(mem: &mut Memory, pc: u64, addr: u64, a: u128, b: u128) -> Result<(), Exception> {
     if SIZE == 16 {
         let mut buf = [0u8; 32];
         buf[..16].copy_from_slice(&a.to_le_bytes());
@@ -240,42 +238,42 @@ fn store_halves<const SIZE: usize>(mem: &mut Memory, pc: u64, addr: u64, a: u128
     store(mem, pc, addr, 2 * SIZE, (a & ((1 << bits) - 1)) | b << bits)
 }
 
-fn load_pair<const SIZE: usize, const MODE: u8>(cpu: &mut CpuState, mem: &mut Memory, op: &Op) -> Done {
+fn load_pair<const SIZE: usize, const MODE: u8>(cpu: &mut CpuState, mem: &mut Memory, op: &Op, pc: u64) -> Next {
     let (addr, moved) = address::<MODE>(cpu, op);
-    let (a, b) = load_halves::<SIZE>(mem, cpu.pc, addr)?;
+    let (a, b) = load_halves::<SIZE>(mem, pc, addr)?;
     cpu.set_xr(op.a as u32, a as u64);
     cpu.set_xr(op.c as u32, b as u64);
     if MODE != OFFSET {
         cpu.x[op.b as usize & 31] = moved;
     }
-    next(cpu)
+    next(pc)
 }
 
-fn store_pair<const SIZE: usize, const MODE: u8>(cpu: &mut CpuState, mem: &mut Memory, op: &Op) -> Done {
+fn store_pair<const SIZE: usize, const MODE: u8>(cpu: &mut CpuState, mem: &mut Memory, op: &Op, pc: u64) -> Next {
     let (addr, moved) = address::<MODE>(cpu, op);
-    store_halves::<SIZE>(mem, cpu.pc, addr, cpu.xr(op.a as u32) as u128, cpu.xr(op.c as u32) as u128)?;
+    store_halves::<SIZE>(mem, pc, addr, cpu.xr(op.a as u32) as u128, cpu.xr(op.c as u32) as u128)?;
     if MODE != OFFSET {
         cpu.x[op.b as usize & 31] = moved;
     }
-    next(cpu)
+    next(pc)
 }
 
-fn load_vector_pair<const SIZE: usize, const MODE: u8>(cpu: &mut CpuState, mem: &mut Memory, op: &Op) -> Done {
+fn load_vector_pair<const SIZE: usize, const MODE: u8>(cpu: &mut CpuState, mem: &mut Memory, op: &Op, pc: u64) -> Next {
     let (addr, moved) = address::<MODE>(cpu, op);
-    let (a, b) = load_halves::<SIZE>(mem, cpu.pc, addr)?;
+    let (a, b) = load_halves::<SIZE>(mem, pc, addr)?;
     cpu.v[op.a as usize & 31] = a;
     cpu.v[op.c as usize & 31] = b;
     if MODE != OFFSET {
         cpu.x[op.b as usize & 31] = moved;
     }
-    next(cpu)
+    next(pc)
 }
 
-fn store_vector_pair<const SIZE: usize, const MODE: u8>(cpu: &mut CpuState, mem: &mut Memory, op: &Op) -> Done {
+fn store_vector_pair<const SIZE: usize, const MODE: u8>(cpu: &mut CpuState, mem: &mut Memory, op: &Op, pc: u64) -> Next {
     let (addr, moved) = address::<MODE>(cpu, op);
-    store_halves::<SIZE>(mem, cpu.pc, addr, cpu.v[op.a as usize & 31], cpu.v[op.c as usize & 31])?;
+    store_halves::<SIZE>(mem, pc, addr, cpu.v[op.a as usize & 31], cpu.v[op.c as usize & 31])?;
     if MODE != OFFSET {
         cpu.x[op.b as usize & 31] = moved;
     }
-    next(cpu)
+    next(pc)
 }
