@@ -1,11 +1,14 @@
 //! Specialised handlers for the loads and stores most code runs: single general-purpose
 //! registers with an immediate or register offset and pre/post-index, SIMD&FP registers with an
-//! immediate offset, and pairs. They use the interpreter's `load`/`store`, so watchpoints,
-//! permissions and all-or-nothing faults behave the same.
+//! immediate offset, and pairs of up to 16 bytes each.
+//!
+//! A handler only takes the translation cache's fast path (the page is cached with the needed
+//! permission, the access stays within it, no watchpoint is set). Anything else, TLB misses,
+//! faults and watchpoints included, goes to the interpreter for the whole instruction, as a tail
+//! call, so the fast path needs no stack frame and the slow cases behave exactly as `step`.
 
-use super::{next, Handler, Next, Op};
+use super::{generic, next, Handler, Next, Op};
 use crate::arm64::exec::alu::{extend, sign_extend};
-use crate::arm64::exec::{load, read, store, write, Exception};
 use crate::arm64::mem::Memory;
 use crate::arm64::state::CpuState;
 
@@ -163,9 +166,17 @@ fn extended<const SIZE: usize, const EXT: u8>(v: u128) -> u64 {
     }
 }
 
+/// The register-offset address: base + extend(Rm, option `d`) << `imm`.
+#[inline(always)]
+fn indexed(cpu: &CpuState, op: &Op) -> u64 {
+    cpu.x[op.b as usize & 31].wrapping_add(extend(cpu.xr(op.c as u32), op.d as u32, op.imm as u32))
+}
+
 fn load_single<const SIZE: usize, const EXT: u8, const MODE: u8>(cpu: &mut CpuState, mem: &mut Memory, op: &Op, pc: u64) -> Next {
     let (addr, moved) = address::<MODE>(cpu, op);
-    let v = load(mem, pc, addr, SIZE)?;
+    let Some(v) = mem.load_cached::<SIZE>(addr) else {
+        return generic(cpu, mem, op, pc);
+    };
     cpu.set_xr(op.a as u32, extended::<SIZE, EXT>(v));
     if MODE != OFFSET {
         cpu.x[op.b as usize & 31] = moved;
@@ -175,72 +186,85 @@ fn load_single<const SIZE: usize, const EXT: u8, const MODE: u8>(cpu: &mut CpuSt
 
 fn store_single<const SIZE: usize, const MODE: u8>(cpu: &mut CpuState, mem: &mut Memory, op: &Op, pc: u64) -> Next {
     let (addr, moved) = address::<MODE>(cpu, op);
-    store(mem, pc, addr, SIZE, cpu.xr(op.a as u32) as u128)?;
+    if !mem.store_cached::<SIZE>(addr, cpu.xr(op.a as u32) as u128) {
+        return generic(cpu, mem, op, pc);
+    }
     if MODE != OFFSET {
         cpu.x[op.b as usize & 31] = moved;
     }
     next(pc)
 }
 
-/// The register-offset address: base + extend(Rm, option `d`) << `imm`.
-#[inline(always)]
-fn indexed(cpu: &CpuState, op: &Op) -> u64 {
-    cpu.x[op.b as usize & 31].wrapping_add(extend(cpu.xr(op.c as u32), op.d as u32, op.imm as u32))
-}
-
 fn load_register<const SIZE: usize, const EXT: u8>(cpu: &mut CpuState, mem: &mut Memory, op: &Op, pc: u64) -> Next {
-    let v = load(mem, pc, indexed(cpu, op), SIZE)?;
+    let Some(v) = mem.load_cached::<SIZE>(indexed(cpu, op)) else {
+        return generic(cpu, mem, op, pc);
+    };
     cpu.set_xr(op.a as u32, extended::<SIZE, EXT>(v));
     next(pc)
 }
 
 fn store_register<const SIZE: usize>(cpu: &mut CpuState, mem: &mut Memory, op: &Op, pc: u64) -> Next {
-    store(mem, pc, indexed(cpu, op), SIZE, cpu.xr(op.a as u32) as u128)?;
+    if !mem.store_cached::<SIZE>(indexed(cpu, op), cpu.xr(op.a as u32) as u128) {
+        return generic(cpu, mem, op, pc);
+    }
     next(pc)
 }
 
 fn load_vector<const SIZE: usize>(cpu: &mut CpuState, mem: &mut Memory, op: &Op, pc: u64) -> Next {
     let (addr, _) = address::<OFFSET>(cpu, op);
-    cpu.v[op.a as usize & 31] = load(mem, pc, addr, SIZE)?;
+    let Some(v) = mem.load_cached::<SIZE>(addr) else {
+        return generic(cpu, mem, op, pc);
+    };
+    cpu.v[op.a as usize & 31] = v;
     next(pc)
 }
 
 fn store_vector<const SIZE: usize>(cpu: &mut CpuState, mem: &mut Memory, op: &Op, pc: u64) -> Next {
     let (addr, _) = address::<OFFSET>(cpu, op);
-    store(mem, pc, addr, SIZE, cpu.v[op.a as usize & 31])?;
+    if !mem.store_cached::<SIZE>(addr, cpu.v[op.a as usize & 31]) {
+        return generic(cpu, mem, op, pc);
+    }
     next(pc)
 }
 
-/// Both halves of a pair of up to 8 bytes each, read in one access so that the pair faults or
-/// hits a watchpoint as a whole.
+/// Both halves of a pair, read as one access so that the pair faults or hits a watchpoint as
+/// a whole (the interpreter's rule); None when that access is not on the fast path.
 #[inline(always)]
-fn load_halves<const SIZE: usize>(mem: &mut Memory, pc: u64, addr: u64) -> Result<(u128, u128), Exception> {
+fn load_halves<const SIZE: usize>(mem: &Memory, addr: u64) -> Option<(u128, u128)> {
     if SIZE == 16 {
-        let mut buf = [0u8; 32];
-        read(mem, pc, addr, &mut buf)?;
-        let half = |b: &[u8]| u128::from_le_bytes(b.try_into().expect("16 bytes"));
-        return Ok((half(&buf[..16]), half(&buf[16..])));
+        let a = mem.load_cached::<16>(addr)?;
+        // Both in one page, or the interpreter takes the whole pair.
+        let b = if addr & 0xFFF <= 0xFE0 { mem.load_cached::<16>(addr + 16)? } else { return None };
+        return Some((a, b));
     }
-    let both = load(mem, pc, addr, 2 * SIZE)?;
+    let both = match SIZE {
+        8 => mem.load_cached::<16>(addr)?,
+        _ => mem.load_cached::<8>(addr)?,
+    };
     let bits = 8 * SIZE as u32;
-    Ok((both & ((1 << bits) - 1), both >> bits))
+    Some((both & ((1 << bits) - 1), both >> bits))
 }
 
+/// Stores a pair as one access; false when that access is not on the fast path.
 #[inline(always)]
-fn store_halves<const SIZE: usize>(mem: &mut Memory, pc: u64, addr: u64, a: u128, b: u128) -> Result<(), Exception> {
+fn store_halves<const SIZE: usize>(mem: &mut Memory, addr: u64, a: u128, b: u128) -> bool {
     if SIZE == 16 {
-        let mut buf = [0u8; 32];
-        buf[..16].copy_from_slice(&a.to_le_bytes());
-        buf[16..].copy_from_slice(&b.to_le_bytes());
-        return write(mem, pc, addr, &buf);
+        // Both in one page, so once the first half is written the second cannot fail.
+        return addr & 0xFFF <= 0xFE0 && mem.store_cached::<16>(addr, a) && mem.store_cached::<16>(addr + 16, b);
     }
     let bits = 8 * SIZE as u32;
-    store(mem, pc, addr, 2 * SIZE, (a & ((1 << bits) - 1)) | b << bits)
+    let both = (a & ((1 << bits) - 1)) | b << bits;
+    match SIZE {
+        8 => mem.store_cached::<16>(addr, both),
+        _ => mem.store_cached::<8>(addr, both),
+    }
 }
 
 fn load_pair<const SIZE: usize, const MODE: u8>(cpu: &mut CpuState, mem: &mut Memory, op: &Op, pc: u64) -> Next {
     let (addr, moved) = address::<MODE>(cpu, op);
-    let (a, b) = load_halves::<SIZE>(mem, pc, addr)?;
+    let Some((a, b)) = load_halves::<SIZE>(mem, addr) else {
+        return generic(cpu, mem, op, pc);
+    };
     cpu.set_xr(op.a as u32, a as u64);
     cpu.set_xr(op.c as u32, b as u64);
     if MODE != OFFSET {
@@ -251,7 +275,9 @@ fn load_pair<const SIZE: usize, const MODE: u8>(cpu: &mut CpuState, mem: &mut Me
 
 fn store_pair<const SIZE: usize, const MODE: u8>(cpu: &mut CpuState, mem: &mut Memory, op: &Op, pc: u64) -> Next {
     let (addr, moved) = address::<MODE>(cpu, op);
-    store_halves::<SIZE>(mem, pc, addr, cpu.xr(op.a as u32) as u128, cpu.xr(op.c as u32) as u128)?;
+    if !store_halves::<SIZE>(mem, addr, cpu.xr(op.a as u32) as u128, cpu.xr(op.c as u32) as u128) {
+        return generic(cpu, mem, op, pc);
+    }
     if MODE != OFFSET {
         cpu.x[op.b as usize & 31] = moved;
     }
@@ -260,7 +286,9 @@ fn store_pair<const SIZE: usize, const MODE: u8>(cpu: &mut CpuState, mem: &mut M
 
 fn load_vector_pair<const SIZE: usize, const MODE: u8>(cpu: &mut CpuState, mem: &mut Memory, op: &Op, pc: u64) -> Next {
     let (addr, moved) = address::<MODE>(cpu, op);
-    let (a, b) = load_halves::<SIZE>(mem, pc, addr)?;
+    let Some((a, b)) = load_halves::<SIZE>(mem, addr) else {
+        return generic(cpu, mem, op, pc);
+    };
     cpu.v[op.a as usize & 31] = a;
     cpu.v[op.c as usize & 31] = b;
     if MODE != OFFSET {
@@ -271,7 +299,9 @@ fn load_vector_pair<const SIZE: usize, const MODE: u8>(cpu: &mut CpuState, mem: 
 
 fn store_vector_pair<const SIZE: usize, const MODE: u8>(cpu: &mut CpuState, mem: &mut Memory, op: &Op, pc: u64) -> Next {
     let (addr, moved) = address::<MODE>(cpu, op);
-    store_halves::<SIZE>(mem, pc, addr, cpu.v[op.a as usize & 31], cpu.v[op.c as usize & 31])?;
+    if !store_halves::<SIZE>(mem, addr, cpu.v[op.a as usize & 31], cpu.v[op.c as usize & 31]) {
+        return generic(cpu, mem, op, pc);
+    }
     if MODE != OFFSET {
         cpu.x[op.b as usize & 31] = moved;
     }
