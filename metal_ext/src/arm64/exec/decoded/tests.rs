@@ -35,6 +35,12 @@ fn machine(seed: &mut u64) -> (CpuState, Memory) {
     mem.map(DATA, 0x4000, READ | WRITE);
     let fill: Vec<u8> = (0..0x4000).map(|_| splitmix(seed) as u8).collect();
     mem.write(DATA, &fill).unwrap();
+    // Warm the translation cache, so that the handlers' fast paths are what runs.
+    for page in (DATA..DATA + 0x4000).step_by(0x1000) {
+        mem.store_bytes(page, &fill[(page - DATA) as usize..][..1]).unwrap();
+    }
+    let v = mem.load_cached::<8>(DATA + 8).expect("a warm page");
+    assert!(mem.store_cached::<8>(DATA + 8, v));
     (cpu, mem)
 }
 
@@ -67,8 +73,10 @@ fn decoded_handlers_agree_with_the_interpreter() {
         if op.run as *const () != super::generic as *const () {
             specialised += 1;
         }
+        // Two identical machines (a clone would share pages and leave the fast paths cold).
+        let mut again = seed;
         let (mut cpu, mut mem) = machine(&mut seed);
-        let (mut cpu2, mut mem2) = (cpu.clone(), mem.clone());
+        let (mut cpu2, mut mem2) = machine(&mut again);
         let interpreted = execute_word(&mut cpu, &mut mem, word);
         let decoded = match (op.run)(&mut cpu2, &mut mem2, &op, CODE + 0x800) {
             Ok(next) => {
