@@ -503,7 +503,7 @@ impl Machine {
             while done + n < limit {
                 let pc = cpu.pc;
                 let resuming = resume_over.take() == Some((tid, pc));
-                if !resuming && breakpoints.contains(&pc) {
+                if !resuming && !breakpoints.is_empty() && breakpoints.contains(&pc) {
                     *resume_over = Some((tid, pc));
                     self.account(pid, n);
                     return Some(Stop::Breakpoint(pc));

@@ -71,21 +71,36 @@ impl Before {
     }
 }
 
-/// Registers that differ between the saved state and now, into `out`.
-fn changes(before: &Before, after: &CpuState, out: &mut Vec<(u8, u128, u128)>) {
-    out.clear();
-    if before.x != after.x {
-        for i in 0..32 {
-            if before.x[i] != after.x[i] {
-                out.push((i as u8, before.x[i] as u128, after.x[i] as u128));
+/// Bit i set where `a[i] != b[i]`, looking at each register only in groups of four that
+/// differ somewhere (an instruction changes one or two registers).
+#[inline(always)]
+fn differing<T: PartialEq + Copy>(a: &[T; 32], b: &[T; 32]) -> u32 {
+    let mut mask = 0;
+    for g in (0..32).step_by(4) {
+        if a[g..g + 4] != b[g..g + 4] {
+            for i in g..g + 4 {
+                mask |= ((a[i] != b[i]) as u32) << i;
             }
         }
     }
-    if before.v_saved && before.v != after.v {
-        for i in 0..32 {
-            if before.v[i] != after.v[i] {
-                out.push((32 + i as u8, before.v[i], after.v[i]));
-            }
+    mask
+}
+
+/// Registers that differ between the saved state and now, into `out`.
+fn changes(before: &Before, after: &CpuState, out: &mut Vec<(u8, u128, u128)>) {
+    out.clear();
+    let mut x = differing(&before.x, &after.x);
+    while x != 0 {
+        let i = x.trailing_zeros() as usize;
+        out.push((i as u8, before.x[i] as u128, after.x[i] as u128));
+        x &= x - 1;
+    }
+    if before.v_saved {
+        let mut v = differing(&before.v, &after.v);
+        while v != 0 {
+            let i = v.trailing_zeros() as usize;
+            out.push((32 + i as u8, before.v[i], after.v[i]));
+            v &= v - 1;
         }
     }
     if before.fpcr != after.fpcr {
