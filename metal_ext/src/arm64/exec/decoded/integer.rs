@@ -1,9 +1,10 @@
 //! Specialised handlers for the integer data-processing forms that dominate real code:
-//! add/subtract and logical with an immediate or a shifted register, moves, bitfields, extract
-//! and conditional select. Immediates, bitmasks and constant results are computed at decode.
+//! add/subtract and logical with an immediate or a shifted or extended register, moves,
+//! bitfields, extract, conditional select and compare, variable shifts, multiply-add and CLZ.
+//! Immediates, bitmasks and constant results are computed at decode.
 
 use super::{next, Handler, Next, Op};
-use crate::arm64::exec::alu::{add_with_carry, condition_holds, decode_bit_masks, logic_flags, shift, sign_extend, width};
+use crate::arm64::exec::alu::{add_with_carry, condition_holds, decode_bit_masks, extend, logic_flags, shift, sign_extend, width};
 use crate::arm64::mem::Memory;
 use crate::arm64::state::CpuState;
 
@@ -169,8 +170,11 @@ pub fn decode_register(word: u32) -> Option<Op> {
             };
             return Some(Op { imm: amount as u64, ..op(run, word, rd, rn, rm, kind) });
         }
-        if (word >> 21) & 1 != 0 || kind == 3 {
-            return None; // the extended-register forms, and a reserved shift
+        if (word >> 21) & 1 != 0 {
+            return decode_extended(word);
+        }
+        if kind == 3 {
+            return None; // a reserved shift
         }
         let run: Handler = match (sf, word & (1 << 30) != 0, word & (1 << 29) != 0) {
             (true, false, false) => add_reg::<true, false, false>,
@@ -184,14 +188,88 @@ pub fn decode_register(word: u32) -> Option<Op> {
         };
         return Some(Op { imm: amount as u64, ..op(run, word, rd, rn, rm, kind) });
     }
+    match (word >> 21) & 15 {
+        2 => return decode_conditional_compare(word),
+        6 => return decode_shift_or_count(word),
+        8 if (word >> 29) & 3 == 0 => {
+            // MADD, MSUB
+            let run: Handler = match (sf, word & (1 << 15) != 0) {
+                (true, false) => multiply_add::<true, false>,
+                (true, true) => multiply_add::<true, true>,
+                (false, false) => multiply_add::<false, false>,
+                (false, true) => multiply_add::<false, true>,
+            };
+            return Some(op(run, word, rd, rn, rm, (word >> 10) & 31));
+        }
+        4 => {}
+        _ => return None,
+    }
     // CSEL, CSINC, CSINV, CSNEG
     let variant = (word >> 10) & 3;
-    if (word >> 21) & 15 != 4 || word & (1 << 29) != 0 || variant > 1 {
+    if word & (1 << 29) != 0 || variant > 1 {
         return None;
     }
     let run: Handler = if sf { csel::<true> } else { csel::<false> };
     let variant = ((word >> 30) & 1) << 1 | variant;
     Some(Op { imm: variant as u64, ..op(run, word, rd, rn, rm, (word >> 12) & 15) })
+}
+
+/// ADD, ADDS, SUB, SUBS with an extended register (UXTW, SXTW... then LSL by 0..4).
+fn decode_extended(word: u32) -> Option<Op> {
+    let lsl = (word >> 10) & 7;
+    if (word >> 22) & 3 != 0 || lsl > 4 {
+        return None;
+    }
+    let run: Handler = match (word >> 31 == 1, word & (1 << 30) != 0, word & (1 << 29) != 0) {
+        (true, false, false) => add_extended::<true, false, false>,
+        (true, false, true) => add_extended::<true, false, true>,
+        (true, true, false) => add_extended::<true, true, false>,
+        (true, true, true) => add_extended::<true, true, true>,
+        (false, false, false) => add_extended::<false, false, false>,
+        (false, false, true) => add_extended::<false, false, true>,
+        (false, true, false) => add_extended::<false, true, false>,
+        (false, true, true) => add_extended::<false, true, true>,
+    };
+    Some(Op { imm: lsl as u64, ..op(run, word, word & 31, (word >> 5) & 31, (word >> 16) & 31, (word >> 13) & 7) })
+}
+
+/// CCMP and CCMN with a register or a 5-bit immediate; `imm` holds the flags to set when the
+/// condition fails.
+fn decode_conditional_compare(word: u32) -> Option<Op> {
+    if word & (1 << 29) == 0 || word & (1 << 10) != 0 || word & (1 << 4) != 0 {
+        return None;
+    }
+    let run: Handler = match (word >> 31 == 1, word & (1 << 30) != 0, word & (1 << 11) != 0) {
+        (true, false, false) => conditional_compare::<true, false, false>,
+        (true, false, true) => conditional_compare::<true, false, true>,
+        (true, true, false) => conditional_compare::<true, true, false>,
+        (true, true, true) => conditional_compare::<true, true, true>,
+        (false, false, false) => conditional_compare::<false, false, false>,
+        (false, false, true) => conditional_compare::<false, false, true>,
+        (false, true, false) => conditional_compare::<false, true, false>,
+        (false, true, true) => conditional_compare::<false, true, true>,
+    };
+    let fallback = ((word & 15) << 28) as u64;
+    Some(Op { imm: fallback, ..op(run, word, 0, (word >> 5) & 31, (word >> 16) & 31, (word >> 12) & 15) })
+}
+
+/// LSLV, LSRV, ASRV, RORV and CLZ; the other one- and two-source operations stay with the
+/// interpreter.
+fn decode_shift_or_count(word: u32) -> Option<Op> {
+    let sf = word >> 31 == 1;
+    let (rd, rn, rm) = (word & 31, (word >> 5) & 31, (word >> 16) & 31);
+    let opcode = (word >> 10) & 63;
+    match (word & (1 << 29) != 0, word & (1 << 30) != 0, opcode) {
+        (false, false, 8..=11) => {
+            let run: Handler = if sf { variable_shift::<true> } else { variable_shift::<false> };
+            Some(op(run, word, rd, rn, rm, opcode - 8))
+        }
+        (false, true, 4) if rm == 0 => {
+            let run: Handler = if sf { count_leading_zeros::<true> } else { count_leading_zeros::<false> };
+            Some(op(run, word, rd, rn, 0, 0))
+        }
+        _ => None,
+    }
 }
 
 fn nop(_: &mut CpuState, _: &mut Memory, _: &Op, pc: u64) -> Next {
@@ -334,6 +412,54 @@ fn csel<const SF: bool>(cpu: &mut CpuState, _: &mut Memory, op: &Op, pc: u64) ->
             _ => m.wrapping_neg(),
         }
     };
+    cpu.set_xr(op.a as u32, width(r, SF));
+    next(pc)
+}
+
+/// ADD/SUB (extended register): Rn may be SP, and so may Rd unless flags are set.
+fn add_extended<const SF: bool, const SUB: bool, const S: bool>(cpu: &mut CpuState, _: &mut Memory, op: &Op, pc: u64) -> Next {
+    let y = extend(cpu.xr(op.c as u32), op.d as u32, op.imm as u32);
+    let (r, nzcv) = add_with_carry(cpu.x[op.b as usize & 31], if SUB { !y } else { y }, SUB, SF);
+    if S {
+        cpu.nzcv = nzcv;
+        cpu.set_xr(op.a as u32, r);
+    } else {
+        cpu.x[op.a as usize & 31] = r;
+    }
+    next(pc)
+}
+
+/// CCMP (`SUB`) and CCMN of Rn with Rm or the immediate `c` (`IMM`), condition `d`.
+fn conditional_compare<const SF: bool, const SUB: bool, const IMM: bool>(cpu: &mut CpuState, _: &mut Memory, op: &Op, pc: u64) -> Next {
+    cpu.nzcv = if condition_holds(op.d as u32, cpu.nzcv) {
+        let y = if IMM { op.c as u64 } else { cpu.xr(op.c as u32) };
+        add_with_carry(cpu.xr(op.b as u32), if SUB { !y } else { y }, SUB, SF).1
+    } else {
+        op.imm as u32
+    };
+    next(pc)
+}
+
+/// LSLV, LSRV, ASRV, RORV (`d` = 0..3): the amount is Rm modulo the width.
+fn variable_shift<const SF: bool>(cpu: &mut CpuState, _: &mut Memory, op: &Op, pc: u64) -> Next {
+    let x = width(cpu.xr(op.b as u32), SF);
+    let amount = (cpu.xr(op.c as u32) % if SF { 64 } else { 32 }) as u32;
+    cpu.set_xr(op.a as u32, shift(x, op.d as u32, amount, SF));
+    next(pc)
+}
+
+fn count_leading_zeros<const SF: bool>(cpu: &mut CpuState, _: &mut Memory, op: &Op, pc: u64) -> Next {
+    let x = cpu.xr(op.b as u32);
+    let zeros = if SF { x.leading_zeros() } else { (x as u32).leading_zeros() };
+    cpu.set_xr(op.a as u32, zeros as u64);
+    next(pc)
+}
+
+/// MADD and MSUB (`NEGATE`): Ra ± Rn × Rm, Ra in `d`.
+fn multiply_add<const SF: bool, const NEGATE: bool>(cpu: &mut CpuState, _: &mut Memory, op: &Op, pc: u64) -> Next {
+    let product = cpu.xr(op.b as u32).wrapping_mul(cpu.xr(op.c as u32));
+    let a = cpu.xr(op.d as u32);
+    let r = if NEGATE { a.wrapping_sub(product) } else { a.wrapping_add(product) };
     cpu.set_xr(op.a as u32, width(r, SF));
     next(pc)
 }

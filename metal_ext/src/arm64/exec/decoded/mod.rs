@@ -13,6 +13,7 @@
 
 mod branches;
 mod integer;
+mod system;
 mod transfers;
 
 use super::Exception;
@@ -48,7 +49,7 @@ pub fn decode(word: u32, pc: u64) -> Op {
     let specialised = match (word >> 25) & 0xF {
         0b1000 | 0b1001 => integer::decode_immediate(word, pc),
         0b0101 | 0b1101 => integer::decode_register(word),
-        0b1010 | 0b1011 => branches::decode(word, pc),
+        0b1010 | 0b1011 => branches::decode(word, pc).or_else(|| system::decode(word)),
         0b0100 | 0b0110 | 0b1100 | 0b1110 => transfers::decode(word),
         _ => None,
     };
