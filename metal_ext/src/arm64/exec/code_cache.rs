@@ -56,7 +56,7 @@ impl CodeCache {
                     Ok(p) => ops = p,
                     Err(e) => {
                         cpu.pc = pc;
-                        return (n, Err(e));
+                        return (n, Err(*e));
                     }
                 }
                 page = pc & !(PAGE_SIZE - 1);
@@ -82,7 +82,7 @@ impl CodeCache {
     /// Executes the instruction at `cpu.pc` as `exec::step` does; on success, returns its word.
     pub fn step(&mut self, cpu: &mut CpuState, mem: &mut Memory) -> Result<u32, Exception> {
         let pc = cpu.pc;
-        let ops = self.page(mem, pc)?;
+        let ops = self.page(mem, pc).map_err(|e| *e)?;
         // SAFETY: as in `run`.
         let op = unsafe { &*ops.add((pc & (PAGE_SIZE - 1)) as usize >> 2) };
         match (op.run)(cpu, mem, op, pc) {
@@ -111,9 +111,20 @@ impl CodeCache {
 
     /// The decoded page holding `pc`, decoding it on first use; the fetch's exception if `pc`
     /// is misaligned or its page not executable.
-    fn page(&mut self, mem: &mut Memory, pc: u64) -> Result<*const Op, Exception> {
+    #[inline(always)]
+    fn page(&mut self, mem: &mut Memory, pc: u64) -> Result<*const Op, Box<Exception>> {
+        let number = pc >> PAGE_SHIFT;
+        let slot = number as usize % RECENT;
+        if pc & 3 == 0 && self.epoch == mem.code_epoch() && self.recent[slot].0 == number {
+            return Ok(self.recent[slot].1);
+        }
+        self.enter(mem, pc)
+    }
+
+    #[inline(never)]
+    fn enter(&mut self, mem: &mut Memory, pc: u64) -> Result<*const Op, Box<Exception>> {
         if pc & 3 != 0 {
-            return Err(Exception::Alignment { pc, addr: pc });
+            return Err(Box::new(Exception::Alignment { pc, addr: pc }));
         }
         if self.epoch != mem.code_epoch() {
             self.pages.clear();
@@ -121,10 +132,6 @@ impl CodeCache {
             self.epoch = mem.code_epoch();
         }
         let number = pc >> PAGE_SHIFT;
-        let slot = number as usize % RECENT;
-        if self.recent[slot].0 == number {
-            return Ok(self.recent[slot].1);
-        }
         if let Entry::Vacant(vacant) = self.pages.entry(number) {
             mem.fetch(pc).map_err(|fault| Exception::Memory { pc, fault })?;
             let start = number << PAGE_SHIFT;
@@ -139,7 +146,7 @@ impl CodeCache {
             vacant.insert(ops);
         }
         let ops = self.pages[&number].as_ptr();
-        self.recent[slot] = (number, ops);
+        self.recent[number as usize % RECENT] = (number, ops);
         Ok(ops)
     }
 }
