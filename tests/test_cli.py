@@ -89,12 +89,13 @@ def test_bench_machine_quick_reports_every_row_beside_its_reference(capsys):
     assert main(["bench", "machine", "--quick", "--json"]) == 0
     rows = json.loads(capsys.readouterr().out)["results"]
     labels = [r["label"] for r in rows]
-    assert len(labels) == 6 and labels[0].startswith("ARM64 loop") and "trace ring 64" in labels[1]
+    assert len(labels) == 7 and labels[0].startswith("ARM64 loop") and labels[1].endswith("(budgeted)")
+    assert "trace ring 64" in labels[2]
     assert labels[-1].startswith("busybox echo") and rows[-1]["value"] > 0
     for row in rows:
         assert set(row) == {"label", "value", "unit", "reference", "reference_value", "ratio", "target", "detail",
                             "meets_target"}
-    for row in rows[:5] if qemu else rows[:2]:  # speeds are reported, never asserted
+    for row in rows[:6] if qemu else rows[:3]:  # speeds are reported, never asserted
         assert row["value"] > 0 and row["reference_value"] > 0 and row["ratio"] > 0
         assert "DIFFER" not in row["detail"]
 
