@@ -173,7 +173,7 @@ impl Arm64Core {
         let (cpu, mem, code) = (&mut self.cpu, &mut self.mem, &mut self.code);
         let (done, result) = if n > 0 && self.watch_stop.take() == Some(cpu.pc) {
             match mem.without_watchpoints(|mem| code.step(cpu, mem)) {
-                Ok(_) => {
+                Ok(()) => {
                     let (ran, result) = code.run(cpu, mem, n - 1);
                     (ran + 1, result)
                 }

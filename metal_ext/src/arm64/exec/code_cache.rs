@@ -6,7 +6,8 @@ use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
 
-use super::decoded::{decode, Op};
+use super::decoded::decode;
+pub use super::decoded::Op;
 use super::Exception;
 use crate::arm64::mem::{Memory, PageHasher, PAGE_SHIFT, PAGE_SIZE};
 use crate::arm64::state::CpuState;
@@ -72,27 +73,39 @@ impl CodeCache {
                     n += 1;
                     cpu.counter = cpu.counter.wrapping_add(1);
                 }
-                Err(e) => return (n + self.stopped(cpu, pc, &e) as u64, Err(*e)),
+                Err(e) => return (n + Self::stopped(cpu, pc, &e) as u64, Err(*e)),
             }
         }
         cpu.pc = pc;
         (n, Ok(()))
     }
 
-    /// Executes the instruction at `cpu.pc` as `exec::step` does; on success, returns its word.
-    pub fn step(&mut self, cpu: &mut CpuState, mem: &mut Memory) -> Result<u32, Exception> {
-        let pc = cpu.pc;
+    /// Executes the instruction at `cpu.pc` as `exec::step` does.
+    pub fn step(&mut self, cpu: &mut CpuState, mem: &mut Memory) -> Result<(), Exception> {
+        let op = self.fetch(mem, cpu.pc)?;
+        Self::execute(cpu, mem, op)
+    }
+
+    /// The decoded instruction at `pc`, or the exception fetching it raises. It stays valid
+    /// while executing, even if that renews the memory's code epoch: pages are only dropped
+    /// when the cache is next asked for one.
+    pub fn fetch(&mut self, mem: &mut Memory, pc: u64) -> Result<&Op, Exception> {
         let ops = self.page(mem, pc).map_err(|e| *e)?;
         // SAFETY: as in `run`.
-        let op = unsafe { &*ops.add((pc & (PAGE_SIZE - 1)) as usize >> 2) };
+        Ok(unsafe { &*ops.add((pc & (PAGE_SIZE - 1)) as usize >> 2) })
+    }
+
+    /// Executes `op`, fetched at `cpu.pc`, as `exec::step` does.
+    pub fn execute(cpu: &mut CpuState, mem: &mut Memory, op: &Op) -> Result<(), Exception> {
+        let pc = cpu.pc;
         match (op.run)(cpu, mem, op, pc) {
             Ok(next) => {
                 cpu.pc = next;
                 cpu.counter = cpu.counter.wrapping_add(1);
-                Ok(op.word)
+                Ok(())
             }
             Err(e) => {
-                self.stopped(cpu, pc, &e);
+                Self::stopped(cpu, pc, &e);
                 Err(*e)
             }
         }
@@ -100,7 +113,7 @@ impl CodeCache {
 
     /// Puts `cpu.pc` where an exception leaves it (past an SVC, else at the instruction) and
     /// counts an SVC as retired; returns whether it was one.
-    fn stopped(&self, cpu: &mut CpuState, pc: u64, e: &Exception) -> bool {
+    fn stopped(cpu: &mut CpuState, pc: u64, e: &Exception) -> bool {
         let svc = matches!(e, Exception::Svc { .. });
         cpu.pc = if svc { pc.wrapping_add(4) } else { pc };
         if svc {

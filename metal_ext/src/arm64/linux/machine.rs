@@ -17,6 +17,7 @@ use super::stack;
 use super::syscalls::{self, Outcome};
 use super::trace::{Before, TraceRing};
 use super::vfs::{Timespec, Vfs};
+use crate::arm64::exec::code_cache::CodeCache;
 use crate::arm64::exec::Exception;
 use crate::arm64::mem::{Access, Memory, WatchRange, PAGE_SIZE};
 use crate::arm64::state::CpuState;
@@ -508,15 +509,22 @@ impl Machine {
                     self.account(pid, n);
                     return Some(Stop::Breakpoint(pc));
                 }
+                let op = match code.fetch(mem, pc) {
+                    Ok(op) => op,
+                    Err(e) => {
+                        failed = Some(e);
+                        break;
+                    }
+                };
                 if tracing {
-                    before.save(cpu, mem.fetch(pc).unwrap_or(0));
+                    before.save(cpu, op.word, op.written_registers());
                 }
                 // Resuming from a watchpoint: the watched access happens once, unwatched.
                 let watches: Vec<WatchRange> = if resuming { mem.watchpoints().to_vec() } else { vec![] };
                 for w in &watches {
                     mem.unwatch(w.addr, w.len);
                 }
-                let result = code.step(cpu, mem);
+                let result = CodeCache::execute(cpu, mem, op);
                 for w in &watches {
                     mem.watch(w.addr, w.len, w.read, w.write);
                 }

@@ -40,6 +40,9 @@ pub struct TraceRing {
 pub struct Before {
     pc: u64,
     word: u32,
+    /// The registers the instruction may write, when its decoded form says (bit i: xi and vi);
+    /// only these are compared afterwards.
+    candidates: Option<u32>,
     x: [u64; 32],
     nzcv: u32,
     fpcr: u32,
@@ -56,9 +59,10 @@ fn may_write_vectors(word: u32) -> bool {
 }
 
 impl Before {
-    pub fn save(&mut self, cpu: &CpuState, word: u32) {
+    pub fn save(&mut self, cpu: &CpuState, word: u32, candidates: Option<u32>) {
         self.pc = cpu.pc;
         self.word = word;
+        self.candidates = candidates;
         self.x = cpu.x;
         self.nzcv = cpu.nzcv;
         self.fpcr = cpu.fpcr;
@@ -86,17 +90,35 @@ fn differing<T: PartialEq + Copy>(a: &[T; 32], b: &[T; 32]) -> u32 {
     mask
 }
 
+/// As `differing`, looking only at the registers in `candidates`.
+#[inline(always)]
+fn differing_among<T: PartialEq + Copy>(a: &[T; 32], b: &[T; 32], mut candidates: u32) -> u32 {
+    let mut mask = 0;
+    while candidates != 0 {
+        let i = candidates.trailing_zeros() as usize;
+        mask |= ((a[i] != b[i]) as u32) << i;
+        candidates &= candidates - 1;
+    }
+    mask
+}
+
 /// Registers that differ between the saved state and now, into `out`.
 fn changes(before: &Before, after: &CpuState, out: &mut Vec<(u8, u128, u128)>) {
     out.clear();
-    let mut x = differing(&before.x, &after.x);
+    let mut x = match before.candidates {
+        Some(mask) => differing_among(&before.x, &after.x, mask),
+        None => differing(&before.x, &after.x),
+    };
     while x != 0 {
         let i = x.trailing_zeros() as usize;
         out.push((i as u8, before.x[i] as u128, after.x[i] as u128));
         x &= x - 1;
     }
     if before.v_saved {
-        let mut v = differing(&before.v, &after.v);
+        let mut v = match before.candidates {
+            Some(mask) => differing_among(&before.v, &after.v, mask),
+            None => differing(&before.v, &after.v),
+        };
         while v != 0 {
             let i = v.trailing_zeros() as usize;
             out.push((32 + i as u8, before.v[i], after.v[i]));
@@ -163,14 +185,14 @@ mod tests {
         for pc in 0..3 {
             let mut a = a.clone();
             a.pc = pc;
-            before.save(&a, 0x4ea11c20); // mov v0.16b, v1.16b
+            before.save(&a, 0x4ea11c20, None); // mov v0.16b, v1.16b
             ring.record(1, &before, &b);
         }
         assert_eq!(ring.entries.iter().map(|e| e.pc).collect::<Vec<_>>(), [1, 2]);
         let e = &ring.entries[1];
         assert_eq!(e.changes, vec![(3, 0, 9), (31, 0, 16), (33, 0, 1 << 100), (66, 0, 5)]);
         assert_eq!((e.nzcv_before, e.nzcv_after, e.word), (0, 0x4000_0000, 0x4ea11c20));
-        before.save(&b, 0);
+        before.save(&b, 0, None);
         ring.record(1, &before, &b);
         assert!(ring.entries[1].changes.is_empty());
         assert!(!may_write_vectors(0x8b020020) && !may_write_vectors(0x14000000)); // add, b

@@ -61,6 +61,7 @@ fn compare(word: u32, seed: &mut u64) {
     let (mut cpu, mut mem) = machine(seed);
     let (mut cpu2, mut mem2) = machine(&mut again);
     let interpreted = execute_word(&mut cpu, &mut mem, word);
+    let start = cpu2.clone();
     let decoded = match (op.run)(&mut cpu2, &mut mem2, &op, CODE + 0x800) {
         Ok(next) => {
             cpu2.pc = next;
@@ -73,6 +74,13 @@ fn compare(word: u32, seed: &mut u64) {
             Err(*e)
         }
     };
+    // The trace compares only the registers a specialised handler says it may write.
+    if let Some(mask) = op.written_registers() {
+        for i in 0..32 {
+            let written = start.x[i] != cpu2.x[i] || start.v[i] != cpu2.v[i];
+            assert!(!written || mask & (1 << i) != 0, "word 0x{word:08x} wrote register {i} outside {mask:#x}");
+        }
+    }
     let a = (cpu, mem, interpreted);
     let b = (cpu2, mem2, decoded);
     assert!(same(&a, &b), "word 0x{word:08x}: interpreter {:?} vs decoded {:?}", a.2, b.2);
