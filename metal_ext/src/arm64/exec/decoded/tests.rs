@@ -34,7 +34,7 @@ fn machine(seed: &mut u64) -> (CpuState, Memory) {
     let mut mem = Memory::new();
     mem.map(CODE, 0x1000, READ | EXEC);
     mem.map(DATA, 0x4000, READ | WRITE);
-    let fill: Vec<u8> = (0..0x4000).map(|_| splitmix(seed) as u8).collect();
+    let fill: Vec<u8> = (0..0x800).flat_map(|_| splitmix(seed).to_le_bytes()).collect();
     mem.write(DATA, &fill).unwrap();
     // Warm the translation cache, so that the handlers' fast paths are what runs.
     for page in (DATA..DATA + 0x4000).step_by(0x1000) {
