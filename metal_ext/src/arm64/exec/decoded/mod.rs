@@ -26,7 +26,9 @@ pub type Handler = fn(&mut CpuState, &mut Memory, &Op, u64) -> Next;
 pub type Next = Result<u64, Box<Exception>>;
 
 /// One decoded instruction. What `a`..`d`, `imm` and `imm2` mean is up to its handler.
+/// Aligned to its 32 bytes, so that no instruction straddles two cache lines.
 #[derive(Clone, Copy)]
+#[repr(align(32))]
 pub struct Op {
     pub run: Handler,
     pub imm: u64,
