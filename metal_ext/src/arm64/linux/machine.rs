@@ -529,7 +529,7 @@ impl Machine {
                     mem.watch(w.addr, w.len, w.read, w.write);
                 }
                 match result {
-                    Ok(_) => {
+                    Ok(()) => {
                         n += 1;
                         if tracing {
                             ring.record(pid, &before, cpu);
