@@ -176,4 +176,15 @@ def condition(index: int, flags: torch.Tensor) -> torch.Tensor:
     return probs @ _TRUTH[index].to(flags.dtype)
 
 
+def compare(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    """Which conditions (of CONDITION_NAMES, last axis) hold after CMP x, y on the rounded integer
+    values, as exact 0./1. (no gradient); x and y broadcast."""
+    ux, uy = integers(x), integers(y)
+    r = (ux - uy) & MASK
+    zf, sf, cf = (r == 0).to(torch.int64), r >> 31, (ux < uy).to(torch.int64)
+    of = (((ux ^ uy) & (ux ^ r) & (1 << 31)) != 0).to(torch.int64)
+    combo = zf * 8 + sf * 4 + cf * 2 + of  # the row of _COMBOS these flags are
+    return _TRUTH.T.to(x.dtype)[combo]
+
+
 assert len(ALU_NAMES) == 14, "a new table operation needs its relaxation here"
