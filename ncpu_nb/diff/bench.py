@@ -11,6 +11,7 @@ import json
 import statistics
 from dataclasses import dataclass
 
+from ncpu_nb.diff.gradient_search import GradientSearch
 from ncpu_nb.diff.spec import SynthesisSpec
 from ncpu_nb.diff.synthesis import METHODS, Synthesizer
 from ncpu_nb.resources import data_dir
@@ -47,8 +48,16 @@ def task_files(directory=None, names=None) -> list:
     return files
 
 
-def run(directory=None, *, names=None, limit=None, time_limit=None, methods=METHODS, progress=None) -> list[TaskOutcome]:
-    """Run the benchmark; `limit` keeps the first n tasks, `time_limit` overrides each task's."""
+ABLATIONS = {"random": "gradient descent's sampler with learning rate 0: its distributions stay at their random "
+                       "starts (restarts still re-draw them), so whatever it solves it solves by random sampling"}
+
+
+def run(directory=None, *, names=None, limit=None, time_limit=None, methods=METHODS, ablation=None,
+        progress=None) -> list[TaskOutcome]:
+    """Run the benchmark; `limit` keeps the first n tasks, `time_limit` overrides each task's.
+    `ablation` "random" runs gradient descent's sampler alone with learning rate 0 (see ABLATIONS)."""
+    if ablation is not None and ablation not in ABLATIONS:
+        raise ValueError(f"unknown ablation {ablation!r}; choose from {', '.join(ABLATIONS)}")
     files = task_files(directory, names)[:limit]
     outcomes = []
     iterator = files
@@ -56,7 +65,8 @@ def run(directory=None, *, names=None, limit=None, time_limit=None, methods=METH
         from tqdm.auto import tqdm
 
         iterator = tqdm(files, desc="synth-bench", unit="task")
-    synthesizer = Synthesizer(methods=methods)
+    synthesizer = Synthesizer(methods=methods) if ablation is None else \
+        Synthesizer(methods=("gradient",), gradient=GradientSearch(lr=0.0))
     for path in iterator:
         spec = SynthesisSpec.from_json(path)
         result = synthesizer.synthesize(spec, time_limit=time_limit)
@@ -84,8 +94,9 @@ def totals(outcomes: list[TaskOutcome]) -> dict:
             "by_method": {m: sum(o.solved and o.method == m for o in outcomes) for m in METHODS}}
 
 
-def format_report(outcomes: list[TaskOutcome]) -> str:
-    lines = [f"{'task':26s} {'category':13s} {'result':22s} {'seconds':>8s} {'held-out':>9s} "
+def format_report(outcomes: list[TaskOutcome], ablation=None) -> str:
+    lines = [f"ablation {ablation}: {ABLATIONS[ablation]}", ""] if ablation else []
+    lines += [f"{'task':26s} {'category':13s} {'result':22s} {'seconds':>8s} {'held-out':>9s} "
              f"{'restarts ok':>12s} {'len':>4s}"]
     for o in outcomes:
         result = f"solved ({o.method})" if o.solved else ("FAILED held-out" if o.method else "not solved")
@@ -105,5 +116,6 @@ def format_report(outcomes: list[TaskOutcome]) -> str:
     return "\n".join(lines)
 
 
-def as_json(outcomes: list[TaskOutcome]) -> str:
-    return json.dumps({"tasks": [o.__dict__ for o in outcomes], "totals": totals(outcomes)}, indent=1)
+def as_json(outcomes: list[TaskOutcome], ablation=None) -> str:
+    return json.dumps({"ablation": ablation, "tasks": [o.__dict__ for o in outcomes], "totals": totals(outcomes)},
+                      indent=1)

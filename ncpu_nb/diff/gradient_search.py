@@ -38,6 +38,8 @@ from ncpu_nb.diff.spec import USABLE, SynthesisSpec
 from ncpu_nb.isa.table import CONDITION_NAMES, FORMS
 
 JUMP_BY_CONDITION = {f.sem.cond: f.mnemonic for f in FORMS if f.sem.kind == "jump"}
+NEGATION = {c: n for pair in (("z", "nz"), ("s", "ns"), ("c", "nc"), ("o", "no"), ("l", "ge"), ("g", "le"),
+                              ("a", "be")) for c, n in (pair, pair[::-1])}
 
 OPS = BINARY + UNARY + ("pass", "nop")
 NOP, PASS = OPS.index("nop"), OPS.index("pass")
@@ -295,13 +297,17 @@ class SoftProgram:
                 return []
             return [instruction(op, dst, self.regs[int(picks[a][lane, s])], operands[int(picks[b][lane, s])])]
 
-        first, guard = line("op", "a", "b"), int(picks["guard"][lane, s])
-        if guard == 0:
+        first, second, guard = line("op", "a", "b"), line("op2", "a2", "b2"), int(picks["guard"][lane, s])
+        if guard == 0 or first == second:
             return first
         x, y = self.regs[int(picks["x"][lane, s])], (self.regs + self.bounds)[int(picks["y"][lane, s])]
-        jump = JUMP_BY_CONDITION[GUARDS[guard]]
-        return [f"CMP {x}, {y}", f"{jump} taken{s}", *first, f"JMP done{s}", f"taken{s}:",
-                *line("op2", "a2", "b2"), f"done{s}:"]
+        compare = f"CMP {x}, {y}"
+        if not second:  # taken: keep dst
+            return [compare, f"{JUMP_BY_CONDITION[GUARDS[guard]]} done{s}", *first, f"done{s}:"]
+        if not first:  # not taken: keep dst
+            return [compare, f"{JUMP_BY_CONDITION[NEGATION[GUARDS[guard]]]} done{s}", *second, f"done{s}:"]
+        return [compare, f"{JUMP_BY_CONDITION[GUARDS[guard]]} taken{s}", *first, f"JMP done{s}", f"taken{s}:",
+                *second, f"done{s}:"]
 
     def decode(self, lane: int, picks: dict) -> str | None:
         """Assembly text of one lane's discrete program (NOPs dropped). The output block is a

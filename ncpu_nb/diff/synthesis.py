@@ -101,7 +101,30 @@ def simplify(program: Program, spec: SynthesisSpec) -> Program:
             lines = trial
         else:
             i += 1
-    return assemble("\n".join(lines), name=program.name)
+    return assemble("\n".join(tidy(lines)), name=program.name)
+
+
+def tidy(lines: list[str]) -> list[str]:
+    """The same program without jumps to the very next instruction and labels nothing jumps to
+    (what is left of a branch whose arms `simplify` emptied)."""
+    while True:
+        kept = []
+        for i, line in enumerate(lines):
+            words = line.replace(",", " ").split()
+            if len(words) == 2 and words[0].startswith("J"):
+                following = []
+                for later in lines[i + 1:]:
+                    if not later.strip().endswith(":"):
+                        break
+                    following.append(later.strip()[:-1])
+                if words[1] in following:
+                    continue
+            kept.append(line)
+        targets = {line.replace(",", " ").split()[-1] for line in kept if line.strip().startswith("J")}
+        kept = [line for line in kept if not line.strip().endswith(":") or line.strip()[:-1] in targets]
+        if kept == lines:
+            return kept
+        lines = kept
 
 
 class Synthesizer:
