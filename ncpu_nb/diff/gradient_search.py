@@ -183,21 +183,28 @@ class SoftProgram:
         return {name: t[:, slots].argmax(-1) for name, t in self.logits.items()}
 
     def _slot(self, regs: torch.Tensor, picks: dict, s: int, old: torch.Tensor) -> torch.Tensor:
-        """The value slot s writes, per lane and example (`old`: dst's value, kept by NOP)."""
+        """The value slot s writes, per lane and example (`old`: dst's value, kept by NOP). Only the
+        operations some lane chose are computed."""
         lane = torch.arange(regs.shape[0])
         values = torch.cat([regs, self.consts_row.expand(regs.shape[0], regs.shape[1], -1)], -1)
 
         def value(op, a, b):
-            a, b = regs[lane, :, picks[a][:, s]], values[lane, :, picks[b][:, s]]  # (lanes, examples)
-            results = torch.stack([relaxed_op(o, a, b) if o in BINARY + UNARY else b if o == "pass" else old
-                                   for o in OPS])  # (ops, lanes, examples)
-            return results[picks[op][:, s], lane]
+            a, b, chosen = regs[lane, :, picks[a][:, s]], values[lane, :, picks[b][:, s]], picks[op][:, s]
+            result = old.clone()  # NOP
+            for index in chosen.unique().tolist():
+                o, where = OPS[index], chosen == index
+                if o != "nop":
+                    result[where] = b[where] if o == "pass" else relaxed_op(o, a[where], b[where])
+            return result
 
+        guard = picks["guard"][:, s]
+        first = value("op", "a", "b")
+        if not bool((guard > 0).any()):
+            return first
         bounds = torch.cat([regs, self.bounds_row.expand(regs.shape[0], regs.shape[1], -1)], -1)
         holds = compare(regs[lane, :, picks["x"][:, s]], bounds[lane, :, picks["y"][:, s]])  # (lanes, e, conds)
-        guard = picks["guard"][:, s]
         taken = (holds[lane, :, guard.clamp(min=1)] > 0) & (guard > 0).view(-1, 1)
-        return torch.where(taken, value("op2", "a2", "b2"), value("op", "a", "b"))
+        return torch.where(taken, value("op2", "a2", "b2"), first)
 
     @torch.no_grad()
     def execute(self, picks: dict) -> torch.Tensor:

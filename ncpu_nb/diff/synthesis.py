@@ -83,8 +83,15 @@ class SynthesisResult:
 
 def simplify(program: Program, spec: SynthesisSpec) -> Program:
     """Drop instructions one at a time while the program still fits every training example
-    (checked on the CPU): a search can leave instructions whose results are never used."""
-    lines = program.source.splitlines()
+    (checked on the CPU), pass after pass until none can go: a search can leave instructions whose
+    results are never used (a compare is needed only while its jump is there)."""
+    lines, before = program.source.splitlines(), None
+    while lines != before:
+        before, lines = lines, _drop_pass(lines, spec, program.name)
+    return assemble("\n".join(tidy(lines)), name=program.name)
+
+
+def _drop_pass(lines: list[str], spec: SynthesisSpec, name: str) -> list[str]:
     i = 0
     while i < len(lines):
         line = lines[i].strip()
@@ -93,7 +100,7 @@ def simplify(program: Program, spec: SynthesisSpec) -> Program:
             continue
         trial = lines[:i] + lines[i + 1:]
         try:
-            candidate = assemble("\n".join(trial), name=program.name)
+            candidate = assemble("\n".join(trial), name=name)
         except Exception:  # a removed line a label needed
             i += 1
             continue
@@ -101,7 +108,7 @@ def simplify(program: Program, spec: SynthesisSpec) -> Program:
             lines = trial
         else:
             i += 1
-    return assemble("\n".join(tidy(lines)), name=program.name)
+    return lines
 
 
 def tidy(lines: list[str]) -> list[str]:
