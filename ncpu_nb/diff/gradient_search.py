@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 
 import torch
 
-from ncpu_nb.diff.alu import compare, relaxed_op
+from ncpu_nb.diff.alu import compare, exact_op
 from ncpu_nb.diff.emit import BINARY, UNARY, instruction
 from ncpu_nb.diff.spec import USABLE, SynthesisSpec
 from ncpu_nb.isa.table import CONDITION_NAMES, FORMS
@@ -107,7 +107,7 @@ class SearchStats:
 
 
 GUARDS = ("none",) + CONDITION_NAMES[1:]  # a slot writes one value, or picks between two by CMP x, y
-GUARD_BIAS = 0.0  # initial logit of "none"
+GUARD_BIAS = 3.0  # initial logit of "none" in the slots before the output block
 SOFT_MIN = 0.1  # temperature of the soft-min term (a miss of log 2 on every example weighs e**-7)
 CANDIDATES = 24  # values tried on each side of every guard when scoring the best completion
 
@@ -151,10 +151,10 @@ class SoftProgram:
                        for n, m in self.shapes.items()}
         self.redraw(torch.ones(lanes, dtype=torch.bool))
         inputs = [[inp.get(r, 0) for r in self.regs] for inp, _ in spec.examples]
-        self.start = torch.tensor(inputs, dtype=torch.float64)  # (examples, k)
+        self.start = torch.tensor(inputs, dtype=torch.int64)  # (examples, k)
         self.out_index = [self.regs.index(o) for o in spec.outputs]
-        self.consts_row = torch.tensor(self.consts, dtype=torch.float64).view(1, 1, -1)
-        self.bounds_row = torch.tensor(self.bounds, dtype=torch.float64).view(1, 1, -1)
+        self.consts_row = torch.tensor(self.consts, dtype=torch.int64).view(1, 1, -1)
+        self.bounds_row = torch.tensor(self.bounds, dtype=torch.int64).view(1, 1, -1)
         signed = lambda v: v - (1 << 32) if v >= (1 << 31) else v  # noqa: E731
         self.target = torch.tensor([[signed(out[o]) for o in spec.outputs] for _, out in spec.examples],
                                    dtype=torch.float64)
@@ -164,20 +164,34 @@ class SoftProgram:
         with torch.no_grad():
             for name, t in self.logits.items():
                 fresh = torch.randn(t.shape, generator=self.generator, dtype=torch.float64) * 0.5
-                if name == "guard":
-                    fresh[..., 0] += GUARD_BIAS
+                if name == "guard":  # sampled slots start mostly unguarded
+                    fresh[:, :self.prefix, 0] += GUARD_BIAS
                 t[which] = fresh[which]
 
     def sample(self, temperature: torch.Tensor):
         """Gumbel-max samples of every slot before the output block from softmax(logits /
-        temperature) (temperature per lane): ({name: (lanes, prefix) indices}, log-probability (lanes,))."""
-        picks, log_p = {}, 0.0
+        temperature) (temperature per lane): ({name: (lanes, prefix) indices}, log-probability (lanes,)
+        of the choices that matter: an operand its operation reads, the second value under a guard)."""
+        picks, log_ps = {}, {}
         for name, t in self.logits.items():
             scaled = t[:, :self.prefix] / temperature.view(-1, 1, 1)
             u = torch.rand(scaled.shape, generator=self.generator, dtype=t.dtype).clamp(1e-10, 1 - 1e-10)
             picks[name] = (scaled - torch.log(-torch.log(u))).argmax(-1)
-            log_p = log_p + torch.log_softmax(scaled, -1).gather(-1, picks[name].unsqueeze(-1)).sum((1, 2))
-        return picks, log_p
+            log_ps[name] = torch.log_softmax(scaled, -1).gather(-1, picks[name].unsqueeze(-1)).squeeze(-1)
+        return picks, sum((log_ps[name] * used).sum(1) for name, used in self.used(picks).items())
+
+    @staticmethod
+    def used(picks: dict) -> dict:
+        """Which of the sampled choices the program depends on, (lanes, slots) 0./1. per name."""
+        reads_a = torch.tensor([o in BINARY + UNARY for o in OPS])
+        reads_b = torch.tensor([o in BINARY or o == "pass" for o in OPS])
+        writes = torch.tensor([o != "nop" for o in OPS])
+        guarded = picks["guard"] > 0
+        used = {"op": torch.ones_like(guarded), "guard": torch.ones_like(guarded), "x": guarded, "y": guarded,
+                "op2": guarded, "a": reads_a[picks["op"]], "b": reads_b[picks["op"]],
+                "a2": guarded & reads_a[picks["op2"]], "b2": guarded & reads_b[picks["op2"]],
+                "dst": writes[picks["op"]] | (guarded & writes[picks["op2"]])}
+        return {name: u.to(torch.float64) for name, u in used.items()}
 
     def most_likely(self, slots: slice = slice(None)) -> dict:
         return {name: t[:, slots].argmax(-1) for name, t in self.logits.items()}
@@ -194,7 +208,7 @@ class SoftProgram:
             for index in chosen.unique().tolist():
                 o, where = OPS[index], chosen == index
                 if o != "nop":
-                    result[where] = b[where] if o == "pass" else relaxed_op(o, a[where], b[where])
+                    result[where] = b[where] if o == "pass" else exact_op(o, a[where], b[where])
             return result
 
         guard = picks["guard"][:, s]
@@ -228,8 +242,8 @@ class SoftProgram:
         n, e, k = regs.shape
         values = torch.cat([regs, self.consts_row.expand(n, e, -1)], -1)
         a, b = regs.unsqueeze(-1), values.unsqueeze(-2)
-        binary = torch.stack([relaxed_op(o, a, b).expand(n, e, k, b.shape[3]) for o in BINARY], 2)
-        unary = torch.stack([relaxed_op(o, regs, regs) for o in UNARY], 2)
+        binary = torch.stack([exact_op(o, a, b).expand(n, e, k, b.shape[3]) for o in BINARY], 2)
+        unary = torch.stack([exact_op(o, regs, regs) for o in UNARY], 2)
         bounds = torch.cat([regs, self.bounds_row.expand(n, e, -1)], -1)
         taken = compare(regs.unsqueeze(-1), bounds.unsqueeze(-2)).permute(0, 1, 4, 2, 3).clone()
         taken[:, :, 0] = 0.0  # (n, e, guards, k, bounds)
