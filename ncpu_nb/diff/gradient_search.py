@@ -1,28 +1,36 @@
 """Program synthesis by gradient descent.
 
-A *soft program* has `length` slots; each slot holds four distributions (logits per lane): the
-ALU operation (the table's binary and unary operations, MOV, or NOP), the destination register,
-the first operand (a register) and the second (a register or a constant of the pool). Running it
-on the examples computes, at every slot, every operation on every pair of operands with the
-differentiable ALU (`ncpu_nb.diff.alu`), weighted by the slot's choice probabilities.
+A *soft program* has `length` slots; each slot holds distributions (logits per lane) over its
+choices: the ALU operation (the table's binary and unary operations, MOV, or NOP), the
+destination register, the first operand (a register) and the second (a register or a constant of
+the pool); and a *guard*: "none", or a condition of the table tested after CMP x, y (x a register,
+y a register, zero or a constant the examples suggest), under which the slot writes a second
+value (op2, a2, b2; NOP keeps the register) instead. A guarded slot is a branch: in assembly
+CMP x, y / Jcc taken / OP dst, a, b / JMP done / taken: OP2 dst, a2, b2 / done: -- so max, clamp
+and sign are soft programs too. The last slots are the *output block*, one per output register,
+all reading the registers the earlier slots left (a parallel assignment: swap is one block of two
+moves, divmod a block of DIV and MOD).
 
 The gradient:
-  * the last slot decides the outputs, so its choices are averaged exactly: every operation on
-    every operand pair is scored with log(1 + error²) against the targets and weighted by its
-    probability; the gradient of this expected loss trains the last slot's logits;
+  * the output block decides the outputs, so its choices are averaged exactly: every operation on
+    every operand pair, and every guard, is scored with log(1 + error²) against the targets and
+    weighted by its probability (per example the guard holds with some probability, and the
+    expected loss factorises); the gradient of this expected loss, plus a soft-min term that
+    favours values fitting every example, trains the block's logits;
   * the earlier slots are Gumbel-max samples of their tempered softmax (temperature annealed per
-    restart) trained by the score-function estimator (REINFORCE): a sample is rewarded by how
-    well the best last instruction could finish it, relative to the other restarts. Each restart
-    keeps its best sample so far (its *elite*); the last slot learns to finish the elite (an
-    optional self-imitation term also pulls the earlier slots towards it). Straight-
-    through Gumbel-softmax was tried first: its linearisation ranks discrete alternatives by
-    the size of their values, not by how close they come, and it rarely found two-step programs;
+    restart) trained by the score-function estimator (REINFORCE) on the choices the sampled program
+    uses: a sample is rewarded by how well the best output block could finish it, relative to the
+    other restarts. Each restart keeps its best sample so far (its *elite*); the block learns to
+    finish the elite (an optional self-imitation term also pulls the earlier slots towards it).
+    Straight-through Gumbel-softmax was tried first: its linearisation ranks discrete alternatives
+    by the size of their values, not by how close they come, and it rarely found two-step programs;
   * a small length penalty on the probability of not choosing NOP; Adam on the logits.
+The gradient reaches the logits only (the values are those of discrete programs), so candidates
+run on the exact integer ALU (`ncpu_nb.diff.alu.exact_op`, the differentiable ALU's forward value).
 Many restarts run as lanes of one batch (a restart that stops improving is re-drawn); every
 length up to max_len has its own lanes and they take turns. *Hard decoding*: every few steps each
-lane's most likely program (and its elite finished by the most likely last instruction) is
-run exactly (the same tensors with one-hot choices); a lane that matches every example is the
-answer.
+lane's most likely program (and its elite finished by the most likely block) is run exactly; a
+lane that matches every example is the answer.
 """
 from __future__ import annotations
 
