@@ -52,7 +52,6 @@ NEGATION = {c: n for pair in (("z", "nz"), ("s", "ns"), ("c", "nc"), ("o", "no")
 OPS = BINARY + UNARY + ("pass", "nop")
 NOP, PASS = OPS.index("nop"), OPS.index("pass")
 DEFAULT_CONSTANTS = (1, 2, 3, 4, 8, 10, 16, 31, 255, -1)  # small numbers, bit and digit widths
-BOUND = 1e12  # keeps products of large soft values finite
 
 
 @contextlib.contextmanager
@@ -487,8 +486,8 @@ class GradientSearch:
             # self-imitation: the log-likelihood of the elite prefix.
             expected = soft.expected_loss(soft.execute(group.elite))
             advantage = (completion - completion.mean()) / (completion.std() + 1e-9)
-            elite_log_p = sum(torch.log_softmax(t[:, :soft.prefix], -1).gather(-1, group.elite[n].unsqueeze(-1)).sum((1, 2))
-                              for n, t in soft.logits.items())
+            elite_log_p = sum(torch.log_softmax(t[:, :soft.prefix], -1).gather(-1, group.elite[n].unsqueeze(-1))
+                              .sum((1, 2)) for n, t in soft.logits.items())
             usage = 1 - torch.softmax(soft.logits["op"], -1)[..., NOP]
             loss = (expected + self.length_cost * usage.sum(1) + advantage * log_p
                     - self.imitation * elite_log_p).sum()
