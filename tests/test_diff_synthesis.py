@@ -74,6 +74,20 @@ def test_a_wrong_program_is_never_reported():
     assert result.attempts[0][2] == "rejected by the CPU"
 
 
+class RoundaboutGradient(Synthesizer):
+    def _run(self, method, spec, until, result):
+        if method == "gradient":  # right, the long way round
+            return "ADD R2, R0, R1\nADD R2, R2, R1\nSUB R2, R2, R1\nHALT"
+        return super()._run(method, spec, until, result)
+
+
+def test_the_shortest_program_that_fits_is_reported_and_every_fit_is_kept():
+    result = RoundaboutGradient().synthesize(ADD)
+    assert result.solved and result.method == "chain" and result.program.source == "ADD R2, R0, R1\nHALT"
+    assert [(m, len(p)) for m, p in result.fits][:2] == [("gradient", 4), ("chain", 2)]
+    assert all(len(p) >= 2 for _, p in result.fits)
+
+
 def test_a_program_that_fits_the_examples_but_not_the_held_out_ones_is_not_solved():
     # x*x and x agree on 0 and 1: the shortest fit is a copy, and the held-out 3 -> 9 exposes it
     spec = {"inputs": ["R0"], "outputs": ["R1"], "examples": [[{"R0": 0}, {"R1": 0}], [{"R0": 1}, {"R1": 1}]],
