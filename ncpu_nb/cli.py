@@ -114,8 +114,8 @@ def cmd_synth_bench(args) -> int:
 
     methods = ("gradient",) if args.gradient_only else bench.METHODS
     outcomes = bench.run(args.dir, names=args.task, limit=args.limit, time_limit=args.time_limit,
-                         methods=methods, progress=not args.json)
-    print(bench.as_json(outcomes) if args.json else bench.format_report(outcomes))
+                         methods=methods, ablation=args.ablation, progress=not args.json)
+    print(bench.as_json(outcomes, args.ablation) if args.json else bench.format_report(outcomes, args.ablation))
     return 0
 
 
@@ -217,6 +217,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--limit", type=int, help="run only the first N tasks")
     p.add_argument("--time-limit", type=float, help="seconds per task (default: each task's time_limit)")
     p.add_argument("--gradient-only", action="store_true", help="gradient descent alone, no portfolio")
+    p.add_argument("--ablation", choices=["random"],
+                   help="random: gradient descent's sampler alone with learning rate 0 (does the gradient help?)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_synth_bench)
 

@@ -30,6 +30,11 @@ def test_synth_bench_one_task(capsys):
     assert report["totals"]["tasks"] == 1 and report["tasks"][0]["name"] == "add"
 
 
+def test_synth_bench_random_ablation(capsys):
+    assert main(["synth-bench", "--task", "negate", "--time-limit", "2", "--ablation", "random"]) == 0
+    assert "ablation random: gradient descent's sampler with learning rate 0" in capsys.readouterr().out
+
+
 def test_import_stays_light_and_the_engine_names_load_on_use():
     import subprocess
     import sys

@@ -5,7 +5,7 @@ import random
 import pytest
 import torch
 
-from ncpu_nb.diff.alu import condition, relaxed_op
+from ncpu_nb.diff.alu import compare, condition, exact_op, relaxed_op
 from ncpu_nb.diff.engine import DifferentiableEngine, UnsupportedInstruction
 from ncpu_nb.isa.assembler import assemble
 from ncpu_nb.isa.reference import run_reference
@@ -28,6 +28,22 @@ def test_every_operation_is_exact_on_integers(name):
     pairs = [(a, b) for a in EDGE for b in EDGE]
     got = relaxed_op(name, t([a for a, _ in pairs]), t([b for _, b in pairs]))
     assert got.tolist() == [float(signed(alu(name, a, b)[0])) for a, b in pairs]
+
+
+@pytest.mark.parametrize("name", ALU_NAMES)
+def test_the_exact_integer_alu_matches_the_table(name):
+    pairs = [(a, b) for a in EDGE for b in EDGE]
+    got = exact_op(name, torch.tensor([a for a, _ in pairs]), torch.tensor([b for _, b in pairs]))
+    assert got.tolist() == [signed(alu(name, a, b)[0]) for a, b in pairs]
+
+
+def test_compare_gives_every_condition_after_cmp():
+    pairs = [(a, b) for a in EDGE for b in EDGE]
+    got = compare(torch.tensor([a for a, _ in pairs]), torch.tensor([b for _, b in pairs]))
+    for row, (a, b) in zip(got.tolist(), pairs):
+        r, c, v = alu("sub", a, b)
+        flags = (int(r == 0), r >> 31, c, v)
+        assert row == [float(bool(CONDITIONS[name](*flags))) for name in CONDITION_NAMES], (a, b)
 
 
 def test_conditions_match_the_table_on_hard_flags():

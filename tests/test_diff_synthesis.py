@@ -6,7 +6,7 @@ import pytest
 
 from ncpu_nb.diff import bench
 from ncpu_nb.diff.spec import SpecError, SynthesisSpec
-from ncpu_nb.diff.synthesis import Synthesizer
+from ncpu_nb.diff.synthesis import Synthesizer, simplify
 from ncpu_nb.diff.verify import passing
 from ncpu_nb.isa.assembler import assemble
 
@@ -40,8 +40,22 @@ def test_gradient_descent_alone_finds_addition():
     assert result.as_json()["program"].startswith("ADD R2")
 
 
+@pytest.mark.parametrize("name, shape", [("max", "CMP"), ("swap", "MOV"), ("divmod", "MOD")])
+def test_gradient_descent_alone_finds_a_branch_and_a_parallel_output_block(name, shape):
+    spec = task(name)
+    result = Synthesizer(methods=("gradient",)).synthesize(spec, time_limit=30)
+    assert result.solved and result.method == "gradient" and shape in result.program.source
+    assert passing(result.program, spec.examples + spec.held_out).all()
+
+
+def test_simplify_drops_what_the_examples_do_not_need_and_the_jumps_left_over():
+    spec = SynthesisSpec.from_dict(ADD)
+    found = assemble("CMP R3, R2\nJNC taken\nADD R2, R0, R1\nJMP done\ntaken:\nSUB R2, R0, R1\ndone:\nHALT")
+    assert simplify(found, spec).source == "ADD R2, R0, R1\nHALT"
+
+
 @pytest.mark.parametrize("name, method", [("three_x_plus_1", "enumerative"), ("max", "select"),
-                                          ("factorial", "loop")])
+                                          ("factorial", "loop"), ("reverse_bits_count", "loop")])
 def test_each_discrete_solver_on_its_kind_of_task(name, method):
     spec = task(name)
     result = Synthesizer(methods=(method,)).synthesize(spec, time_limit=30)
@@ -58,6 +72,20 @@ def test_a_wrong_program_is_never_reported():
     result = WrongSolver(methods=("enumerative",)).synthesize(ADD)
     assert not result.solved and result.program is None
     assert result.attempts[0][2] == "rejected by the CPU"
+
+
+class RoundaboutGradient(Synthesizer):
+    def _run(self, method, spec, until, result):
+        if method == "gradient":  # right, the long way round
+            return "ADD R2, R0, R1\nADD R2, R2, R1\nSUB R2, R2, R1\nHALT"
+        return super()._run(method, spec, until, result)
+
+
+def test_the_shortest_program_that_fits_is_reported_and_every_fit_is_kept():
+    result = RoundaboutGradient().synthesize(ADD)
+    assert result.solved and result.method == "chain" and result.program.source == "ADD R2, R0, R1\nHALT"
+    assert [(m, len(p)) for m, p in result.fits][:2] == [("gradient", 4), ("chain", 2)]
+    assert all(len(p) >= 2 for _, p in result.fits)
 
 
 def test_a_program_that_fits_the_examples_but_not_the_held_out_ones_is_not_solved():

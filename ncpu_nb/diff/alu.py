@@ -123,6 +123,29 @@ def relaxed_op(name: str, a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
     return straight_through(surrogate, wrap(q.to(a.dtype)))
 
 
+def exact_op(name: str, a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    """The table's result of ALU operation `name` on signed 32-bit int64 tensors, as signed int64:
+    relaxed_op's forward value without its gradient machinery (searches over discrete programs
+    run candidates this way)."""
+    if name == "pass":
+        return b
+    if name == "not":
+        return ~a
+    if name in ("and", "or", "xor"):  # two's complement: signed operands give the signed result
+        return a & b if name == "and" else a | b if name == "or" else a ^ b
+    if name in ("shl", "shr", "sar"):
+        amount = b.clamp(0, 31)
+        if name == "sar":
+            return a >> amount
+        return signed(((a & MASK) << amount) & MASK if name == "shl" else (a & MASK) >> amount)
+    if name in ("div", "mod"):
+        safe = torch.where(b == 0, torch.ones_like(b), b)
+        q = torch.where(b == 0, torch.zeros_like(a), torch.div(a, safe, rounding_mode="trunc"))
+        return signed((q if name == "div" else a - q * b) & MASK)
+    result = {"add": lambda: a + b, "sub": lambda: a - b, "mul": lambda: (a * b) & MASK, "neg": lambda: -a}[name]()
+    return signed(result & MASK)
+
+
 def exact_carry_overflow(name: str, a: torch.Tensor, b: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
     """Exact CF and OF of an arithmetic operation as 0./1. tensors (no gradient)."""
     ua, ub = integers(a), integers(b)
@@ -174,6 +197,17 @@ def condition(index: int, flags: torch.Tensor) -> torch.Tensor:
     f = flags.unsqueeze(-2)  # (..., 1, 4)
     probs = (combos * f + (1 - combos) * (1 - f)).prod(-1)  # (..., 16)
     return probs @ _TRUTH[index].to(flags.dtype)
+
+
+def compare(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    """Which conditions (of CONDITION_NAMES, last axis) hold after CMP x, y on the rounded integer
+    values, as exact float64 0./1. (no gradient); x and y broadcast, real or int64."""
+    ux, uy = ((v & MASK) if not v.is_floating_point() else integers(v) for v in (x, y))
+    r = (ux - uy) & MASK
+    zf, sf, cf = (r == 0).to(torch.int64), r >> 31, (ux < uy).to(torch.int64)
+    of = (((ux ^ uy) & (ux ^ r) & (1 << 31)) != 0).to(torch.int64)
+    combo = zf * 8 + sf * 4 + cf * 2 + of  # the row of _COMBOS these flags are
+    return _TRUTH.T[combo]
 
 
 assert len(ALU_NAMES) == 14, "a new table operation needs its relaxation here"

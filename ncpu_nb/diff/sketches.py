@@ -6,8 +6,8 @@ select  CMP x, y / Jcc taken / (each output = a one-instruction value) / HALT /
         -- a branch; the two arms are solved independently, each on the examples that reach it
 chain   out = ((in0 OP in1) OP in2) ... OP in(k-1), optionally then OP2 constant
         -- one operation folded over every input (sums, products, the parity of k bits)
-loop    n' = n; acc = init; top: CMP n', 0 / J(LE|Z) end / acc = acc OP e(n') / n' = n' UPD k /
-        JMP top / end: out = acc
+loop    n' = n; acc = init; top: CMP n', 0 / J(LE|Z) end / [acc = acc PRE k] / acc = acc OP e(n') /
+        n' = n' UPD k / JMP top / end: out = acc
         -- a counted loop (countdown, halving, digit by digit), one accumulator
 """
 from __future__ import annotations
@@ -24,6 +24,7 @@ from ncpu_nb.diff.spec import USABLE, SynthesisSpec
 from ncpu_nb.isa.table import CONDITIONS, FORMS, alu
 
 MAX_TRIPS = 64
+PRE_OPS = ("shl", "mul", "add", "xor")  # what the accumulator may do to itself before each step
 JUMP_BY_CONDITION = {f.sem.cond: f.mnemonic for f in FORMS if f.sem.kind == "jump"}
 
 
@@ -155,7 +156,9 @@ def search_loop(spec: SynthesisSpec, deadline: float) -> str | None:
     counter, acc, tmp = scratch[:3]
     if out not in spec.inputs:
         acc = out
-    for n, update, until_zero in itertools.product(spec.inputs, updates, (False, True)):
+    # Plain accumulators first, over every counter; then the ones that also transform themselves.
+    pres = ([None], [(p, k) for p in PRE_OPS for k in consts])
+    for pre_ops, n, update, until_zero in itertools.product(pres, spec.inputs, updates, (False, True)):
         if time.perf_counter() > deadline:
             return None
         states, active = _counter_trajectories(columns[n], update, until_zero, MAX_TRIPS)
@@ -177,20 +180,23 @@ def search_loop(spec: SynthesisSpec, deadline: float) -> str | None:
 
         trips = [(torch.stack([term_value(term, c) for term in terms]).unsqueeze(1), run)
                  for c, run in zip(states, active) if bool(run.any())]  # (terms, 1, e) per trip
-        for op in BINARY:
+        for op, pre in itertools.product(BINARY, pre_ops):
+            if time.perf_counter() > deadline:
+                return None
             accs = init_values.unsqueeze(0).expand(len(terms), -1, -1).clone()  # (terms, inits, e)
             for t, run in trips:
-                accs = torch.where(run, relaxed_op(op, accs, t), accs)
+                shifted = accs if pre is None else relaxed_op(pre[0], accs, torch.full_like(accs, float(pre[1])))
+                accs = torch.where(run, relaxed_op(op, shifted, t), accs)
             hit = (accs == target).all(-1).nonzero()
             if len(hit):
                 term, init = terms[int(hit[0, 0])], inits[int(hit[0, 1])][0]
-                return _loop_text(spec, out, n, counter, acc, tmp, init, op, term, update, until_zero)
+                return _loop_text(spec, out, n, counter, acc, tmp, init, op, term, update, until_zero, pre)
     return None
 
 
-def _loop_text(spec, out, n, counter, acc, tmp, init, op, term, update, until_zero) -> str:
+def _loop_text(spec, out, n, counter, acc, tmp, init, op, term, update, until_zero, pre) -> str:
     kind, a, b = term
-    body = []
+    body = [] if pre is None else [instruction(pre[0], acc, acc, pre[1])]
     if kind == "c":
         operand = counter
     elif kind == "in":

@@ -29,6 +29,11 @@ __all__ = ["Synthesizer", "SynthesisResult", "SynthesisSpec", "SpecError", "METH
 # left when its turn comes (the last one gets all of it).
 METHODS = ("gradient", "chain", "select", "loop", "enumerative")
 SHARES = {"gradient": 0.5, "chain": 0.1, "select": 0.15, "loop": 0.5, "enumerative": 1.0}
+# Shortest fit wins: once a program fits, the quick fixed-shape sketches not yet tried get a short look
+# too, and a shorter program that fits replaces it (fewer instructions generalise more often: an
+# expressive search can fit a few examples by accident).
+SECOND_LOOK = ("chain", "select")
+SECOND_LOOK_SECONDS = 2.0
 
 
 @dataclass
@@ -36,7 +41,7 @@ class SynthesisResult:
     """What the synthesizer found.
 
     solved       the program passed every training example AND every held-out example on the exact CPU
-    program      the program (None if nothing passed the training examples)
+    program      the program (None if nothing passed the training examples): the shortest of `fits`
     method       which solver found it: 'gradient', 'enumerative', 'select', 'chain' or 'loop'
     seconds      wall time of the whole search
     held_out     (passed, total) on examples the search never saw
@@ -53,6 +58,7 @@ class SynthesisResult:
     restart_successes: int = 0
     gradient: SearchStats | None = None
     attempts: list = field(default_factory=list)  # (method, seconds, outcome)
+    fits: list = field(default_factory=list)  # (method, program) of every program that fit the examples
 
     @property
     def restart_success_rate(self) -> float:
@@ -83,8 +89,15 @@ class SynthesisResult:
 
 def simplify(program: Program, spec: SynthesisSpec) -> Program:
     """Drop instructions one at a time while the program still fits every training example
-    (checked on the CPU): a search can leave instructions whose results are never used."""
-    lines = program.source.splitlines()
+    (checked on the CPU), pass after pass until none can go: a search can leave instructions whose
+    results are never used (a compare is needed only while its jump is there)."""
+    lines, before = program.source.splitlines(), None
+    while lines != before:
+        before, lines = lines, _drop_pass(lines, spec, program.name)
+    return assemble("\n".join(tidy(lines)), name=program.name)
+
+
+def _drop_pass(lines: list[str], spec: SynthesisSpec, name: str) -> list[str]:
     i = 0
     while i < len(lines):
         line = lines[i].strip()
@@ -93,7 +106,7 @@ def simplify(program: Program, spec: SynthesisSpec) -> Program:
             continue
         trial = lines[:i] + lines[i + 1:]
         try:
-            candidate = assemble("\n".join(trial), name=program.name)
+            candidate = assemble("\n".join(trial), name=name)
         except Exception:  # a removed line a label needed
             i += 1
             continue
@@ -101,7 +114,30 @@ def simplify(program: Program, spec: SynthesisSpec) -> Program:
             lines = trial
         else:
             i += 1
-    return assemble("\n".join(lines), name=program.name)
+    return lines
+
+
+def tidy(lines: list[str]) -> list[str]:
+    """The same program without jumps to the very next instruction and labels nothing jumps to
+    (what is left of a branch whose arms `simplify` emptied)."""
+    while True:
+        kept = []
+        for i, line in enumerate(lines):
+            words = line.replace(",", " ").split()
+            if len(words) == 2 and words[0].startswith("J"):
+                following = []
+                for later in lines[i + 1:]:
+                    if not later.strip().endswith(":"):
+                        break
+                    following.append(later.strip()[:-1])
+                if words[1] in following:
+                    continue
+            kept.append(line)
+        targets = {line.replace(",", " ").split()[-1] for line in kept if line.strip().startswith("J")}
+        kept = [line for line in kept if not line.strip().endswith(":") or line.strip()[:-1] in targets]
+        if kept == lines:
+            return kept
+        lines = kept
 
 
 class Synthesizer:
@@ -134,27 +170,35 @@ class Synthesizer:
             if now >= deadline:
                 break
             last = index == len(self.methods) - 1
-            until = deadline if last else now + (deadline - now) * self.shares[method]
-            with single_thread():
-                text = self._run(method, spec, until, result)
-            outcome = "nothing found"
-            if text is not None:
-                program = assemble(text, name=spec.name)
-                if passing(program, spec.examples).all():  # the exact CPU has the last word
-                    program = simplify(program, spec)
-                    result.program, result.method = program, method
-                    outcome = "found"
-                else:
-                    outcome = "rejected by the CPU"
-            result.attempts.append((method, time.perf_counter() - now, outcome))
-            if result.program is not None:
+            self._attempt(method, spec, deadline if last else now + (deadline - now) * self.shares[method], result)
+            if result.fits:
                 break
+        if result.fits:
+            tried = {m for m, _, _ in result.attempts}
+            for method in SECOND_LOOK:
+                if method in self.methods and method not in tried and time.perf_counter() < deadline:
+                    self._attempt(method, spec, min(deadline, time.perf_counter() + SECOND_LOOK_SECONDS), result)
+            result.method, result.program = min(result.fits, key=lambda fit: len(fit[1]))  # ties: the first
         result.seconds = time.perf_counter() - start
         if result.program is not None:
             kept = passing(result.program, spec.held_out)
             result.held_out = (int(kept.sum()), len(spec.held_out))
             result.solved = result.held_out[0] == result.held_out[1]
         return result
+
+    def _attempt(self, method: str, spec: SynthesisSpec, until: float, result: SynthesisResult) -> None:
+        now = time.perf_counter()
+        with single_thread():
+            text = self._run(method, spec, until, result)
+        outcome = "nothing found"
+        if text is not None:
+            program = assemble(text, name=spec.name)
+            if passing(program, spec.examples).all():  # the exact CPU has the last word
+                result.fits.append((method, simplify(program, spec)))
+                outcome = f"found, {len(result.fits[-1][1]) - 1} instructions"
+            else:
+                outcome = "rejected by the CPU"
+        result.attempts.append((method, time.perf_counter() - now, outcome))
 
     def _run(self, method: str, spec: SynthesisSpec, until: float, result: SynthesisResult) -> str | None:
         if method == "gradient":

@@ -105,7 +105,7 @@ TASKS = [
     ("min", "selection", "R0 R1", "R2", S, 4, "MOV R2, R0; CMP R0, R1; JLE d; MOV R2, R1; d: HALT", "R2 = min(R0, R1)"),
     ("abs", "selection", "R0", "R1", S, 4, "MOV R1, R0; CMP R0, 0; JGE d; NEG R1, R0; d: HALT", "R1 = |R0|"),
     ("sign", "selection", "R0", "R1", S, 4,
-     "MOV R1, 0; CMP R0, 0; JZ d; MOV R1, 1; JG d; MOV R1, -1; d: HALT", "R1 = -1, 0 or 1 by the sign of R0"),
+     "MOV R1, 0; CMP R0, 0; JZ d; JL n; MOV R1, 1; JMP d; n: MOV R1, -1; d: HALT", "R1 = -1, 0 or 1 by the sign of R0"),
     ("relu", "selection", "R0", "R1", S, 4, "MOV R1, R0; CMP R0, 0; JGE d; MOV R1, 0; d: HALT", "R1 = max(R0, 0)"),
     ("min_zero", "selection", "R0", "R1", S, 4, "MOV R1, R0; CMP R0, 0; JLE d; MOV R1, 0; d: HALT", "R1 = min(R0, 0)"),
     ("clamp_0_50", "selection", "R0", "R1", S, 5,
