@@ -115,7 +115,8 @@ def cmd_synth_bench(args) -> int:
     methods = ("gradient",) if args.gradient_only else bench.METHODS
     outcomes = bench.run(args.dir, names=args.task, limit=args.limit, time_limit=args.time_limit,
                          methods=methods, ablation=args.ablation, progress=not args.json)
-    print(bench.as_json(outcomes, args.ablation) if args.json else bench.format_report(outcomes, args.ablation))
+    print(bench.as_json(outcomes, args.ablation) if args.json
+          else bench.format_report(outcomes, args.ablation, methods))
     return 0
 
 

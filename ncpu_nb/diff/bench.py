@@ -103,7 +103,7 @@ def totals(outcomes: list[TaskOutcome]) -> dict:
                                                         for o in outcomes)}
 
 
-def format_report(outcomes: list[TaskOutcome], ablation=None) -> str:
+def format_report(outcomes: list[TaskOutcome], ablation=None, methods=METHODS) -> str:
     lines = [f"ablation {ablation}: {ABLATIONS[ablation]}", ""] if ablation else []
     lines += [f"{'task':26s} {'category':13s} {'result':32s} {'seconds':>8s} {'held-out':>9s} "
              f"{'restarts ok':>12s} {'len':>4s}"]
@@ -118,7 +118,8 @@ def format_report(outcomes: list[TaskOutcome], ablation=None) -> str:
     lines += ["",
               f"tasks: {t['tasks']}",
               f"solved by gradient descent alone: {t['solved_by_gradient']} ({t['gradient_percent']} %)",
-              f"solved by the portfolio: {t['solved_by_portfolio']} ({t['portfolio_percent']} %)  reported: "
+              "solved by the portfolio: — (gradient descent alone ran)" if ablation or tuple(methods) == ("gradient",)
+              else f"solved by the portfolio: {t['solved_by_portfolio']} ({t['portfolio_percent']} %)  reported: "
               + ", ".join(f"{m} {k}" for m, k in t["by_method"].items())
               + f"  (gradient descent solved {t['gradient_solved_but_shorter_reported']} more; a sketch's "
               "shorter program was reported)",
