@@ -77,6 +77,31 @@ pub fn condition_holds(cond: u32, nzcv: u32) -> bool {
     }
 }
 
+/// The logical operations by their opc field: AND (0, and ANDS 3), ORR (1), EOR (2), at width.
+#[inline(always)]
+pub fn logical(opc: u32, x: u64, y: u64, sf: bool) -> u64 {
+    width(
+        match opc {
+            0 | 3 => x & y,
+            1 => x | y,
+            _ => x ^ y,
+        },
+        sf,
+    )
+}
+
+/// EXTR: the register-width field of `hi:lo` starting at bit `lsb`.
+#[inline(always)]
+pub fn extract(hi: u64, lo: u64, lsb: u32, sf: bool) -> u64 {
+    if !sf {
+        ((((hi as u32 as u64) << 32) | lo as u32 as u64) >> lsb) as u32 as u64
+    } else if lsb == 0 {
+        lo
+    } else {
+        (lo >> lsb) | (hi << (64 - lsb))
+    }
+}
+
 /// Shifts `v` (already at width) by `amount` < width: 0 LSL, 1 LSR, 2 ASR, 3 ROR.
 #[inline(always)]
 pub fn shift(v: u64, kind: u32, amount: u32, sf: bool) -> u64 {

@@ -1,7 +1,7 @@
 //! Data processing with an immediate (op0 = 100x): PC-relative addresses, add/subtract,
 //! logical, move wide, bitfield and extract.
 
-use super::alu::{add_with_carry, decode_bit_masks, logic_flags, sign_extend, width};
+use super::alu::{add_with_carry, decode_bit_masks, extract, logic_flags, logical, sign_extend, width};
 use super::Exception;
 use crate::arm64::state::CpuState;
 
@@ -40,14 +40,7 @@ pub fn execute(cpu: &mut CpuState, word: u32, pc: u64) -> Result<(), Exception> 
             let (imm, _) = decode_bit_masks(n, (word >> 10) & 63, (word >> 16) & 63, true, datasize)
                 .ok_or_else(undefined)?;
             let x = cpu.xr(rn);
-            let r = width(
-                match (word >> 29) & 3 {
-                    0 | 3 => x & imm,
-                    1 => x | imm,
-                    _ => x ^ imm,
-                },
-                sf,
-            );
+            let r = logical((word >> 29) & 3, x, imm, sf);
             if (word >> 29) & 3 == 3 {
                 cpu.nzcv = logic_flags(r, sf);
                 cpu.set_xr(rd, r);
@@ -94,17 +87,7 @@ pub fn execute(cpu: &mut CpuState, word: u32, pc: u64) -> Result<(), Exception> 
             if (word >> 29) & 3 != 0 || word & (1 << 21) != 0 || n != sf as u32 || (!sf && lsb >= 32) {
                 return Err(undefined());
             }
-            let (hi, lo) = (cpu.xr(rn), cpu.xr((word >> 16) & 31));
-            let r = if sf {
-                if lsb == 0 {
-                    lo
-                } else {
-                    (lo >> lsb) | (hi << (64 - lsb))
-                }
-            } else {
-                ((((hi as u32 as u64) << 32) | lo as u32 as u64) >> lsb) as u32 as u64
-            };
-            cpu.set_xr(rd, r);
+            cpu.set_xr(rd, extract(cpu.xr(rn), cpu.xr((word >> 16) & 31), lsb, sf));
         }
         _ => return Err(undefined()),
     }

@@ -2,7 +2,7 @@
 //! operands, add/subtract with carry, conditional compare and select, and the 1-, 2- and
 //! 3-source operations (bit reversal, division, variable shifts, CRC32, multiply-accumulate).
 
-use super::alu::{add_with_carry, condition_holds, extend, logic_flags, shift, width};
+use super::alu::{add_with_carry, condition_holds, extend, logic_flags, logical, shift, width};
 use super::Exception;
 use crate::arm64::state::CpuState;
 
@@ -93,14 +93,7 @@ fn logical_shifted(cpu: &mut CpuState, word: u32, pc: u64) -> Result<(), Excepti
     let y = if word & (1 << 21) != 0 { !y } else { y };
     let x = cpu.xr((word >> 5) & 31);
     let opc = (word >> 29) & 3;
-    let r = width(
-        match opc {
-            0 | 3 => x & y,
-            1 => x | y,
-            _ => x ^ y,
-        },
-        sf,
-    );
+    let r = logical(opc, x, y, sf);
     if opc == 3 {
         cpu.nzcv = logic_flags(r, sf);
     }

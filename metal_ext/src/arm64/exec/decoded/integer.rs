@@ -4,7 +4,9 @@
 //! Immediates, bitmasks and constant results are computed at decode.
 
 use super::{next, Handler, Next, Op};
-use crate::arm64::exec::alu::{add_with_carry, condition_holds, decode_bit_masks, extend, logic_flags, shift, sign_extend, width};
+use crate::arm64::exec::alu::{
+    add_with_carry, condition_holds, decode_bit_masks, extend, extract, logic_flags, logical, shift, sign_extend, width,
+};
 use crate::arm64::mem::Memory;
 use crate::arm64::state::CpuState;
 
@@ -297,13 +299,7 @@ fn adds_imm<const SF: bool, const SUB: bool>(cpu: &mut CpuState, _: &mut Memory,
 
 /// AND/ORR/EOR (immediate) to Rd|SP; Rn is not XZR here.
 fn logic_imm<const SF: bool, const OPC: u32>(cpu: &mut CpuState, _: &mut Memory, op: &Op, pc: u64) -> Next {
-    let x = cpu.x[op.b as usize & 31];
-    let r = match OPC {
-        0 => x & op.imm,
-        1 => x | op.imm,
-        _ => x ^ op.imm,
-    };
-    cpu.x[op.a as usize & 31] = width(r, SF);
+    cpu.x[op.a as usize & 31] = logical(OPC, cpu.x[op.b as usize & 31], op.imm, SF);
     next(pc)
 }
 
@@ -348,17 +344,7 @@ fn sbfm<const SF: bool>(cpu: &mut CpuState, _: &mut Memory, op: &Op, pc: u64) ->
 }
 
 fn extr<const SF: bool>(cpu: &mut CpuState, _: &mut Memory, op: &Op, pc: u64) -> Next {
-    let (hi, lo, lsb) = (cpu.xr(op.b as u32), cpu.xr(op.c as u32), op.d as u32);
-    let r = if SF {
-        if lsb == 0 {
-            lo
-        } else {
-            (lo >> lsb) | (hi << (64 - lsb))
-        }
-    } else {
-        ((((hi as u32 as u64) << 32) | lo as u32 as u64) >> lsb) as u32 as u64
-    };
-    cpu.x[op.a as usize & 31] = r;
+    cpu.x[op.a as usize & 31] = extract(cpu.xr(op.b as u32), cpu.xr(op.c as u32), op.d as u32, SF);
     next(pc)
 }
 
@@ -372,15 +358,7 @@ fn mov_reg<const SF: bool>(cpu: &mut CpuState, _: &mut Memory, op: &Op, pc: u64)
 fn logic_reg<const SF: bool, const OPC: u32, const INVERT: bool>(cpu: &mut CpuState, _: &mut Memory, op: &Op, pc: u64) -> Next {
     let y = shift(width(cpu.xr(op.c as u32), SF), op.d as u32, op.imm as u32, SF);
     let y = if INVERT { !y } else { y };
-    let x = cpu.xr(op.b as u32);
-    let r = width(
-        match OPC {
-            0 | 3 => x & y,
-            1 => x | y,
-            _ => x ^ y,
-        },
-        SF,
-    );
+    let r = logical(OPC, cpu.xr(op.b as u32), y, SF);
     if OPC == 3 {
         cpu.nzcv = logic_flags(r, SF);
     }
