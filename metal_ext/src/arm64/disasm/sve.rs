@@ -44,6 +44,13 @@ pub fn z3(name: &str, w: u32, d: u32, n: u32, m: u32) -> String {
     format!("{name} {}, {}, {}", z(bits(w, 4, 0), d), z(bits(w, 9, 5), n), z(bits(w, 20, 16), m))
 }
 
+/// "NAME Zd.S, Zn.T, Zm.T[i]": a dot product into 32-bit elements by an indexed element, Zm in
+/// bits 18..16 and its index in bits 20..19; T from `source_size`.
+pub fn dot_indexed(name: &str, w: u32, source_size: u32) -> String {
+    let (d, n, m) = (z(bits(w, 4, 0), 2), z(bits(w, 9, 5), source_size), z(bits(w, 18, 16), source_size));
+    format!("{name} {d}, {n}, {m}[{}]", bits(w, 20, 19))
+}
+
 /// The element size field, bits 23..22, of most SVE data-processing forms.
 pub fn size(w: u32) -> u32 {
     bits(w, 23, 22)

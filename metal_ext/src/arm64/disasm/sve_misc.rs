@@ -4,7 +4,7 @@
 //! the address-conflict WHILE forms.
 
 use super::fields::{bit, bits, imm, r, rsp, sext, uimm};
-use super::sve::{decode_forms, esize, Form, pattern, size, z, z3};
+use super::sve::{decode_forms, dot_indexed, esize, Form, pattern, size, z, z3};
 
 pub(super) const FORMS: &[Form] = &[
     (0xff20_f000, 0x0420_a000, vector_address),
@@ -698,14 +698,7 @@ fn mixed_sign_dot(w: u32) -> Option<String> {
 
 fn mixed_sign_dot_indexed(w: u32) -> Option<String> {
     let name = if bit(w, 10) == 1 { "sudot" } else { "usdot" };
-    let index = uimm(bits(w, 20, 19) as u64);
-    Some(format!(
-        "{name} {}, {}, z{}.b[{}]",
-        z(bits(w, 4, 0), 2),
-        z(bits(w, 9, 5), 0),
-        bits(w, 18, 16),
-        &index[1..]
-    ))
+    Some(dot_indexed(name, w, 0))
 }
 
 fn fp_matrix_multiply(w: u32) -> Option<String> {

@@ -2,7 +2,7 @@
 //! saturating, pairwise), and the matrix-multiply, histogram and SM4/SHA-3 forms.
 
 use super::fields::{bit, bits, uimm};
-use super::sve::{decode_forms, esize, Form, size, z, z3};
+use super::sve::{decode_forms, dot_indexed, esize, Form, size, z, z3};
 
 pub(super) const FORMS: &[Form] = &[
     (0xff38_e000, 0x0418_a000, integer_unary),
@@ -259,14 +259,7 @@ fn bfloat_matrix_multiply(w: u32) -> Option<String> {
 }
 
 fn bfloat_dot_indexed(w: u32) -> Option<String> {
-    let index = uimm(bits(w, 20, 19) as u64);
-    Some(format!(
-        "bfdot {}, {}, z{}.h[{}]",
-        z(bits(w, 4, 0), 2),
-        z(bits(w, 9, 5), 1),
-        bits(w, 18, 16),
-        &index[1..]
-    ))
+    Some(dot_indexed("bfdot", w, 1))
 }
 
 fn compact(w: u32) -> Option<String> {
