@@ -51,6 +51,11 @@ pub fn dot_indexed(name: &str, w: u32, source_size: u32) -> String {
     format!("{name} {d}, {n}, {m}[{}]", bits(w, 20, 19))
 }
 
+/// "NAME Pd.T, Pg/Z, Zn.T, OPERAND": a predicated compare (Pd in bits 3..0, Pg 12..10, Zn 9..5).
+pub fn predicated_compare(name: &str, w: u32, size: u32, operand: &str) -> String {
+    format!("{name} p{}.{}, p{}/z, {}, {operand}", bits(w, 3, 0), esize(size), bits(w, 12, 10), z(bits(w, 9, 5), size))
+}
+
 /// The element size field, bits 23..22, of most SVE data-processing forms.
 pub fn size(w: u32) -> u32 {
     bits(w, 23, 22)

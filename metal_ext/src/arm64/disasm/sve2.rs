@@ -2,7 +2,7 @@
 //! and by element), complex integer arithmetic, bit permutes, shift-and-accumulate and matching.
 
 use super::fields::{bit, bits, uimm};
-use super::sve::{decode_forms, esize, Form, size, z, z3};
+use super::sve::{decode_forms, predicated_compare, Form, size, z, z3};
 
 /// (mask, value, printer) rows; the first row whose fixed bits match prints the word.
 pub(super) const FORMS: &[Form] = &[
@@ -146,14 +146,7 @@ fn character_match(w: u32) -> Option<String> {
         return None;
     }
     let name = if bit(w, 4) == 1 { "nmatch" } else { "match" };
-    Some(format!(
-        "{name} p{}.{}, p{}/z, {}, {}",
-        bits(w, 3, 0),
-        esize(s),
-        bits(w, 12, 10),
-        z(bits(w, 9, 5), s),
-        z(bits(w, 20, 16), s)
-    ))
+    Some(predicated_compare(name, w, s, &z(bits(w, 20, 16), s)))
 }
 
 fn histogram_count(w: u32) -> Option<String> {

@@ -3,7 +3,7 @@
 //! row; the first row whose fixed bits match prints the word.
 
 use super::fields::{bit, bits, sext, uimm};
-use super::sve::{decode_forms, esize, Form, size, z};
+use super::sve::{decode_forms, esize, predicated_compare, Form, size, z};
 
 /// (mask, value, printer) rows.
 pub(super) const FORMS: &[Form] = &[
@@ -53,14 +53,7 @@ fn compare_vectors(w: u32) -> Option<String> {
         return None;
     }
     let s = size(w);
-    Some(format!(
-        "{name} p{}.{}, p{}/z, {}, {}",
-        bits(w, 3, 0),
-        esize(s),
-        pg(w),
-        z(zn(w), s),
-        z(zm(w), if wide { 3 } else { s })
-    ))
+    Some(predicated_compare(name, w, s, &z(zm(w), if wide { 3 } else { s })))
 }
 
 fn compare_wide(w: u32) -> Option<String> {
@@ -72,27 +65,13 @@ fn compare_wide(w: u32) -> Option<String> {
     if s == 3 {
         return None;
     }
-    Some(format!(
-        "{name} p{}.{}, p{}/z, {}, {}",
-        bits(w, 3, 0),
-        esize(s),
-        pg(w),
-        z(zn(w), s),
-        z(zm(w), 3)
-    ))
+    Some(predicated_compare(name, w, s, &z(zm(w), 3)))
 }
 
 fn compare_unsigned_immediate(w: u32) -> Option<String> {
     let name = ["cmphs", "cmphi", "cmplo", "cmpls"][(bit(w, 13) << 1 | bit(w, 4)) as usize];
     let s = size(w);
-    Some(format!(
-        "{name} p{}.{}, p{}/z, {}, {}",
-        bits(w, 3, 0),
-        esize(s),
-        pg(w),
-        z(zn(w), s),
-        uimm(bits(w, 20, 14) as u64)
-    ))
+    Some(predicated_compare(name, w, s, &uimm(bits(w, 20, 14) as u64)))
 }
 
 fn compare_signed_immediate(w: u32) -> Option<String> {
@@ -101,13 +80,7 @@ fn compare_signed_immediate(w: u32) -> Option<String> {
     let s = size(w);
     // capstone shows a negative immediate as its 64-bit two's complement.
     let value = uimm(sext(bits(w, 20, 16) as u64, 5) as u64);
-    Some(format!(
-        "{name} p{}.{}, p{}/z, {}, {value}",
-        bits(w, 3, 0),
-        esize(s),
-        pg(w),
-        z(zn(w), s)
-    ))
+    Some(predicated_compare(name, w, s, &value))
 }
 
 fn select(w: u32) -> Option<String> {
@@ -183,14 +156,7 @@ fn fp_compare_vectors(w: u32) -> Option<String> {
     if name.is_empty() || s == 0 {
         return None;
     }
-    Some(format!(
-        "{name} p{}.{}, p{}/z, {}, {}",
-        bits(w, 3, 0),
-        esize(s),
-        pg(w),
-        z(zn(w), s),
-        z(zm(w), s)
-    ))
+    Some(predicated_compare(name, w, s, &z(zm(w), s)))
 }
 
 fn fp_compare_zero(w: u32) -> Option<String> {
