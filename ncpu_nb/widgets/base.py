@@ -107,6 +107,7 @@ class MachineView(anywidget.AnyWidget):
 
     # --- static fallback -------------------------------------------------------------------------
     def static_html(self) -> str:
+        """The view as plain HTML, for notebooks shown without a kernel; every view defines its own."""
         raise NotImplementedError
 
     def _repr_mimebundle_(self, **kwargs):

@@ -42,6 +42,17 @@ def open_notebook(page, lab, name: str):
     expect(page.locator(".jp-StatusBar-TextItem", has_text="| Idle").first).to_be_visible(timeout=60_000)
 
 
+def run_notebook(page, lab, name: str, cells: list[str]) -> None:
+    """Writes `cells` as notebook `name` in the lab's folder, opens it and runs every cell."""
+    import nbformat
+
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in cells])
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
+    nbformat.write(nb, lab[1] / name)
+    open_notebook(page, lab, name)
+    lab_command(page, "notebook:run-all-cells")
+
+
 def lab_command(page, command: str, args: dict | None = None):
     """Starts a JupyterLab command (returns before it finishes: running cells may take long)."""
     page.evaluate("([c, a]) => { window.jupyterapp.commands.execute(c, a); }", [command, args or {}])

@@ -3,11 +3,10 @@ see its output) and a C program in the debugger (run to a breakpoint on `main`, 
 SIMD registers; a long run followed live and paused); screenshots in light and dark themes go to tests/artifacts/."""
 from __future__ import annotations
 
-import nbformat
 import pytest
 from playwright.sync_api import expect
 
-from labpage import REPO, lab_command, open_notebook, screenshot, set_theme
+from labpage import REPO, run_notebook, screenshot, set_theme
 
 HELLO = REPO / "programs" / "arm64" / "c" / "bin" / "float_math"
 CELLS = [
@@ -19,11 +18,7 @@ CELLS = [
 
 @pytest.fixture(scope="module")
 def notebook(lab, page):
-    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in CELLS])
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
-    nbformat.write(nb, lab[1] / "arm64.ipynb")
-    open_notebook(page, lab, "arm64.ipynb")
-    lab_command(page, "notebook:run-all-cells")
+    run_notebook(page, lab, "arm64.ipynb", CELLS)
     expect(page.locator(".ncpu-terminal")).to_have_count(1, timeout=60_000)
     expect(page.locator(".ncpu-debugger")).to_have_count(2)
     expect(page.locator(".jp-StatusBar-TextItem", has_text="| Idle").first).to_be_visible()

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import re
 
-import nbformat
 import pytest
 from playwright.sync_api import expect
 
-from labpage import REPO, lab_command, open_notebook, screenshot, set_theme
+from labpage import REPO, lab_command, run_notebook, screenshot, set_theme
 
 CELLS = [
     "import ncpu_nb\nsort = ncpu_nb.CPU(ncpu_nb.load_program('bubble_sort'))\nsort.debugger()",
@@ -28,11 +27,7 @@ CELLS = [
 @pytest.fixture(scope="module")
 def notebook(lab, page):
     """The notebook above, opened and run once for the module; each test uses its own widgets."""
-    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in CELLS])
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
-    nbformat.write(nb, lab[1] / "debugger.ipynb")
-    open_notebook(page, lab, "debugger.ipynb")
-    lab_command(page, "notebook:run-all-cells")
+    run_notebook(page, lab, "debugger.ipynb", CELLS)
     found = page.locator(".ncpu-debugger")
     expect(found).to_have_count(4, timeout=60_000)
     expect(page.locator(".ncpu-traceview")).to_have_count(1)
