@@ -145,7 +145,7 @@ fn pair(word: u32) -> Option<Op> {
         (true, false, _) => sized!(store_vector_pair, bytes, PRE),
     };
     let imm = sign_extend(((word >> 15) & 0x7F) as u64, 7) << scale;
-    Some(Op { run, imm, a: (word & 31) as u8, b: ((word >> 5) & 31) as u8, c: ((word >> 10) & 31) as u8, ..Op::new(run, word) })
+    Some(Op { imm, a: (word & 31) as u8, b: ((word >> 5) & 31) as u8, c: ((word >> 10) & 31) as u8, ..Op::new(run, word) })
 }
 
 /// The access address and the written-back base of an immediate-offset form.
