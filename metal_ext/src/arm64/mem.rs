@@ -50,22 +50,29 @@ impl Hasher for PageHasher {
     }
 }
 
-/// One entry of the translation cache: where a guest page's bytes live on the host.
+/// One entry of the translation cache: where a guest page's bytes live on the host. Compiled
+/// code reads it directly (`TLB_PAGE`, `TLB_DATA`, `TLB_PERMS`), hence the fixed layout.
 #[derive(Clone, Copy)]
-struct TlbEntry {
+#[repr(C)]
+pub(crate) struct TlbEntry {
     page: u64,
     data: *mut u8,
     /// The page's READ/WRITE/EXEC, plus OWNED when this Memory alone holds the bytes.
     perms: u8,
 }
 
-const TLB_ENTRIES: usize = 256;
+pub(crate) const TLB_ENTRIES: usize = 256;
+pub(crate) const TLB_ENTRY_SIZE: usize = std::mem::size_of::<TlbEntry>();
+pub(crate) const TLB_PAGE: usize = std::mem::offset_of!(TlbEntry, page);
+pub(crate) const TLB_DATA: usize = std::mem::offset_of!(TlbEntry, data);
+pub(crate) const TLB_PERMS: usize = std::mem::offset_of!(TlbEntry, perms);
 /// Never a page number: guest addresses have at most 64 - PAGE_SHIFT page bits.
 const NO_PAGE: u64 = u64::MAX;
 const EMPTY: TlbEntry = TlbEntry { page: NO_PAGE, data: std::ptr::null_mut(), perms: 0 };
 /// TLB-only permission: the page's bytes are not shared with a clone, so a store may write them
 /// in place without copying.
 const OWNED: u8 = 8;
+pub(crate) const TLB_OWNED: u8 = OWNED;
 
 /// A guest address range the debugger watches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -405,6 +412,20 @@ impl Memory {
         let r = f(self);
         self.watches = saved;
         r
+    }
+
+    /// The translation cache for compiled code to read, or None while a watchpoint is set
+    /// (every access must then be checked). Compiled code writes in place only where an entry
+    /// says OWNED, so an entry made before a clone shared the pages must go first.
+    pub(crate) fn tlb_for_compiled_code(&mut self) -> Option<*const TlbEntry> {
+        if !self.watches.is_empty() {
+            return None;
+        }
+        if *self.shared.get_mut() {
+            *self.shared.get_mut() = false;
+            self.flush_tlb();
+        }
+        Some(self.tlb.as_ptr())
     }
 
     pub fn watchpoints(&self) -> &[WatchRange] {

@@ -1,6 +1,7 @@
 //! The code cache: each executable page decoded once into handlers (`decoded`), then run
 //! without fetching or decoding again, until the memory's code epoch says the page table or an
-//! executable page changed.
+//! executable page changed. Where jumps land often, the region starting there is compiled
+//! (`jit`) and its marker takes the first instruction's place.
 
 use std::collections::hash_map::Entry;
 use std::collections::HashMap;
@@ -8,6 +9,7 @@ use std::hash::BuildHasherDefault;
 
 use super::decoded::decode;
 pub use super::decoded::Op;
+use super::jit;
 use super::Exception;
 use crate::arm64::mem::{Memory, PageHasher, PAGE_SHIFT, PAGE_SIZE};
 use crate::arm64::state::CpuState;
@@ -15,14 +17,26 @@ use crate::arm64::state::CpuState;
 const OPS_PER_PAGE: usize = (PAGE_SIZE / 4) as usize;
 /// Pages whose decoded form is one array index away.
 const RECENT: usize = 64;
+/// Jumps landing on an instruction before the region starting there is compiled.
+const HOT: u16 = 64;
+/// Heat of an instruction where no region is compiled: it starts none, or one starts there.
+const SETTLED: u16 = u16::MAX;
+
+/// One executable page: its instructions decoded, and how often jumps landed on each.
+struct Page {
+    ops: [Op; OPS_PER_PAGE],
+    heat: [u16; OPS_PER_PAGE],
+}
 
 /// Decoded pages of one address space. Cloning gives an empty cache: a clone of the memory has
 /// an epoch of its own.
 pub struct CodeCache {
     epoch: u64,
-    pages: HashMap<u64, Box<[Op]>, BuildHasherDefault<PageHasher>>,
-    /// Page number and decoded ops of recently entered pages (`u64::MAX`: none).
-    recent: [(u64, *const Op); RECENT],
+    pages: HashMap<u64, Box<Page>, BuildHasherDefault<PageHasher>>,
+    /// Page number and decoded page of recently entered pages (`u64::MAX`: none).
+    recent: [(u64, *mut Page); RECENT],
+    /// Whether hot regions are compiled and run (see `jit::available`).
+    compiling: bool,
 }
 
 // SAFETY: the raw pointers point into boxes this cache owns; nothing else reaches them.
@@ -31,17 +45,32 @@ unsafe impl Sync for CodeCache {}
 
 impl Default for CodeCache {
     fn default() -> Self {
-        CodeCache { epoch: 0, pages: HashMap::default(), recent: [(u64::MAX, std::ptr::null()); RECENT] }
+        CodeCache {
+            epoch: 0,
+            pages: HashMap::default(),
+            recent: [(u64::MAX, std::ptr::null_mut()); RECENT],
+            compiling: jit::available(),
+        }
     }
 }
 
 impl Clone for CodeCache {
     fn clone(&self) -> Self {
-        CodeCache::default()
+        CodeCache { compiling: self.compiling, ..CodeCache::default() }
     }
 }
 
 impl CodeCache {
+    /// Turns compiling hot regions on or off (it stays off where `jit::available` says no).
+    pub fn set_compiling(&mut self, on: bool) {
+        if on != self.compiling {
+            self.compiling = on && jit::available();
+            // Markers stand in decoded pages only while compiling.
+            self.pages.clear();
+            self.recent.fill((u64::MAX, std::ptr::null_mut()));
+        }
+    }
+
     /// Executes up to `limit` instructions, as that many calls of `exec::step` would. Returns how
     /// many retired (an SVC counts) and the exception that stopped them, if any.
     pub fn run(&mut self, cpu: &mut CpuState, mem: &mut Memory, limit: u64) -> (u64, Result<(), Exception>) {
@@ -49,12 +78,15 @@ impl CodeCache {
         let mut pc = cpu.pc;
         // The page's address, so that one comparison also rejects a misaligned PC.
         let mut page = u64::MAX;
-        let mut ops: *const Op = std::ptr::null();
+        let mut decoded: *mut Page = std::ptr::null_mut();
         let mut epoch = mem.code_epoch();
+        // Whether a jump (or the start of this run, or compiled code) led to `pc`: only such
+        // places are counted, compiled and entered.
+        let mut landed = self.compiling;
         while n < limit {
             if pc & !(PAGE_SIZE - 4) != page || mem.code_epoch() != epoch {
                 match self.page(mem, pc) {
-                    Ok(p) => ops = p,
+                    Ok(p) => decoded = p,
                     Err(e) => {
                         cpu.pc = pc;
                         return (n, Err(*e));
@@ -63,12 +95,44 @@ impl CodeCache {
                 page = pc & !(PAGE_SIZE - 1);
                 epoch = mem.code_epoch();
             }
-            // SAFETY: `ops` holds OPS_PER_PAGE decoded instructions of `page`, which stays in the
-            // cache until the epoch moves; a handler that moves it is the last to use `ops`
-            // before the check above fetches the page again.
-            let op = unsafe { &*ops.add((pc & (PAGE_SIZE - 1)) as usize >> 2) };
+            let index = (pc & (PAGE_SIZE - 1)) as usize >> 2;
+            // SAFETY: `decoded` is the page holding `pc`, which stays in the cache until the
+            // epoch moves; a handler that moves it is the last to use it before the check
+            // above fetches the page again.
+            let mut op = unsafe { &(*decoded).ops[index] };
+            // Whether the instruction after this one counts as landed on too: it may start the
+            // region this place could not.
+            let mut chain = false;
+            if landed {
+                if let Some(region) = jit::region_of(op) {
+                    if limit - n >= region.len {
+                        if let Some((next, retired)) = region.run(cpu, mem, limit - n) {
+                            if retired > 0 {
+                                n += retired;
+                                cpu.counter = cpu.counter.wrapping_add(retired);
+                                pc = next;
+                                continue;
+                            }
+                        }
+                    }
+                    op = &region.original;
+                } else {
+                    // SAFETY: as above.
+                    let heat = unsafe { &mut (*decoded).heat[index] };
+                    if *heat < HOT {
+                        *heat += 1;
+                    } else if *heat == HOT {
+                        *heat = SETTLED;
+                        if self.compile(mem, pc, decoded) {
+                            continue;
+                        }
+                    }
+                    chain = *heat == SETTLED;
+                }
+            }
             match (op.run)(cpu, mem, op, pc) {
                 Ok(next) => {
+                    landed = self.compiling && (chain || next != pc.wrapping_add(4));
                     pc = next;
                     n += 1;
                     cpu.counter = cpu.counter.wrapping_add(1);
@@ -78,6 +142,25 @@ impl CodeCache {
         }
         cpu.pc = pc;
         (n, Ok(()))
+    }
+
+    /// Compiles the region starting at `pc` into `decoded`, its page; whether one was.
+    #[cold]
+    #[inline(never)]
+    fn compile(&mut self, mem: &mut Memory, pc: u64, decoded: *mut Page) -> bool {
+        let mut bytes = [0u8; PAGE_SIZE as usize];
+        if mem.peek(pc & !(PAGE_SIZE - 1), &mut bytes).is_err() {
+            return false;
+        }
+        let index = (pc & (PAGE_SIZE - 1)) as usize >> 2;
+        match jit::compile(pc >> PAGE_SHIFT, &bytes, index) {
+            Some(marker) => {
+                // SAFETY: `decoded` is this cache's page holding `pc`; nothing borrows it now.
+                unsafe { (*decoded).ops[index] = marker };
+                true
+            }
+            None => false,
+        }
     }
 
     /// Executes the instruction at `cpu.pc` as `exec::step` does.
@@ -90,9 +173,10 @@ impl CodeCache {
     /// while executing, even if that renews the memory's code epoch: pages are only dropped
     /// when the cache is next asked for one.
     pub fn fetch(&mut self, mem: &mut Memory, pc: u64) -> Result<&Op, Exception> {
-        let ops = self.page(mem, pc).map_err(|e| *e)?;
+        let decoded = self.page(mem, pc).map_err(|e| *e)?;
         // SAFETY: as in `run`.
-        Ok(unsafe { &*ops.add((pc & (PAGE_SIZE - 1)) as usize >> 2) })
+        let op = unsafe { &(*decoded).ops[(pc & (PAGE_SIZE - 1)) as usize >> 2] };
+        Ok(jit::region_of(op).map_or(op, |region| &region.original))
     }
 
     /// Executes `op`, fetched at `cpu.pc`, as `exec::step` does.
@@ -125,7 +209,7 @@ impl CodeCache {
     /// The decoded page holding `pc`, decoding it on first use; the fetch's exception if `pc`
     /// is misaligned or its page not executable.
     #[inline(always)]
-    fn page(&mut self, mem: &mut Memory, pc: u64) -> Result<*const Op, Box<Exception>> {
+    fn page(&mut self, mem: &mut Memory, pc: u64) -> Result<*mut Page, Box<Exception>> {
         let number = pc >> PAGE_SHIFT;
         let slot = number as usize % RECENT;
         if pc & 3 == 0 && self.epoch == mem.code_epoch() && self.recent[slot].0 == number {
@@ -135,13 +219,13 @@ impl CodeCache {
     }
 
     #[inline(never)]
-    fn enter(&mut self, mem: &mut Memory, pc: u64) -> Result<*const Op, Box<Exception>> {
+    fn enter(&mut self, mem: &mut Memory, pc: u64) -> Result<*mut Page, Box<Exception>> {
         if pc & 3 != 0 {
             return Err(Box::new(Exception::Alignment { pc, addr: pc }));
         }
         if self.epoch != mem.code_epoch() {
             self.pages.clear();
-            self.recent.fill((u64::MAX, std::ptr::null()));
+            self.recent.fill((u64::MAX, std::ptr::null_mut()));
             self.epoch = mem.code_epoch();
         }
         let number = pc >> PAGE_SHIFT;
@@ -150,15 +234,20 @@ impl CodeCache {
             let start = number << PAGE_SHIFT;
             let mut bytes = [0u8; PAGE_SIZE as usize];
             mem.peek(start, &mut bytes).expect("an executable page is mapped");
-            let ops: Box<[Op]> = bytes
-                .chunks_exact(4)
-                .enumerate()
-                .map(|(i, w)| decode(u32::from_le_bytes(w.try_into().unwrap()), start + 4 * i as u64))
-                .collect();
-            debug_assert_eq!(ops.len(), OPS_PER_PAGE);
-            vacant.insert(ops);
+            let mut decoded = Box::new(Page {
+                ops: std::array::from_fn(|i| {
+                    decode(u32::from_le_bytes(bytes[4 * i..4 * i + 4].try_into().unwrap()), start + 4 * i as u64)
+                }),
+                heat: [0; OPS_PER_PAGE],
+            });
+            if self.compiling {
+                for (i, marker) in jit::markers_for(number, &bytes) {
+                    decoded.ops[i] = marker;
+                }
+            }
+            vacant.insert(decoded);
         }
-        let ops = self.pages[&number].as_ptr();
+        let ops: *mut Page = &mut **self.pages.get_mut(&number).unwrap();
         self.recent[number as usize % RECENT] = (number, ops);
         Ok(ops)
     }

@@ -1,0 +1,980 @@
+//! One region of decoded instructions translated into a Cranelift function
+//! `fn(cpu: *mut CpuState, env: *mut Env) -> next pc`.
+//!
+//! Guest registers live in Cranelift variables (host registers) for the whole call: loaded at
+//! entry, stored at every exit. Flags stay lazy (the operands of the last flag-setting
+//! instruction) within straight-line code, so `cmp; b.cond` becomes one host compare and
+//! branch; they are packed into NZCV only where a join or an exit needs them.
+//!
+//! Every exit leaves the machine exactly as the interpreter would after the same number of
+//! instructions. Anything unusual (a load or store the translation cache cannot serve
+//! directly) exits *before* the instruction, so the interpreter then runs it with the whole
+//! machinery (faults, copy-on-write, code epochs); compiled code calls nothing.
+
+use std::collections::HashMap;
+
+use cranelift_codegen::ir::condcodes::{CondCode, IntCC};
+use cranelift_codegen::ir::types::{I128, I16, I32, I64, I8};
+use cranelift_codegen::ir::{Block, InstBuilder, MemFlagsData, Type, Value};
+use cranelift_frontend::{FunctionBuilder, Variable};
+
+use super::decode::{self, Address, Extend, Insn, Operand, Reg, ZR};
+use super::Layout;
+use crate::arm64::mem::{READ, TLB_OWNED, WRITE};
+
+/// What the flags are at this point of the translation.
+#[derive(Clone, Copy)]
+enum Flags {
+    /// In the `nzcv` variable, packed as in `CpuState::nzcv`.
+    Packed,
+    /// From `a - b = r` (SUBS, CMP), at the width of the values.
+    Sub(Value, Value, Value),
+    /// From `a + b = r` (ADDS, CMN).
+    Add(Value, Value, Value),
+    /// N and Z from `r`, C and V clear (ANDS, TST, BICS).
+    Logic(Value),
+}
+
+pub struct Emitter<'a, 'b> {
+    b: &'a mut FunctionBuilder<'b>,
+    layout: &'a Layout,
+    insns: &'a [Insn],
+    start: u64,
+    cpu: Value,
+    env: Value,
+    tlb: Value,
+    budget: Value,
+    regs: [Variable; 32],
+    nzcv: Variable,
+    /// Instructions retired at the last flush; `pending` more since, known at compile time.
+    count: Variable,
+    pending: u64,
+    flags: Flags,
+    /// Registers (bit r) and flags the region may change: what every exit stores.
+    written: u32,
+    flags_written: bool,
+    flags_live: Vec<bool>,
+    labels: HashMap<u64, Block>,
+}
+
+fn mask(r: Reg) -> u32 {
+    if r == ZR {
+        0
+    } else {
+        1 << r
+    }
+}
+
+fn address_regs(a: &Address) -> (u32, u32) {
+    match *a {
+        Address::Offset { base, .. } => (mask(base), 0),
+        Address::Pre { base, .. } | Address::Post { base, .. } => (mask(base), mask(base)),
+        Address::Indexed { base, rm, .. } => (mask(base) | mask(rm), 0),
+    }
+}
+
+fn operand_regs(op: &Operand) -> u32 {
+    match *op {
+        Operand::Imm(_) => 0,
+        Operand::Shifted { rm, .. } | Operand::Extended { rm, .. } => mask(rm),
+    }
+}
+
+/// Registers an instruction reads and writes (bit r), as masks.
+fn registers(insn: &Insn) -> (u32, u32) {
+    use Insn::*;
+    match *insn {
+        AddSub { rd, rn, op, .. } | Logic { rd, rn, op, .. } => (mask(rn) | operand_regs(&op), mask(rd)),
+        Const { rd, .. } | ThreadPointer { rd } => (0, mask(rd)),
+        Insert { rd, .. } => (mask(rd), mask(rd)),
+        Bitfield { rd, rn, opc, .. } => (mask(rn) | if opc == 1 { mask(rd) } else { 0 }, mask(rd)),
+        Extract { rd, rn, rm, .. }
+        | ShiftVariable { rd, rn, rm, .. }
+        | Divide { rd, rn, rm, .. }
+        | MultiplyHigh { rd, rn, rm, .. }
+        | Select { rd, rn, rm, .. } => (mask(rn) | mask(rm), mask(rd)),
+        MultiplyAdd { rd, rn, rm, ra, .. } | MultiplyLong { rd, rn, rm, ra, .. } => {
+            (mask(rn) | mask(rm) | mask(ra), mask(rd))
+        }
+        Unary { rd, rn, .. } => (mask(rn), mask(rd)),
+        CondCompare { rn, op, .. } => (mask(rn) | operand_regs(&op), 0),
+        Branch { link, .. } => (0, if link { 1 << 30 } else { 0 }),
+        CondBranch { .. } | Nop => (0, 0),
+        CompareBranch { rt, .. } | TestBranch { rt, .. } => (mask(rt), 0),
+        Indirect { rn, link } => (mask(rn), if link { 1 << 30 } else { 0 }),
+        Load { rt, addr, .. } => {
+            let (r, w) = address_regs(&addr);
+            (r, w | mask(rt))
+        }
+        Store { rt, addr, .. } => {
+            let (r, w) = address_regs(&addr);
+            (r | mask(rt), w)
+        }
+        LoadPair { rt, rt2, addr, .. } => {
+            let (r, w) = address_regs(&addr);
+            (r, w | mask(rt) | mask(rt2))
+        }
+        StorePair { rt, rt2, addr, .. } => {
+            let (r, w) = address_regs(&addr);
+            (r | mask(rt) | mask(rt2), w)
+        }
+        LoadVector { addr, .. } | StoreVector { addr, .. } | LoadVectorPair { addr, .. } | StoreVectorPair { addr, .. } => {
+            address_regs(&addr)
+        }
+    }
+}
+
+fn reads_flags(insn: &Insn) -> bool {
+    match *insn {
+        Insn::CondBranch { cond, .. } | Insn::Select { cond, .. } | Insn::CondCompare { cond, .. } => cond < 14,
+        _ => false,
+    }
+}
+
+fn writes_flags(insn: &Insn) -> bool {
+    match *insn {
+        Insn::AddSub { flags, .. } => flags,
+        Insn::Logic { opc, .. } => opc == 3,
+        Insn::CondCompare { .. } => true,
+        _ => false,
+    }
+}
+
+/// Whether the instruction may leave compiled code before executing (a load or store).
+fn may_exit_before(insn: &Insn) -> bool {
+    matches!(
+        insn,
+        Insn::Load { .. }
+            | Insn::Store { .. }
+            | Insn::LoadPair { .. }
+            | Insn::StorePair { .. }
+            | Insn::LoadVector { .. }
+            | Insn::StoreVector { .. }
+            | Insn::LoadVectorPair { .. }
+            | Insn::StoreVectorPair { .. }
+    )
+}
+
+fn ends_straight_line(insn: &Insn) -> bool {
+    matches!(insn, Insn::Branch { .. } | Insn::Indirect { .. })
+}
+
+/// Whether the flags may be read (by an instruction or an exit) before being set again, at
+/// each instruction's entry.
+fn flags_liveness(insns: &[Insn], start: u64) -> Vec<bool> {
+    let index = |target: u64| {
+        let i = target.wrapping_sub(start) / 4;
+        (target >= start && (i as usize) < insns.len()).then_some(i as usize)
+    };
+    let mut live = vec![false; insns.len()];
+    loop {
+        let mut changed = false;
+        for i in (0..insns.len()).rev() {
+            let insn = &insns[i];
+            let mut out = false;
+            if !ends_straight_line(insn) {
+                out |= live.get(i + 1).copied().unwrap_or(true);
+            }
+            if insn.is_branch() {
+                // A jump backwards may exit instead (the budget), like any jump out.
+                out |= match insn.target().and_then(index) {
+                    Some(t) if t > i && !matches!(insn, Insn::Branch { link: true, .. }) => live[t],
+                    _ => true,
+                };
+            }
+            let l = reads_flags(insn) || may_exit_before(insn) || (!writes_flags(insn) && out);
+            if l != live[i] {
+                live[i] = l;
+                changed = true;
+            }
+        }
+        if !changed {
+            return live;
+        }
+    }
+}
+
+fn guest() -> MemFlagsData {
+    MemFlagsData::new().with_notrap()
+}
+
+fn host() -> MemFlagsData {
+    MemFlagsData::trusted()
+}
+
+impl<'a, 'b> Emitter<'a, 'b> {
+    /// Translates `insns` (at `start`, one after another) into the builder's function.
+    pub fn translate(b: &'a mut FunctionBuilder<'b>, layout: &'a Layout, insns: &'a [Insn], start: u64) {
+        let entry = b.create_block();
+        b.append_block_params_for_function_params(entry);
+        b.switch_to_block(entry);
+        b.seal_block(entry);
+        let (cpu, env) = (b.block_params(entry)[0], b.block_params(entry)[1]);
+        let tlb = b.ins().load(I64, host(), env, layout.env_tlb);
+        let budget = b.ins().load(I64, host(), env, layout.env_budget);
+        let regs = std::array::from_fn(|_| b.declare_var(I64));
+        let nzcv = b.declare_var(I32);
+        let count = b.declare_var(I64);
+        let zero = b.ins().iconst(I64, 0);
+        b.def_var(count, zero);
+
+        let (mut read, mut written, mut flags_used, mut flags_written) = (0u32, 0u32, false, false);
+        for insn in insns {
+            let (r, w) = registers(insn);
+            read |= r;
+            written |= w;
+            flags_used |= reads_flags(insn) || writes_flags(insn);
+            flags_written |= writes_flags(insn);
+        }
+        for r in 0..32 {
+            if (read | written) & (1 << r) != 0 {
+                let v = b.ins().load(I64, host(), cpu, layout.x + 8 * r);
+                b.def_var(regs[r as usize], v);
+            }
+        }
+        let packed = if flags_used { b.ins().load(I32, host(), cpu, layout.nzcv) } else { b.ins().iconst(I32, 0) };
+        b.def_var(nzcv, packed);
+
+        let mut labels = HashMap::new();
+        for insn in insns {
+            if let Some(t) = insn.target() {
+                let inside = t >= start && t < start + 4 * insns.len() as u64;
+                if inside && !matches!(insn, Insn::Branch { link: true, .. }) {
+                    labels.entry(t).or_insert_with(|| b.create_block());
+                }
+            }
+        }
+        let flags_live = flags_liveness(insns, start);
+        let mut e = Emitter {
+            b,
+            layout,
+            insns,
+            start,
+            cpu,
+            env,
+            tlb,
+            budget,
+            regs,
+            nzcv,
+            count,
+            pending: 0,
+            flags: Flags::Packed,
+            written,
+            flags_written,
+            flags_live,
+            labels,
+        };
+        let mut open = true;
+        for (i, insn) in insns.iter().enumerate() {
+            let pc = start + 4 * i as u64;
+            if let Some(&label) = e.labels.get(&pc) {
+                if open {
+                    e.jump_to_label(pc.wrapping_sub(4), pc, label);
+                }
+                e.b.switch_to_block(label);
+                e.flags = Flags::Packed;
+                open = true;
+            }
+            if !open {
+                continue; // unreachable until the next label
+            }
+            open = e.instruction(insn, pc);
+        }
+        if open {
+            let end = start + 4 * insns.len() as u64;
+            let next = e.b.ins().iconst(I64, end as i64);
+            e.exit(next);
+        }
+        e.b.seal_all_blocks();
+    }
+
+    // ---- registers and flags ----
+
+    fn read(&mut self, r: Reg) -> Value {
+        if r == ZR {
+            self.b.ins().iconst(I64, 0)
+        } else {
+            self.b.use_var(self.regs[r as usize])
+        }
+    }
+
+    /// Register `r` at the operation's width.
+    fn read_w(&mut self, r: Reg, sf: bool) -> Value {
+        let v = self.read(r);
+        if sf {
+            v
+        } else {
+            self.b.ins().ireduce(I32, v)
+        }
+    }
+
+    fn write(&mut self, r: Reg, v: Value) {
+        if r != ZR {
+            self.b.def_var(self.regs[r as usize], v);
+        }
+    }
+
+    /// Writes a value of the operation's width, zero-extending 32-bit results.
+    fn write_w(&mut self, r: Reg, v: Value, sf: bool) {
+        let v = if sf { v } else { self.b.ins().uextend(I64, v) };
+        self.write(r, v);
+    }
+
+    fn constant(&mut self, v: u64, sf: bool) -> Value {
+        if sf {
+            self.b.ins().iconst(I64, v as i64)
+        } else {
+            self.b.ins().iconst(I32, v as u32 as i64)
+        }
+    }
+
+    fn shift_by(&mut self, v: Value, kind: u8, amount: u8) -> Value {
+        if amount == 0 {
+            return v;
+        }
+        let a = amount as i64;
+        match kind {
+            0 => self.b.ins().ishl_imm_u(v, a),
+            1 => self.b.ins().ushr_imm_u(v, a),
+            2 => self.b.ins().sshr_imm_u(v, a),
+            _ => self.b.ins().rotr_imm_u(v, a),
+        }
+    }
+
+    /// extend(x, option) << lsl at 64 bits (UXTB..SXTX).
+    fn extend(&mut self, x: Value, option: u8, lsl: u8) -> Value {
+        let narrow = [I8, I16, I32, I64][option as usize & 3];
+        let e = if narrow == I64 {
+            x
+        } else {
+            let n = self.b.ins().ireduce(narrow, x);
+            if option & 4 != 0 {
+                self.b.ins().sextend(I64, n)
+            } else {
+                self.b.ins().uextend(I64, n)
+            }
+        };
+        if lsl == 0 {
+            e
+        } else {
+            self.b.ins().ishl_imm_u(e, lsl as i64)
+        }
+    }
+
+    fn operand(&mut self, op: Operand, sf: bool) -> Value {
+        match op {
+            Operand::Imm(v) => self.constant(v, sf),
+            Operand::Shifted { rm, kind, amount } => {
+                let v = self.read_w(rm, sf);
+                self.shift_by(v, kind, amount)
+            }
+            Operand::Extended { rm, option, lsl } => {
+                let x = self.read(rm);
+                let v = self.extend(x, option, lsl);
+                if sf {
+                    v
+                } else {
+                    self.b.ins().ireduce(I32, v)
+                }
+            }
+        }
+    }
+
+    fn is_negative(&mut self, v: Value) -> Value {
+        self.b.ins().icmp_imm_u(IntCC::SignedLessThan, v, 0)
+    }
+
+    /// The flags packed as in `CpuState::nzcv`.
+    fn packed(&mut self) -> Value {
+        let (n, z, c, v) = match self.flags {
+            Flags::Packed => return self.b.use_var(self.nzcv),
+            Flags::Sub(a, b, r) => {
+                let n = self.is_negative(r);
+                let z = self.b.ins().icmp_imm_u(IntCC::Equal, r, 0);
+                let c = self.b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, a, b);
+                let (x, y) = (self.b.ins().bxor(a, b), self.b.ins().bxor(a, r));
+                let o = self.b.ins().band(x, y);
+                (n, z, c, self.is_negative(o))
+            }
+            Flags::Add(a, b, r) => {
+                let n = self.is_negative(r);
+                let z = self.b.ins().icmp_imm_u(IntCC::Equal, r, 0);
+                let c = self.b.ins().icmp(IntCC::UnsignedLessThan, r, a);
+                let (x, y) = (self.b.ins().bxor(a, r), self.b.ins().bxor(b, r));
+                let o = self.b.ins().band(x, y);
+                (n, z, c, self.is_negative(o))
+            }
+            Flags::Logic(r) => {
+                let n = self.is_negative(r);
+                let z = self.b.ins().icmp_imm_u(IntCC::Equal, r, 0);
+                let f = self.b.ins().iconst(I8, 0);
+                (n, z, f, f)
+            }
+        };
+        let mut packed = self.b.ins().iconst(I32, 0);
+        for (bit, flag) in [(31, n), (30, z), (29, c), (28, v)] {
+            let wide = self.b.ins().uextend(I32, flag);
+            let placed = self.b.ins().ishl_imm_u(wide, bit);
+            packed = self.b.ins().bor(packed, placed);
+        }
+        packed
+    }
+
+    /// Puts the flags in the `nzcv` variable (before a join).
+    fn settle_flags(&mut self) {
+        if !matches!(self.flags, Flags::Packed) {
+            let p = self.packed();
+            self.b.def_var(self.nzcv, p);
+            self.flags = Flags::Packed;
+        }
+    }
+
+    /// Whether condition `cond` holds (an I8 of 0 or 1).
+    fn condition(&mut self, cond: u8) -> Value {
+        if cond >= 14 {
+            return self.b.ins().iconst(I8, 1);
+        }
+        let base = cond >> 1;
+        let odd = cond & 1 == 1;
+        let pick = |cc: IntCC| if odd { cc.complement() } else { cc };
+        match self.flags {
+            Flags::Sub(a, b, r) => {
+                let (cc, x, y) = match base {
+                    0 => (IntCC::Equal, a, b),
+                    1 => (IntCC::UnsignedGreaterThanOrEqual, a, b),
+                    2 => (IntCC::SignedLessThan, r, self.zero_like(r)),
+                    4 => (IntCC::UnsignedGreaterThan, a, b),
+                    5 => (IntCC::SignedGreaterThanOrEqual, a, b),
+                    6 => (IntCC::SignedGreaterThan, a, b),
+                    _ => return self.condition_packed(cond),
+                };
+                self.b.ins().icmp(pick(cc), x, y)
+            }
+            Flags::Logic(r) => {
+                let cc = match base {
+                    0 => IntCC::Equal,
+                    2 => IntCC::SignedLessThan,
+                    5 => IntCC::SignedGreaterThanOrEqual,
+                    6 => IntCC::SignedGreaterThan,
+                    _ => return self.condition_packed(cond),
+                };
+                self.b.ins().icmp_imm_u(pick(cc), r, 0)
+            }
+            _ => self.condition_packed(cond),
+        }
+    }
+
+    fn zero_like(&mut self, v: Value) -> Value {
+        let t = self.b.func.dfg.value_type(v);
+        self.b.ins().iconst(t, 0)
+    }
+
+    fn condition_packed(&mut self, cond: u8) -> Value {
+        let p = self.packed();
+        let bit = |e: &mut Self, k: i64| {
+            let m = e.b.ins().band_imm_u(p, 1 << k);
+            e.b.ins().icmp_imm_u(IntCC::NotEqual, m, 0)
+        };
+        let held = match cond >> 1 {
+            0 => bit(self, 30),
+            1 => bit(self, 29),
+            2 => bit(self, 31),
+            3 => bit(self, 28),
+            4 => {
+                let (c, z) = (bit(self, 29), bit(self, 30));
+                let nz = self.b.ins().bxor_imm_u(z, 1);
+                self.b.ins().band(c, nz)
+            }
+            _ => {
+                let (n, v) = (bit(self, 31), bit(self, 28));
+                let ge = self.b.ins().icmp(IntCC::Equal, n, v);
+                if cond >> 1 == 5 {
+                    ge
+                } else {
+                    let z = bit(self, 30);
+                    let nz = self.b.ins().bxor_imm_u(z, 1);
+                    self.b.ins().band(ge, nz)
+                }
+            }
+        };
+        if cond & 1 == 1 {
+            self.b.ins().bxor_imm_u(held, 1)
+        } else {
+            held
+        }
+    }
+
+    // ---- control ----
+
+    fn flush_count(&mut self) {
+        if self.pending > 0 {
+            let c = self.b.use_var(self.count);
+            let c = self.b.ins().iadd_imm_u(c, self.pending as i64);
+            self.b.def_var(self.count, c);
+            self.pending = 0;
+        }
+    }
+
+    /// Leaves compiled code for `next` after `count + pending` instructions.
+    fn exit(&mut self, next: Value) {
+        for r in 0..32 {
+            if self.written & (1 << r) != 0 {
+                let v = self.b.use_var(self.regs[r as usize]);
+                self.b.ins().store(host(), v, self.cpu, self.layout.x + 8 * r);
+            }
+        }
+        if self.flags_written {
+            let p = self.packed();
+            self.b.ins().store(host(), p, self.cpu, self.layout.nzcv);
+        }
+        let c = self.b.use_var(self.count);
+        let c = self.b.ins().iadd_imm_u(c, self.pending as i64);
+        self.b.ins().store(host(), c, self.env, self.layout.env_retired);
+        self.b.ins().return_(&[next]);
+    }
+
+    /// Emits the exit in a block of its own, entered when `taken` holds; the translation then
+    /// goes on in a fresh block where it does not.
+    fn exit_if(&mut self, taken: Value, pc: u64) {
+        let (out, on) = (self.b.create_block(), self.b.create_block());
+        self.b.ins().brif(taken, out, &[], on, &[]);
+        self.b.seal_block(out);
+        self.b.seal_block(on);
+        self.b.switch_to_block(out);
+        let next = self.b.ins().iconst(I64, pc as i64);
+        self.exit(next);
+        self.b.switch_to_block(on);
+    }
+
+    /// Jumps from the instruction at `from` to the label at `target` (flags settled, count
+    /// flushed); a jump backwards first checks that one more pass through the whole region
+    /// fits the budget, and otherwise exits there.
+    fn jump_to_label(&mut self, from: u64, target: u64, label: Block) {
+        self.flush_count();
+        if target <= from {
+            let c = self.b.use_var(self.count);
+            let after = self.b.ins().iadd_imm_u(c, self.insns.len() as i64);
+            let over = self.b.ins().icmp(IntCC::UnsignedGreaterThan, after, self.budget);
+            self.exit_if(over, target);
+        }
+        if self.flags_live[((target - self.start) / 4) as usize] {
+            self.settle_flags();
+        }
+        // Where the flags are dead at the label, any definition serves the join: nothing
+        // reads or stores them before they are set again.
+        self.flags = Flags::Packed;
+        self.b.ins().jump(label, &[]);
+    }
+
+    /// The taken side of the branch at `from` to `target`, in a block of its own.
+    fn take(&mut self, from: u64, target: u64, link: bool) {
+        match self.labels.get(&target) {
+            Some(&label) if !link => self.jump_to_label(from, target, label),
+            _ => {
+                self.flush_count();
+                let next = self.b.ins().iconst(I64, target as i64);
+                self.exit(next);
+            }
+        }
+    }
+
+    /// A conditional branch on `taken` to `target`; the translation goes on along the fall-through.
+    fn branch_if(&mut self, taken: Value, from: u64, target: u64) {
+        self.pending += 1;
+        self.flush_count();
+        let (yes, no) = (self.b.create_block(), self.b.create_block());
+        self.b.ins().brif(taken, yes, &[], no, &[]);
+        self.b.seal_block(yes);
+        self.b.seal_block(no);
+        self.b.switch_to_block(yes);
+        let flags = self.flags;
+        self.take(from, target, false);
+        self.flags = flags;
+        self.b.switch_to_block(no);
+    }
+
+    // ---- memory ----
+
+    /// The host address of guest [addr, addr+size) if the translation cache grants `need` there;
+    /// otherwise leaves compiled code before the instruction at `pc`.
+    fn host_address(&mut self, addr: Value, size: u32, need: u8, pc: u64) -> Value {
+        let l = self.layout;
+        let page = self.b.ins().ushr_imm_u(addr, 12);
+        let slot = self.b.ins().band_imm_u(page, (l.tlb_entries - 1) as i64);
+        let offset = self.b.ins().imul_imm_u(slot, l.tlb_entry_size as i64);
+        let entry = self.b.ins().iadd(self.tlb, offset);
+        let cached = self.b.ins().load(I64, host(), entry, l.tlb_page);
+        let perms = self.b.ins().uload8(I32, host(), entry, l.tlb_perms);
+        let granted = self.b.ins().band_imm_u(perms, need as i64);
+        let ok_perms = self.b.ins().icmp_imm_u(IntCC::Equal, granted, need as i64);
+        let ok_page = self.b.ins().icmp(IntCC::Equal, cached, page);
+        let within = self.b.ins().band_imm_u(addr, 0xFFF);
+        let ok_span = self.b.ins().icmp_imm_u(IntCC::UnsignedLessThanOrEqual, within, 4096 - size as i64);
+        let ok = self.b.ins().band(ok_perms, ok_page);
+        let ok = self.b.ins().band(ok, ok_span);
+        let miss = self.b.ins().bxor_imm_u(ok, 1);
+        self.exit_if(miss, pc);
+        let data = self.b.ins().load(I64, host(), entry, l.tlb_data);
+        self.b.ins().iadd(data, within)
+    }
+
+    /// The access address and, for pre/post-index, the written-back base.
+    fn address(&mut self, a: Address) -> (Value, Option<(Reg, Value)>) {
+        match a {
+            Address::Offset { base, imm } => {
+                let b = self.read(base);
+                (self.b.ins().iadd_imm_u(b, imm as i64), None)
+            }
+            Address::Pre { base, imm } => {
+                let b = self.read(base);
+                let moved = self.b.ins().iadd_imm_u(b, imm as i64);
+                (moved, Some((base, moved)))
+            }
+            Address::Post { base, imm } => {
+                let b = self.read(base);
+                let moved = self.b.ins().iadd_imm_u(b, imm as i64);
+                (b, Some((base, moved)))
+            }
+            Address::Indexed { base, rm, option, lsl } => {
+                let (b, m) = (self.read(base), self.read(rm));
+                let off = self.extend(m, option, lsl);
+                (self.b.ins().iadd(b, off), None)
+            }
+        }
+    }
+
+    fn int_type(size: u8) -> Type {
+        match size {
+            1 => I8,
+            2 => I16,
+            4 => I32,
+            8 => I64,
+            _ => I128,
+        }
+    }
+
+    fn load_value(&mut self, ptr: Value, size: u8, ext: Extend) -> Value {
+        let v = self.b.ins().load(Self::int_type(size), guest(), ptr, 0);
+        if size == 8 {
+            return v;
+        }
+        match ext {
+            Extend::Zero => self.b.ins().uextend(I64, v),
+            Extend::Sign64 => self.b.ins().sextend(I64, v),
+            Extend::Sign32 => {
+                let w = self.b.ins().sextend(I32, v);
+                self.b.ins().uextend(I64, w)
+            }
+        }
+    }
+
+    fn store_value(&mut self, ptr: Value, offset: i32, r: Reg, size: u8) {
+        let v = self.read(r);
+        let v = if size == 8 { v } else { self.b.ins().ireduce(Self::int_type(size), v) };
+        self.b.ins().store(guest(), v, ptr, offset);
+    }
+
+    fn vector_offset(&self, v: u8) -> i32 {
+        self.layout.v + 16 * (v as i32 & 31)
+    }
+
+    /// v`vt` = the `size` bytes at `ptr + offset`, zero-extended to 128 bits.
+    fn load_vector(&mut self, ptr: Value, offset: i32, size: u8, vt: u8) {
+        let v = self.b.ins().load(Self::int_type(size), guest(), ptr, offset);
+        let v = if size == 16 { v } else { self.b.ins().uextend(I128, v) };
+        let at = self.vector_offset(vt);
+        self.b.ins().store(host(), v, self.cpu, at);
+    }
+
+    fn store_vector(&mut self, ptr: Value, offset: i32, size: u8, vt: u8) {
+        let at = self.vector_offset(vt);
+        let v = self.b.ins().load(Self::int_type(size), host(), self.cpu, at);
+        self.b.ins().store(guest(), v, ptr, offset);
+    }
+
+    fn write_back(&mut self, wb: Option<(Reg, Value)>) {
+        if let Some((r, v)) = wb {
+            self.write(r, v);
+        }
+    }
+
+    // ---- instructions ----
+
+    /// Emits one instruction; returns whether execution can fall through to the next.
+    fn instruction(&mut self, insn: &Insn, pc: u64) -> bool {
+        use Insn::*;
+        match *insn {
+            AddSub { sf, sub, flags, rd, rn, op } => {
+                let x = self.read_w(rn, sf);
+                let y = self.operand(op, sf);
+                let r = if sub { self.b.ins().isub(x, y) } else { self.b.ins().iadd(x, y) };
+                if flags {
+                    self.flags = if sub { Flags::Sub(x, y, r) } else { Flags::Add(x, y, r) };
+                }
+                self.write_w(rd, r, sf);
+            }
+            Logic { sf, opc, invert, rd, rn, op } => {
+                let x = self.read_w(rn, sf);
+                let mut y = self.operand(op, sf);
+                if invert {
+                    y = self.b.ins().bnot(y);
+                }
+                let r = match opc {
+                    1 => self.b.ins().bor(x, y),
+                    2 => self.b.ins().bxor(x, y),
+                    _ => self.b.ins().band(x, y),
+                };
+                if opc == 3 {
+                    self.flags = Flags::Logic(r);
+                }
+                self.write_w(rd, r, sf);
+            }
+            Const { rd, value } => {
+                let v = self.b.ins().iconst(I64, value as i64);
+                self.write(rd, v);
+            }
+            Insert { sf, rd, value, mask } => {
+                let old = self.read(rd);
+                let kept = self.b.ins().band_imm_u(old, !mask as i64);
+                let mut v = self.b.ins().bor_imm_u(kept, value as i64);
+                if !sf {
+                    v = self.b.ins().band_imm_u(v, u32::MAX as i64);
+                }
+                self.write(rd, v);
+            }
+            Bitfield { sf, opc, rd, rn, immr, imms, wmask, tmask } => {
+                let bits = if sf { 64 } else { 32 };
+                let src = self.read_w(rn, sf);
+                let rotated = self.shift_by(src, 3, immr);
+                let dst = if opc == 1 { self.read_w(rd, sf) } else { self.constant(0, sf) };
+                let kept = self.b.ins().band_imm_u(dst, !wmask as i64);
+                let field = self.b.ins().band_imm_u(rotated, wmask as i64);
+                let bottom = self.b.ins().bor(kept, field);
+                let top = if opc == 0 {
+                    let up = self.b.ins().ishl_imm_u(src, (bits - 1 - imms as i64) & (bits - 1));
+                    self.b.ins().sshr_imm_u(up, bits - 1)
+                } else {
+                    dst
+                };
+                let high = self.b.ins().band_imm_u(top, !tmask as i64);
+                let low = self.b.ins().band_imm_u(bottom, tmask as i64);
+                let r = self.b.ins().bor(high, low);
+                self.write_w(rd, r, sf);
+            }
+            Extract { sf, rd, rn, rm, lsb } => {
+                let (hi, lo) = (self.read_w(rn, sf), self.read_w(rm, sf));
+                let r = if lsb == 0 {
+                    lo
+                } else {
+                    let bits = if sf { 64 } else { 32 };
+                    let a = self.b.ins().ushr_imm_u(lo, lsb as i64);
+                    let b = self.b.ins().ishl_imm_u(hi, bits - lsb as i64);
+                    self.b.ins().bor(a, b)
+                };
+                self.write_w(rd, r, sf);
+            }
+            ShiftVariable { sf, kind, rd, rn, rm } => {
+                let (x, y) = (self.read_w(rn, sf), self.read_w(rm, sf));
+                let y = self.b.ins().band_imm_u(y, if sf { 63 } else { 31 });
+                let r = match kind {
+                    0 => self.b.ins().ishl(x, y),
+                    1 => self.b.ins().ushr(x, y),
+                    2 => self.b.ins().sshr(x, y),
+                    _ => self.b.ins().rotr(x, y),
+                };
+                self.write_w(rd, r, sf);
+            }
+            Divide { sf, signed, rd, rn, rm } => {
+                let (x, y) = (self.read_w(rn, sf), self.read_w(rm, sf));
+                let by_zero = self.b.ins().icmp_imm_u(IntCC::Equal, y, 0);
+                let one = self.constant(1, sf);
+                let zero = self.constant(0, sf);
+                let r = if signed {
+                    let min = self.constant(if sf { 1 << 63 } else { 1 << 31 }, sf);
+                    let is_min = self.b.ins().icmp(IntCC::Equal, x, min);
+                    let minus_one = self.b.ins().icmp_imm_u(IntCC::Equal, y, -1);
+                    let overflow = self.b.ins().band(is_min, minus_one);
+                    let unsafe_divisor = self.b.ins().bor(by_zero, overflow);
+                    let d = self.b.ins().select(unsafe_divisor, one, y);
+                    self.b.ins().sdiv(x, d)
+                } else {
+                    let d = self.b.ins().select(by_zero, one, y);
+                    self.b.ins().udiv(x, d)
+                };
+                let r = self.b.ins().select(by_zero, zero, r);
+                self.write_w(rd, r, sf);
+            }
+            MultiplyAdd { sf, sub, rd, rn, rm, ra } => {
+                let (x, y, a) = (self.read_w(rn, sf), self.read_w(rm, sf), self.read_w(ra, sf));
+                let p = self.b.ins().imul(x, y);
+                let r = if sub { self.b.ins().isub(a, p) } else { self.b.ins().iadd(a, p) };
+                self.write_w(rd, r, sf);
+            }
+            MultiplyLong { signed, sub, rd, rn, rm, ra } => {
+                let (x, y, a) = (self.read_w(rn, false), self.read_w(rm, false), self.read(ra));
+                let (x, y) = if signed {
+                    (self.b.ins().sextend(I64, x), self.b.ins().sextend(I64, y))
+                } else {
+                    (self.b.ins().uextend(I64, x), self.b.ins().uextend(I64, y))
+                };
+                let p = self.b.ins().imul(x, y);
+                let r = if sub { self.b.ins().isub(a, p) } else { self.b.ins().iadd(a, p) };
+                self.write(rd, r);
+            }
+            MultiplyHigh { signed, rd, rn, rm } => {
+                let (x, y) = (self.read(rn), self.read(rm));
+                let r = if signed { self.b.ins().smulhi(x, y) } else { self.b.ins().umulhi(x, y) };
+                self.write(rd, r);
+            }
+            Unary { sf, op, rd, rn } => {
+                let x = self.read_w(rn, sf);
+                let r = match op {
+                    decode::Unary::Rbit => self.b.ins().bitrev(x),
+                    decode::Unary::Rev => self.b.ins().bswap(x),
+                    decode::Unary::Rev32 => {
+                        let s = self.b.ins().bswap(x);
+                        self.b.ins().rotr_imm_u(s, 32)
+                    }
+                    decode::Unary::Rev16 => {
+                        let m = if sf { 0x00FF_00FF_00FF_00FFu64 } else { 0x00FF_00FF };
+                        let hi = self.b.ins().ushr_imm_u(x, 8);
+                        let hi = self.b.ins().band_imm_u(hi, m as i64);
+                        let lo = self.b.ins().band_imm_u(x, m as i64);
+                        let lo = self.b.ins().ishl_imm_u(lo, 8);
+                        self.b.ins().bor(hi, lo)
+                    }
+                    decode::Unary::Clz => self.b.ins().clz(x),
+                    decode::Unary::Cls => self.b.ins().cls(x),
+                };
+                self.write_w(rd, r, sf);
+            }
+            Select { sf, cond, invert, increment, rd, rn, rm } => {
+                let c = self.condition(cond);
+                let (x, mut y) = (self.read_w(rn, sf), self.read_w(rm, sf));
+                if invert {
+                    y = self.b.ins().bnot(y);
+                }
+                if increment {
+                    y = self.b.ins().iadd_imm_u(y, 1);
+                }
+                let r = self.b.ins().select(c, x, y);
+                self.write_w(rd, r, sf);
+            }
+            CondCompare { sf, add, cond, nzcv, rn, op } => {
+                let c = self.condition(cond);
+                let x = self.read_w(rn, sf);
+                let y = self.operand(op, sf);
+                let r = if add { self.b.ins().iadd(x, y) } else { self.b.ins().isub(x, y) };
+                self.flags = if add { Flags::Add(x, y, r) } else { Flags::Sub(x, y, r) };
+                let computed = self.packed();
+                let otherwise = self.b.ins().iconst(I32, (nzcv as i64) << 28);
+                let p = self.b.ins().select(c, computed, otherwise);
+                self.b.def_var(self.nzcv, p);
+                self.flags = Flags::Packed;
+            }
+            ThreadPointer { rd } => {
+                let v = self.b.ins().load(I64, host(), self.cpu, self.layout.tpidr_el0);
+                self.write(rd, v);
+            }
+            Nop => {}
+            Branch { target, link } => {
+                if link {
+                    let ret = self.b.ins().iconst(I64, pc as i64 + 4);
+                    self.write(30, ret);
+                }
+                self.pending += 1;
+                self.take(pc, target, link);
+                return false;
+            }
+            CondBranch { cond, target } => {
+                let c = self.condition(cond);
+                self.branch_if(c, pc, target);
+                return true;
+            }
+            CompareBranch { sf, nonzero, rt, target } => {
+                let v = self.read_w(rt, sf);
+                let cc = if nonzero { IntCC::NotEqual } else { IntCC::Equal };
+                let c = self.b.ins().icmp_imm_u(cc, v, 0);
+                self.branch_if(c, pc, target);
+                return true;
+            }
+            TestBranch { nonzero, rt, bit, target } => {
+                let v = self.read(rt);
+                let m = self.b.ins().band_imm_u(v, (1u64 << bit) as i64);
+                let cc = if nonzero { IntCC::NotEqual } else { IntCC::Equal };
+                let c = self.b.ins().icmp_imm_u(cc, m, 0);
+                self.branch_if(c, pc, target);
+                return true;
+            }
+            Indirect { rn, link } => {
+                let target = self.read(rn);
+                if link {
+                    let ret = self.b.ins().iconst(I64, pc as i64 + 4);
+                    self.write(30, ret);
+                }
+                self.pending += 1;
+                self.flush_count();
+                self.exit(target);
+                return false;
+            }
+            Load { size, ext, rt, addr } => {
+                let (a, wb) = self.address(addr);
+                let p = self.host_address(a, size as u32, READ, pc);
+                let v = self.load_value(p, size, ext);
+                self.write(rt, v);
+                self.write_back(wb);
+            }
+            Store { size, rt, addr } => {
+                let (a, wb) = self.address(addr);
+                let p = self.host_address(a, size as u32, WRITE | TLB_OWNED, pc);
+                self.store_value(p, 0, rt, size);
+                self.write_back(wb);
+            }
+            LoadPair { size, rt, rt2, addr } => {
+                let (a, wb) = self.address(addr);
+                let p = self.host_address(a, 2 * size as u32, READ, pc);
+                let v = self.load_value(p, size, Extend::Zero);
+                let q = self.b.ins().iadd_imm_u(p, size as i64);
+                let v2 = self.load_value(q, size, Extend::Zero);
+                self.write(rt, v);
+                self.write(rt2, v2);
+                self.write_back(wb);
+            }
+            StorePair { size, rt, rt2, addr } => {
+                let (a, wb) = self.address(addr);
+                let p = self.host_address(a, 2 * size as u32, WRITE | TLB_OWNED, pc);
+                self.store_value(p, 0, rt, size);
+                self.store_value(p, size as i32, rt2, size);
+                self.write_back(wb);
+            }
+            LoadVector { size, vt, addr } => {
+                let (a, wb) = self.address(addr);
+                let p = self.host_address(a, size as u32, READ, pc);
+                self.load_vector(p, 0, size, vt);
+                self.write_back(wb);
+            }
+            StoreVector { size, vt, addr } => {
+                let (a, wb) = self.address(addr);
+                let p = self.host_address(a, size as u32, WRITE | TLB_OWNED, pc);
+                self.store_vector(p, 0, size, vt);
+                self.write_back(wb);
+            }
+            LoadVectorPair { size, vt, vt2, addr } => {
+                let (a, wb) = self.address(addr);
+                let p = self.host_address(a, 2 * size as u32, READ, pc);
+                self.load_vector(p, 0, size, vt);
+                self.load_vector(p, size as i32, size, vt2);
+                self.write_back(wb);
+            }
+            StoreVectorPair { size, vt, vt2, addr } => {
+                let (a, wb) = self.address(addr);
+                let p = self.host_address(a, 2 * size as u32, WRITE | TLB_OWNED, pc);
+                self.store_vector(p, 0, size, vt);
+                self.store_vector(p, size as i32, size, vt2);
+                self.write_back(wb);
+            }
+        }
+        self.pending += 1;
+        true
+    }
+}

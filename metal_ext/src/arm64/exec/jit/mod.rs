@@ -1,0 +1,259 @@
+//! The block compiler: a hot stretch of guest code (a *region*: consecutive instructions of one
+//! page, up to the first unconditional branch or the first instruction `decode` leaves to the
+//! interpreter) translated once by Cranelift into host code, then run in place of the
+//! interpreter by the code cache.
+//!
+//! A region is entered only with a budget covering one pass through it, and a jump backwards
+//! inside it continues only while another pass fits, so instruction budgets stay exact. It
+//! returns the next PC and how many instructions retired, with the machine as the interpreter
+//! would have left it after those (see `emit`). Debugging (traces, breakpoints, watchpoints)
+//! runs the interpreter only.
+//!
+//! Compiled regions depend on nothing but their page's bytes and address, so they are kept
+//! for the whole process, keyed by both: a forked child, a re-executed BusyBox or the same
+//! page after an `mmap` elsewhere finds its code already compiled.
+
+mod arena;
+pub mod decode;
+mod emit;
+#[cfg(test)]
+mod tests;
+
+use std::collections::HashMap;
+use std::mem::offset_of;
+use std::sync::{Mutex, OnceLock};
+
+use cranelift_codegen::ir::{types::I64, AbiParam, Function, Signature, UserFuncName};
+use cranelift_codegen::isa::OwnedTargetIsa;
+use cranelift_codegen::settings::{self, Configurable};
+use cranelift_codegen::Context;
+use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
+
+use super::decoded::{decode as decode_op, Next, Op};
+use crate::arm64::mem::{Memory, TlbEntry, PAGE_SIZE, TLB_DATA, TLB_ENTRIES, TLB_ENTRY_SIZE, TLB_PAGE, TLB_PERMS};
+use crate::arm64::state::CpuState;
+
+/// Longest region, in instructions.
+const MAX_REGION: usize = 256;
+/// Shorter regions are left to the interpreter: entering compiled code costs about as much as
+/// interpreting two instructions.
+const MIN_REGION: usize = 3;
+/// Host code kept at most; past it nothing more is compiled.
+const MAX_CODE_BYTES: usize = 128 << 20;
+
+/// What compiled code exchanges with its caller besides the registers.
+#[repr(C)]
+pub struct Env {
+    tlb: *const TlbEntry,
+    /// Instructions the region may retire.
+    budget: u64,
+    /// Instructions it did retire.
+    retired: u64,
+}
+
+type Code = unsafe extern "C" fn(*mut CpuState, *mut Env) -> u64;
+
+/// Field offsets compiled code uses.
+pub struct Layout {
+    x: i32,
+    nzcv: i32,
+    v: i32,
+    tpidr_el0: i32,
+    env_tlb: i32,
+    env_budget: i32,
+    env_retired: i32,
+    tlb_entries: i32,
+    tlb_entry_size: i32,
+    tlb_page: i32,
+    tlb_data: i32,
+    tlb_perms: i32,
+}
+
+impl Layout {
+    fn new() -> Layout {
+        Layout {
+            x: offset_of!(CpuState, x) as i32,
+            nzcv: offset_of!(CpuState, nzcv) as i32,
+            v: offset_of!(CpuState, v) as i32,
+            tpidr_el0: offset_of!(CpuState, tpidr_el0) as i32,
+            env_tlb: offset_of!(Env, tlb) as i32,
+            env_budget: offset_of!(Env, budget) as i32,
+            env_retired: offset_of!(Env, retired) as i32,
+            tlb_entries: TLB_ENTRIES as i32,
+            tlb_entry_size: TLB_ENTRY_SIZE as i32,
+            tlb_page: TLB_PAGE as i32,
+            tlb_data: TLB_DATA as i32,
+            tlb_perms: TLB_PERMS as i32,
+        }
+    }
+}
+
+/// A compiled region.
+pub struct Region {
+    code: Code,
+    /// Instructions in it: the most one pass retires.
+    pub len: u64,
+    /// The decoded first instruction, for the interpreter and the debugger.
+    pub original: Op,
+}
+
+impl Region {
+    /// Runs the region from its first instruction with `budget` ≥ `len`; returns the next PC
+    /// and the instructions retired (at least one, unless the first one's access must go to
+    /// the interpreter). None if `mem` cannot be used by compiled code now (a watchpoint).
+    #[inline]
+    pub fn run(&self, cpu: &mut CpuState, mem: &mut Memory, budget: u64) -> Option<(u64, u64)> {
+        debug_assert!(budget >= self.len);
+        let tlb = mem.tlb_for_compiled_code()?;
+        let mut env = Env { tlb, budget, retired: 0 };
+        // SAFETY: the code was compiled for this layout; it touches only `cpu`, `env` and the
+        // guest pages the TLB entries point to, which `mem` keeps alive during the call.
+        let next = unsafe { (self.code)(cpu, &mut env) };
+        Some((next, env.retired))
+    }
+}
+
+/// The op that stands in the decoded page for a region's first instruction. Run as a handler,
+/// it executes that instruction alone, so anything calling ops directly stays correct.
+fn marker(region: &'static Region) -> Op {
+    Op { run: entry, imm: region as *const Region as u64, ..region.original }
+}
+
+fn entry(cpu: &mut CpuState, mem: &mut Memory, op: &Op, pc: u64) -> Next {
+    let original = &region_of(op).expect("a region marker").original;
+    (original.run)(cpu, mem, original, pc)
+}
+
+/// The region `op` stands for, if it is a region's marker.
+#[inline(always)]
+pub fn region_of(op: &Op) -> Option<&'static Region> {
+    if op.run as *const () == entry as *const () {
+        // SAFETY: markers are made by `marker` from regions that are never freed.
+        Some(unsafe { &*(op.imm as *const Region) })
+    } else {
+        None
+    }
+}
+
+/// Whether this host can run compiled code (x86-64; elsewhere the interpreter runs alone) and
+/// the environment has not turned it off (`NCPU_NB_JIT=0`).
+pub fn available() -> bool {
+    static ON: OnceLock<bool> = OnceLock::new();
+    *ON.get_or_init(|| cfg!(target_arch = "x86_64") && std::env::var("NCPU_NB_JIT").map_or(true, |v| v != "0"))
+}
+
+struct Compiler {
+    isa: OwnedTargetIsa,
+    ctx: Context,
+    builder: FunctionBuilderContext,
+    arena: arena::Arena,
+    layout: Layout,
+    code_bytes: usize,
+}
+
+impl Compiler {
+    fn new() -> Option<Compiler> {
+        let mut flags = settings::builder();
+        flags.set("opt_level", "speed").ok()?;
+        let isa = cranelift_native::builder().ok()?.finish(settings::Flags::new(flags)).ok()?;
+        Some(Compiler {
+            isa,
+            ctx: Context::new(),
+            builder: FunctionBuilderContext::new(),
+            arena: arena::Arena::new(),
+            layout: Layout::new(),
+            code_bytes: 0,
+        })
+    }
+
+    fn compile(&mut self, insns: &[decode::Insn], start: u64) -> Option<Code> {
+        if self.code_bytes > MAX_CODE_BYTES {
+            return None;
+        }
+        let mut sig = Signature::new(self.isa.default_call_conv());
+        sig.params.push(AbiParam::new(I64));
+        sig.params.push(AbiParam::new(I64));
+        sig.returns.push(AbiParam::new(I64));
+        self.ctx.clear();
+        self.ctx.func = Function::with_name_signature(UserFuncName::user(0, 0), sig);
+        {
+            let mut b = FunctionBuilder::new(&mut self.ctx.func, &mut self.builder);
+            emit::Emitter::translate(&mut b, &self.layout, insns, start);
+            b.finalize(self.isa.frontend_config());
+        }
+        let compiled = self.ctx.compile(&*self.isa, &mut Default::default()).ok()?;
+        // Compiled code calls nothing and reads no constant pool outside itself.
+        if !compiled.buffer.relocs().is_empty() {
+            return None;
+        }
+        let bytes = compiled.code_buffer().to_vec();
+        let at = self.arena.install(&bytes)?;
+        self.code_bytes += bytes.len();
+        // SAFETY: `at` holds a function with this signature, in the host's C calling convention.
+        Some(unsafe { std::mem::transmute::<*const u8, Code>(at) })
+    }
+}
+
+/// The regions compiled from one version of a page.
+struct PageCode {
+    bytes: Box<[u8]>,
+    regions: HashMap<usize, &'static Region>,
+}
+
+struct Store {
+    compiler: Option<Compiler>,
+    pages: HashMap<u64, Vec<PageCode>>,
+}
+
+fn store() -> &'static Mutex<Store> {
+    static STORE: OnceLock<Mutex<Store>> = OnceLock::new();
+    STORE.get_or_init(|| Mutex::new(Store { compiler: Compiler::new(), pages: HashMap::new() }))
+}
+
+/// Markers for the regions already compiled from the page `number` holding `bytes`, as
+/// (instruction index, op) pairs.
+pub fn markers_for(number: u64, bytes: &[u8]) -> Vec<(usize, Op)> {
+    let store = store().lock().unwrap();
+    let Some(versions) = store.pages.get(&number) else {
+        return Vec::new();
+    };
+    versions
+        .iter()
+        .find(|v| *v.bytes == *bytes)
+        .map(|v| v.regions.iter().map(|(&i, &r)| (i, marker(r))).collect())
+        .unwrap_or_default()
+}
+
+/// Compiles the region starting at instruction `index` of page `number` holding `bytes`;
+/// returns its marker, or None where no region worth compiling starts there.
+pub fn compile(number: u64, bytes: &[u8], index: usize) -> Option<Op> {
+    let start = number * PAGE_SIZE;
+    let word = |i: usize| u32::from_le_bytes(bytes[4 * i..4 * i + 4].try_into().unwrap());
+    let mut insns = Vec::new();
+    for i in index..bytes.len() / 4 {
+        let Some(insn) = decode::decode(word(i), start + 4 * i as u64) else { break };
+        insns.push(insn);
+        let unconditional = matches!(insn, decode::Insn::Branch { .. } | decode::Insn::Indirect { .. });
+        if unconditional || insns.len() == MAX_REGION {
+            break;
+        }
+    }
+    if insns.len() < MIN_REGION {
+        return None;
+    }
+    let pc = start + 4 * index as u64;
+    let mut store = store().lock().unwrap();
+    let code = store.compiler.as_mut()?.compile(&insns, pc)?;
+    let region: &'static Region =
+        Box::leak(Box::new(Region { code, len: insns.len() as u64, original: decode_op(word(index), pc) }));
+    let versions = store.pages.entry(number).or_default();
+    let at = match versions.iter().position(|v| *v.bytes == *bytes) {
+        Some(at) => at,
+        None => {
+            versions.push(PageCode { bytes: bytes.into(), regions: HashMap::new() });
+            versions.len() - 1
+        }
+    };
+    versions[at].regions.insert(index, region);
+    Some(marker(region))
+}

@@ -1,0 +1,181 @@
+//! Compiled regions against the interpreter: random runs of translatable instructions (with
+//! branches inside and out, loads and stores landing in warm and cold pages), compiled and run
+//! with a budget, must leave the same registers, flags, memory and PC as the interpreter
+//! stepping the same number of instructions.
+
+use super::decode::{decode, Insn};
+use super::{compile, region_of};
+use crate::arm64::exec::step;
+use crate::arm64::mem::{Memory, EXEC, PAGE_SHIFT, READ, WRITE};
+use crate::arm64::state::CpuState;
+
+const CODE: u64 = 0x40_0000;
+const DATA: u64 = 0x10_0000;
+const DATA_LEN: u64 = 0x4000;
+
+fn splitmix(s: &mut u64) -> u64 {
+    *s = s.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *s;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// (mask, value) of the encoding groups the block compiler translates.
+const GROUPS: [(u32, u32); 5] = [
+    (0x1C00_0000, 0x1000_0000), // data processing, immediate
+    (0x0E00_0000, 0x0A00_0000), // data processing, register
+    (0x3A00_0000, 0x3800_0000), // single-register loads and stores
+    (0x3A00_0000, 0x2800_0000), // pairs
+    (0x1C00_0000, 0x1400_0000), // branches
+];
+
+/// A random translatable word for `pc`; branches aim near, mostly inside the run.
+fn word(seed: &mut u64, pc: u64) -> u32 {
+    loop {
+        let (mask, value) = GROUPS[(splitmix(seed) % GROUPS.len() as u64) as usize];
+        let mut w = (splitmix(seed) as u32 & !mask) | value;
+        if (w >> 26) & 0x1F == 0b00101 {
+            // B and BL: offsets of a few instructions either way.
+            w = (w & 0xFC00_0000) | ((splitmix(seed) % 24) as u32).wrapping_sub(8) & 0x3FF_FFFF;
+        } else if w & 0x7C00_0000 == 0x3400_0000 || w & 0xFF00_0010 == 0x5400_0000 {
+            // CBZ, CBNZ, TBZ, TBNZ, B.cond: the same, in their 19 or 14 bit fields.
+            let off = ((splitmix(seed) % 24) as u32).wrapping_sub(8);
+            w = if w & 0x7E00_0000 == 0x3600_0000 {
+                (w & !(0x3FFF << 5)) | (off & 0x3FFF) << 5
+            } else {
+                (w & !(0x7FFFF << 5)) | (off & 0x7FFFF) << 5
+            };
+        }
+        if decode(w, pc).is_some() {
+            return w;
+        }
+    }
+}
+
+struct Machine {
+    cpu: CpuState,
+    mem: Memory,
+}
+
+fn machine(seed: u64, code: &[u32]) -> Machine {
+    let mut s = seed;
+    let mut cpu = CpuState::default();
+    for r in 0..32 {
+        cpu.x[r] = match splitmix(&mut s) % 4 {
+            0 => splitmix(&mut s),
+            1 => splitmix(&mut s) % 64,
+            _ => DATA + 0x1000 + splitmix(&mut s) % 0x2000,
+        };
+        cpu.v[r] = (splitmix(&mut s) as u128) << 64 | splitmix(&mut s) as u128;
+    }
+    cpu.nzcv = (splitmix(&mut s) as u32) & 0xF000_0000;
+    cpu.tpidr_el0 = splitmix(&mut s);
+    cpu.pc = CODE;
+    let mut mem = Memory::new();
+    mem.map(CODE, 0x1000, READ | EXEC);
+    let bytes: Vec<u8> = code.iter().flat_map(|w| w.to_le_bytes()).collect();
+    mem.poke(CODE, &bytes).unwrap();
+    mem.map(DATA, DATA_LEN, READ | WRITE);
+    let fill: Vec<u8> = (0..DATA_LEN / 8).flat_map(|_| splitmix(&mut s).to_le_bytes()).collect();
+    mem.write(DATA, &fill).unwrap();
+    // Warm all but the last data page, so both the compiled fast path and its exits run.
+    for page in (DATA..DATA + DATA_LEN - 0x1000).step_by(0x1000) {
+        mem.store_bytes(page, &fill[(page - DATA) as usize..][..1]).unwrap();
+    }
+    Machine { cpu, mem }
+}
+
+fn data(m: &Machine) -> Vec<u8> {
+    let mut d = vec![0u8; DATA_LEN as usize];
+    m.mem.peek(DATA, &mut d).unwrap();
+    d
+}
+
+/// Compiles `code` at CODE, runs it once with `budget` and the interpreter for as many steps;
+/// returns the instructions retired.
+fn compare(code: &[u32], seed: u64, budget: u64) -> u64 {
+    let mut bytes = vec![0u8; 0x1000];
+    for (i, w) in code.iter().enumerate() {
+        bytes[4 * i..4 * i + 4].copy_from_slice(&w.to_le_bytes());
+    }
+    let Some(marker) = compile(CODE >> PAGE_SHIFT, &bytes, 0) else {
+        return 0;
+    };
+    let region = region_of(&marker).unwrap();
+    let budget = budget.max(region.len);
+    let mut compiled = machine(seed, code);
+    let mut interpreted = machine(seed, code);
+    let (next, retired) = region.run(&mut compiled.cpu, &mut compiled.mem, budget).unwrap();
+    compiled.cpu.pc = next;
+    assert!(retired <= budget, "retired {retired} over the budget {budget}");
+    for i in 0..retired {
+        if let Err(e) = step(&mut interpreted.cpu, &mut interpreted.mem) {
+            panic!("code {code:08x?} seed {seed}: the interpreter stopped at step {i} with {e:?}, compiled code ran on");
+        }
+    }
+    let (a, b) = (&interpreted.cpu, &compiled.cpu);
+    let what = format!("code {code:08x?} seed {seed} budget {budget} after {retired}");
+    assert_eq!(a.pc, b.pc, "pc: {what}");
+    for r in 0..32 {
+        assert_eq!(a.x[r], b.x[r], "x{r}: {what}");
+        assert_eq!(a.v[r], b.v[r], "v{r}: {what}");
+    }
+    assert_eq!(a.nzcv, b.nzcv, "nzcv: {what}");
+    assert!(data(&interpreted) == data(&compiled), "memory: {what}");
+    retired
+}
+
+/// Each translatable form alone, then followed by a conditional branch reading its flags.
+#[test]
+fn single_instructions_agree_with_the_interpreter() {
+    let mut seed = 3;
+    let mut retired = 0;
+    for i in 0..60_000 {
+        let w = word(&mut seed, CODE);
+        if decode(w, CODE).unwrap().is_branch() {
+            continue;
+        }
+        let cond = (splitmix(&mut seed) % 16) as u32;
+        // w; b.cond +2; nop; nop
+        let code = [w, 0x5400_0040 | cond, 0xD503_201F, 0xD503_201F];
+        retired += compare(&code, i, 4);
+    }
+    assert!(retired > 100_000, "only {retired} instructions retired in compiled code");
+}
+
+/// Runs of 4 to 40 instructions with branches among them, budgets from tight to ample.
+#[test]
+fn random_regions_agree_with_the_interpreter() {
+    let mut seed = 5;
+    let (mut retired, mut long) = (0, 0);
+    for i in 0..20_000 {
+        let len = 4 + splitmix(&mut seed) % 37;
+        let code: Vec<u32> = (0..len).map(|k| word(&mut seed, CODE + 4 * k)).collect();
+        let budget = [len, len + 7, 1000][i as usize % 3];
+        let n = compare(&code, 1_000_000 + i, budget);
+        retired += n;
+        long += (n > len) as u64;
+    }
+    assert!(retired > 100_000 && long > 100, "{retired} retired, {long} runs went round a loop");
+}
+
+/// A counted loop stays in compiled code until its budget, exactly.
+#[test]
+fn loops_stop_at_the_budget() {
+    let code = [
+        0xD280_7D00, // mov x0, #1000
+        0x8B01_0042, // loop: add x2, x2, x1
+        0xCA01_0043, // eor x3, x2, x1
+        0xD37D_F064, // lsl x4, x3, #3
+        0xF100_0400, // subs x0, x0, #1
+        0x54FF_FF81, // b.ne loop
+        0xD65F_03C0, // ret
+    ];
+    assert!(matches!(decode(code[5], CODE + 20), Some(Insn::CondBranch { .. })));
+    for budget in [7, 8, 12, 100, 5002, 10_000] {
+        let n = compare(&code, 1, budget);
+        let all = 1 + 5 * 1000 + 1;
+        assert!(n == all || (n <= budget && n + 7 > budget), "budget {budget}: {n} retired");
+    }
+}
