@@ -422,7 +422,20 @@ fn register_index(name: &str) -> Option<(char, usize)> {
     }
 }
 
+/// The block compiler in this process: whether it runs here (x86-64 hosts, unless
+/// NCPU_NB_JIT=0), how many regions of guest code it compiled and the bytes of host code.
+#[pyfunction]
+fn compiled_code(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
+    let (regions, bytes) = super::exec::jit::totals();
+    let d = PyDict::new(py);
+    d.set_item("available", super::exec::jit::available())?;
+    d.set_item("regions", regions)?;
+    d.set_item("bytes", bytes)?;
+    Ok(d)
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(compiled_code, m)?)?;
     m.add_class::<LinuxMachine>()?;
     m.add_class::<LinuxSnapshot>()?;
     m.add("ElfError", m.py().get_type::<ElfError>())?;

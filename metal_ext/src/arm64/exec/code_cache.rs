@@ -115,7 +115,10 @@ impl CodeCache {
                             }
                         }
                     }
+                    // Its first access must go through the interpreter (or the budget is
+                    // short): the next instruction may still start a region.
                     op = &region.original;
+                    chain = true;
                 } else {
                     // SAFETY: as above.
                     let heat = unsafe { &mut (*decoded).heat[index] };

@@ -10,7 +10,7 @@ pub mod code_cache;
 mod data_imm;
 mod data_reg;
 mod decoded;
-mod jit;
+pub mod jit;
 mod load_store;
 pub mod simd_fp;
 mod simd_structures;

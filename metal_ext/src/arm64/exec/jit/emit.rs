@@ -38,8 +38,9 @@ enum Flags {
 pub struct Emitter<'a, 'b> {
     b: &'a mut FunctionBuilder<'b>,
     layout: &'a Layout,
-    insns: &'a [Insn],
-    start: u64,
+    region: &'a [(u64, Insn)],
+    /// Position in `region` of each instruction's PC.
+    position: HashMap<u64, usize>,
     cpu: Value,
     env: Value,
     tlb: Value,
@@ -54,8 +55,14 @@ pub struct Emitter<'a, 'b> {
     written: u32,
     flags_written: bool,
     flags_live: Vec<bool>,
+    /// Registers (bit r) and flags (`FLAGS`) possibly changed on some way from the entry to
+    /// each instruction, and to just after it: what an exit there must store.
+    dirty_before: Vec<u64>,
+    dirty_after: Vec<u64>,
     labels: HashMap<u64, Block>,
 }
+
+const FLAGS: u64 = 1 << 32;
 
 fn mask(r: Reg) -> u32 {
     if r == ZR {
@@ -161,28 +168,27 @@ fn ends_straight_line(insn: &Insn) -> bool {
 
 /// Whether the flags may be read (by an instruction or an exit) before being set again, at
 /// each instruction's entry.
-fn flags_liveness(insns: &[Insn], start: u64) -> Vec<bool> {
-    let index = |target: u64| {
-        let i = target.wrapping_sub(start) / 4;
-        (target >= start && (i as usize) < insns.len()).then_some(i as usize)
-    };
-    let mut live = vec![false; insns.len()];
+fn flags_liveness(region: &[(u64, Insn)], position: &HashMap<u64, usize>) -> Vec<bool> {
+    let mut live = vec![false; region.len()];
     loop {
         let mut changed = false;
-        for i in (0..insns.len()).rev() {
-            let insn = &insns[i];
+        for i in (0..region.len()).rev() {
+            let (pc, insn) = region[i];
             let mut out = false;
-            if !ends_straight_line(insn) {
-                out |= live.get(i + 1).copied().unwrap_or(true);
+            if !ends_straight_line(&insn) {
+                out |= match position.get(&(pc + 4)) {
+                    Some(&next) => live[next],
+                    None => true, // an exit
+                };
             }
             if insn.is_branch() {
-                // A jump backwards may exit instead (the budget), like any jump out.
-                out |= match insn.target().and_then(index) {
-                    Some(t) if t > i && !matches!(insn, Insn::Branch { link: true, .. }) => live[t],
+                // Indirect branches, and jumps backwards (the budget), may exit.
+                out |= match insn.target().and_then(|t| position.get(&t)) {
+                    Some(&t) if t > i => live[t],
                     _ => true,
                 };
             }
-            let l = reads_flags(insn) || may_exit_before(insn) || (!writes_flags(insn) && out);
+            let l = reads_flags(&insn) || may_exit_before(&insn) || (!writes_flags(&insn) && out);
             if l != live[i] {
                 live[i] = l;
                 changed = true;
@@ -190,6 +196,39 @@ fn flags_liveness(insns: &[Insn], start: u64) -> Vec<bool> {
         }
         if !changed {
             return live;
+        }
+    }
+}
+
+/// `Emitter::dirty_before` and `dirty_after` for a region entered at `entry`.
+fn dirty(region: &[(u64, Insn)], position: &HashMap<u64, usize>, entry: usize) -> (Vec<u64>, Vec<u64>) {
+    let changes: Vec<u64> = region
+        .iter()
+        .map(|(_, insn)| registers(insn).1 as u64 | if writes_flags(insn) { FLAGS } else { 0 })
+        .collect();
+    let (mut before, mut after) = (vec![0u64; region.len()], vec![0u64; region.len()]);
+    let mut reached = vec![false; region.len()];
+    reached[entry] = true;
+    loop {
+        let mut changed = false;
+        for i in 0..region.len() {
+            if !reached[i] {
+                continue;
+            }
+            after[i] = before[i] | changes[i];
+            let (pc, insn) = region[i];
+            let fall = (!ends_straight_line(&insn)).then(|| position.get(&(pc + 4))).flatten();
+            let jump = insn.target().and_then(|t| position.get(&t));
+            for &j in fall.into_iter().chain(jump) {
+                if !reached[j] || before[j] | after[i] != before[j] {
+                    reached[j] = true;
+                    before[j] |= after[i];
+                    changed = true;
+                }
+            }
+        }
+        if !changed {
+            return (before, after);
         }
     }
 }
@@ -203,8 +242,9 @@ fn host() -> MemFlagsData {
 }
 
 impl<'a, 'b> Emitter<'a, 'b> {
-    /// Translates `insns` (at `start`, one after another) into the builder's function.
-    pub fn translate(b: &'a mut FunctionBuilder<'b>, layout: &'a Layout, insns: &'a [Insn], start: u64) {
+    /// Translates `region` (instructions and their PCs, in PC order) entered at `entry_pc` into the
+    /// builder's function.
+    pub fn translate(b: &'a mut FunctionBuilder<'b>, layout: &'a Layout, region: &'a [(u64, Insn)], entry_pc: u64) {
         let entry = b.create_block();
         b.append_block_params_for_function_params(entry);
         b.switch_to_block(entry);
@@ -219,7 +259,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
         b.def_var(count, zero);
 
         let (mut read, mut written, mut flags_used, mut flags_written) = (0u32, 0u32, false, false);
-        for insn in insns {
+        for (_, insn) in region {
             let (r, w) = registers(insn);
             read |= r;
             written |= w;
@@ -235,21 +275,20 @@ impl<'a, 'b> Emitter<'a, 'b> {
         let packed = if flags_used { b.ins().load(I32, host(), cpu, layout.nzcv) } else { b.ins().iconst(I32, 0) };
         b.def_var(nzcv, packed);
 
-        let mut labels = HashMap::new();
-        for insn in insns {
-            if let Some(t) = insn.target() {
-                let inside = t >= start && t < start + 4 * insns.len() as u64;
-                if inside && !matches!(insn, Insn::Branch { link: true, .. }) {
-                    labels.entry(t).or_insert_with(|| b.create_block());
-                }
+        let position: HashMap<u64, usize> = region.iter().enumerate().map(|(i, &(pc, _))| (pc, i)).collect();
+        let mut labels = HashMap::from([(entry_pc, b.create_block())]);
+        for (_, insn) in region {
+            if let Some(t) = insn.target().filter(|t| position.contains_key(t)) {
+                labels.entry(t).or_insert_with(|| b.create_block());
             }
         }
-        let flags_live = flags_liveness(insns, start);
+        let flags_live = flags_liveness(region, &position);
+        let (dirty_before, dirty_after) = dirty(region, &position, position[&entry_pc]);
         let mut e = Emitter {
             b,
             layout,
-            insns,
-            start,
+            region,
+            position,
             cpu,
             env,
             tlb,
@@ -262,28 +301,37 @@ impl<'a, 'b> Emitter<'a, 'b> {
             written,
             flags_written,
             flags_live,
+            dirty_before,
+            dirty_after,
             labels,
         };
-        let mut open = true;
-        for (i, insn) in insns.iter().enumerate() {
-            let pc = start + 4 * i as u64;
+        let first = e.labels[&entry_pc];
+        e.b.ins().jump(first, &[]);
+        // Whether the last instruction emitted falls through to the next PC.
+        let mut open = false;
+        let mut last = region[0].0.wrapping_sub(4);
+        for &(pc, insn) in region {
+            if open && pc != last + 4 {
+                e.exit_to(last + 4, e.after(last));
+                open = false;
+            }
             if let Some(&label) = e.labels.get(&pc) {
                 if open {
-                    e.jump_to_label(pc.wrapping_sub(4), pc, label);
+                    e.jump_to_label(last, pc, label);
                 }
+                // Every way in has flushed the count and settled (or dropped) the flags.
                 e.b.switch_to_block(label);
                 e.flags = Flags::Packed;
+                e.pending = 0;
                 open = true;
             }
-            if !open {
-                continue; // unreachable until the next label
+            if open {
+                open = e.instruction(&insn, pc);
             }
-            open = e.instruction(insn, pc);
+            last = pc;
         }
         if open {
-            let end = start + 4 * insns.len() as u64;
-            let next = e.b.ins().iconst(I64, end as i64);
-            e.exit(next);
+            e.exit_to(last + 4, e.after(last));
         }
         e.b.seal_all_blocks();
     }
@@ -515,15 +563,21 @@ impl<'a, 'b> Emitter<'a, 'b> {
         }
     }
 
-    /// Leaves compiled code for `next` after `count + pending` instructions.
-    fn exit(&mut self, next: Value) {
+    /// What an exit just after the instruction at `pc` stores.
+    fn after(&self, pc: u64) -> u64 {
+        self.dirty_after[self.position[&pc]]
+    }
+
+    /// Leaves compiled code for `next` after `count + pending` instructions, storing the
+    /// registers and flags in `dirty`.
+    fn exit(&mut self, next: Value, dirty: u64) {
         for r in 0..32 {
-            if self.written & (1 << r) != 0 {
+            if self.written as u64 & dirty & (1 << r) != 0 {
                 let v = self.b.use_var(self.regs[r as usize]);
                 self.b.ins().store(host(), v, self.cpu, self.layout.x + 8 * r);
             }
         }
-        if self.flags_written {
+        if self.flags_written && dirty & FLAGS != 0 {
             let p = self.packed();
             self.b.ins().store(host(), p, self.cpu, self.layout.nzcv);
         }
@@ -533,16 +587,21 @@ impl<'a, 'b> Emitter<'a, 'b> {
         self.b.ins().return_(&[next]);
     }
 
+    /// Leaves compiled code for the constant `pc`, counting what is pending.
+    fn exit_to(&mut self, pc: u64, dirty: u64) {
+        let next = self.b.ins().iconst(I64, pc as i64);
+        self.exit(next, dirty);
+    }
+
     /// Emits the exit in a block of its own, entered when `taken` holds; the translation then
     /// goes on in a fresh block where it does not.
-    fn exit_if(&mut self, taken: Value, pc: u64) {
+    fn exit_if(&mut self, taken: Value, pc: u64, dirty: u64) {
         let (out, on) = (self.b.create_block(), self.b.create_block());
         self.b.ins().brif(taken, out, &[], on, &[]);
         self.b.seal_block(out);
         self.b.seal_block(on);
         self.b.switch_to_block(out);
-        let next = self.b.ins().iconst(I64, pc as i64);
-        self.exit(next);
+        self.exit_to(pc, dirty);
         self.b.switch_to_block(on);
     }
 
@@ -553,11 +612,12 @@ impl<'a, 'b> Emitter<'a, 'b> {
         self.flush_count();
         if target <= from {
             let c = self.b.use_var(self.count);
-            let after = self.b.ins().iadd_imm_u(c, self.insns.len() as i64);
+            let after = self.b.ins().iadd_imm_u(c, self.region.len() as i64);
             let over = self.b.ins().icmp(IntCC::UnsignedGreaterThan, after, self.budget);
-            self.exit_if(over, target);
+            let dirty = self.after(from);
+            self.exit_if(over, target, dirty);
         }
-        if self.flags_live[((target - self.start) / 4) as usize] {
+        if self.flags_live[self.position[&target]] {
             self.settle_flags();
         }
         // Where the flags are dead at the label, any definition serves the join: nothing
@@ -567,13 +627,12 @@ impl<'a, 'b> Emitter<'a, 'b> {
     }
 
     /// The taken side of the branch at `from` to `target`, in a block of its own.
-    fn take(&mut self, from: u64, target: u64, link: bool) {
+    fn take(&mut self, from: u64, target: u64) {
         match self.labels.get(&target) {
-            Some(&label) if !link => self.jump_to_label(from, target, label),
-            _ => {
+            Some(&label) => self.jump_to_label(from, target, label),
+            None => {
                 self.flush_count();
-                let next = self.b.ins().iconst(I64, target as i64);
-                self.exit(next);
+                self.exit_to(target, self.after(from));
             }
         }
     }
@@ -588,7 +647,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
         self.b.seal_block(no);
         self.b.switch_to_block(yes);
         let flags = self.flags;
-        self.take(from, target, false);
+        self.take(from, target);
         self.flags = flags;
         self.b.switch_to_block(no);
     }
@@ -613,7 +672,8 @@ impl<'a, 'b> Emitter<'a, 'b> {
         let ok = self.b.ins().band(ok_perms, ok_page);
         let ok = self.b.ins().band(ok, ok_span);
         let miss = self.b.ins().bxor_imm_u(ok, 1);
-        self.exit_if(miss, pc);
+        let dirty = self.dirty_before[self.position[&pc]];
+        self.exit_if(miss, pc, dirty);
         let data = self.b.ins().load(I64, host(), entry, l.tlb_data);
         self.b.ins().iadd(data, within)
     }
@@ -883,7 +943,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
                     self.write(30, ret);
                 }
                 self.pending += 1;
-                self.take(pc, target, link);
+                self.take(pc, target);
                 return false;
             }
             CondBranch { cond, target } => {
@@ -914,7 +974,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
                 }
                 self.pending += 1;
                 self.flush_count();
-                self.exit(target);
+                self.exit(target, self.after(pc));
                 return false;
             }
             Load { size, ext, rt, addr } => {

@@ -1,7 +1,6 @@
-//! The block compiler: a hot stretch of guest code (a *region*: consecutive instructions of one
-//! page, up to the first unconditional branch or the first instruction `decode` leaves to the
-//! interpreter) translated once by Cranelift into host code, then run in place of the
-//! interpreter by the code cache.
+//! The block compiler: a hot stretch of guest code (a *region*: the instructions of one page
+//! reachable from where jumps often land, see `compile`) translated once by Cranelift into host
+//! code, then run in place of the interpreter by the code cache.
 //!
 //! A region is entered only with a budget covering one pass through it, and a jump backwards
 //! inside it continues only while another pass fits, so instruction budgets stay exact. It
@@ -34,7 +33,7 @@ use crate::arm64::mem::{Memory, TlbEntry, PAGE_SIZE, TLB_DATA, TLB_ENTRIES, TLB_
 use crate::arm64::state::CpuState;
 
 /// Longest region, in instructions.
-const MAX_REGION: usize = 256;
+const MAX_REGION: usize = 64;
 /// Shorter regions are left to the interpreter: entering compiled code costs about as much as
 /// interpreting two instructions.
 const MIN_REGION: usize = 3;
@@ -155,6 +154,9 @@ impl Compiler {
     fn new() -> Option<Compiler> {
         let mut flags = settings::builder();
         flags.set("opt_level", "speed").ok()?;
+        // The differential tests check the translation; verifying each function costs a third
+        // of compile time.
+        flags.set("enable_verifier", "false").ok()?;
         let isa = cranelift_native::builder().ok()?.finish(settings::Flags::new(flags)).ok()?;
         Some(Compiler {
             isa,
@@ -166,7 +168,7 @@ impl Compiler {
         })
     }
 
-    fn compile(&mut self, insns: &[decode::Insn], start: u64) -> Option<Code> {
+    fn compile(&mut self, region: &[(u64, decode::Insn)], entry: u64) -> Option<Code> {
         if self.code_bytes > MAX_CODE_BYTES {
             return None;
         }
@@ -178,7 +180,7 @@ impl Compiler {
         self.ctx.func = Function::with_name_signature(UserFuncName::user(0, 0), sig);
         {
             let mut b = FunctionBuilder::new(&mut self.ctx.func, &mut self.builder);
-            emit::Emitter::translate(&mut b, &self.layout, insns, start);
+            emit::Emitter::translate(&mut b, &self.layout, region, entry);
             b.finalize(self.isa.frontend_config());
         }
         let compiled = self.ctx.compile(&*self.isa, &mut Default::default()).ok()?;
@@ -203,11 +205,18 @@ struct PageCode {
 struct Store {
     compiler: Option<Compiler>,
     pages: HashMap<u64, Vec<PageCode>>,
+    regions: u64,
 }
 
 fn store() -> &'static Mutex<Store> {
     static STORE: OnceLock<Mutex<Store>> = OnceLock::new();
-    STORE.get_or_init(|| Mutex::new(Store { compiler: Compiler::new(), pages: HashMap::new() }))
+    STORE.get_or_init(|| Mutex::new(Store { compiler: Compiler::new(), pages: HashMap::new(), regions: 0 }))
+}
+
+/// Regions compiled in this process so far, and the bytes of host code they take.
+pub fn totals() -> (u64, u64) {
+    let store = store().lock().unwrap();
+    (store.regions, store.compiler.as_ref().map_or(0, |c| c.code_bytes as u64))
 }
 
 /// Markers for the regions already compiled from the page `number` holding `bytes`, as
@@ -224,28 +233,45 @@ pub fn markers_for(number: u64, bytes: &[u8]) -> Vec<(usize, Op)> {
         .unwrap_or_default()
 }
 
-/// Compiles the region starting at instruction `index` of page `number` holding `bytes`;
+/// Compiles the region entered at instruction `index` of page `number` holding `bytes`;
 /// returns its marker, or None where no region worth compiling starts there.
+///
+/// The region holds the instructions of this page reachable from the entry through fall-through
+/// and direct jumps, up to `MAX_REGION`, stopping at those `decode` leaves to the interpreter.
+/// Calls, indirect branches and everything outside it are exits (following calls into their
+/// callees made regions larger, slower to compile and no faster to run).
 pub fn compile(number: u64, bytes: &[u8], index: usize) -> Option<Op> {
     let start = number * PAGE_SIZE;
+    let count = bytes.len() / 4;
     let word = |i: usize| u32::from_le_bytes(bytes[4 * i..4 * i + 4].try_into().unwrap());
-    let mut insns = Vec::new();
-    for i in index..bytes.len() / 4 {
-        let Some(insn) = decode::decode(word(i), start + 4 * i as u64) else { break };
-        insns.push(insn);
-        let unconditional = matches!(insn, decode::Insn::Branch { .. } | decode::Insn::Indirect { .. });
-        if unconditional || insns.len() == MAX_REGION {
-            break;
+    let index_of = |pc: u64| (pc >= start && pc < start + bytes.len() as u64).then(|| ((pc - start) / 4) as usize);
+    let mut region = std::collections::BTreeMap::new();
+    let mut pending = vec![index];
+    while let Some(i) = pending.pop() {
+        if i >= count || region.contains_key(&i) || region.len() == MAX_REGION {
+            continue;
+        }
+        let pc = start + 4 * i as u64;
+        let Some(insn) = decode::decode(word(i), pc) else { continue };
+        region.insert(i, insn);
+        match insn {
+            decode::Insn::Indirect { .. } | decode::Insn::Branch { link: true, .. } => {}
+            decode::Insn::Branch { target, .. } => pending.extend(index_of(target)),
+            _ => {
+                pending.push(i + 1);
+                pending.extend(insn.target().and_then(index_of));
+            }
         }
     }
-    if insns.len() < MIN_REGION {
+    if region.len() < MIN_REGION {
         return None;
     }
+    let region: Vec<(u64, decode::Insn)> = region.into_iter().map(|(i, insn)| (start + 4 * i as u64, insn)).collect();
     let pc = start + 4 * index as u64;
     let mut store = store().lock().unwrap();
-    let code = store.compiler.as_mut()?.compile(&insns, pc)?;
+    let code = store.compiler.as_mut()?.compile(&region, pc)?;
     let region: &'static Region =
-        Box::leak(Box::new(Region { code, len: insns.len() as u64, original: decode_op(word(index), pc) }));
+        Box::leak(Box::new(Region { code, len: region.len() as u64, original: decode_op(word(index), pc) }));
     let versions = store.pages.entry(number).or_default();
     let at = match versions.iter().position(|v| *v.bytes == *bytes) {
         Some(at) => at,
@@ -255,5 +281,6 @@ pub fn compile(number: u64, bytes: &[u8], index: usize) -> Option<Op> {
         }
     };
     versions[at].regions.insert(index, region);
+    store.regions += 1;
     Some(marker(region))
 }
