@@ -61,7 +61,7 @@ pub(crate) struct TlbEntry {
     perms: u8,
 }
 
-pub(crate) const TLB_ENTRIES: usize = 256;
+pub(crate) const TLB_ENTRIES: usize = 1024;
 pub(crate) const TLB_ENTRY_SIZE: usize = std::mem::size_of::<TlbEntry>();
 pub(crate) const TLB_PAGE: usize = std::mem::offset_of!(TlbEntry, page);
 pub(crate) const TLB_DATA: usize = std::mem::offset_of!(TlbEntry, data);

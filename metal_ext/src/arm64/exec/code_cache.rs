@@ -35,8 +35,6 @@ pub struct CodeCache {
     pages: HashMap<u64, Box<Page>, BuildHasherDefault<PageHasher>>,
     /// Page number and decoded page of recently entered pages (`u64::MAX`: none).
     recent: [(u64, *mut Page); RECENT],
-    /// Whether hot regions are compiled and run (see `jit::available`).
-    compiling: bool,
 }
 
 // SAFETY: the raw pointers point into boxes this cache owns; nothing else reaches them.
@@ -49,28 +47,17 @@ impl Default for CodeCache {
             epoch: 0,
             pages: HashMap::default(),
             recent: [(u64::MAX, std::ptr::null_mut()); RECENT],
-            compiling: jit::available(),
         }
     }
 }
 
 impl Clone for CodeCache {
     fn clone(&self) -> Self {
-        CodeCache { compiling: self.compiling, ..CodeCache::default() }
+        CodeCache::default()
     }
 }
 
 impl CodeCache {
-    /// Turns compiling hot regions on or off (it stays off where `jit::available` says no).
-    pub fn set_compiling(&mut self, on: bool) {
-        if on != self.compiling {
-            self.compiling = on && jit::available();
-            // Markers stand in decoded pages only while compiling.
-            self.pages.clear();
-            self.recent.fill((u64::MAX, std::ptr::null_mut()));
-        }
-    }
-
     /// Executes up to `limit` instructions, as that many calls of `exec::step` would. Returns how
     /// many retired (an SVC counts) and the exception that stopped them, if any.
     pub fn run(&mut self, cpu: &mut CpuState, mem: &mut Memory, limit: u64) -> (u64, Result<(), Exception>) {
@@ -82,7 +69,8 @@ impl CodeCache {
         let mut epoch = mem.code_epoch();
         // Whether a jump (or the start of this run, or compiled code) led to `pc`: only such
         // places are counted, compiled and entered.
-        let mut landed = self.compiling;
+        let compiling = jit::available();
+        let mut landed = compiling;
         while n < limit {
             if pc & !(PAGE_SIZE - 4) != page || mem.code_epoch() != epoch {
                 match self.page(mem, pc) {
@@ -135,7 +123,7 @@ impl CodeCache {
             }
             match (op.run)(cpu, mem, op, pc) {
                 Ok(next) => {
-                    landed = self.compiling && (chain || next != pc.wrapping_add(4));
+                    landed = compiling && (chain || next != pc.wrapping_add(4));
                     pc = next;
                     n += 1;
                     cpu.counter = cpu.counter.wrapping_add(1);
@@ -243,7 +231,7 @@ impl CodeCache {
                 }),
                 heat: [0; OPS_PER_PAGE],
             });
-            if self.compiling {
+            if jit::available() {
                 for (i, marker) in jit::markers_for(number, &bytes) {
                     decoded.ops[i] = marker;
                 }
