@@ -61,6 +61,10 @@ class Arm64Core:
 Stop = tuple[str, int, str]  # (kind, pc, detail); kinds below
 TraceEntry = tuple[int, int, list[tuple[str, int, int]], int, int]  # pc, word, [(reg, old, new)], nzcv before, after
 
+def compiled_code() -> dict[str, int | bool]:
+    """The block compiler in this process: {"available": runs here (x86-64, NCPU_NB_JIT not 0),
+    "regions": guest regions compiled so far, "bytes": host code they take}."""
+
 class ElfError(ValueError):
     """The executable is not a static AArch64 ELF the machine can load (says what is wrong)."""
 

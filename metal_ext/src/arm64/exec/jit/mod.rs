@@ -203,20 +203,22 @@ struct PageCode {
 }
 
 struct Store {
-    compiler: Option<Compiler>,
+    /// Made on the first compile (None inside if the host ISA is not supported), so that short
+    /// runs never pay for setting Cranelift up.
+    compiler: Option<Option<Compiler>>,
     pages: HashMap<u64, Vec<PageCode>>,
     regions: u64,
 }
 
 fn store() -> &'static Mutex<Store> {
     static STORE: OnceLock<Mutex<Store>> = OnceLock::new();
-    STORE.get_or_init(|| Mutex::new(Store { compiler: Compiler::new(), pages: HashMap::new(), regions: 0 }))
+    STORE.get_or_init(|| Mutex::new(Store { compiler: None, pages: HashMap::new(), regions: 0 }))
 }
 
 /// Regions compiled in this process so far, and the bytes of host code they take.
 pub fn totals() -> (u64, u64) {
     let store = store().lock().unwrap();
-    (store.regions, store.compiler.as_ref().map_or(0, |c| c.code_bytes as u64))
+    (store.regions, store.compiler.as_ref().and_then(Option::as_ref).map_or(0, |c| c.code_bytes as u64))
 }
 
 /// Markers for the regions already compiled from the page `number` holding `bytes`, as
@@ -269,7 +271,7 @@ pub fn compile(number: u64, bytes: &[u8], index: usize) -> Option<Op> {
     let region: Vec<(u64, decode::Insn)> = region.into_iter().map(|(i, insn)| (start + 4 * i as u64, insn)).collect();
     let pc = start + 4 * index as u64;
     let mut store = store().lock().unwrap();
-    let code = store.compiler.as_mut()?.compile(&region, pc)?;
+    let code = store.compiler.get_or_insert_with(Compiler::new).as_mut()?.compile(&region, pc)?;
     let region: &'static Region =
         Box::leak(Box::new(Region { code, len: region.len() as u64, original: decode_op(word(index), pc) }));
     let versions = store.pages.entry(number).or_default();
