@@ -139,6 +139,17 @@ pub fn extend(v: u64, option: u32, lsl: u32) -> u64 {
     e << lsl
 }
 
+/// MOVN, MOVZ and MOVK's (opc, shift, imm16 << shift); None for the unallocated opc 1 and for
+/// a shift past 16 in 32-bit forms.
+#[inline(always)]
+pub fn move_wide(word: u32) -> Option<(u32, u32, u64)> {
+    let (sf, opc, hw) = (word >> 31 == 1, (word >> 29) & 3, (word >> 21) & 3);
+    if opc == 1 || (!sf && hw >= 2) {
+        return None;
+    }
+    Some((opc, 16 * hw, (((word >> 5) & 0xFFFF) as u64) << (16 * hw)))
+}
+
 /// The low `n` bits set (n ≤ 64).
 #[inline(always)]
 pub fn ones(n: u32) -> u64 {

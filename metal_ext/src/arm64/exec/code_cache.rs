@@ -67,9 +67,9 @@ impl CodeCache {
         let mut page = u64::MAX;
         let mut decoded: *mut Page = std::ptr::null_mut();
         let mut epoch = mem.code_epoch();
+        let compiling = jit::available();
         // Whether a jump (or the start of this run, or compiled code) led to `pc`: only such
         // places are counted, compiled and entered.
-        let compiling = jit::available();
         let mut landed = compiling;
         while n < limit {
             if pc & !(PAGE_SIZE - 4) != page || mem.code_epoch() != epoch {

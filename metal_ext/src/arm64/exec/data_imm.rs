@@ -1,7 +1,7 @@
 //! Data processing with an immediate (op0 = 100x): PC-relative addresses, add/subtract,
 //! logical, move wide, bitfield and extract.
 
-use super::alu::{add_with_carry, decode_bit_masks, extract, logic_flags, logical, sign_extend, width};
+use super::alu::{add_with_carry, decode_bit_masks, extract, logic_flags, logical, move_wide, sign_extend, width};
 use super::Exception;
 use crate::arm64::state::CpuState;
 
@@ -49,13 +49,7 @@ pub fn execute(cpu: &mut CpuState, word: u32, pc: u64) -> Result<(), Exception> 
             }
         }
         5 => {
-            let opc = (word >> 29) & 3;
-            let hw = (word >> 21) & 3;
-            if opc == 1 || (!sf && hw >= 2) {
-                return Err(undefined());
-            }
-            let shift = 16 * hw;
-            let imm = (((word >> 5) & 0xFFFF) as u64) << shift;
+            let (opc, shift, imm) = move_wide(word).ok_or_else(undefined)?;
             let r = match opc {
                 0 => !imm,
                 2 => imm,

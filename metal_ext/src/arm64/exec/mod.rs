@@ -9,7 +9,7 @@ mod branch_system;
 pub mod code_cache;
 mod data_imm;
 mod data_reg;
-mod decoded;
+pub(crate) mod decoded;
 pub mod jit;
 mod load_store;
 pub mod simd_fp;

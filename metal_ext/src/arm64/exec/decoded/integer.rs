@@ -5,7 +5,8 @@
 
 use super::{next, Handler, Next, Op};
 use crate::arm64::exec::alu::{
-    add_with_carry, condition_holds, decode_bit_masks, extend, extract, logic_flags, logical, shift, sign_extend, width,
+    add_with_carry, condition_holds, decode_bit_masks, extend, extract, logic_flags, logical, move_wide, shift,
+    sign_extend, width,
 };
 use crate::arm64::mem::Memory;
 use crate::arm64::state::CpuState;
@@ -79,13 +80,7 @@ pub fn decode_immediate(word: u32, pc: u64) -> Option<Op> {
             Some(Op { imm, ..op(run, word, rd, rn, 0, 0) })
         }
         5 => {
-            let opc = (word >> 29) & 3;
-            let hw = (word >> 21) & 3;
-            if opc == 1 || (!sf && hw >= 2) {
-                return None;
-            }
-            let shift = 16 * hw;
-            let imm = (((word >> 5) & 0xFFFF) as u64) << shift;
+            let (opc, shift, imm) = move_wide(word)?;
             match opc {
                 0 => Some(constant(word, rd, width(!imm, sf), false)),
                 2 => Some(constant(word, rd, width(imm, sf), false)),

@@ -14,7 +14,7 @@
 mod branches;
 mod integer;
 mod system;
-mod transfers;
+pub(crate) mod transfers;
 
 use super::Exception;
 use crate::arm64::mem::Memory;
@@ -81,4 +81,4 @@ fn next(pc: u64) -> Next {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

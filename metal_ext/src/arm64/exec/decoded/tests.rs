@@ -9,7 +9,8 @@ use crate::arm64::state::CpuState;
 const CODE: u64 = 0x40_0000;
 const DATA: u64 = 0x10_0000;
 
-fn splitmix(s: &mut u64) -> u64 {
+/// A small deterministic generator for the differential tests (SplitMix64).
+pub(crate) fn splitmix(s: &mut u64) -> u64 {
     *s = s.wrapping_add(0x9E37_79B9_7F4A_7C15);
     let mut z = *s;
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);

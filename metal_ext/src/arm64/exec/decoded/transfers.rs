@@ -13,9 +13,9 @@ use crate::arm64::mem::Memory;
 use crate::arm64::state::CpuState;
 
 /// How a loaded value reaches a general-purpose register.
-const ZERO: u8 = 0;
-const SIGN64: u8 = 1;
-const SIGN32: u8 = 2;
+pub(crate) const ZERO: u8 = 0;
+pub(crate) const SIGN64: u8 = 1;
+pub(crate) const SIGN32: u8 = 2;
 
 /// Addressing modes, as bits 11..10 of the immediate forms say them.
 const OFFSET: u8 = 0;
@@ -44,24 +44,41 @@ pub fn decode(word: u32) -> Option<Op> {
     }
 }
 
-fn single(word: u32) -> Option<Op> {
+/// A single-register load or store's (SIMD&FP register, log2 of the bytes moved, how a load
+/// extends its value; None for a store); None for PRFM and the unallocated size/opc pairs.
+pub(crate) fn single_form(word: u32) -> Option<(bool, u32, Option<u8>)> {
     let simd = word & (1 << 26) != 0;
     let (size, opc) = (word >> 30, (word >> 22) & 3);
-    let (scale, load_ext) = if simd {
+    if simd {
         if opc & 2 != 0 && size != 0 {
             return None;
         }
-        ((opc & 2) << 1 | size, (opc & 1 == 1).then_some(ZERO))
-    } else {
-        match opc {
-            0 => (size, None),
-            1 => (size, Some(ZERO)),
-            2 if size == 3 => return None, // PRFM
-            2 => (size, Some(SIGN64)),
-            _ if size >= 2 => return None,
-            _ => (size, Some(SIGN32)),
-        }
+        return Some((true, (opc & 2) << 1 | size, (opc & 1 == 1).then_some(ZERO)));
+    }
+    let load_ext = match opc {
+        0 => None,
+        1 => Some(ZERO),
+        2 if size == 3 => return None, // PRFM
+        2 => Some(SIGN64),
+        _ if size >= 2 => return None,
+        _ => Some(SIGN32),
     };
+    Some((false, size, load_ext))
+}
+
+/// log2 of the bytes in each register of a load or store pair; None for LDPSW, STGP and the
+/// unallocated sizes.
+pub(crate) fn pair_scale(word: u32) -> Option<u32> {
+    match (word >> 30, word & (1 << 26) != 0) {
+        (0, _) => Some(2),
+        (1, true) => Some(3),
+        (2, simd) => Some(if simd { 4 } else { 3 }),
+        _ => None,
+    }
+}
+
+fn single(word: u32) -> Option<Op> {
+    let (simd, scale, load_ext) = single_form(word)?;
     let bytes = 1u32 << scale;
     let base = Op { a: (word & 31) as u8, b: ((word >> 5) & 31) as u8, ..Op::new(super::generic, word) };
     if word & (1 << 24) != 0 {
@@ -118,12 +135,7 @@ fn offset_handler(simd: bool, bytes: u32, load_ext: Option<u8>, mode: u8) -> Han
 
 fn pair(word: u32) -> Option<Op> {
     let simd = word & (1 << 26) != 0;
-    let scale = match (word >> 30, simd) {
-        (0, _) => 2,
-        (1, true) => 3,
-        (2, _) => if simd { 4 } else { 3 },
-        _ => return None, // LDPSW and STGP stay with the interpreter
-    };
+    let scale = pair_scale(word)?;
     let bytes = 1u32 << scale;
     let mode = match (word >> 23) & 3 {
         1 => POST,

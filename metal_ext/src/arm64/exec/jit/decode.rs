@@ -3,7 +3,8 @@
 //! every field combination it accepts is translated exactly (the differential tests check
 //! each form against the interpreter).
 
-use crate::arm64::exec::alu::{decode_bit_masks, sign_extend};
+use crate::arm64::exec::alu::{decode_bit_masks, move_wide, sign_extend};
+use crate::arm64::exec::decoded::transfers::{pair_scale, single_form};
 
 /// A register operand: 0..=30 are x0..x30, 31 the stack pointer, `ZR` the zero register
 /// (reads 0, writes vanish). The decoder resolves which of the last two field value 31 means.
@@ -48,14 +49,6 @@ impl Address {
             _ => None,
         }
     }
-}
-
-/// How a loaded value of fewer than 8 bytes reaches a 64-bit register.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Extend {
-    Zero,
-    Sign64,
-    Sign32,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -103,7 +96,8 @@ pub enum Insn {
     Nop,
     /// MRS of TPIDR_EL0.
     ThreadPointer { rd: Reg },
-    Load { size: u8, ext: Extend, rt: Reg, addr: Address },
+    /// `ext`: how the value reaches the register (`decoded::transfers::ZERO`, `SIGN64`, `SIGN32`).
+    Load { size: u8, ext: u8, rt: Reg, addr: Address },
     Store { size: u8, rt: Reg, addr: Address },
     LoadPair { size: u8, rt: Reg, rt2: Reg, addr: Address },
     StorePair { size: u8, rt: Reg, rt2: Reg, addr: Address },
@@ -176,13 +170,7 @@ fn immediate(word: u32, pc: u64) -> Option<Insn> {
             Some(Insn::Logic { sf, opc, invert: false, rd, rn: zr(rn), op: Operand::Imm(imm) })
         }
         5 => {
-            let opc = (word >> 29) & 3;
-            let hw = (word >> 21) & 3;
-            if opc == 1 || (!sf && hw >= 2) {
-                return None;
-            }
-            let shift = 16 * hw;
-            let imm = (((word >> 5) & 0xFFFF) as u64) << shift;
+            let (opc, shift, imm) = move_wide(word)?;
             let keep = if sf { u64::MAX } else { u32::MAX as u64 };
             match opc {
                 0 => Some(Insn::Const { rd: zr(rd), value: !imm & keep }),
@@ -364,23 +352,7 @@ fn transfer(word: u32) -> Option<Insn> {
 }
 
 fn single(word: u32) -> Option<Insn> {
-    let simd = word & (1 << 26) != 0;
-    let (size, opc) = (word >> 30, (word >> 22) & 3);
-    let (scale, load) = if simd {
-        if opc & 2 != 0 && size != 0 {
-            return None;
-        }
-        ((opc & 2) << 1 | size, (opc & 1 == 1).then_some(Extend::Zero))
-    } else {
-        match opc {
-            0 => (size, None),
-            1 => (size, Some(Extend::Zero)),
-            2 if size == 3 => return None, // PRFM
-            2 => (size, Some(Extend::Sign64)),
-            _ if size >= 2 => return None,
-            _ => (size, Some(Extend::Sign32)),
-        }
-    };
+    let (simd, scale, load) = single_form(word)?;
     let base = sp(word >> 5);
     let addr = if word & (1 << 24) != 0 {
         Address::Offset { base, imm: (((word >> 10) & 0xFFF) as u64) << scale }
@@ -420,12 +392,7 @@ fn single(word: u32) -> Option<Insn> {
 
 fn pair(word: u32) -> Option<Insn> {
     let simd = word & (1 << 26) != 0;
-    let scale = match (word >> 30, simd) {
-        (0, _) => 2,
-        (1, true) => 3,
-        (2, _) => if simd { 4 } else { 3 },
-        _ => return None, // LDPSW and STGP stay with the interpreter
-    };
+    let scale = pair_scale(word)?;
     let imm = sign_extend(((word >> 15) & 0x7F) as u64, 7) << scale;
     let base = sp(word >> 5);
     let addr = match (word >> 23) & 3 {

@@ -2,7 +2,7 @@
 //! `fn(cpu: *mut CpuState, env: *mut Env) -> next pc`.
 //!
 //! Guest registers live in Cranelift variables (host registers) for the whole call: loaded at
-//! entry, stored at every exit. Flags stay lazy (the operands of the last flag-setting
+//! entry, stored at an exit where some way there may have changed them. Flags stay lazy (the operands of the last flag-setting
 //! instruction) within straight-line code, so `cmp; b.cond` becomes one host compare and
 //! branch; they are packed into NZCV only where a join or an exit needs them.
 //!
@@ -18,7 +18,8 @@ use cranelift_codegen::ir::types::{I128, I16, I32, I64, I8};
 use cranelift_codegen::ir::{Block, InstBuilder, MemFlagsData, Type, Value};
 use cranelift_frontend::{FunctionBuilder, Variable};
 
-use super::decode::{self, Address, Extend, Insn, Operand, Reg, ZR};
+use super::decode::{self, Address, Insn, Operand, Reg, ZR};
+use crate::arm64::exec::decoded::transfers::{SIGN64, ZERO};
 use super::Layout;
 use crate::arm64::mem::{READ, TLB_OWNED, WRITE};
 
@@ -51,9 +52,6 @@ pub struct Emitter<'a, 'b> {
     count: Variable,
     pending: u64,
     flags: Flags,
-    /// Registers (bit r) and flags the region may change: what every exit stores.
-    written: u32,
-    flags_written: bool,
     flags_live: Vec<bool>,
     /// Registers (bit r) and flags (`FLAGS`) possibly changed on some way from the entry to
     /// each instruction, and to just after it: what an exit there must store.
@@ -258,16 +256,15 @@ impl<'a, 'b> Emitter<'a, 'b> {
         let zero = b.ins().iconst(I64, 0);
         b.def_var(count, zero);
 
-        let (mut read, mut written, mut flags_used, mut flags_written) = (0u32, 0u32, false, false);
+        // Every register the region touches is loaded: a join needs a value on each way in.
+        let (mut touched, mut flags_used) = (0u32, false);
         for (_, insn) in region {
             let (r, w) = registers(insn);
-            read |= r;
-            written |= w;
+            touched |= r | w;
             flags_used |= reads_flags(insn) || writes_flags(insn);
-            flags_written |= writes_flags(insn);
         }
         for r in 0..32 {
-            if (read | written) & (1 << r) != 0 {
+            if touched & (1 << r) != 0 {
                 let v = b.ins().load(I64, host(), cpu, layout.x + 8 * r);
                 b.def_var(regs[r as usize], v);
             }
@@ -298,8 +295,6 @@ impl<'a, 'b> Emitter<'a, 'b> {
             count,
             pending: 0,
             flags: Flags::Packed,
-            written,
-            flags_written,
             flags_live,
             dirty_before,
             dirty_after,
@@ -572,12 +567,12 @@ impl<'a, 'b> Emitter<'a, 'b> {
     /// registers and flags in `dirty`.
     fn exit(&mut self, next: Value, dirty: u64) {
         for r in 0..32 {
-            if self.written as u64 & dirty & (1 << r) != 0 {
+            if dirty & (1 << r) != 0 {
                 let v = self.b.use_var(self.regs[r as usize]);
                 self.b.ins().store(host(), v, self.cpu, self.layout.x + 8 * r);
             }
         }
-        if self.flags_written && dirty & FLAGS != 0 {
+        if dirty & FLAGS != 0 {
             let p = self.packed();
             self.b.ins().store(host(), p, self.cpu, self.layout.nzcv);
         }
@@ -713,15 +708,15 @@ impl<'a, 'b> Emitter<'a, 'b> {
         }
     }
 
-    fn load_value(&mut self, ptr: Value, size: u8, ext: Extend) -> Value {
+    fn load_value(&mut self, ptr: Value, size: u8, ext: u8) -> Value {
         let v = self.b.ins().load(Self::int_type(size), guest(), ptr, 0);
         if size == 8 {
             return v;
         }
         match ext {
-            Extend::Zero => self.b.ins().uextend(I64, v),
-            Extend::Sign64 => self.b.ins().sextend(I64, v),
-            Extend::Sign32 => {
+            ZERO => self.b.ins().uextend(I64, v),
+            SIGN64 => self.b.ins().sextend(I64, v),
+            _ => {
                 let w = self.b.ins().sextend(I32, v);
                 self.b.ins().uextend(I64, w)
             }
@@ -993,9 +988,9 @@ impl<'a, 'b> Emitter<'a, 'b> {
             LoadPair { size, rt, rt2, addr } => {
                 let (a, wb) = self.address(addr);
                 let p = self.host_address(a, 2 * size as u32, READ, pc);
-                let v = self.load_value(p, size, Extend::Zero);
+                let v = self.load_value(p, size, ZERO);
                 let q = self.b.ins().iadd_imm_u(p, size as i64);
-                let v2 = self.load_value(q, size, Extend::Zero);
+                let v2 = self.load_value(q, size, ZERO);
                 self.write(rt, v);
                 self.write(rt2, v2);
                 self.write_back(wb);

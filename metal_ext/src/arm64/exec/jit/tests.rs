@@ -5,6 +5,7 @@
 
 use super::decode::{decode, Insn};
 use super::{compile, region_of};
+use crate::arm64::exec::decoded::tests::splitmix;
 use crate::arm64::exec::step;
 use crate::arm64::mem::{Memory, EXEC, PAGE_SHIFT, READ, WRITE};
 use crate::arm64::state::CpuState;
@@ -12,14 +13,6 @@ use crate::arm64::state::CpuState;
 const CODE: u64 = 0x40_0000;
 const DATA: u64 = 0x10_0000;
 const DATA_LEN: u64 = 0x4000;
-
-fn splitmix(s: &mut u64) -> u64 {
-    *s = s.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *s;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
 
 /// (mask, value) of the encoding groups the block compiler translates.
 const GROUPS: [(u32, u32); 5] = [
