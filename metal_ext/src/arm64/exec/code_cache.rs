@@ -17,8 +17,9 @@ use crate::arm64::state::CpuState;
 const OPS_PER_PAGE: usize = (PAGE_SIZE / 4) as usize;
 /// Pages whose decoded form is one array index away.
 const RECENT: usize = 64;
-/// Jumps landing on an instruction before the region starting there is compiled.
-const HOT: u16 = 64;
+/// Jumps landing on an instruction before the region starting there is compiled (lower
+/// thresholds compiled lukewarm code: more compile time than it saved on the BusyBox workloads).
+const HOT: u16 = 1024;
 /// Heat of an instruction where no region is compiled: it starts none, or one starts there.
 const SETTLED: u16 = u16::MAX;
 
