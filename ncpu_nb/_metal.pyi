@@ -63,7 +63,7 @@ TraceEntry = tuple[int, int, list[tuple[str, int, int]], int, int]  # pc, word, 
 
 def compiled_code() -> dict[str, int | bool]:
     """The block compiler in this process: {"available": runs here (x86-64, NCPU_NB_JIT not 0),
-    "regions": guest regions compiled so far, "bytes": host code they take}."""
+    "regions": guest regions compiled so far, "bytes": executable memory they take}."""
 
 class ElfError(ValueError):
     """The executable is not a static AArch64 ELF the machine can load (says what is wrong)."""

@@ -423,7 +423,8 @@ fn register_index(name: &str) -> Option<(char, usize)> {
 }
 
 /// The block compiler in this process: whether it runs here (x86-64 hosts, unless
-/// NCPU_NB_JIT=0), how many regions of guest code it compiled and the bytes of host code.
+/// NCPU_NB_JIT=0), how many regions of guest code it compiled and the bytes of executable memory
+/// they take (a page or more each).
 #[pyfunction]
 fn compiled_code(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
     let (regions, bytes) = super::exec::jit::totals();

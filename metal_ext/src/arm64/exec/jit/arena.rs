@@ -4,6 +4,8 @@
 
 pub struct Arena {
     maps: Vec<(*mut u8, usize)>,
+    /// Bytes mapped so far.
+    pub mapped: usize,
 }
 
 // SAFETY: the mappings are private and only read (executed) once installed.
@@ -12,7 +14,7 @@ unsafe impl Sync for Arena {}
 
 impl Arena {
     pub fn new() -> Arena {
-        Arena { maps: Vec::new() }
+        Arena { maps: Vec::new(), mapped: 0 }
     }
 
     /// Copies `code` into executable memory and returns where it starts; None if the host
@@ -33,6 +35,7 @@ impl Arena {
                 return None;
             }
             self.maps.push((p.cast(), len));
+            self.mapped += len;
             std::ptr::copy_nonoverlapping(code.as_ptr(), p.cast::<u8>(), code.len());
             if libc::mprotect(p, len, libc::PROT_READ | libc::PROT_EXEC) != 0 {
                 return None;

@@ -37,8 +37,8 @@ const MAX_REGION: usize = 64;
 /// Shorter regions are left to the interpreter: entering compiled code costs about as much as
 /// interpreting two instructions.
 const MIN_REGION: usize = 3;
-/// Host code kept at most; past it nothing more is compiled.
-const MAX_CODE_BYTES: usize = 128 << 20;
+/// Executable memory taken at most; past it nothing more is compiled.
+const MAX_CODE_BYTES: usize = 256 << 20;
 
 /// What compiled code exchanges with its caller besides the registers.
 #[repr(C)]
@@ -147,7 +147,6 @@ struct Compiler {
     builder: FunctionBuilderContext,
     arena: arena::Arena,
     layout: Layout,
-    code_bytes: usize,
 }
 
 impl Compiler {
@@ -164,12 +163,11 @@ impl Compiler {
             builder: FunctionBuilderContext::new(),
             arena: arena::Arena::new(),
             layout: Layout::new(),
-            code_bytes: 0,
         })
     }
 
     fn compile(&mut self, region: &[(u64, decode::Insn)], entry: u64) -> Option<Code> {
-        if self.code_bytes > MAX_CODE_BYTES {
+        if self.arena.mapped > MAX_CODE_BYTES {
             return None;
         }
         let mut sig = Signature::new(self.isa.default_call_conv());
@@ -188,9 +186,7 @@ impl Compiler {
         if !compiled.buffer.relocs().is_empty() {
             return None;
         }
-        let bytes = compiled.code_buffer().to_vec();
-        let at = self.arena.install(&bytes)?;
-        self.code_bytes += bytes.len();
+        let at = self.arena.install(compiled.code_buffer())?;
         // SAFETY: `at` holds a function with this signature, in the host's C calling convention.
         Some(unsafe { std::mem::transmute::<*const u8, Code>(at) })
     }
@@ -215,10 +211,10 @@ fn store() -> &'static Mutex<Store> {
     STORE.get_or_init(|| Mutex::new(Store { compiler: None, pages: HashMap::new(), regions: 0 }))
 }
 
-/// Regions compiled in this process so far, and the bytes of host code they take.
+/// Regions compiled in this process so far, and the bytes of executable memory they take.
 pub fn totals() -> (u64, u64) {
     let store = store().lock().unwrap();
-    (store.regions, store.compiler.as_ref().and_then(Option::as_ref).map_or(0, |c| c.code_bytes as u64))
+    (store.regions, store.compiler.as_ref().and_then(Option::as_ref).map_or(0, |c| c.arena.mapped as u64))
 }
 
 /// Markers for the regions already compiled from the page `number` holding `bytes`, as
