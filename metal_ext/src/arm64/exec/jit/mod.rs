@@ -13,7 +13,7 @@
 //! page after an `mmap` elsewhere finds its code already compiled.
 
 mod arena;
-pub mod decode;
+mod decode;
 mod emit;
 #[cfg(test)]
 mod tests;
@@ -42,7 +42,7 @@ const MAX_CODE_BYTES: usize = 256 << 20;
 
 /// What compiled code exchanges with its caller besides the registers.
 #[repr(C)]
-pub struct Env {
+struct Env {
     tlb: *const TlbEntry,
     /// Instructions the region may retire.
     budget: u64,
@@ -53,7 +53,7 @@ pub struct Env {
 type Code = unsafe extern "C" fn(*mut CpuState, *mut Env) -> u64;
 
 /// Field offsets compiled code uses.
-pub struct Layout {
+struct Layout {
     x: i32,
     nzcv: i32,
     v: i32,
@@ -239,6 +239,10 @@ pub fn markers_for(number: u64, bytes: &[u8]) -> Vec<(usize, Op)> {
 /// Calls, indirect branches and everything outside it are exits (following calls into their
 /// callees made regions larger, slower to compile and no faster to run).
 pub fn compile(number: u64, bytes: &[u8], index: usize) -> Option<Op> {
+    // Another machine with the same page may have compiled it meanwhile.
+    if let Some(&(_, marker)) = markers_for(number, bytes).iter().find(|(i, _)| *i == index) {
+        return Some(marker);
+    }
     let start = number * PAGE_SIZE;
     let count = bytes.len() / 4;
     let word = |i: usize| u32::from_le_bytes(bytes[4 * i..4 * i + 4].try_into().unwrap());
