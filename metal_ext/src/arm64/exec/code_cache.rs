@@ -36,6 +36,8 @@ pub struct CodeCache {
     pages: HashMap<u64, Box<Page>, BuildHasherDefault<PageHasher>>,
     /// Page number and decoded page of recently entered pages (`u64::MAX`: none).
     recent: [(u64, *mut Page); RECENT],
+    /// Regions entered under the current epoch, for compiled code to go from one to the next.
+    chain: Box<[jit::Link; jit::CHAIN_LINKS]>,
 }
 
 // SAFETY: the raw pointers point into boxes this cache owns; nothing else reaches them.
@@ -48,6 +50,7 @@ impl Default for CodeCache {
             epoch: 0,
             pages: HashMap::default(),
             recent: [(u64::MAX, std::ptr::null_mut()); RECENT],
+            chain: jit::empty_chain(),
         }
     }
 }
@@ -95,7 +98,8 @@ impl CodeCache {
             if landed {
                 if let Some(region) = jit::region_of(op) {
                     if limit - n >= region.len {
-                        if let Some((next, retired)) = region.run(cpu, mem, limit - n) {
+                        self.chain[jit::link_slot(pc)] = region.link(pc);
+                        if let Some((next, retired)) = region.run(cpu, mem, limit - n, &self.chain) {
                             if retired > 0 {
                                 n += retired;
                                 cpu.counter = cpu.counter.wrapping_add(retired);
@@ -218,6 +222,7 @@ impl CodeCache {
         if self.epoch != mem.code_epoch() {
             self.pages.clear();
             self.recent.fill((u64::MAX, std::ptr::null_mut()));
+            jit::clear_chain(&mut self.chain);
             self.epoch = mem.code_epoch();
         }
         let number = pc >> PAGE_SHIFT;

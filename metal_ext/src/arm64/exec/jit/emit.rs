@@ -20,7 +20,7 @@ use cranelift_frontend::{FunctionBuilder, Variable};
 
 use super::decode::{self, Address, Insn, Operand, Reg, ZR};
 use crate::arm64::exec::decoded::transfers::{SIGN64, ZERO};
-use super::Layout;
+use super::{Layout, Link, CHAIN_LINKS};
 use crate::arm64::mem::{READ, TLB_OWNED, WRITE};
 
 /// What the flags are at this point of the translation.
@@ -253,8 +253,8 @@ impl<'a, 'b> Emitter<'a, 'b> {
         let regs = std::array::from_fn(|_| b.declare_var(I64));
         let nzcv = b.declare_var(I32);
         let count = b.declare_var(I64);
-        let zero = b.ins().iconst(I64, 0);
-        b.def_var(count, zero);
+        let retired = b.ins().load(I64, host(), env, layout.env_retired);
+        b.def_var(count, retired);
 
         // Every register the region touches is loaded: a join needs a value on each way in.
         let (mut touched, mut flags_used) = (0u32, false);
@@ -307,7 +307,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
         let mut last = region[0].0.wrapping_sub(4);
         for &(pc, insn) in region {
             if open && pc != last + 4 {
-                e.exit_to(last + 4, e.after(last));
+                e.exit_to(last + 4, e.after(last), true);
                 open = false;
             }
             if let Some(&label) = e.labels.get(&pc) {
@@ -326,7 +326,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
             last = pc;
         }
         if open {
-            e.exit_to(last + 4, e.after(last));
+            e.exit_to(last + 4, e.after(last), true);
         }
         e.b.seal_all_blocks();
     }
@@ -563,9 +563,11 @@ impl<'a, 'b> Emitter<'a, 'b> {
         self.dirty_after[self.position[&pc]]
     }
 
-    /// Leaves compiled code for `next` after `count + pending` instructions, storing the
-    /// registers and flags in `dirty`.
-    fn exit(&mut self, next: Value, dirty: u64) {
+    /// Leaves this region for `next` after `count + pending` instructions, storing the
+    /// registers and flags in `dirty`; `onward`: into the next region if the chain table has it
+    /// (never from an exit before an instruction the interpreter must run: that region would
+    /// exit again at once, without progress).
+    fn exit(&mut self, next: Value, dirty: u64, onward: bool) {
         for r in 0..32 {
             if dirty & (1 << r) != 0 {
                 let v = self.b.use_var(self.regs[r as usize]);
@@ -579,24 +581,50 @@ impl<'a, 'b> Emitter<'a, 'b> {
         let c = self.b.use_var(self.count);
         let c = self.b.ins().iadd_imm_u(c, self.pending as i64);
         self.b.ins().store(host(), c, self.env, self.layout.env_retired);
+        if !onward {
+            self.b.ins().return_(&[next]);
+            return;
+        }
+        // Straight on into the next region where the chain table knows it and the budget allows.
+        let l = self.layout;
+        let chain = self.b.ins().load(I64, host(), self.env, l.env_chain);
+        let words = self.b.ins().ushr_imm_u(next, 2);
+        let slot = self.b.ins().band_imm_u(words, (CHAIN_LINKS - 1) as i64);
+        let offset = self.b.ins().imul_imm_u(slot, std::mem::size_of::<Link>() as i64);
+        let link = self.b.ins().iadd(chain, offset);
+        let linked = self.b.ins().load(I64, host(), link, l.link_pc);
+        let len = self.b.ins().load(I64, host(), link, l.link_len);
+        let after = self.b.ins().iadd(c, len);
+        let known = self.b.ins().icmp(IntCC::Equal, linked, next);
+        let fits = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, after, self.budget);
+        let go = self.b.ins().band(known, fits);
+        let (on, back) = (self.b.create_block(), self.b.create_block());
+        self.b.ins().brif(go, on, &[], back, &[]);
+        self.b.seal_block(on);
+        self.b.seal_block(back);
+        self.b.switch_to_block(on);
+        let code = self.b.ins().load(I64, host(), link, l.link_code);
+        let sig = self.b.import_signature(super::region_signature());
+        self.b.ins().return_call_indirect(sig, code, &[self.cpu, self.env]);
+        self.b.switch_to_block(back);
         self.b.ins().return_(&[next]);
     }
 
     /// Leaves compiled code for the constant `pc`, counting what is pending.
-    fn exit_to(&mut self, pc: u64, dirty: u64) {
+    fn exit_to(&mut self, pc: u64, dirty: u64, onward: bool) {
         let next = self.b.ins().iconst(I64, pc as i64);
-        self.exit(next, dirty);
+        self.exit(next, dirty, onward);
     }
 
     /// Emits the exit in a block of its own, entered when `taken` holds; the translation then
     /// goes on in a fresh block where it does not.
-    fn exit_if(&mut self, taken: Value, pc: u64, dirty: u64) {
+    fn exit_if(&mut self, taken: Value, pc: u64, dirty: u64, onward: bool) {
         let (out, on) = (self.b.create_block(), self.b.create_block());
         self.b.ins().brif(taken, out, &[], on, &[]);
         self.b.seal_block(out);
         self.b.seal_block(on);
         self.b.switch_to_block(out);
-        self.exit_to(pc, dirty);
+        self.exit_to(pc, dirty, onward);
         self.b.switch_to_block(on);
     }
 
@@ -610,7 +638,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
             let after = self.b.ins().iadd_imm_u(c, self.region.len() as i64);
             let over = self.b.ins().icmp(IntCC::UnsignedGreaterThan, after, self.budget);
             let dirty = self.after(from);
-            self.exit_if(over, target, dirty);
+            self.exit_if(over, target, dirty, true);
         }
         if self.flags_live[self.position[&target]] {
             self.settle_flags();
@@ -627,7 +655,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
             Some(&label) => self.jump_to_label(from, target, label),
             None => {
                 self.flush_count();
-                self.exit_to(target, self.after(from));
+                self.exit_to(target, self.after(from), true);
             }
         }
     }
@@ -668,7 +696,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
         let ok = self.b.ins().band(ok, ok_span);
         let miss = self.b.ins().bxor_imm_u(ok, 1);
         let dirty = self.dirty_before[self.position[&pc]];
-        self.exit_if(miss, pc, dirty);
+        self.exit_if(miss, pc, dirty, false);
         let data = self.b.ins().load(I64, host(), entry, l.tlb_data);
         self.b.ins().iadd(data, within)
     }
@@ -969,7 +997,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
                 }
                 self.pending += 1;
                 self.flush_count();
-                self.exit(target, self.after(pc));
+                self.exit(target, self.after(pc), true);
                 return false;
             }
             Load { size, ext, rt, addr } => {

@@ -3,10 +3,11 @@
 //! code, then run in place of the interpreter by the code cache.
 //!
 //! A region is entered only with a budget covering one pass through it, and a jump backwards
-//! inside it continues only while another pass fits, so instruction budgets stay exact. It
-//! returns the next PC and how many instructions retired, with the machine as the interpreter
-//! would have left it after those (see `emit`). Debugging (traces, breakpoints, watchpoints)
-//! runs the interpreter only.
+//! inside it continues only while another pass fits, so instruction budgets stay exact. Where
+//! it exits to a region the code cache's chain table knows, it goes straight on into that one
+//! (a tail call) under the same rule; in the end it returns the next PC and how many
+//! instructions retired, with the machine as the interpreter would have left it after those
+//! (see `emit`). Debugging (traces, breakpoints, watchpoints) runs the interpreter only.
 //!
 //! Compiled regions depend on nothing but their page's bytes and address, so they are kept
 //! for the whole process, keyed by both: a forked child, a re-executed BusyBox or the same
@@ -22,8 +23,8 @@ use std::collections::HashMap;
 use std::mem::offset_of;
 use std::sync::{Mutex, OnceLock};
 
-use cranelift_codegen::ir::{types::I64, AbiParam, Function, Signature, UserFuncName};
-use cranelift_codegen::isa::OwnedTargetIsa;
+use cranelift_codegen::ir::{types::I64, AbiParam, Function, InstBuilder, Signature, UserFuncName};
+use cranelift_codegen::isa::{CallConv, OwnedTargetIsa};
 use cranelift_codegen::settings::{self, Configurable};
 use cranelift_codegen::Context;
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
@@ -44,13 +45,50 @@ const MAX_CODE_BYTES: usize = 256 << 20;
 #[repr(C)]
 struct Env {
     tlb: *const TlbEntry,
-    /// Instructions the region may retire.
+    /// Instructions the regions of this call may retire in all.
     budget: u64,
-    /// Instructions it did retire.
+    /// Instructions they did retire (each region adds its own).
     retired: u64,
+    chain: *const Link,
 }
 
-type Code = unsafe extern "C" fn(*mut CpuState, *mut Env) -> u64;
+/// Entries of a chain table: a region's PC, code and length. An exit to a PC found here goes
+/// straight on into that region (a tail call), while the budget allows a pass through it.
+#[derive(Clone, Copy)]
+#[repr(C)]
+pub struct Link {
+    pc: u64,
+    code: *const u8,
+    len: u64,
+}
+
+/// Entries in a chain table (direct-mapped by PC).
+pub const CHAIN_LINKS: usize = 1024;
+
+/// The table slot of `pc`.
+pub fn link_slot(pc: u64) -> usize {
+    (pc >> 2) as usize & (CHAIN_LINKS - 1)
+}
+
+/// An empty slot `i` of a chain table: it holds a PC of another slot, so that no PC, whatever
+/// a guest branches to, finds it.
+fn no_link(i: usize) -> Link {
+    Link { pc: ((i ^ 1) << 2) as u64, code: std::ptr::null(), len: 0 }
+}
+
+pub fn empty_chain() -> Box<[Link; CHAIN_LINKS]> {
+    Box::new(std::array::from_fn(no_link))
+}
+
+pub fn clear_chain(chain: &mut [Link; CHAIN_LINKS]) {
+    for (i, link) in chain.iter_mut().enumerate() {
+        *link = no_link(i);
+    }
+}
+
+/// Regions use Cranelift's tail-call convention, so that one region can end by jumping into
+/// the next; `enter` (compiled once, C convention) is how Rust calls the first.
+type Enter = unsafe extern "C" fn(*const u8, *mut CpuState, *mut Env) -> u64;
 
 /// Field offsets compiled code uses.
 struct Layout {
@@ -61,6 +99,10 @@ struct Layout {
     env_tlb: i32,
     env_budget: i32,
     env_retired: i32,
+    env_chain: i32,
+    link_pc: i32,
+    link_code: i32,
+    link_len: i32,
     tlb_entries: i32,
     tlb_entry_size: i32,
     tlb_page: i32,
@@ -78,6 +120,10 @@ impl Layout {
             env_tlb: offset_of!(Env, tlb) as i32,
             env_budget: offset_of!(Env, budget) as i32,
             env_retired: offset_of!(Env, retired) as i32,
+            env_chain: offset_of!(Env, chain) as i32,
+            link_pc: offset_of!(Link, pc) as i32,
+            link_code: offset_of!(Link, code) as i32,
+            link_len: offset_of!(Link, len) as i32,
             tlb_entries: TLB_ENTRIES as i32,
             tlb_entry_size: TLB_ENTRY_SIZE as i32,
             tlb_page: TLB_PAGE as i32,
@@ -89,26 +135,38 @@ impl Layout {
 
 /// A compiled region.
 pub struct Region {
-    code: Code,
+    code: *const u8,
+    enter: Enter,
     /// Instructions in it: the most one pass retires.
     pub len: u64,
     /// The decoded first instruction, for the interpreter and the debugger.
     pub original: Op,
 }
 
+// SAFETY: the code pointers point to executable memory that is never freed or written again.
+unsafe impl Send for Region {}
+unsafe impl Sync for Region {}
+
 impl Region {
-    /// Runs the region from its first instruction with `budget` ≥ `len`; returns the next PC
-    /// and the instructions retired (at least one, unless the first one's access must go to
-    /// the interpreter). None if `mem` cannot be used by compiled code now (a watchpoint).
+    /// Runs the region from its first instruction with `budget` ≥ `len`, going on into the
+    /// regions `chain` links to; returns the next PC and the instructions retired (at least
+    /// one, unless the first one's access must go to the interpreter). None if `mem` cannot
+    /// be used by compiled code now (a watchpoint).
     #[inline]
-    pub fn run(&self, cpu: &mut CpuState, mem: &mut Memory, budget: u64) -> Option<(u64, u64)> {
+    pub fn run(&self, cpu: &mut CpuState, mem: &mut Memory, budget: u64, chain: &[Link; CHAIN_LINKS]) -> Option<(u64, u64)> {
         debug_assert!(budget >= self.len);
         let tlb = mem.tlb_for_compiled_code()?;
-        let mut env = Env { tlb, budget, retired: 0 };
-        // SAFETY: the code was compiled for this layout; it touches only `cpu`, `env` and the
-        // guest pages the TLB entries point to, which `mem` keeps alive during the call.
-        let next = unsafe { (self.code)(cpu, &mut env) };
+        let mut env = Env { tlb, budget, retired: 0, chain: chain.as_ptr() };
+        // SAFETY: the code was compiled for this layout; it touches only `cpu`, `env`, the
+        // chain's regions (compiled for this memory's code epoch) and the guest pages the TLB
+        // entries point to, which `mem` keeps alive during the call.
+        let next = unsafe { (self.enter)(self.code, cpu, &mut env) };
         Some((next, env.retired))
+    }
+
+    /// This region's entry in a chain table.
+    pub fn link(&self, pc: u64) -> Link {
+        Link { pc, code: self.code, len: self.len }
     }
 }
 
@@ -143,6 +201,7 @@ pub fn available() -> bool {
 
 struct Compiler {
     isa: OwnedTargetIsa,
+    enter: Enter,
     ctx: Context,
     builder: FunctionBuilderContext,
     arena: arena::Arena,
@@ -156,26 +215,41 @@ impl Compiler {
         // The differential tests check the translation; verifying each function costs a third
         // of compile time.
         flags.set("enable_verifier", "false").ok()?;
+        // Cranelift's tail calls on x86-64 rely on frame pointers.
+        flags.set("preserve_frame_pointers", "true").ok()?;
         let isa = cranelift_native::builder().ok()?.finish(settings::Flags::new(flags)).ok()?;
-        Some(Compiler {
-            isa,
-            ctx: Context::new(),
-            builder: FunctionBuilderContext::new(),
-            arena: arena::Arena::new(),
-            layout: Layout::new(),
-        })
+        let mut ctx = Context::new();
+        let mut builder = FunctionBuilderContext::new();
+        let mut arena = arena::Arena::new();
+        let mut sig = Signature::new(isa.default_call_conv());
+        sig.params.extend([AbiParam::new(I64); 3]);
+        sig.returns.push(AbiParam::new(I64));
+        ctx.func = Function::with_name_signature(UserFuncName::user(0, 0), sig);
+        {
+            let mut b = FunctionBuilder::new(&mut ctx.func, &mut builder);
+            let block = b.create_block();
+            b.append_block_params_for_function_params(block);
+            b.switch_to_block(block);
+            b.seal_block(block);
+            let (code, cpu, env) = (b.block_params(block)[0], b.block_params(block)[1], b.block_params(block)[2]);
+            let sig = b.import_signature(region_signature());
+            let call = b.ins().call_indirect(sig, code, &[cpu, env]);
+            let next = b.inst_results(call)[0];
+            b.ins().return_(&[next]);
+            b.finalize(isa.frontend_config());
+        }
+        let at = arena.install(ctx.compile(&*isa, &mut Default::default()).ok()?.code_buffer())?;
+        // SAFETY: `at` holds the function just built, in the host's C calling convention.
+        let enter = unsafe { std::mem::transmute::<*const u8, Enter>(at) };
+        Some(Compiler { isa, enter, ctx, builder, arena, layout: Layout::new() })
     }
 
-    fn compile(&mut self, region: &[(u64, decode::Insn)], entry: u64) -> Option<Code> {
+    fn compile(&mut self, region: &[(u64, decode::Insn)], entry: u64) -> Option<*const u8> {
         if self.arena.mapped > MAX_CODE_BYTES {
             return None;
         }
-        let mut sig = Signature::new(self.isa.default_call_conv());
-        sig.params.push(AbiParam::new(I64));
-        sig.params.push(AbiParam::new(I64));
-        sig.returns.push(AbiParam::new(I64));
         self.ctx.clear();
-        self.ctx.func = Function::with_name_signature(UserFuncName::user(0, 0), sig);
+        self.ctx.func = Function::with_name_signature(UserFuncName::user(0, 0), region_signature());
         {
             let mut b = FunctionBuilder::new(&mut self.ctx.func, &mut self.builder);
             emit::Emitter::translate(&mut b, &self.layout, region, entry);
@@ -186,10 +260,16 @@ impl Compiler {
         if !compiled.buffer.relocs().is_empty() {
             return None;
         }
-        let at = self.arena.install(compiled.code_buffer())?;
-        // SAFETY: `at` holds a function with this signature, in the host's C calling convention.
-        Some(unsafe { std::mem::transmute::<*const u8, Code>(at) })
+        self.arena.install(compiled.code_buffer())
     }
+}
+
+/// `fn(cpu, env) -> next pc` in the tail-call convention: what every region is.
+fn region_signature() -> Signature {
+    let mut sig = Signature::new(CallConv::Tail);
+    sig.params.extend([AbiParam::new(I64); 2]);
+    sig.returns.push(AbiParam::new(I64));
+    sig
 }
 
 /// The regions compiled from one version of a page.
@@ -271,9 +351,10 @@ pub fn compile(number: u64, bytes: &[u8], index: usize) -> Option<Op> {
     let region: Vec<(u64, decode::Insn)> = region.into_iter().map(|(i, insn)| (start + 4 * i as u64, insn)).collect();
     let pc = start + 4 * index as u64;
     let mut store = store().lock().unwrap();
-    let code = store.compiler.get_or_insert_with(Compiler::new).as_mut()?.compile(&region, pc)?;
-    let region: &'static Region =
-        Box::leak(Box::new(Region { code, len: region.len() as u64, original: decode_op(word(index), pc) }));
+    let compiler = store.compiler.get_or_insert_with(Compiler::new).as_mut()?;
+    let code = compiler.compile(&region, pc)?;
+    let (enter, len, original) = (compiler.enter, region.len() as u64, decode_op(word(index), pc));
+    let region: &'static Region = Box::leak(Box::new(Region { code, enter, len, original }));
     let versions = store.pages.entry(number).or_default();
     let at = match versions.iter().position(|v| *v.bytes == *bytes) {
         Some(at) => at,

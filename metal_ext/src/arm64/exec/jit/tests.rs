@@ -4,7 +4,7 @@
 //! stepping the same number of instructions.
 
 use super::decode::{decode, Insn};
-use super::{compile, region_of};
+use super::{compile, empty_chain, link_slot, region_of};
 use crate::arm64::exec::decoded::tests::splitmix;
 use crate::arm64::exec::step;
 use crate::arm64::mem::{Memory, EXEC, PAGE_SHIFT, READ, WRITE};
@@ -99,7 +99,7 @@ fn compare_from(code: &[u32], entry: usize, seed: u64, budget: u64) -> u64 {
     let budget = budget.max(region.len);
     let mut compiled = machine(seed, code, entry);
     let mut interpreted = machine(seed, code, entry);
-    let (next, retired) = region.run(&mut compiled.cpu, &mut compiled.mem, budget).unwrap();
+    let (next, retired) = region.run(&mut compiled.cpu, &mut compiled.mem, budget, &empty_chain()).unwrap();
     compiled.cpu.pc = next;
     assert!(retired <= budget, "retired {retired} over the budget {budget}");
     for i in 0..retired {
@@ -182,5 +182,41 @@ fn loops_stop_at_the_budget() {
         let n = compare(&code, 1, budget);
         let all = 1 + 5 * 1000 + 1;
         assert!(n == all || (n <= budget && n + 7 > budget), "budget {budget}: {n} retired");
+    }
+}
+
+/// Two regions ending in indirect branches to each other run as one chain, exactly to the budget.
+#[test]
+fn chained_regions_agree_with_the_interpreter() {
+    let code: [u32; 6] = [
+        0x9100_0421, // a: add x1, x1, #1
+        0x9100_0842, // add x2, x2, #2
+        0xD61F_0060, // br x3 (to b)
+        0x9100_0484, // b: add x4, x4, #1
+        0x9100_14A5, // add x5, x5, #5
+        0xD61F_00C0, // br x6 (to a)
+    ];
+    let mut bytes = vec![0u8; 0x1000];
+    for (i, w) in code.iter().enumerate() {
+        bytes[4 * i..4 * i + 4].copy_from_slice(&w.to_le_bytes());
+    }
+    let a = region_of(&compile(CODE >> PAGE_SHIFT, &bytes, 0).unwrap()).unwrap();
+    let b = region_of(&compile(CODE >> PAGE_SHIFT, &bytes, 3).unwrap()).unwrap();
+    let mut chain = empty_chain();
+    chain[link_slot(CODE)] = a.link(CODE);
+    chain[link_slot(CODE + 12)] = b.link(CODE + 12);
+    for budget in [3, 5, 6, 7, 100, 1000] {
+        let (mut compiled, mut interpreted) = (machine(9, &code, 0), machine(9, &code, 0));
+        for m in [&mut compiled, &mut interpreted] {
+            m.cpu.x[3] = CODE + 12;
+            m.cpu.x[6] = CODE;
+        }
+        let (next, retired) = a.run(&mut compiled.cpu, &mut compiled.mem, budget, &chain).unwrap();
+        assert!(retired <= budget && retired + 3 > budget, "budget {budget}: {retired} retired");
+        for _ in 0..retired {
+            step(&mut interpreted.cpu, &mut interpreted.mem).unwrap();
+        }
+        assert_eq!(next, interpreted.cpu.pc);
+        assert_eq!(compiled.cpu.x, interpreted.cpu.x, "budget {budget}");
     }
 }
