@@ -775,6 +775,13 @@ impl<'a, 'b> Emitter<'a, 'b> {
         self.b.ins().store(guest(), v, ptr, offset);
     }
 
+    /// The host address for an access of `bytes` at `addr` (exiting before the instruction at
+    /// `pc` where the translation cache does not grant `need`), and the written-back base.
+    fn access(&mut self, addr: Address, bytes: u8, need: u8, pc: u64) -> (Value, Option<(Reg, Value)>) {
+        let (a, wb) = self.address(addr);
+        (self.host_address(a, bytes as u32, need, pc), wb)
+    }
+
     fn write_back(&mut self, wb: Option<(Reg, Value)>) {
         if let Some((r, v)) = wb {
             self.write(r, v);
@@ -1001,21 +1008,18 @@ impl<'a, 'b> Emitter<'a, 'b> {
                 return false;
             }
             Load { size, ext, rt, addr } => {
-                let (a, wb) = self.address(addr);
-                let p = self.host_address(a, size as u32, READ, pc);
+                let (p, wb) = self.access(addr, size, READ, pc);
                 let v = self.load_value(p, size, ext);
                 self.write(rt, v);
                 self.write_back(wb);
             }
             Store { size, rt, addr } => {
-                let (a, wb) = self.address(addr);
-                let p = self.host_address(a, size as u32, WRITE | TLB_OWNED, pc);
+                let (p, wb) = self.access(addr, size, WRITE | TLB_OWNED, pc);
                 self.store_value(p, 0, rt, size);
                 self.write_back(wb);
             }
             LoadPair { size, rt, rt2, addr } => {
-                let (a, wb) = self.address(addr);
-                let p = self.host_address(a, 2 * size as u32, READ, pc);
+                let (p, wb) = self.access(addr, 2 * size, READ, pc);
                 let v = self.load_value(p, size, ZERO);
                 let q = self.b.ins().iadd_imm_u(p, size as i64);
                 let v2 = self.load_value(q, size, ZERO);
@@ -1024,34 +1028,29 @@ impl<'a, 'b> Emitter<'a, 'b> {
                 self.write_back(wb);
             }
             StorePair { size, rt, rt2, addr } => {
-                let (a, wb) = self.address(addr);
-                let p = self.host_address(a, 2 * size as u32, WRITE | TLB_OWNED, pc);
+                let (p, wb) = self.access(addr, 2 * size, WRITE | TLB_OWNED, pc);
                 self.store_value(p, 0, rt, size);
                 self.store_value(p, size as i32, rt2, size);
                 self.write_back(wb);
             }
             LoadVector { size, vt, addr } => {
-                let (a, wb) = self.address(addr);
-                let p = self.host_address(a, size as u32, READ, pc);
+                let (p, wb) = self.access(addr, size, READ, pc);
                 self.load_vector(p, 0, size, vt);
                 self.write_back(wb);
             }
             StoreVector { size, vt, addr } => {
-                let (a, wb) = self.address(addr);
-                let p = self.host_address(a, size as u32, WRITE | TLB_OWNED, pc);
+                let (p, wb) = self.access(addr, size, WRITE | TLB_OWNED, pc);
                 self.store_vector(p, 0, size, vt);
                 self.write_back(wb);
             }
             LoadVectorPair { size, vt, vt2, addr } => {
-                let (a, wb) = self.address(addr);
-                let p = self.host_address(a, 2 * size as u32, READ, pc);
+                let (p, wb) = self.access(addr, 2 * size, READ, pc);
                 self.load_vector(p, 0, size, vt);
                 self.load_vector(p, size as i32, size, vt2);
                 self.write_back(wb);
             }
             StoreVectorPair { size, vt, vt2, addr } => {
-                let (a, wb) = self.address(addr);
-                let p = self.host_address(a, 2 * size as u32, WRITE | TLB_OWNED, pc);
+                let (p, wb) = self.access(addr, 2 * size, WRITE | TLB_OWNED, pc);
                 self.store_vector(p, 0, size, vt);
                 self.store_vector(p, size as i32, size, vt2);
                 self.write_back(wb);
