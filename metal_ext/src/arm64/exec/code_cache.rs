@@ -94,7 +94,7 @@ impl CodeCache {
             let mut op = unsafe { &(*decoded).ops[index] };
             // Whether the instruction after this one counts as landed on too: it may start the
             // region this place could not.
-            let mut chain = false;
+            let mut next_too = false;
             if landed {
                 if let Some(region) = jit::region_of(op) {
                     if limit - n >= region.len {
@@ -111,7 +111,7 @@ impl CodeCache {
                     // Its first access must go through the interpreter (or the budget is
                     // short): the next instruction may still start a region.
                     op = &region.original;
-                    chain = true;
+                    next_too = true;
                 } else {
                     // SAFETY: as above.
                     let heat = unsafe { &mut (*decoded).heat[index] };
@@ -123,12 +123,12 @@ impl CodeCache {
                             continue;
                         }
                     }
-                    chain = *heat == SETTLED;
+                    next_too = *heat == SETTLED;
                 }
             }
             match (op.run)(cpu, mem, op, pc) {
                 Ok(next) => {
-                    landed = compiling && (chain || next != pc.wrapping_add(4));
+                    landed = compiling && (next_too || next != pc.wrapping_add(4));
                     pc = next;
                     n += 1;
                     cpu.counter = cpu.counter.wrapping_add(1);

@@ -9,7 +9,8 @@
 //! Every exit leaves the machine exactly as the interpreter would after the same number of
 //! instructions. Anything unusual (a load or store the translation cache cannot serve
 //! directly) exits *before* the instruction, so the interpreter then runs it with the whole
-//! machinery (faults, copy-on-write, code epochs); compiled code calls nothing.
+//! machinery (faults, copy-on-write, code epochs); compiled code calls nothing but the next
+//! region (see `exit`).
 
 use std::collections::HashMap;
 

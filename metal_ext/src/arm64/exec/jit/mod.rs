@@ -35,8 +35,8 @@ use crate::arm64::state::CpuState;
 
 /// Longest region, in instructions.
 const MAX_REGION: usize = 64;
-/// Shorter regions are left to the interpreter: entering compiled code costs about as much as
-/// interpreting two instructions.
+/// Shorter regions are left to the interpreter: entering compiled code has a fixed cost they
+/// would hardly repay.
 const MIN_REGION: usize = 3;
 /// Executable memory taken at most; past it nothing more is compiled.
 const MAX_CODE_BYTES: usize = 256 << 20;
@@ -256,7 +256,8 @@ impl Compiler {
             b.finalize(self.isa.frontend_config());
         }
         let compiled = self.ctx.compile(&*self.isa, &mut Default::default()).ok()?;
-        // Compiled code calls nothing and reads no constant pool outside itself.
+        // Compiled code reaches other code only through pointers it loads (the chain table) and
+        // reads no constant pool outside itself: nothing to relocate.
         if !compiled.buffer.relocs().is_empty() {
             return None;
         }
