@@ -1,4 +1,6 @@
 """Assembler and disassembler: syntax, directives, round trips, and errors that say where."""
+import time
+
 import pytest
 
 from ncpu_nb import AssemblyError, assemble, disassemble
@@ -86,8 +88,9 @@ def test_every_form_round_trips_through_text_and_words():
                            "mem": (2, -8)}[kind])
         instr = Instruction(form, tuple(values))
         text = instr.text()
-        literals = []
-        word = encode(instr, literals)
+        pool = {}
+        word = encode(instr, pool)
+        literals = tuple(pool)
         assert decode(word, literals) == instr, text
         assert disassemble([word], literals) == [text]
         # jump targets need instructions to point at
@@ -154,6 +157,29 @@ def test_messages_name_the_real_problem():
     assert "R1 is a register" in d.message and d.column == 15 and d.length == 2
     d = errors_of("MOV R4, 100000000000").diagnostics[0]
     assert "(-2147483648..4294967295)" in d.message and d.length == 12  # MOV's widest form
+
+
+def test_a_huge_literal_is_an_assembly_error_with_line_and_column():
+    for source, line, column in (("MOV R0, " + "9" * 5000, 1, 9), ("NOP\n  MOV R0, 0x" + "f" * 5000, 2, 11),
+                                 (".data\n.word " + "1" * 5000, 2, 7)):
+        d = errors_of(source).diagnostics[0]
+        assert (d.line, d.column) == (line, column) and "number too long" in d.message
+    assert "expected digits after 0x" in errors_of("MOV R0, 0x_").diagnostics[0].message
+
+
+def _seconds_to_assemble(source: str) -> float:
+    start = time.perf_counter()
+    assemble(source)
+    return time.perf_counter() - start
+
+
+def test_assembly_time_grows_linearly_with_labelled_lines():
+    def program(n):  # a label on every line, jumps to labels, and a new literal-pool value per line
+        return "".join(f"l{i}: MOV R1, {0x100000 + i}\nJMP L{i + 1}\n" for i in range(n)) + f"l{n}: HALT\n"
+
+    small, large = program(5_000), program(20_000)  # 10 k and 40 k lines
+    ratio = min(_seconds_to_assemble(large) for _ in range(2)) / min(_seconds_to_assemble(small) for _ in range(2))
+    assert ratio < 8, f"4x the lines took {ratio:.1f}x the time"
 
 
 def test_instructions_print_as_assembly():

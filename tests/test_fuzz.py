@@ -52,13 +52,14 @@ def test_mutated_valid_programs_give_typed_errors():
             pass
 
 
-@given(st.integers(0, 2**32 - 1), st.lists(st.integers(0, 2**32 - 1), max_size=3))
+@given(st.integers(0, 2**32 - 1), st.lists(st.integers(0, 2**32 - 1), max_size=3, unique=True))
 def test_random_words_decode_or_raise_decode_error(word, literals):
     try:
         instr = decode(word, literals)
     except DecodeError:
         return
-    assert encode(instr, list(literals)) == word  # decoding is exact: re-encoding gives the same word
+    pool = {value: index for index, value in enumerate(literals)}  # a pool holds each value once
+    assert encode(instr, pool) == word  # decoding is exact: re-encoding gives the same word
 
 
 def test_non_words_raise_decode_error():

@@ -25,6 +25,7 @@ _NAME = re.compile(r"[A-Za-z_.$][\w.$]*")
 _LABEL = re.compile(r"\s*([A-Za-z_.$][\w.$]*)\s*:")
 _NUMBER = re.compile(r"#?\s*([+-]?)\s*(0[xX][0-9a-fA-F_]+|0[bB][01_]+|0[oO][0-7_]+|\d[\d_]*|'(?:\\.|[^'\\])')$")
 _IMMEDIATE_HASH = re.compile(r"#[-+0-9']")
+MAX_DIGITS = 66  # "0b" and 64 binary digits: no operand needs a longer literal
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "0": "\0", "\\": "\\", "'": "'", '"': '"'}
 
 
@@ -43,13 +44,30 @@ class _Line:
     column: int  # 1-based column where body starts
 
 
+class _Names(dict):
+    """Labels or constants by name as written; `find` looks a name up in any case, like classic nCPU,
+    through an index kept as names are added (a scan per lookup made big programs quadratic)."""
+
+    def __init__(self):
+        super().__init__()
+        self._folded = {}
+
+    def __setitem__(self, name: str, value) -> None:
+        super().__setitem__(name, value)
+        self._folded.setdefault(name.casefold(), value)
+
+    def find(self, name: str):
+        return self[name] if name in self else self._folded.get(name.casefold())
+
+
 @dataclass
 class _State:
     code: list = field(default_factory=list)  # (_Line, mnemonic, operands[(text, column)])
     data: bytearray = field(default_factory=bytearray)
-    code_labels: dict = field(default_factory=dict)
-    data_labels: dict = field(default_factory=dict)
-    constants: dict = field(default_factory=dict)
+    code_labels: _Names = field(default_factory=_Names)
+    data_labels: _Names = field(default_factory=_Names)
+    constants: _Names = field(default_factory=_Names)
+    taken: set = field(default_factory=set)  # every label and constant name so far, case-folded
     diagnostics: list = field(default_factory=list)
 
 
@@ -66,26 +84,16 @@ def assemble(source: str, name: str = "<source>") -> Program:
             lines.append(line.number)
     if state.diagnostics:
         raise AssemblyError(sorted(state.diagnostics, key=lambda d: (d.line, d.column)))
-    literals: list[int] = []
+    literals: dict[int, int] = {}
     words = [encode(i, literals) for i in instructions]
     return Program(instructions=tuple(instructions), words=tuple(words), literals=tuple(literals),
                    data=bytes(state.data), code_labels=dict(state.code_labels),
                    data_labels=dict(state.data_labels), source=source, lines=tuple(lines), name=name)
 
 
-def _find(names: dict, name: str):
-    """Look a label or constant up; like classic nCPU, names are case-insensitive."""
-    if name in names:
-        return names[name]
-    key = name.casefold()
-    return next((v for n, v in names.items() if n.casefold() == key), None)
-
-
-def _defined(state: _State, data_items, name: str) -> bool:
+def _defined(state: _State, name: str) -> bool:
     """Whether a label or constant of this name (in any case) exists already."""
-    key = name.casefold()
-    names = [*state.code_labels, *state.constants, *(n for n, *_ in data_items if n)]
-    return any(n.casefold() == key for n in names)
+    return name.casefold() in state.taken
 
 
 def _error(state, line: _Line, column: int, message: str, length: int = 1):
@@ -144,13 +152,15 @@ def _first_pass(source: str, state: _State):
         while (m := _LABEL.match(body)) and not body[m.end():].startswith(":"):
             name = m.group(1)
             label_line = _Line(number, text, column)
-            if name.upper() in REGISTERS or _defined(state, data_items, name):
+            if name.upper() in REGISTERS or _defined(state, name):
                 _error(state, label_line, column + m.start(1), f"label {name!r} is already defined"
                        if name.upper() not in REGISTERS else f"{name!r} is a register name", len(name))
-            elif section == "text":
-                state.code_labels[name] = len(state.code)
             else:
-                data_items.append((name, label_line, None, []))
+                state.taken.add(name.casefold())
+                if section == "text":
+                    state.code_labels[name] = len(state.code)
+                else:
+                    data_items.append((name, label_line, None, []))
             column += m.end()
             body = body[m.end():]
         stripped = body.strip()
@@ -170,7 +180,7 @@ def _first_pass(source: str, state: _State):
                 section = "data"
                 data_items.append((None, line, ".org", operands))
             elif directive == ".equ":
-                _equ(state, line, operands, data_items)
+                _equ(state, line, operands)
             elif directive in (".word", ".byte", ".ascii", ".asciz", ".zero", ".space", ".align"):
                 if section != "data":
                     _error(state, line, column, f"{directive} belongs in a .data section", len(head))
@@ -185,15 +195,16 @@ def _first_pass(source: str, state: _State):
     return data_items
 
 
-def _equ(state, line, operands, data_items):
+def _equ(state, line, operands):
     if len(operands) != 2 or not _NAME.fullmatch(operands[0][0]):
         _error(state, line, line.column, ".equ takes a name and a value: .equ NAME, 42", 4)
         return
-    if _defined(state, data_items, operands[0][0]) or operands[0][0].upper() in REGISTERS:
+    if _defined(state, operands[0][0]) or operands[0][0].upper() in REGISTERS:
         _error(state, line, operands[0][1], f"{operands[0][0]!r} is already defined", len(operands[0][0]))
         return
     try:
         state.constants[operands[0][0]] = _number(operands[1][0], state, allow_labels=False)
+        state.taken.add(operands[0][0].casefold())
     except _OperandError as e:
         _error(state, line, operands[1][1] + e.offset, str(e), e.length)
 
@@ -272,6 +283,16 @@ def _string(text: str, column: int) -> bytes:
         raise _OperandError("strings hold Latin-1 characters only", column, len(text)) from exc
 
 
+def _integer(digits: str, text: str) -> int:
+    """The value of a literal's digits, underscores removed (010 is ten)."""
+    if len(digits) > MAX_DIGITS:  # Python would refuse (over 4,300 digits) or print an unreadable number
+        raise _OperandError(f"number too long ({len(digits):,} characters; at most {MAX_DIGITS})", 0, len(text))
+    try:
+        return int(digits, 0) if digits[1:2].isalpha() else int(digits, 10)
+    except ValueError:  # a prefix alone: 0x, 0b_
+        raise _OperandError(f"expected digits after {digits[:2]}", 0, len(text)) from None
+
+
 def _number(text: str, state: _State, allow_labels: bool = True) -> int:
     """An integer literal, an .equ constant or (when allowed) a data label address."""
     m = _NUMBER.match(text.strip())
@@ -281,18 +302,17 @@ def _number(text: str, state: _State, allow_labels: bool = True) -> int:
             inner = digits[1:-1]
             value = ord(_ESCAPES.get(inner[1], inner[1]) if inner.startswith("\\") else inner)
         else:
-            digits = digits.replace("_", "")
-            value = int(digits, 0) if digits[1:2].isalpha() else int(digits, 10)  # 010 is ten
+            value = _integer(digits.replace("_", ""), text)
         return -value if sign == "-" else value
     name = text.strip().lstrip("#").strip()
-    if _find(state.constants, name) is not None:
-        return _find(state.constants, name)
-    if allow_labels and _find(state.data_labels, name) is not None:
-        return _find(state.data_labels, name)
+    if (value := state.constants.find(name)) is not None:
+        return value
+    if allow_labels and (value := state.data_labels.find(name)) is not None:
+        return value
     if re.fullmatch(r"[Rr]\d+", name):
         raise _OperandError(f"no register {name.upper()}; registers are R0-R7 and SP", 0, len(text))
     if _NAME.fullmatch(name):
-        if _find(state.code_labels, name) is not None:
+        if state.code_labels.find(name) is not None:
             raise _OperandError(f"{name!r} is a code label; only data labels and constants are numbers here",
                                 0, len(text))
         raise _OperandError(f"undefined name {name!r}", 0, len(text))
@@ -348,8 +368,8 @@ def _parse(kind: str, text: str, state: _State):
         return _memory(text, state)
     if kind == "target":
         name = text.strip()
-        if _find(state.code_labels, name) is not None:
-            return _find(state.code_labels, name)
+        if (index := state.code_labels.find(name)) is not None:
+            return index
         if _NAME.fullmatch(name) and not name.upper() in REGISTERS:
             raise _OperandError(f"undefined label {name!r}", 0, len(name))
         value = _number(text, state, allow_labels=False)

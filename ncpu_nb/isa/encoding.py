@@ -68,18 +68,16 @@ def _get(word: int, field: str, signed: bool = False) -> int:
     return v - (1 << width) if signed and v >> (width - 1) else v
 
 
-def encode(instr: Instruction, literals: list[int]) -> int:
-    """The instruction's 32-bit word; `lit` operands are appended to (or found in) `literals`."""
+def encode(instr: Instruction, literals: dict[int, int]) -> int:
+    """The instruction's 32-bit word. `literals` maps each value in the literal pool to its index
+    there (a dict, so a big program finds its literals in constant time); new values join at the end."""
     word = instr.form.opcode << 24
     for (_, kind, field), value in zip(instr.form.operands, instr.values):
         if kind == "mem":
             base, offset = value
             word = _put(_put(word, field, base), "imm16", offset)
         elif kind == "lit":
-            value &= MASK
-            if value not in literals:
-                literals.append(value)
-            word = _put(word, field, literals.index(value))
+            word = _put(word, field, literals.setdefault(value & MASK, len(literals)))
         else:
             word = _put(word, field, value)
     return word
