@@ -135,11 +135,14 @@ def test_magic_options_come_before_the_command():
     assert parse_options(["--mount", "a:/b", "--cwd=/tmp", "--timeout", "2", "ls", "--help"]) == (
         {"mounts": ["a:/b"], "cwd": "/tmp", "timeout": 2.0}, ["ls", "--help"])
     assert parse_options(["--", "--help"]) == ({"mounts": []}, ["--help"])
+    assert parse_options(["--max-output=4096", "yes"]) == ({"mounts": [], "max_output": 4096}, ["yes"])
     from IPython.core.error import UsageError
     with pytest.raises(UsageError, match="unknown option --color"):
         parse_options(["--color", "ls"])
     with pytest.raises(UsageError, match="needs a value"):
         parse_options(["--cwd"])
+    with pytest.raises(UsageError, match="--max-output takes a number of bytes"):
+        parse_options(["--max-output", "lots", "yes"])
 
 
 def test_load_ext_registers_both_magics():
@@ -305,15 +308,40 @@ def test_timeout_and_budget():
 
 
 @needs_machine
-def test_endless_output_keeps_only_the_newest(monkeypatch):
-    import ncpu_nb.machine.machine as machine_module
-
-    monkeypatch.setattr(machine_module, "KEPT_OUTPUT", 1000)
-    m = Machine.busybox("yes")
+def test_endless_output_keeps_only_the_newest_up_to_max_output():
+    m = Machine.busybox("yes", max_output=1000)
     produced = []
     for _ in range(100):  # short runs: many pieces of output
         m.run(max_instructions=400_000, on_output=lambda out, err: produced.append(len(out)))
-    assert len(produced) > 64 and len(m.stdout_bytes) < sum(produced) and m.stdout.endswith("y\ny\n")
+    assert len(produced) > 64 and len(m.stdout_bytes) == 1000 and m.stdout.endswith("y\ny\n")
+    assert m.truncated == {"stdout": sum(produced) - 1000}
+    assert "output truncated: kept the last 1,000 bytes of stdout" in m._repr_html_()
+
+
+@needs_machine
+def test_a_result_past_max_output_is_cut_warned_and_marked():
+    script = "seq 2000; seq 200 >&2"
+    whole = busybox("sh", "-c", script)  # the default cap keeps all of it, with no mark
+    assert whole.truncated == {} and whole.stdout.startswith("1\n2\n") and "truncated" not in whole._repr_html_()
+    with pytest.warns(UserWarning, match="output truncated: kept the last 1,000 bytes of stdout"):
+        cut = busybox("sh", "-c", script, max_output=1000)
+    assert cut.stdout == whole.stdout[-1000:] and cut.stderr == whole.stderr  # stderr is under the cap
+    assert cut.truncated == {"stdout": len(whole.stdout) - 1000}
+    assert "⚠ output truncated" in cut._repr_html_()
+    assert busybox("sh", "-c", script, max_output=None).stdout == whole.stdout
+    with pytest.raises(ValueError, match="max_output"):
+        busybox("true", max_output=-1)
+
+
+def test_output_pieces_keep_the_newest_bytes_exactly():
+    from ncpu_nb.machine.machine import PIECE, Output
+
+    kept, written = Output(), b""
+    for i in range(300):  # small and large writes, across pieces
+        data = bytes([i % 251]) * (i * 97 % (2 * PIECE))
+        kept, written = kept.add(data, 200_000), written + data
+        assert bytes(kept) == written[-200_000:] and kept.dropped == max(0, len(written) - 200_000)
+    assert len(kept.pieces) <= 200_000 // PIECE + 2
 
 
 @needs_machine

@@ -2,13 +2,14 @@
 from __future__ import annotations
 
 import shlex
+import warnings
 from dataclasses import dataclass, field
 from html import escape
 from pathlib import Path
 
 from ncpu_nb import html
 from ncpu_nb.machine.errors import MachineTimeout
-from ncpu_nb.machine.machine import Machine
+from ncpu_nb.machine.machine import MAX_OUTPUT, Machine, truncation_text
 from ncpu_nb.resources import data_dir
 
 SHOWN_CHARACTERS = 100_000  # of each stream in the HTML view; a saved notebook should stay small
@@ -34,6 +35,8 @@ class BusyboxResult:
     syscalls: int
     stdout_bytes: bytes = field(repr=False, default=b"")
     machine: Machine | None = field(repr=False, default=None, compare=False)  # to look inside afterwards
+    truncated: dict[str, int] = field(default_factory=dict)  # {stream: oldest bytes dropped} past max_output
+    max_output: int | None = MAX_OUTPUT
 
     @property
     def ok(self) -> bool:
@@ -53,6 +56,9 @@ class BusyboxResult:
         status = "" if self.ok else f"<span style='color:var(--jp-error-color1,#c00)'>exit {self.exit_code}</span> · "
         footer = (f"<div class='dim'>{status}{self.instructions:,} instructions · {self.syscalls:,} system calls · "
                   f"{self.seconds * 1e3:,.1f} ms</div>")
+        if self.truncated:
+            footer += (f"<div style='color:var(--jp-warn-color0,#b45309)'>⚠ "
+                       f"{escape(truncation_text(self.truncated, self.max_output))}</div>")
         return html.view("", f"<pre style='{TERMINAL_STYLE}'>{self._command_html()}\n{out}</pre>", footer)
 
     def _command_html(self) -> str:
@@ -73,19 +79,25 @@ def _shown(text: str) -> str:
 
 def busybox(*args: str, stdin: bytes | str | None = None, mounts=(), cwd: str = "/", env=None,
             timeout: float | None = None, max_instructions: int | None = None,
-            deterministic: bool = True) -> BusyboxResult:
+            deterministic: bool = True, max_output: int | None = MAX_OUTPUT) -> BusyboxResult:
     """Run `busybox ARGS…` on a fresh AArch64 machine until it exits, e.g.
     busybox("sh", "-c", "seq 5 | paste -sd+ | bc").
 
     stdin    text or bytes for the command's standard input
     mounts   host folders it may see, "HOST:GUEST[:ro|rw]" (read-only unless rw)
     timeout, max_instructions   give up (MachineTimeout, with the output so far) after this much
+    max_output   bytes of each stream kept (the newest; default 256 MiB, None: all): a longer output is
+                 cut, `result.truncated` says how much, with a warning and a line in the HTML view
     """
-    machine = Machine.busybox(*args, stdin=stdin, mounts=mounts, cwd=cwd, env=env, deterministic=deterministic)
+    machine = Machine.busybox(*args, stdin=stdin, mounts=mounts, cwd=cwd, env=env, deterministic=deterministic,
+                              max_output=max_output)
     run = machine.run(max_instructions=max_instructions, timeout=timeout)
     if not run.exited:
         raise MachineTimeout(f"busybox {shlex.join(args)} did not exit: stopped ({run.stop}) after "
                              f"{machine.instructions:,} instructions, {run.seconds:.2f} s",
                              machine.stdout, machine.stderr)
+    if machine.truncated:
+        warnings.warn(f"busybox {shlex.join(args)}: {truncation_text(machine.truncated, max_output)}", stacklevel=2)
     return BusyboxResult(tuple(args), machine.stdout, machine.stderr, machine.exit_status, machine.instructions,
-                         run.seconds, machine.syscall_count, machine.stdout_bytes, machine)
+                         run.seconds, machine.syscall_count, machine.stdout_bytes, machine, machine.truncated,
+                         max_output)

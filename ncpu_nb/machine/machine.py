@@ -26,7 +26,8 @@ FLAGS = ("N", "Z", "C", "V")  # NZCV bits 31..28
 DEFAULT_ENV = ("PATH=/bin:/sbin:/usr/bin:/usr/sbin", "HOME=/")
 CHUNK_SECONDS = 0.02  # each call into the engine runs about this long, so Ctrl-C lands within ~20 ms
 FIRST_CHUNK = 200_000  # instructions, before the rate is known
-KEPT_OUTPUT = 64 << 20  # bytes of each output stream a machine keeps
+MAX_OUTPUT = 256 << 20  # default bytes of each output stream a machine keeps (the newest)
+PIECE = 64 << 10  # output pieces smaller than this absorb the next write, so there are few pieces
 RESUMABLE = ("ready", "budget", "timeout", "interrupted")  # stops after which `run` simply goes on
 STOP_TEXT = {"ready": "ready", "budget": "paused (instruction budget)", "timeout": "paused (timeout)",
              "interrupted": "paused (interrupted)", "stdin": "waiting for input on stdin"}
@@ -37,15 +38,49 @@ def flags_text(nzcv: int) -> str:
     return "".join(name for i, name in enumerate(FLAGS) if nzcv >> (31 - i) & 1)
 
 
-def _kept(pieces: tuple[bytes, ...], new: bytes) -> tuple[bytes, ...]:
-    """`pieces` + `new`, merged now and then; past KEPT_OUTPUT bytes only the newest are kept (`yes`
-    would otherwise fill the host's memory)."""
-    if not new:
-        return pieces
-    pieces += (new,)
-    if len(pieces) > 64:
-        pieces = (b"".join(pieces)[-KEPT_OUTPUT:],)
-    return pieces
+class Output(NamedTuple):
+    """What a machine kept of one output stream: its newest bytes, in immutable pieces (a snapshot
+    shares them), and how many older bytes a cap dropped (`yes` would otherwise fill the host's memory)."""
+
+    pieces: tuple[bytes, ...] = ()
+    size: int = 0
+    dropped: int = 0
+
+    def add(self, new: bytes, cap: int | None) -> "Output":
+        """This output and then `new`, of which at most the newest `cap` bytes in all (None: no cap)."""
+        if not new:
+            return self
+        pieces = self.pieces
+        if pieces and len(pieces[-1]) < PIECE:
+            pieces = pieces[:-1] + (pieces[-1] + new,)
+        else:
+            pieces += (new,)
+        size = self.size + len(new)
+        if cap is None or size <= cap:
+            return Output(pieces, size, self.dropped)
+        return Output(_newest(pieces, cap), cap, self.dropped + size - cap)
+
+    def __bytes__(self) -> bytes:
+        return b"".join(self.pieces)
+
+
+def _newest(pieces: tuple[bytes, ...], keep: int) -> tuple[bytes, ...]:
+    """The last `keep` bytes of `pieces`, as pieces."""
+    kept, size = [], 0
+    for piece in reversed(pieces):
+        if size + len(piece) >= keep:
+            kept.append(piece[len(piece) - (keep - size):])
+            break
+        kept.append(piece)
+        size += len(piece)
+    return tuple(reversed(kept))
+
+
+def truncation_text(truncated: dict[str, int], cap: int) -> str:
+    """What a cap on kept output dropped, e.g. 'output truncated: kept the last 1,000 bytes of stdout
+    (5,000 earlier bytes dropped); pass a larger max_output to keep more'."""
+    streams = " and ".join(f"{name} ({dropped:,} earlier bytes dropped)" for name, dropped in truncated.items())
+    return f"output truncated: kept the last {cap:,} bytes of {streams}; pass a larger max_output to keep more"
 
 
 class MachineTrace(Trace):
@@ -135,8 +170,8 @@ class MachineSnapshot:
 
     state: object
     instructions: int
-    stdout: tuple[bytes, ...] = field(repr=False)
-    stderr: tuple[bytes, ...] = field(repr=False)
+    stdout: Output = field(repr=False)
+    stderr: Output = field(repr=False)
     stop: tuple = ()
 
 
@@ -222,14 +257,19 @@ class Machine:
     deterministic a fixed clock and random seed, so runs replay bit for bit (False: the host's)
     trace_depth   recent instructions kept in `trace` (0: off, the fastest)
     exe_path      where the program lives in the guest's filesystem (default /bin/ and its file name)
+    max_output    bytes of each output stream kept in `stdout` / `stderr`: past it the oldest are dropped
+                  and `truncated` says how many (default MAX_OUTPUT, 256 MiB; None: keep everything)
 
     `elf` is the program's ELF file as read in Python (segments, sections, symbols).
     """
 
     def __init__(self, elf: bytes, argv=None, env=None, *, stdin: bytes | str | None = None, mounts=(),
                  cwd: str = "/", deterministic: bool = True, trace_depth: int = 0,
-                 exe_path: str | None = None, path: str | None = None, interactive: bool = False):
-        self.path = path
+                 exe_path: str | None = None, path: str | None = None, interactive: bool = False,
+                 max_output: int | None = MAX_OUTPUT):
+        if max_output is not None and max_output < 0:
+            raise ValueError(f"max_output is a number of bytes (or None), not {max_output}")
+        self.path, self.max_output = path, max_output
         self._elf_bytes = bytes(elf)
         self.elf = ElfFile(self._elf_bytes, path)  # its checks name what is wrong before the loader sees it
         self.exe_path = exe_path or f"/bin/{Path(path).name if path else 'program'}"
@@ -247,10 +287,11 @@ class Machine:
     @classmethod
     def from_elf(cls, path, argv=None, env=None, *, stdin=None, mounts=(), cwd: str = "/",
                  deterministic: bool = True, trace_depth: int = 0, exe_path: str | None = None,
-                 interactive: bool = False) -> "Machine":
+                 interactive: bool = False, max_output: int | None = MAX_OUTPUT) -> "Machine":
         """A machine about to run the ELF executable at `path` (a host file)."""
         return cls(read_elf(path), argv, env, stdin=stdin, mounts=mounts, cwd=cwd, deterministic=deterministic,
-                   trace_depth=trace_depth, exe_path=exe_path, path=str(path), interactive=interactive)
+                   trace_depth=trace_depth, exe_path=exe_path, path=str(path), interactive=interactive,
+                   max_output=max_output)
 
     @classmethod
     def busybox(cls, *args: str, **options) -> "Machine":
@@ -272,10 +313,9 @@ class Machine:
         return engine
 
     def _clear_outputs(self) -> None:
-        # Output as tuples of immutable pieces: a snapshot keeps the tuples it saw, and restoring any
-        # snapshot, earlier or later, brings back exactly the output printed by then.
-        self._stdout: tuple[bytes, ...] = ()
-        self._stderr: tuple[bytes, ...] = ()
+        # Output as immutable values: a snapshot keeps the ones it saw, and restoring any snapshot,
+        # earlier or later, brings back exactly the output printed by then.
+        self._stdout, self._stderr = Output(), Output()
         self._stop: tuple = ("ready", 0, "")
 
     def address(self, where) -> int:
@@ -358,7 +398,7 @@ class Machine:
 
     def _collect(self, on_output) -> None:
         out, err = self._engine.take_stdout(), self._engine.take_stderr()
-        self._stdout, self._stderr = _kept(self._stdout, out), _kept(self._stderr, err)
+        self._stdout, self._stderr = self._stdout.add(out, self.max_output), self._stderr.add(err, self.max_output)
         if on_output is not None and (out or err):
             on_output(out, err)
 
@@ -414,11 +454,18 @@ class Machine:
 
     @property
     def stdout_bytes(self) -> bytes:
-        return b"".join(self._stdout)
+        return bytes(self._stdout)
 
     @property
     def stderr_bytes(self) -> bytes:
-        return b"".join(self._stderr)
+        return bytes(self._stderr)
+
+    @property
+    def truncated(self) -> dict[str, int]:
+        """{stream: bytes dropped from its start} for each output stream longer than `max_output`
+        (empty when everything was kept)."""
+        return {name: kept.dropped for name, kept in (("stdout", self._stdout), ("stderr", self._stderr))
+                if kept.dropped}
 
     @property
     def stdout(self) -> str:
@@ -607,6 +654,8 @@ class Machine:
         rows += [["instructions", f"{self.instructions:,}"], ["system calls", f"{self.syscall_count:,}"],
                  ["processes", str(len(self.processes()))]]
         rows += [["fault", escape(f"pid {f.pid}, signal {f.signal} at 0x{f.pc:x}: {f.what}")] for f in self.faults()]
+        if self.truncated:
+            rows.append(["output", escape(truncation_text(self.truncated, self.max_output))])
         return rows
 
     def __repr__(self) -> str:
@@ -627,7 +676,7 @@ class Machine:
                  for i in range(0, len(names), third)]
         flags = html.table(["N", "Z", "C", "V"], [["1" if on else "0" for on in self.flags.values()]])
         parts += [html.box(flags, html.table(["", ""], self._state_rows())), self._listing_html()]
-        if self._stdout or self._stderr:
+        if self._stdout.size or self._stderr.size:
             tail = "\n".join((self.stdout + self.stderr).splitlines()[-12:])
             parts.append(f"<div class='title'>output (last lines)</div><pre>{escape(tail)}</pre>")
         return html.view(self._title(), *parts)

@@ -1,7 +1,8 @@
 """IPython magics: `%busybox ARGS…` runs one command line, `%%busybox` runs the cell as a shell script.
 
 Options come before the command: `--mount HOST:GUEST[:ro|rw]` (repeatable), `--cwd DIR`,
-`--timeout SECONDS`. The result (stdout, stderr, exit code) is returned, so `r = %busybox ls` keeps it.
+`--timeout SECONDS`, `--max-output BYTES` (of each stream kept; default 256 MiB). The result (stdout,
+stderr, exit code) is returned, so `r = %busybox ls` keeps it.
 IPython expands `{python_expression}` and `$name` in the magic's line (not in a %%busybox cell);
 write `$$` for a literal `$` there.
 """
@@ -14,11 +15,11 @@ from IPython.core.magic import Magics, cell_magic, line_magic, magics_class
 
 from ncpu_nb.machine.errors import MountError
 
-OPTIONS = {"--mount": "mounts", "--cwd": "cwd", "--timeout": "timeout"}
+OPTIONS = {"--mount": "mounts", "--cwd": "cwd", "--timeout": "timeout", "--max-output": "max_output"}
 
 
 def parse_options(words: list[str]) -> tuple[dict, list[str]]:
-    """Leading --mount/--cwd/--timeout options (also as --opt=value), then the command's own words."""
+    """Leading options (also as --opt=value; see OPTIONS), then the command's own words."""
     options: dict = {"mounts": []}
     i = 0
     while i < len(words) and words[i].startswith("--"):
@@ -42,6 +43,10 @@ def parse_options(words: list[str]) -> tuple[dict, list[str]]:
                 options["timeout"] = float(value)
             except ValueError:
                 raise UsageError(f"--timeout takes seconds, not {value!r}") from None
+        elif name == "--max-output":
+            if not value.isdigit():
+                raise UsageError(f"--max-output takes a number of bytes, not {value!r}")
+            options["max_output"] = int(value)
         else:
             options[OPTIONS[name]] = value
     return options, words[i:]
@@ -51,7 +56,8 @@ def parse_options(words: list[str]) -> tuple[dict, list[str]]:
 class BusyboxMagics(Magics):
     @line_magic("busybox")
     def busybox_line(self, line: str):
-        """%busybox [--mount HOST:GUEST[:rw]] [--cwd DIR] [--timeout S] APPLET ARGS…   e.g. %busybox ls -l /"""
+        """%busybox [--mount HOST:GUEST[:rw]] [--cwd DIR] [--timeout S] [--max-output BYTES] APPLET ARGS…
+        e.g. %busybox ls -l /"""
         from ncpu_nb.machine.busybox import busybox
 
         try:
@@ -65,7 +71,8 @@ class BusyboxMagics(Magics):
 
     @cell_magic("busybox")
     def busybox_cell(self, line: str, cell: str):
-        """%%busybox [--mount HOST:GUEST[:rw]] [--cwd DIR] [--timeout S]: the cell is a shell script (sh -c)."""
+        """%%busybox [--mount HOST:GUEST[:rw]] [--cwd DIR] [--timeout S] [--max-output BYTES]: the cell is a
+        shell script (sh -c)."""
         from ncpu_nb.machine.busybox import busybox
 
         options, rest = parse_options(shlex.split(line))
