@@ -267,6 +267,16 @@ impl Files {
         table.clone()
     }
 
+    /// Whether an open description (or a FIFO's pipe) still uses the in-memory inode `ino`.
+    pub fn uses_inode(&self, ino: Ino) -> bool {
+        self.fifos.contains_key(&ino)
+            || self.open.iter().any(|(_, f)| match &f.kind {
+                FileKind::Mem(i) | FileKind::Device(_, i) => *i == ino,
+                FileKind::Dir { walk, .. } => walk.loc == Loc::Mem(ino),
+                _ => false,
+            })
+    }
+
     /// The pipe of the FIFO inode `ino`, made when the first end opens.
     pub fn fifo_pipe(&mut self, ino: Ino) -> usize {
         if let Some(&p) = self.fifos.get(&ino) {

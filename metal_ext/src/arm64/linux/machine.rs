@@ -792,8 +792,8 @@ impl ProcContext for Machine {
         Timespec { sec: (boot / 1_000_000_000) as i64, nsec: (boot % 1_000_000_000) as u32 }
     }
 
-    fn mounts(&self) -> Vec<(String, String, bool)> {
-        self.vfs.mounts.iter().map(|m| (m.guest.clone(), m.host.display().to_string(), m.writable)).collect()
+    fn mounts(&self) -> Vec<(String, bool)> {
+        self.vfs.mounts.iter().map(|m| (m.guest.clone(), m.writable)).collect()
     }
 
     fn memory_total_kb(&self) -> u64 {

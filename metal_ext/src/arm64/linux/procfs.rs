@@ -94,8 +94,8 @@ pub trait ProcContext {
     fn cpu_ticks(&self) -> (u64, u64);
     /// When the machine booted (the time stamp of every /proc entry).
     fn boot_time(&self) -> Timespec;
-    /// (guest path, host description, writable) of each host mount.
-    fn mounts(&self) -> Vec<(String, String, bool)>;
+    /// (guest path, writable) of each host mount. The host path is not the guest's business.
+    fn mounts(&self) -> Vec<(String, bool)>;
     fn memory_total_kb(&self) -> u64;
     fn memory_used_kb(&self) -> u64;
 }
@@ -286,8 +286,8 @@ pub fn content(node: &ProcNode, ctx: &dyn ProcContext) -> Option<Vec<u8>> {
 
 fn mounts_text(ctx: &dyn ProcContext) -> String {
     let mut out = "tmpfs / tmpfs rw 0 0\nproc /proc proc rw,nosuid,nodev,noexec 0 0\n".to_string();
-    for (guest, host, writable) in ctx.mounts() {
-        out += &format!("{host} {guest} hostfs {},nosuid,nodev 0 0\n", if writable { "rw" } else { "ro" });
+    for (guest, writable) in ctx.mounts() {
+        out += &format!("hostfs {guest} hostfs {},nosuid,nodev 0 0\n", if writable { "rw" } else { "ro" });
     }
     out
 }
@@ -318,7 +318,7 @@ pub(crate) mod tests {
         fn cpu_ticks(&self) -> (u64, u64) {
             (0, 0)
         }
-        fn mounts(&self) -> Vec<(String, String, bool)> {
+        fn mounts(&self) -> Vec<(String, bool)> {
             vec![]
         }
         fn memory_total_kb(&self) -> u64 {

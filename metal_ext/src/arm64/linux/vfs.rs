@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use super::errno::*;
-use super::hostfs;
+use super::hostfs::HostDir;
 use super::procfs::{self, ProcContext, ProcNode};
 
 pub type Ino = usize;
@@ -88,6 +88,8 @@ pub struct Inode {
 #[derive(Clone, Debug)]
 pub struct HostMount {
     pub host: PathBuf,
+    /// The host folder, held open: every host operation starts from here.
+    pub root: HostDir,
     pub writable: bool,
     pub guest: String,
 }
@@ -156,6 +158,9 @@ pub fn makedev(major: u32, minor: u32) -> u64 {
 pub struct Vfs {
     inodes: Vec<Option<Inode>>,
     free: Vec<Ino>,
+    /// Inodes with no name left that an open file may still use: a file lives while it is open,
+    /// and its number is not given to another meanwhile (freed by `collect_orphans`).
+    orphans: Vec<Ino>,
     pub mounts: Vec<HostMount>,
     /// Timestamp given to inodes created or changed now (set by the machine's clock).
     pub now: Timespec,
@@ -188,7 +193,7 @@ impl Vfs {
             mtime: Timespec::default(),
             ctime: Timespec::default(),
         };
-        Vfs { inodes: vec![Some(root)], free: vec![], mounts: vec![], now: Timespec::default() }
+        Vfs { inodes: vec![Some(root)], free: vec![], orphans: vec![], mounts: vec![], now: Timespec::default() }
     }
 
     pub fn inode(&self, ino: Ino) -> &Inode {
@@ -292,11 +297,12 @@ impl Vfs {
         if !host.is_dir() {
             return Err(std::io::Error::new(std::io::ErrorKind::NotADirectory, format!("{} is not a folder", host.display())));
         }
+        let root = HostDir::new(&host)?;
         let index = self.mounts.len();
         self.install(guest, Node::Mount(index), 0o755).map_err(|e| {
             std::io::Error::new(std::io::ErrorKind::InvalidInput, format!("guest path {guest:?} (errno {})", e.0))
         })?;
-        self.mounts.push(HostMount { host, writable, guest: guest.to_string() });
+        self.mounts.push(HostMount { host, root, writable, guest: guest.to_string() });
         Ok(())
     }
 
@@ -317,7 +323,7 @@ impl Vfs {
             },
             Loc::Host { mount, rel } => {
                 let rel = rel.join(name);
-                hostfs::lstat(&self.mounts[*mount].host.join(&rel))?;
+                self.host(*mount).lstat(&rel)?;
                 Ok(Loc::Host { mount: *mount, rel })
             }
             Loc::Proc(node) => procfs::lookup(node, name, ctx).map(Loc::Proc).ok_or(ENOENT),
@@ -429,7 +435,7 @@ impl Vfs {
                 Node::Symlink(t) => Some(t.clone()),
                 _ => None,
             },
-            Loc::Host { mount, rel } => hostfs::readlink(&self.mounts[*mount].host.join(rel)),
+            Loc::Host { mount, rel } => self.host(*mount).readlink(rel),
             Loc::Proc(node) => procfs::readlink(node, ctx),
         }
     }
@@ -462,7 +468,7 @@ impl Vfs {
                 })
             }
             Loc::Host { mount, rel } => {
-                let mut st = hostfs::lstat(&self.mounts[*mount].host.join(rel))?;
+                let mut st = self.host(*mount).lstat(rel)?;
                 st.dev = 16 + *mount as u64;
                 Ok(st)
             }
@@ -496,7 +502,7 @@ impl Vfs {
                     }
                 }
             }
-            Loc::Host { mount, rel } => out.extend(hostfs::list(&self.mounts[*mount].host.join(rel))?),
+            Loc::Host { mount, rel } => out.extend(self.host(*mount).list(rel)?),
             Loc::Proc(node) => out.extend(procfs::list(node, ctx)),
         }
         Ok(out)
@@ -510,13 +516,14 @@ impl Vfs {
                 Node::Dir { .. } | Node::Mount(_) | Node::Proc => Err(EISDIR),
                 _ => Err(EACCES),
             },
-            Loc::Host { mount, rel } => Ok(Arc::new(hostfs::read_all(&self.mounts[*mount].host.join(rel))?)),
+            Loc::Host { mount, rel } => Ok(Arc::new(self.host(*mount).read_all(rel)?)),
             Loc::Proc(_) => Err(EACCES),
         }
     }
 
-    pub fn host_path(&self, mount: usize, rel: &std::path::Path) -> PathBuf {
-        self.mounts[mount].host.join(rel)
+    /// The host folder of a mount.
+    pub fn host(&self, mount: usize) -> &HostDir {
+        &self.mounts[mount].root
     }
 
     fn writable_host(&self, mount: usize) -> SysResult<()> {
@@ -535,8 +542,7 @@ impl Vfs {
             Loc::Mem(ino) => self.add(*ino, name, node, mode).map(Loc::Mem),
             Loc::Host { mount, rel } => {
                 self.writable_host(*mount)?;
-                let path = self.host_path(*mount, &rel.join(name));
-                hostfs::create(&path, &node, mode)?;
+                self.host(*mount).create(&rel.join(name), &node, mode)?;
                 Ok(Loc::Host { mount: *mount, rel: rel.join(name) })
             }
             Loc::Proc(_) => Err(EACCES),
@@ -568,7 +574,7 @@ impl Vfs {
             }
             Loc::Host { mount, rel } => {
                 self.writable_host(*mount)?;
-                hostfs::remove(&self.host_path(*mount, &rel.join(name)), dir_wanted)
+                self.host(*mount).remove(&rel.join(name), dir_wanted)
             }
             Loc::Proc(_) => Err(EACCES),
         }
@@ -577,11 +583,23 @@ impl Vfs {
     fn unlink_inode(&mut self, ino: Ino, is_dir: bool) {
         let inode = self.inode_mut(ino);
         inode.nlink = if is_dir { 0 } else { inode.nlink.saturating_sub(1) };
-        // Open descriptions keep their own Arc of the data, so the inode can go now.
         if inode.nlink == 0 {
+            self.orphans.push(ino);
+        }
+    }
+
+    pub fn has_orphans(&self) -> bool {
+        !self.orphans.is_empty()
+    }
+
+    /// Frees the nameless inodes that nothing uses any more.
+    pub fn collect_orphans(&mut self, in_use: impl Fn(Ino) -> bool) {
+        let (keep, gone): (Vec<Ino>, Vec<Ino>) = self.orphans.iter().partition(|&&ino| in_use(ino));
+        for ino in gone {
             self.inodes[ino] = None;
             self.free.push(ino);
         }
+        self.orphans = keep;
     }
 
     /// Adds a second name for a regular in-memory file.
@@ -601,7 +619,7 @@ impl Vfs {
             }
             (Loc::Host { mount: a, rel: r }, Loc::Host { mount: b, rel: d }) if a == b => {
                 self.writable_host(*a)?;
-                Ok(std::fs::hard_link(self.host_path(*a, r), self.host_path(*a, &d.join(name)))?)
+                self.host(*a).link(r, &d.join(name))
             }
             _ => Err(EXDEV),
         }
@@ -646,11 +664,7 @@ impl Vfs {
             }
             (Loc::Host { mount: a, rel: f }, Loc::Host { mount: b, rel: t }) if a == b => {
                 self.writable_host(*a)?;
-                let to_path = self.host_path(*a, &t.join(to));
-                if no_replace && hostfs::lstat(&to_path).is_ok() {
-                    return Err(EEXIST);
-                }
-                Ok(std::fs::rename(self.host_path(*a, &f.join(from)), to_path)?)
+                self.host(*a).rename(&f.join(from), &t.join(to), no_replace)
             }
             _ => Err(EXDEV),
         }
@@ -700,7 +714,7 @@ impl Vfs {
             }
             Loc::Host { mount, rel } => {
                 self.writable_host(*mount)?;
-                hostfs::set_attributes(&self.host_path(*mount, rel), mode, times)
+                self.host(*mount).set_attributes(rel, mode, times)
             }
             Loc::Proc(_) => Err(EPERM),
         }
@@ -780,6 +794,23 @@ mod tests {
         v.remove(&tmp.loc, "b", false).unwrap();
         let names: Vec<String> = v.list(&tmp, &ctx).unwrap().into_iter().map(|e| e.name).collect();
         assert_eq!(names, [".", ".."]);
+    }
+
+    #[test]
+    fn an_unlinked_file_lives_while_in_use_and_its_number_is_not_reused() {
+        let mut v = tree();
+        let ctx = NoProcesses;
+        let tmp = v.resolve("/", "/tmp", true, &ctx).unwrap();
+        let Loc::Mem(x) = v.create(&tmp.loc, "x", Node::File(Arc::new(b"data".to_vec())), 0o644).unwrap() else { panic!() };
+        v.remove(&tmp.loc, "x", false).unwrap();
+        v.collect_orphans(|ino| ino == x); // still open
+        let Loc::Mem(y) = v.create(&tmp.loc, "y", Node::File(Arc::default()), 0o644).unwrap() else { panic!() };
+        assert_ne!(x, y, "a live inode's number went to another file");
+        v.file_data_mut(x).unwrap().extend(b" more");
+        assert_eq!(v.stat(&Loc::Mem(x), &ctx).unwrap().nlink, 0);
+        assert_eq!(v.stat(&Loc::Mem(y), &ctx).unwrap().size, 0, "writing the unlinked file reached another");
+        v.collect_orphans(|_| false); // closed
+        assert!(!v.is_live(x) && !v.has_orphans());
     }
 
     #[test]

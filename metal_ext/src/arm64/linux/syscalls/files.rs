@@ -8,7 +8,6 @@ use std::sync::Arc;
 use super::{value, Flow, Outcome};
 use crate::arm64::linux::errno::*;
 use crate::arm64::linux::fd::*;
-use crate::arm64::linux::hostfs;
 use crate::arm64::linux::machine::Machine;
 use crate::arm64::linux::process::Wait;
 use crate::arm64::linux::procfs;
@@ -374,8 +373,7 @@ pub fn open_path(m: &mut Machine, tid: u32, dirfd: i32, path: &str, flags: u32, 
             if wants_write && !m.vfs.mounts[*mount].writable {
                 return Err(EROFS);
             }
-            let host = m.vfs.host_path(*mount, rel);
-            let file = hostfs::open(&host, wants_write, false, flags & O_TRUNC != 0 && wants_write)?;
+            let file = m.vfs.host(*mount).open_file(rel, wants_write, flags & O_TRUNC != 0 && wants_write)?;
             FileKind::Host { file: Arc::new(file), mount: *mount, rel: rel.clone() }
         }
         Loc::Proc(node) => {
@@ -547,8 +545,12 @@ pub fn mknodat(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
     };
     let (dir, name) = m.resolve_parent_at(tid, a[0] as i32, &path)?;
     let umask = m.process_of(tid).umask;
-    if matches!(node, Node::Fifo) && !matches!(dir.loc, Loc::Mem(_)) {
-        return Err(EPERM); // a FIFO in a host folder would be host IPC
+    if matches!(node, Node::Fifo) {
+        match dir.loc {
+            Loc::Host { mount, .. } if !m.vfs.mounts[mount].writable => return Err(EROFS),
+            Loc::Mem(_) => {}
+            _ => return Err(EPERM), // a FIFO in a host folder would be host IPC
+        }
     }
     m.vfs.create(&dir.loc, &name, node, mode & !umask & 0o7777)?;
     Ok(value(0))

@@ -153,6 +153,11 @@ pub fn dispatch(m: &mut Machine, tid: u32, nr: u64, a: [u64; 6]) -> Outcome {
             Err(ENOSYS)
         }
     };
+    // Closing a descriptor, exiting or unlinking may have let go of a nameless file's last use.
+    if m.vfs.has_orphans() {
+        let files = &m.files;
+        m.vfs.collect_orphans(|ino| files.uses_inode(ino));
+    }
     match r {
         Ok(o) => o,
         Err(e) => Outcome::Return(-(e.0 as i64)),

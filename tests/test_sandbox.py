@@ -1,0 +1,129 @@
+"""The sandbox under attack: a guest must never reach host files outside what the user mounted, and
+nothing a guest does to its files may reach another file.
+
+Each attempt is a shell script run as the guest; the host folder around the mount holds a canary
+(a file the guest must never read) and a target (a file it must never change).
+"""
+import os
+import stat
+import threading
+
+import pytest
+
+import ncpu_nb
+
+CANARY = "host secret 7f3a"
+
+
+@pytest.fixture
+def host(tmp_path):
+    """tmp/mount (the guest's /mnt, read-write) beside tmp/outside (canary and target)."""
+    mount, outside = tmp_path / "mount", tmp_path / "outside"
+    mount.mkdir()
+    outside.mkdir()
+    (outside / "canary").write_text(CANARY + "\n")
+    (outside / "target").write_text("")
+    (mount / "file").write_text("inside\n")
+    return mount, outside
+
+
+def guest(script, mount, rw=True, **kw):
+    spec = f"{mount}:/mnt" + (":rw" if rw else "")
+    return ncpu_nb.busybox("sh", "-c", script, mounts=[spec], timeout=120, **kw)
+
+
+def assert_untouched(outside):
+    assert (outside / "target").read_text() == ""
+    assert sorted(p.name for p in outside.iterdir()) == ["canary", "target"]
+    assert stat.S_IMODE((outside / "target").stat().st_mode) & 0o7000 == 0
+
+
+ATTEMPTS = {
+    "dot-dot above the mount": "cat /mnt/../outside/canary; cat /mnt/../../outside/canary; cd /mnt/../..; ls",
+    "host symlink to an absolute host path": "ln -s {outside}/canary /mnt/abs; cat /mnt/abs",
+    "host symlink climbing out": "ln -s ../outside/canary /mnt/up; cat /mnt/up; ln -s ../../../../../.. /mnt/r; cat /mnt/r{outside}/canary",
+    "symlink to / then through it": "ln -s / /mnt/root; cat /mnt/root{outside}/canary; echo x >> /mnt/root{outside}/target",
+    "hard link of a guest file into the mount": "ln /etc/passwd /mnt/pw; ln /mnt/file /tmp/f",
+    "rename out of the mount": "mv /mnt/file /tmp/file; mv /tmp /mnt/tmp",
+    "/proc roots and cwds": "cat /proc/self/root{outside}/canary; cat /proc/1/cwd/../outside/canary; ls -l /proc/self/root",
+    "/proc/mounts names no host path": "cat /proc/mounts; cat /proc/self/mountinfo",
+    "device node in the mount": "mknod /mnt/mem c 1 1; mknod /mnt/sda b 8 0; cat /mnt/mem",
+    "setuid bits on the host": "cp /bin/busybox /mnt/suid; chmod 4755 /mnt/suid; chmod 6777 /mnt/file; mkdir -m 7777 /mnt/d",
+    "symlink written by the guest, opened for writing": "ln -s {outside}/target /mnt/t; echo x > /mnt/t; echo x >> /mnt/t",
+    "open with O_CREAT through a dangling symlink": "ln -s {outside}/newfile /mnt/dangling; echo x > /mnt/dangling",
+    "directory swapped for a symlink (one machine)": "mkdir /mnt/d; ln -s {outside} /mnt/s; for i in 1 2 3 4 5 6 7 8; do "
+                                                     "mv /mnt/d /mnt/o; mv /mnt/s /mnt/d; cat /mnt/d/canary; "
+                                                     "echo x >> /mnt/d/target; mv /mnt/d /mnt/s; mv /mnt/o /mnt/d; done",
+    "network": "nc -l -p 8080 & nc 127.0.0.1 22 </dev/null; wget -O- http://127.0.0.1/",
+}
+
+
+@pytest.mark.parametrize("name", list(ATTEMPTS))
+def test_escape_attempt_is_held(host, name):
+    mount, outside = host
+    r = guest(ATTEMPTS[name].format(outside=outside), mount)
+    assert CANARY not in r.stdout + r.stderr
+    assert str(outside.parent) not in r.stdout, "the guest saw a host path"
+    assert_untouched(outside)
+    for p in mount.rglob("*"):
+        if not p.is_symlink():
+            assert stat.S_IMODE(p.lstat().st_mode) & 0o7000 == 0, f"{p} carries setuid/setgid/sticky"
+
+
+def test_read_only_mount_refuses_every_change(host):
+    mount, outside = host
+    before = {p.name: p.read_bytes() for p in mount.iterdir()}
+    r = guest("echo x > /mnt/file; echo x >> /mnt/file; true > /mnt/new; rm /mnt/file; mv /mnt/file /mnt/f2; "
+              "mkdir /mnt/d; ln -s x /mnt/l; chmod 777 /mnt/file; touch /mnt/file; mkfifo /mnt/p; cat /mnt/file",
+              mount, rw=False)
+    assert r.stdout == "inside\n"
+    assert r.stderr.count("Read-only file system") == 10, r.stderr
+    assert {p.name: p.read_bytes() for p in mount.iterdir()} == before
+    assert_untouched(outside)
+
+
+def test_a_host_fifo_in_the_mount_is_not_opened(host):
+    mount, _ = host
+    os.mkfifo(mount / "fifo")
+    r = guest("cat /mnt/fifo; echo status $?", mount)
+    assert "status 1" in r.stdout and "No such device or address" in r.stderr
+
+
+def test_swapping_a_folder_for_a_symlink_from_another_machine_never_leads_out(host):
+    """The race: one machine swaps a folder of a shared rw mount for a symlink to the host's
+    folder around it while another machine reads and appends through the folder's name."""
+    mount, outside = host
+    (mount / "d").mkdir()
+    (mount / "d" / "canary").write_text("inside canary\n")
+    os.symlink(outside, mount / "sym")
+    swapper = ("i=0; while [ $i -lt 3000 ]; do mv /mnt/d /mnt/d_old; mv /mnt/sym /mnt/d; mv /mnt/d /mnt/sym; "
+               "mv /mnt/d_old /mnt/d; i=$((i+1)); done")
+    attacker = ("i=0; while [ $i -lt 3000 ]; do cat /mnt/d/canary; echo INJECT >> /mnt/d/target; "
+                "i=$((i+1)); done 2>/dev/null")
+    results = {}
+
+    def run(name, script):
+        results[name] = guest(script, mount, deterministic=False)
+
+    threads = [threading.Thread(target=run, args=a) for a in (("swap", swapper), ("attack", attacker))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    attack = results["attack"]
+    assert CANARY not in attack.stdout
+    assert attack.stdout.count("inside canary") > 0, "the attacker never read the folder it raced for"
+    assert_untouched(outside)
+
+
+def test_an_unlinked_open_file_keeps_its_bytes_and_never_aliases_another():
+    r = ncpu_nb.busybox("sh", "-c", "echo data >/tmp/x; exec 3>>/tmp/x; exec 4</tmp/x; rm /tmp/x; "
+                        "echo secret >/tmp/y; echo INJECT >&3; cat /tmp/y; cat <&4; ls /tmp")
+    assert r.stdout == "secret\ndata\nINJECT\ny\n", r.stdout + r.stderr
+    assert r.exit_code == 0 and r.stderr == ""
+
+
+def test_diff_against_stdin_uses_an_unlinked_temporary_file():
+    # diff - copies stdin to a file made by mkstemp and unlinked at once (BusyBox's bc/dc tests do this).
+    r = ncpu_nb.busybox("sh", "-c", "printf 'a\\nb\\n' >/tmp/f; printf 'a\\nc\\n' | diff -u /tmp/f -; echo status $?")
+    assert "-b\n+c\n" in r.stdout and r.stdout.endswith("status 1\n"), r.stdout + r.stderr
