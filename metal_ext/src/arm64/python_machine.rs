@@ -9,6 +9,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
 use super::disasm::disassemble;
+use super::linux::limits::Limits;
 use super::linux::machine::{BootError, Config, Machine, Stop};
 use super::linux::procfs::ProcContext;
 use super::linux::signals::{SigInfo, SI_KERNEL};
@@ -107,7 +108,8 @@ impl LinuxMachine {
 impl LinuxMachine {
     #[new]
     #[pyo3(signature = (elf, argv, env, *, exe_path = "/bin/busybox".to_string(), files = vec![], mounts = vec![],
-                        cwd = "/".to_string(), stdin = vec![], stdin_closed = true, deterministic = true))]
+                        cwd = "/".to_string(), stdin = vec![], stdin_closed = true, deterministic = true,
+                        memory_limit = None, file_limit = None, task_limit = None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         elf: Vec<u8>,
@@ -120,6 +122,9 @@ impl LinuxMachine {
         stdin: Vec<u8>,
         stdin_closed: bool,
         deterministic: bool,
+        memory_limit: Option<u64>,
+        file_limit: Option<u64>,
+        task_limit: Option<usize>,
     ) -> PyResult<Self> {
         if !exe_path.starts_with('/') {
             return Err(PyValueError::new_err(format!("exe_path must be absolute, not {exe_path:?}")));
@@ -135,6 +140,14 @@ impl LinuxMachine {
             stdin,
             stdin_closed,
             deterministic,
+            limits: {
+                let d = Limits::default();
+                Limits {
+                    memory: memory_limit.unwrap_or(d.memory),
+                    file_bytes: file_limit.unwrap_or(d.file_bytes),
+                    tasks: task_limit.unwrap_or(d.tasks),
+                }
+            },
         };
         match Machine::boot(config) {
             Ok(machine) => Ok(LinuxMachine { machine }),

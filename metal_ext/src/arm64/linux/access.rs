@@ -30,6 +30,11 @@ impl Machine {
         &self.spaces[self.process_of(tid).space]
     }
 
+    /// Guest memory granted to all address spaces (fork copies count: their pages may all be written).
+    pub fn mapped_total(&self) -> u64 {
+        self.spaces.iter().map(|(_, s)| s.mapped).sum()
+    }
+
     pub fn space_of_mut(&mut self, tid: u32) -> &mut Space {
         let s = self.process_of(tid).space;
         &mut self.spaces[s]

@@ -7,6 +7,7 @@ use std::hash::BuildHasherDefault;
 use std::sync::Arc;
 
 use super::elf::ElfError;
+use super::limits::Limits;
 use super::fd::{FileKind, Files, OpenFile, Stream, Terminal, O_WRONLY};
 use super::procfs::{ProcContext, ProcInfo};
 use super::process::*;
@@ -116,6 +117,7 @@ pub struct Config {
     pub stdin: Vec<u8>,
     pub stdin_closed: bool,
     pub deterministic: bool,
+    pub limits: Limits,
 }
 
 #[derive(Debug)]
@@ -139,6 +141,7 @@ impl std::fmt::Display for BootError {
 
 #[derive(Clone)]
 pub struct Machine {
+    pub limits: Limits,
     pub vfs: Vfs,
     pub files: Files,
     pub terminal: Terminal,
@@ -203,10 +206,12 @@ impl Machine {
         };
         let exe = Arc::new(config.exe);
         let mut vfs = rootfs::build(&config.exe_path, exe.clone(), &config.files, boot_time).map_err(BootError::Files)?;
+        vfs.file_capacity = vfs.file_bytes().saturating_add(config.limits.file_bytes);
         for (host, guest, writable) in &config.mounts {
             vfs.mount(host.into(), guest, *writable).map_err(|e| BootError::Mount(format!("{host} at {guest}: {e}")))?;
         }
         let mut m = Machine {
+            limits: config.limits,
             vfs,
             files: Files::default(),
             terminal: Terminal { stdin: config.stdin.into(), stdin_closed: config.stdin_closed, ..Terminal::default() },
@@ -797,7 +802,7 @@ impl ProcContext for Machine {
     }
 
     fn memory_total_kb(&self) -> u64 {
-        1 << 20
+        self.limits.memory / 1024
     }
 
     fn memory_used_kb(&self) -> u64 {
@@ -827,6 +832,7 @@ pub(crate) mod tests {
             stdin: vec![],
             stdin_closed: true,
             deterministic: true,
+            limits: Limits::default(),
         })
         .unwrap()
     }
@@ -856,9 +862,10 @@ pub(crate) mod tests {
         const MMAP: u64 = 222;
         let anonymous = |len: u64| [0, len, 3, 0x22, u64::MAX, 0];
         assert_eq!(call(&mut m, MMAP, anonymous(2 << 30)), -(ENOMEM.0 as i64));
-        // Near the address space's allowance (4 GiB), one more page fits and two do not.
+        // Near the machine's allowance, one more page fits and two do not.
         let tid = m.focus().unwrap();
-        m.space_of_mut(tid).mapped = (4 << 30) - 4096;
+        let others: u64 = m.spaces.iter().map(|(_, s)| s.mapped).sum::<u64>() - m.space_of(tid).mapped;
+        m.space_of_mut(tid).mapped = m.limits.memory - others - 4096;
         assert_eq!(call(&mut m, MMAP, anonymous(8192)), -(ENOMEM.0 as i64));
         let page = call(&mut m, MMAP, anonymous(4096));
         assert!(page > 0);

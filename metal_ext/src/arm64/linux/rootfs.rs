@@ -41,6 +41,7 @@ pub fn build(exe_path: &str, exe: Arc<Vec<u8>>, extra: &[(String, Vec<u8>, u32)]
     for (name, dev, mode) in [
         ("null", Device::Null, 0o666),
         ("zero", Device::Zero, 0o666),
+        ("full", Device::Full, 0o666),
         ("random", Device::Random, 0o666),
         ("urandom", Device::Urandom, 0o666),
         ("tty", Device::Tty, 0o666),

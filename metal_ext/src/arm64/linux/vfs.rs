@@ -39,6 +39,8 @@ pub struct Timespec {
 pub enum Device {
     Null,
     Zero,
+    /// /dev/full: reads zeros, every write fails with ENOSPC.
+    Full,
     Random,
     Urandom,
     Tty,
@@ -50,6 +52,7 @@ impl Device {
         match self {
             Device::Null => (1, 3),
             Device::Zero => (1, 5),
+            Device::Full => (1, 7),
             Device::Random => (1, 8),
             Device::Urandom => (1, 9),
             Device::Tty => (5, 0),
@@ -161,9 +164,19 @@ pub struct Vfs {
     /// Inodes with no name left that an open file may still use: a file lives while it is open,
     /// and its number is not given to another meanwhile (freed by `collect_orphans`).
     orphans: Vec<Ino>,
+    /// Bytes held by in-memory files, and how many they may hold (ENOSPC past it).
+    file_bytes: u64,
+    pub file_capacity: u64,
     pub mounts: Vec<HostMount>,
     /// Timestamp given to inodes created or changed now (set by the machine's clock).
     pub now: Timespec,
+}
+
+fn file_len(node: &Node) -> u64 {
+    match node {
+        Node::File(data) => data.len() as u64,
+        _ => 0,
+    }
 }
 
 fn split_parent(path: &str) -> (&str, &str) {
@@ -193,7 +206,7 @@ impl Vfs {
             mtime: Timespec::default(),
             ctime: Timespec::default(),
         };
-        Vfs { inodes: vec![Some(root)], free: vec![], orphans: vec![], mounts: vec![], now: Timespec::default() }
+        Vfs { inodes: vec![Some(root)], free: vec![], orphans: vec![], file_bytes: 0, file_capacity: u64::MAX, mounts: vec![], now: Timespec::default() }
     }
 
     pub fn inode(&self, ino: Ino) -> &Inode {
@@ -205,6 +218,7 @@ impl Vfs {
     }
 
     fn alloc(&mut self, node: Node, mode: u32) -> Ino {
+        self.file_bytes += file_len(&node);
         let now = self.now;
         let nlink = if matches!(node, Node::Dir { .. }) { 2 } else { 1 };
         let inode = Inode { node, mode, uid: 0, gid: 0, nlink, atime: now, mtime: now, ctime: now };
@@ -284,6 +298,7 @@ impl Vfs {
             if is_dir && !matches!(node, Node::Mount(_)) {
                 return Err(EISDIR);
             }
+            self.file_bytes = self.file_bytes - file_len(&self.inode(old).node) + file_len(&node);
             self.inode_mut(old).node = node;
             self.inode_mut(old).mode = mode;
             return Ok(old);
@@ -596,6 +611,7 @@ impl Vfs {
     pub fn collect_orphans(&mut self, in_use: impl Fn(Ino) -> bool) {
         let (keep, gone): (Vec<Ino>, Vec<Ino>) = self.orphans.iter().partition(|&&ino| in_use(ino));
         for ino in gone {
+            self.file_bytes -= file_len(&self.inode(ino).node);
             self.inodes[ino] = None;
             self.free.push(ino);
         }
@@ -720,16 +736,53 @@ impl Vfs {
         }
     }
 
-    /// Replaces the bytes of an in-memory file (write, truncate) and stamps it.
-    pub fn file_data_mut(&mut self, ino: Ino) -> SysResult<&mut Vec<u8>> {
+    pub fn file_bytes(&self) -> u64 {
+        self.file_bytes
+    }
+
+    /// The bytes of an in-memory file, to change, once it is known they may grow to `len`.
+    fn file_data_mut(&mut self, ino: Ino, len: u64) -> SysResult<&mut Vec<u8>> {
+        let old = file_len(&self.inode(ino).node);
+        if !matches!(self.inode(ino).node, Node::File(_)) {
+            return Err(EINVAL);
+        }
+        if len > old && len - old > self.file_capacity.saturating_sub(self.file_bytes) {
+            return Err(ENOSPC);
+        }
+        self.file_bytes = self.file_bytes - old + len;
         let now = self.now;
         let i = self.inode_mut(ino);
         i.mtime = now;
         i.ctime = now;
         match &mut i.node {
             Node::File(data) => Ok(Arc::make_mut(data)),
-            _ => Err(EINVAL),
+            _ => unreachable!(),
         }
+    }
+
+    /// Writes `data` at `at` (at the end when None) of an in-memory file; as much as the
+    /// filesystem has room for (ENOSPC when that is nothing). Returns where the bytes went.
+    pub fn write_file(&mut self, ino: Ino, at: Option<u64>, data: &[u8]) -> SysResult<(u64, u64)> {
+        let len = file_len(&self.inode(ino).node);
+        let start = at.unwrap_or(len);
+        let room = self.file_capacity.saturating_sub(self.file_bytes);
+        let end = start.saturating_add(data.len() as u64).min(len.max(start).saturating_add(room));
+        if end <= start && !data.is_empty() {
+            return Err(ENOSPC);
+        }
+        let bytes = self.file_data_mut(ino, len.max(end))?;
+        let (s, e) = (start as usize, end as usize);
+        if e > bytes.len() {
+            bytes.resize(e, 0);
+        }
+        bytes[s..e].copy_from_slice(&data[..e - s]);
+        Ok((start, end))
+    }
+
+    /// Cuts or extends (with zeros) an in-memory file to `len` bytes.
+    pub fn truncate_file(&mut self, ino: Ino, len: u64) -> SysResult<()> {
+        self.file_data_mut(ino, len).map_err(|e| if e == ENOSPC { EFBIG } else { e })?.resize(len as usize, 0);
+        Ok(())
     }
 
     pub fn is_live(&self, ino: Ino) -> bool {
@@ -806,11 +859,31 @@ mod tests {
         v.collect_orphans(|ino| ino == x); // still open
         let Loc::Mem(y) = v.create(&tmp.loc, "y", Node::File(Arc::default()), 0o644).unwrap() else { panic!() };
         assert_ne!(x, y, "a live inode's number went to another file");
-        v.file_data_mut(x).unwrap().extend(b" more");
+        v.write_file(x, None, b" more").unwrap();
         assert_eq!(v.stat(&Loc::Mem(x), &ctx).unwrap().nlink, 0);
         assert_eq!(v.stat(&Loc::Mem(y), &ctx).unwrap().size, 0, "writing the unlinked file reached another");
         v.collect_orphans(|_| false); // closed
         assert!(!v.is_live(x) && !v.has_orphans());
+    }
+
+    #[test]
+    fn in_memory_files_stop_at_the_capacity() {
+        let mut v = tree();
+        v.file_capacity = v.file_bytes() + 10;
+        let ctx = NoProcesses;
+        let tmp = v.resolve("/", "/tmp", true, &ctx).unwrap();
+        let Loc::Mem(f) = v.create(&tmp.loc, "f", Node::File(Arc::default()), 0o644).unwrap() else { panic!() };
+        assert_eq!(v.write_file(f, None, b"0123456").unwrap(), (0, 7));
+        assert_eq!(v.write_file(f, None, b"789abc").unwrap(), (7, 10), "a short write: what fits");
+        assert_eq!(v.write_file(f, None, b"d").unwrap_err(), ENOSPC);
+        assert_eq!(v.write_file(f, Some(1 << 40), b"d").unwrap_err(), ENOSPC, "no host allocation for a far offset");
+        assert_eq!(v.write_file(f, Some(0), b"overwrite!").unwrap(), (0, 10), "rewriting takes no room");
+        assert_eq!(v.truncate_file(f, 11).unwrap_err(), EFBIG);
+        v.truncate_file(f, 4).unwrap();
+        v.remove(&tmp.loc, "f", false).unwrap();
+        v.collect_orphans(|_| false);
+        let Loc::Mem(g) = v.create(&tmp.loc, "g", Node::File(Arc::default()), 0o644).unwrap() else { panic!() };
+        assert_eq!(v.write_file(g, None, &[0; 10]).unwrap(), (0, 10), "a removed file's room comes back");
     }
 
     #[test]

@@ -51,7 +51,7 @@ pub fn read_from(m: &mut Machine, file: usize, len: usize, at: Option<u64>) -> S
         FileKind::Dir { .. } => return Err(EISDIR),
         FileKind::Device(d, _) => match d {
             Device::Null => vec![],
-            Device::Zero => vec![0; len],
+            Device::Zero | Device::Full => vec![0; len],
             Device::Random | Device::Urandom => {
                 let mut buf = vec![0u8; len];
                 m.fill_random(&mut buf);
@@ -104,21 +104,17 @@ pub fn write_to(m: &mut Machine, tid: u32, file: usize, data: &[u8], at: Option<
     let nonblock = f.flags & O_NONBLOCK != 0;
     let offset = at.unwrap_or(f.offset);
     let data = &data[..data.len().min(MAX_IO)];
-    let end = match f.kind.clone() {
+    let (end, written) = match f.kind.clone() {
         FileKind::Mem(ino) => {
-            let bytes = m.vfs.file_data_mut(ino)?;
-            let start = if append && at.is_none() { bytes.len() } else { offset as usize };
-            if start + data.len() > bytes.len() {
-                bytes.resize(start + data.len(), 0);
-            }
-            bytes[start..start + data.len()].copy_from_slice(data);
-            start + data.len()
+            let (start, end) = m.vfs.write_file(ino, if append && at.is_none() { None } else { Some(offset) }, data)?;
+            (end as usize, (end - start) as usize)
         }
         FileKind::Host { file: h, .. } => {
             let start = if append && at.is_none() { h.metadata()?.len() } else { offset };
             h.write_all_at(data, start)?;
-            start as usize + data.len()
+            (start as usize + data.len(), data.len())
         }
+        FileKind::Device(Device::Full, _) => return Err(ENOSPC),
         FileKind::Device(..) => return Ok(Ok(data.len())),
         FileKind::PipeWrite(p) => {
             let pipe = &mut m.files.pipes[p];
@@ -148,7 +144,7 @@ pub fn write_to(m: &mut Machine, tid: u32, file: usize, data: &[u8], at: Option<
     if at.is_none() {
         m.files.open[file].offset = end as u64;
     }
-    Ok(Ok(data.len()))
+    Ok(Ok(written))
 }
 
 pub fn read(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
@@ -316,6 +312,7 @@ pub fn open_path(m: &mut Machine, tid: u32, dirfd: i32, path: &str, flags: u32, 
             w
         }
         Err(ENOENT) if flags & O_CREAT != 0 => {
+            let path = &if follow { dangling_target(m, tid, dirfd, path)? } else { path.to_string() };
             let (dir, name) = m.resolve_parent_at(tid, dirfd, path)?;
             if path.ends_with('/') {
                 return Err(EISDIR);
@@ -353,7 +350,7 @@ pub fn open_path(m: &mut Machine, tid: u32, dirfd: i32, path: &str, flags: u32, 
         Loc::Mem(ino) => match &m.vfs.inode(*ino).node {
             Node::File(_) => {
                 if flags & O_TRUNC != 0 && wants_write {
-                    m.vfs.file_data_mut(*ino)?.clear();
+                    m.vfs.truncate_file(*ino, 0)?;
                 }
                 FileKind::Mem(*ino)
             }
@@ -384,6 +381,27 @@ pub fn open_path(m: &mut Machine, tid: u32, dirfd: i32, path: &str, flags: u32, 
         }
     };
     install(m, tid, kind, flags, walk.path)
+}
+
+/// Where O_CREAT makes the file for `path`: `path` itself, or, when it names a dangling symlink,
+/// the path its chain of links ends at (as Linux does).
+fn dangling_target(m: &Machine, tid: u32, dirfd: i32, path: &str) -> SysResult<String> {
+    let mut path = path.to_string();
+    for _ in 0..40 {
+        let link = match m.resolve_at(tid, dirfd, &path, false) {
+            Ok(w) => w,
+            Err(ENOENT) => return Ok(path),
+            Err(e) => return Err(e),
+        };
+        let target = m.vfs.readlink(&link.loc, m).ok_or(EEXIST)?;
+        path = if target.starts_with('/') {
+            target
+        } else {
+            let dir = &link.path[..link.path.rfind('/').unwrap_or(0)];
+            format!("{dir}/{target}")
+        };
+    }
+    Err(ELOOP)
 }
 
 fn install(m: &mut Machine, tid: u32, kind: FileKind, flags: u32, path: String) -> SysResult<i32> {
@@ -895,8 +913,7 @@ pub fn utimensat(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
 fn truncate_loc(m: &mut Machine, kind: &FileKind, len: u64) -> SysResult<()> {
     match kind {
         FileKind::Mem(ino) => {
-            m.vfs.file_data_mut(*ino)?.resize(len as usize, 0);
-            Ok(())
+            m.vfs.truncate_file(*ino, len)
         }
         FileKind::Host { file, .. } => Ok(file.set_len(len)?),
         FileKind::Dir { .. } => Err(EISDIR),

@@ -20,14 +20,19 @@ const MREMAP_FIXED: u64 = 2;
 const USER_TOP: u64 = 1 << 47;
 /// The program break may grow this far past its start.
 const BRK_LIMIT: u64 = 1 << 30;
-/// Largest single mapping, and most memory one address space may be granted: guest pages are
-/// host memory as soon as they are mapped.
+/// Largest single mapping: guest pages are host memory as soon as they are mapped.
 const MAP_LIMIT: u64 = 1 << 30;
-const SPACE_LIMIT: u64 = 4 << 30;
 
-/// Accounts for `grow` more bytes in the space (ENOMEM past the limit).
-fn grant(s: &mut Space, grow: u64) -> SysResult<()> {
-    if s.mapped + grow > SPACE_LIMIT {
+/// Bytes the address space of `tid` may hold: the machine's memory limit less what the other
+/// spaces hold.
+fn allowance(m: &Machine, tid: u32) -> u64 {
+    let own = m.space_of(tid).mapped;
+    m.limits.memory.saturating_sub(m.mapped_total() - own)
+}
+
+/// Accounts for `grow` more bytes in the space (ENOMEM past its allowance).
+fn grant(s: &mut Space, grow: u64, allowance: u64) -> SysResult<()> {
+    if s.mapped + grow > allowance {
         return Err(ENOMEM);
     }
     s.mapped += grow;
@@ -45,6 +50,7 @@ fn page_up(n: u64) -> Option<u64> {
 }
 
 pub fn brk(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
+    let allowance = allowance(m, tid);
     let s = m.space_of_mut(tid);
     let want = a[0];
     if want < s.brk_start || want > s.brk_start + BRK_LIMIT {
@@ -53,7 +59,7 @@ pub fn brk(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
     let (old_end, new_end) = (page_up(s.brk).unwrap(), page_up(want).unwrap());
     if new_end > old_end {
         if (old_end..new_end).step_by(PAGE_SIZE as usize).any(|p| s.mem.is_mapped(p))
-            || grant(s, new_end - old_end).is_err()
+            || grant(s, new_end - old_end, allowance).is_err()
         {
             return Ok(value(s.brk));
         }
@@ -116,6 +122,7 @@ pub fn mmap(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
         };
         Some(data)
     };
+    let allowance = allowance(m, tid);
     let s = m.space_of_mut(tid);
     let start = if flags & (MAP_FIXED | MAP_FIXED_NOREPLACE) != 0 {
         if addr.checked_add(len).is_none_or(|e| e > USER_TOP) {
@@ -128,7 +135,7 @@ pub fn mmap(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
     } else {
         find_free(s, len)?
     };
-    grant(s, len)?;
+    grant(s, len, allowance)?;
     s.mem.map(start, len, perms(prot));
     if let Some(data) = contents {
         let from = (offset as usize).min(data.len());
@@ -174,6 +181,7 @@ pub fn mremap(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
         return Err(EINVAL);
     }
     user_range(old, old_len.max(new_len))?;
+    let allowance = allowance(m, tid);
     let s = m.space_of_mut(tid);
     let prot = s.mem.perms(old).ok_or(EFAULT)?;
     if new_len <= old_len {
@@ -185,7 +193,7 @@ pub fn mremap(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
     if !grow_in_place && flags & MREMAP_MAYMOVE == 0 {
         return Err(ENOMEM);
     }
-    grant(s, new_len - old_len)?;
+    grant(s, new_len - old_len, allowance)?;
     if grow_in_place {
         s.mem.map(old + old_len, new_len - old_len, prot);
         return Ok(value(old));

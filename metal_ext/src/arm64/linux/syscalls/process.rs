@@ -6,8 +6,6 @@ use crate::arm64::linux::errno::*;
 use crate::arm64::linux::machine::Machine;
 use crate::arm64::linux::process::{exited_status, Process, Thread, Wait};
 
-/// Threads (of all processes) the machine runs at most; clone fails with EAGAIN beyond.
-const MAX_THREADS: usize = 1024;
 const CLONE_VM: u64 = 0x100;
 const CLONE_SIGHAND: u64 = 0x800;
 const CLONE_VFORK: u64 = 0x4000;
@@ -39,7 +37,7 @@ pub fn clone(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
     if flags & CLONE_THREAD != 0 && flags & (CLONE_VM | CLONE_SIGHAND) != CLONE_VM | CLONE_SIGHAND {
         return Err(EINVAL);
     }
-    if m.threads.len() >= MAX_THREADS {
+    if m.threads.len() >= m.limits.tasks {
         return Err(EAGAIN);
     }
     let parent = m.thread(tid).clone();
@@ -65,6 +63,9 @@ pub fn clone(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
             m.spaces[p.space].users += 1;
             p.space
         } else {
+            if m.mapped_total() + m.spaces[p.space].mapped > m.limits.memory {
+                return Err(ENOMEM);
+            }
             let mut copy = m.spaces[p.space].clone();
             copy.users = 1;
             m.spaces.insert(copy)

@@ -1,0 +1,20 @@
+//! What one machine may take of the host. Guest memory, in-memory files and tasks are host memory;
+//! past a limit the guest gets the error Linux gives (ENOMEM, ENOSPC, EAGAIN) and the host goes on.
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Bytes of guest memory granted by brk, mmap and mremap and copied by fork, over all
+    /// address spaces.
+    pub memory: u64,
+    /// Bytes held by the files of the in-memory filesystem (/tmp and the rest of the root).
+    pub file_bytes: u64,
+    /// Threads over all processes; clone fails with EAGAIN past it. (A sleeping BusyBox process
+    /// costs the host about 3 MB: its decoded code and translation cache.)
+    pub tasks: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits { memory: 4 << 30, file_bytes: 1 << 30, tasks: 256 }
+    }
+}

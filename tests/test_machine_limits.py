@@ -1,0 +1,54 @@
+"""What a guest may take of the host: past each limit it gets Linux's error and the host goes on.
+
+Each case runs in a child process under `prlimit --as`, so a limit that did not hold would kill
+the child (allocation failure) instead of passing quietly.
+"""
+import shutil
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+pytestmark = pytest.mark.skipif(shutil.which("prlimit") is None, reason="prlimit (util-linux) is needed")
+
+HOST_ADDRESS_SPACE = 3 << 30  # the child's whole virtual memory: Python, the extension and the guest
+
+
+def guest_under_prlimit(script: str, **limits) -> dict:
+    code = textwrap.dedent(f"""
+        import json, resource
+        from ncpu_nb import _metal
+        from ncpu_nb.machine.busybox import busybox_path
+        m = _metal.LinuxMachine(busybox_path().read_bytes(), ["busybox", "sh", "-c", {script!r}],
+                                ["PATH=/bin:/usr/bin"], **{limits!r})
+        while (stop := m.run(50_000_000))[0] == "budget":
+            pass
+        print(json.dumps(dict(stop=stop[0], out=m.take_stdout().decode(), err=m.take_stderr().decode(),
+                              rss_mb=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024)))
+    """)
+    p = subprocess.run(["prlimit", f"--as={HOST_ADDRESS_SPACE}", sys.executable, "-c", code],
+                       capture_output=True, text=True, timeout=600)
+    assert p.returncode == 0, p.stderr[-2000:]
+    import json
+    return json.loads(p.stdout)
+
+
+def test_a_big_file_fills_the_in_memory_filesystem_then_enospc():
+    r = guest_under_prlimit("head -c 200000000 /dev/zero > /tmp/big; echo status $?; wc -c < /tmp/big; "
+                            "echo x > /dev/full || echo full", file_limit=64 << 20)
+    assert r["out"] == f"status 1\n{64 << 20}\nfull\n", r
+    assert "No space left on device" in r["err"]
+
+
+def test_guest_memory_is_bounded_over_all_processes():
+    # Each awk doubles a string until it fails; four at once share one machine-wide allowance.
+    awk = "awk 'BEGIN{s=\"x\"; for(i=0;i<40;i++) s=s s}' 2>/dev/null; echo $?"
+    r = guest_under_prlimit(f"({awk}) & ({awk}) & ({awk}) & ({awk}); wait", memory_limit=256 << 20)
+    assert r["out"].split() == ["1"] * 4, r
+    assert r["rss_mb"] < 1500
+
+
+def test_processes_are_bounded():
+    r = guest_under_prlimit("i=0; while [ $i -lt 2000 ]; do sleep 1000 & i=$((i+1)); done; echo never", task_limit=40)
+    assert "never" not in r["out"] and "can't fork: Resource temporarily unavailable" in r["err"], r
