@@ -82,11 +82,22 @@ def test_read_only_mount_refuses_every_change(host):
     assert_untouched(outside)
 
 
-def test_a_host_fifo_in_the_mount_is_not_opened(host):
+def test_a_fifo_in_a_mount_joins_guest_processes_only(host):
+    """A FIFO in a mounted folder (the host's or one the guest made) is a pipe between guest
+    processes: what a host process left in it never reaches the guest."""
     mount, _ = host
-    os.mkfifo(mount / "fifo")
-    r = guest("cat /mnt/fifo; echo status $?", mount)
-    assert "status 1" in r.stdout and "No such device or address" in r.stderr
+    os.mkfifo(mount / "hostfifo")
+    held = os.open(mount / "hostfifo", os.O_RDWR | os.O_NONBLOCK)
+    os.write(held, b"from a host process\n")
+    try:
+        r = guest("mkfifo /mnt/p && ls -l /mnt/p; (echo to the guest > /mnt/p &); cat /mnt/p; "
+                  "(echo guest again > /mnt/hostfifo &); cat /mnt/hostfifo", mount)
+    finally:
+        os.close(held)
+    assert r.stdout.startswith("prw-r--r--") and r.stdout.endswith("to the guest\nguest again\n"), r.stdout + r.stderr
+    assert stat.S_ISFIFO((mount / "p").lstat().st_mode)
+    r = guest("mkfifo /mnt/q", mount, rw=False)
+    assert "Read-only file system" in r.stderr
 
 
 def test_swapping_a_folder_for_a_symlink_from_another_machine_never_leads_out(host):

@@ -71,6 +71,28 @@ fn perms_text(p: u8) -> String {
     format!("{}{}{}", bit(READ, 'r'), bit(WRITE, 'w'), bit(EXEC, 'x'))
 }
 
+thread_local! {
+    static GUARDED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Runs `f`, turning a panic into Err. The default panic hook's message and backtrace on stderr
+/// would only repeat the typed error the caller raises, so it stays quiet inside.
+fn guarded<T>(f: impl FnOnce() -> T) -> std::thread::Result<T> {
+    static QUIET_HOOK: std::sync::Once = std::sync::Once::new();
+    QUIET_HOOK.call_once(|| {
+        let default = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if !GUARDED.with(|g| g.get()) {
+                default(info)
+            }
+        }));
+    });
+    GUARDED.with(|g| g.set(true));
+    let outcome = catch_unwind(AssertUnwindSafe(f));
+    GUARDED.with(|g| g.set(false));
+    outcome
+}
+
 impl LinuxMachine {
     fn view(&self) -> PyResult<(u32, &CpuState, &Memory)> {
         self.machine.view().ok_or_else(|| PyValueError::new_err("no process has run"))
@@ -83,12 +105,12 @@ impl LinuxMachine {
     fn run_guarded(&mut self, py: Python<'_>, budget: u64, over_breakpoint: bool) -> PyResult<StopTuple> {
         let machine = &mut self.machine;
         let outcome = py.detach(|| {
-            catch_unwind(AssertUnwindSafe(|| {
+            guarded(|| {
                 if over_breakpoint {
                     machine.step_over_breakpoint();
                 }
                 machine.run(budget)
-            }))
+            })
         });
         match outcome {
             Ok(stop) => Ok(stop_tuple(&self.machine, stop)),

@@ -86,13 +86,21 @@ impl OpenFile {
     }
 }
 
+/// The named pipe a pipe buffer belongs to: an in-memory FIFO, or a FIFO in a mounted host folder
+/// (by its host inode). Guest ends meet in the buffer; host processes never reach it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FifoKey {
+    Mem(Ino),
+    Host { mount: usize, ino: u64 },
+}
+
 #[derive(Clone, Debug, Default)]
 pub struct Pipe {
     pub buffer: VecDeque<u8>,
     pub readers: u32,
     pub writers: u32,
-    /// The named pipe (FIFO inode) this is the buffer of, while any end is open.
-    pub fifo: Option<Ino>,
+    /// The named pipe this is the buffer of, while any end is open.
+    pub fifo: Option<FifoKey>,
     /// For a FIFO: whether each end has been opened. Opening a FIFO does not wait for the other
     /// end here; instead a reader waits for a first writer rather than seeing end-of-file, and a
     /// writer waits for a first reader rather than getting EPIPE, which looks the same.
@@ -172,8 +180,8 @@ impl FdTable {
 pub struct Files {
     pub open: Slab<OpenFile>,
     pub pipes: Slab<Pipe>,
-    /// FIFO inode → its pipe, while any end is open.
-    pub fifos: std::collections::HashMap<Ino, usize>,
+    /// Named pipe → its pipe buffer, while any end is open.
+    pub fifos: std::collections::HashMap<FifoKey, usize>,
 }
 
 impl Files {
@@ -220,8 +228,8 @@ impl Files {
         };
         if let Some(p) = pipe {
             if self.pipes[p].readers == 0 && self.pipes[p].writers == 0 {
-                if let Some(ino) = self.pipes.remove(p).fifo {
-                    self.fifos.remove(&ino);
+                if let Some(key) = self.pipes.remove(p).fifo {
+                    self.fifos.remove(&key);
                 }
             }
         }
@@ -269,7 +277,7 @@ impl Files {
 
     /// Whether an open description (or a FIFO's pipe) still uses the in-memory inode `ino`.
     pub fn uses_inode(&self, ino: Ino) -> bool {
-        self.fifos.contains_key(&ino)
+        self.fifos.contains_key(&FifoKey::Mem(ino))
             || self.open.iter().any(|(_, f)| match &f.kind {
                 FileKind::Mem(i) | FileKind::Device(_, i) => *i == ino,
                 FileKind::Dir { walk, .. } => walk.loc == Loc::Mem(ino),
@@ -277,14 +285,21 @@ impl Files {
             })
     }
 
-    /// The pipe of the FIFO inode `ino`, made when the first end opens.
-    pub fn fifo_pipe(&mut self, ino: Ino) -> usize {
-        if let Some(&p) = self.fifos.get(&ino) {
-            return p;
+    /// The pipe of a named pipe, made when the first end opens; `flags` pick the end.
+    pub fn open_fifo(&mut self, key: FifoKey, flags: u32) -> SysResult<FileKind> {
+        let p = match self.fifos.get(&key) {
+            Some(&p) => p,
+            None => {
+                let p = self.pipes.insert(Pipe { fifo: Some(key), ..Pipe::default() });
+                self.fifos.insert(key, p);
+                p
+            }
+        };
+        match flags & O_ACCMODE {
+            O_WRONLY => Ok(FileKind::PipeWrite(p)),
+            O_RDWR => Err(EINVAL),
+            _ => Ok(FileKind::PipeRead(p)),
         }
-        let p = self.pipes.insert(Pipe { fifo: Some(ino), ..Pipe::default() });
-        self.fifos.insert(ino, p);
-        p
     }
 
     /// A new pipe: (read description, write description), not yet referenced by descriptors.
@@ -330,8 +345,8 @@ mod tests {
     fn a_fifo_waits_for_its_first_reader_and_writer() {
         let mut files = Files::default();
         let mut table = FdTable::default();
-        let p = files.fifo_pipe(7);
-        assert_eq!(files.fifo_pipe(7), p);
+        let FileKind::PipeWrite(p) = files.open_fifo(FifoKey::Mem(7), O_WRONLY).unwrap() else { panic!() };
+        assert!(matches!(files.open_fifo(FifoKey::Mem(7), 0), Ok(FileKind::PipeRead(q)) if q == p));
         let w = files.add(OpenFile::new(FileKind::PipeWrite(p), O_WRONLY, "fifo".into()));
         let wfd = files.install(&mut table, w, 0, false).unwrap();
         let pipe = &files.pipes[p];

@@ -173,7 +173,7 @@ impl HostDir {
     }
 
     /// Opens a regular file (never a symlink, FIFO, socket or device: those would reach host
-    /// processes and hardware).
+    /// processes and hardware; the guest opens a FIFO of a mount as its own pipe instead).
     pub fn open_file(&self, rel: &Path, write: bool, truncate: bool) -> SysResult<File> {
         let access = if write { libc::O_RDWR } else { libc::O_RDONLY };
         // O_NONBLOCK: a FIFO swapped in must not make the open wait for a host writer.
@@ -222,6 +222,11 @@ impl HostDir {
                 let fd = unsafe { libc::openat(dir.as_raw_fd(), name.as_ptr(), libc::O_RDONLY | libc::O_DIRECTORY | libc::O_NOFOLLOW | libc::O_CLOEXEC) };
                 let made = owned(fd as libc::c_long)?;
                 check(unsafe { libc::fchmod(made.as_raw_fd(), mode) })?;
+            }
+            // Opened by the guest, a FIFO here is a pipe between guest processes (see fd::FifoKey).
+            Node::Fifo => {
+                // SAFETY: a valid descriptor and NUL-terminated name; mknodat never follows the last name.
+                check(unsafe { libc::mknodat(dir.as_raw_fd(), name.as_ptr(), libc::S_IFIFO | mode, 0) })?;
             }
             Node::Symlink(target) => {
                 let target = CString::new(target.as_bytes()).map_err(|_| EINVAL)?;

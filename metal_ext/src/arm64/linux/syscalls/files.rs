@@ -355,17 +355,11 @@ pub fn open_path(m: &mut Machine, tid: u32, dirfd: i32, path: &str, flags: u32, 
                 FileKind::Mem(*ino)
             }
             Node::Device(Device::Tty) => return Err(ENXIO),
-            Node::Fifo => {
-                let p = m.files.fifo_pipe(*ino);
-                match flags & O_ACCMODE {
-                    O_WRONLY => FileKind::PipeWrite(p),
-                    O_RDWR => return Err(EINVAL),
-                    _ => FileKind::PipeRead(p),
-                }
-            }
+            Node::Fifo => m.files.open_fifo(FifoKey::Mem(*ino), flags)?,
             Node::Device(d) => FileKind::Device(*d, *ino),
             _ => return Err(ENXIO),
         },
+        Loc::Host { mount, .. } if kind_bits == S_IFIFO => m.files.open_fifo(FifoKey::Host { mount: *mount, ino: st.ino }, flags)?,
         Loc::Host { mount, rel } => {
             if wants_write && !m.vfs.mounts[*mount].writable {
                 return Err(EROFS);
@@ -563,13 +557,6 @@ pub fn mknodat(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
     };
     let (dir, name) = m.resolve_parent_at(tid, a[0] as i32, &path)?;
     let umask = m.process_of(tid).umask;
-    if matches!(node, Node::Fifo) {
-        match dir.loc {
-            Loc::Host { mount, .. } if !m.vfs.mounts[mount].writable => return Err(EROFS),
-            Loc::Mem(_) => {}
-            _ => return Err(EPERM), // a FIFO in a host folder would be host IPC
-        }
-    }
     m.vfs.create(&dir.loc, &name, node, mode & !umask & 0o7777)?;
     Ok(value(0))
 }
