@@ -154,6 +154,19 @@ def test_mounted_host_folder_is_read_only_and_closed(tmp_path):
     assert (tmp_path / "new").read_text() == "written\n"
 
 
+def test_host_names_that_are_not_utf8_round_trip(tmp_path):
+    folder = os.path.join(os.fsencode(tmp_path), b"dir\xe9")
+    os.mkdir(folder)
+    with open(os.path.join(folder, b"caf\xe9"), "wb") as f:
+        f.write(b"latin-1 name\n")
+    m = busybox("sh", "-c", "cd /mnt/host/dir*; pwd; cat ./caf*; echo made > \"$(printf 'new\\377')\"; "
+                "for f in *; do echo \"$f\"; done",
+                mounts=[(str(tmp_path), "/mnt/host", True)])
+    assert m.take_stdout() == b"/mnt/host/dir\xe9\nlatin-1 name\ncaf\xe9\nnew\xff\n"
+    with open(os.path.join(folder, b"new\xff"), "rb") as f:
+        assert f.read() == b"made\n"
+
+
 # ---- the debugging primitives ----
 
 

@@ -94,7 +94,7 @@ impl Machine {
         if bytes.len() >= 4096 {
             return Err(ENAMETOOLONG);
         }
-        Ok(String::from_utf8_lossy(&bytes).into_owned())
+        Ok(super::raw_names::from_bytes(&bytes))
     }
 
     /// A NULL-terminated array of string pointers (argv, envp).

@@ -14,6 +14,7 @@ use std::path::{Component, Path};
 use std::sync::Arc;
 
 use super::errno::*;
+use super::raw_names;
 use super::vfs::{dtype_of, DirEntry, Node, Stat, Timespec};
 
 /// Permission bits the guest may set on host files: never setuid, setgid or sticky.
@@ -44,8 +45,13 @@ fn owned(fd: libc::c_long) -> SysResult<OwnedFd> {
     }
 }
 
+/// A name or relative path the VFS built (from strings) as the host's bytes.
 fn c_name(name: &OsStr) -> SysResult<CString> {
-    CString::new(name.as_bytes()).map_err(|_| EINVAL)
+    let bytes = match name.to_str() {
+        Some(s) => raw_names::to_bytes(s),
+        None => name.as_bytes().to_vec(),
+    };
+    CString::new(bytes).map_err(|_| EINVAL)
 }
 
 /// `rel` as plain names: the VFS never builds one with `..`, a root or a `.`, and this makes sure.
@@ -136,7 +142,7 @@ impl HostDir {
             return None;
         }
         buf.truncate(n as usize);
-        Some(String::from_utf8_lossy(&buf).into_owned())
+        Some(raw_names::from_bytes(&buf))
     }
 
     pub fn list(&self, rel: &Path) -> SysResult<Vec<DirEntry>> {
@@ -159,7 +165,7 @@ impl HostDir {
             if name == b"." || name == b".." {
                 continue;
             }
-            let name = String::from_utf8_lossy(name).into_owned();
+            let name = raw_names::from_bytes(name);
             let kind = match entry.d_type {
                 libc::DT_UNKNOWN => self.lstat(&rel.join(&name)).map(|s| dtype_of(s.mode)).unwrap_or(libc::DT_REG),
                 t => t,

@@ -12,6 +12,7 @@ pub mod lifecycle;
 pub mod machine;
 pub mod process;
 pub mod procfs;
+pub mod raw_names;
 pub mod rootfs;
 pub mod signals;
 pub mod slab;

@@ -11,6 +11,7 @@ use crate::arm64::linux::fd::*;
 use crate::arm64::linux::machine::Machine;
 use crate::arm64::linux::process::Wait;
 use crate::arm64::linux::procfs;
+use crate::arm64::linux::raw_names;
 use crate::arm64::linux::signals::{SigInfo, SIGPIPE, SI_USER};
 use crate::arm64::linux::vfs::*;
 
@@ -690,7 +691,8 @@ pub fn getdents64(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
     let mut index = start;
     while index < list.len() {
         let e = &list[index];
-        let reclen = (19 + e.name.len() + 1).div_ceil(8) * 8;
+        let name = raw_names::to_bytes(&e.name);
+        let reclen = (19 + name.len() + 1).div_ceil(8) * 8;
         if out.len() + reclen > a[2] as usize {
             break;
         }
@@ -699,7 +701,7 @@ pub fn getdents64(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
         rec[8..16].copy_from_slice(&(index as u64 + 1).to_le_bytes());
         rec[16..18].copy_from_slice(&(reclen as u16).to_le_bytes());
         rec[18] = e.kind;
-        rec[19..19 + e.name.len()].copy_from_slice(e.name.as_bytes());
+        rec[19..19 + name.len()].copy_from_slice(&name);
         out.extend(rec);
         index += 1;
     }
@@ -716,7 +718,7 @@ pub fn getdents64(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
 }
 
 pub fn getcwd(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
-    let mut cwd = m.process_of(tid).cwd.clone().into_bytes();
+    let mut cwd = raw_names::to_bytes(&m.process_of(tid).cwd);
     cwd.push(0);
     if cwd.len() > a[1] as usize {
         return Err(ERANGE);
@@ -747,7 +749,8 @@ pub fn readlinkat(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
     let path = m.read_path(tid, a[1])?;
     let walk = m.resolve_at(tid, a[0] as i32, &path, false)?;
     let target = m.vfs.readlink(&walk.loc, &*m).ok_or(EINVAL)?;
-    let bytes = &target.as_bytes()[..target.len().min(a[3] as usize)];
+    let target = raw_names::to_bytes(&target);
+    let bytes = &target[..target.len().min(a[3] as usize)];
     m.write_guest(tid, a[2], bytes)?;
     Ok(value(bytes.len() as u64))
 }
