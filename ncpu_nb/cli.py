@@ -3,20 +3,48 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
+import os
+import signal
 import sys
+import time
 from pathlib import Path
 
 from ncpu_nb.errors import NcpuError
 
+STDIN_CHUNK = 1 << 16  # bytes of host stdin read each time the guest waits for input
+
 
 def _parse_assignment(text: str) -> tuple[str, int]:
+    from ncpu_nb.isa.table import REGISTERS
+
     name, sep, value = text.partition("=")
     if not sep:
         raise argparse.ArgumentTypeError(f"expected REG=VALUE, got {text!r}")
+    name = name.strip().upper()
+    if name not in REGISTERS:
+        raise argparse.ArgumentTypeError(f"no register {name}; registers are {', '.join(REGISTERS)}")
     try:
-        return name.strip().upper(), int(value.strip(), 0)
+        return name, int(value.strip(), 0)
     except ValueError as exc:
         raise argparse.ArgumentTypeError(f"{value!r} is not an integer") from exc
+
+
+def _parse_seconds(text: str) -> float:
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = math.nan
+    if not (math.isfinite(seconds) and seconds > 0):  # nan would otherwise mean "no timeout"
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
+    return seconds
+
+
+def _parse_env(text: str) -> tuple[str, str]:
+    name, sep, value = text.partition("=")
+    if not (sep and name):
+        raise argparse.ArgumentTypeError(f"expected NAME=VALUE, got {text!r}")
+    return name, value
 
 
 def _read_program(path: str):
@@ -95,8 +123,8 @@ def cmd_synth(args) -> int:
         bar.set_postfix({k: (round(v, 3) if isinstance(v, float) else v) for k, v in info.items()})
         bar.update(10 if info.get("method") == "gradient" else 1)
 
-    result = Synthesizer(progress=progress if bar else None).synthesize(spec, time_limit=args.time_limit)
-    if bar:
+    result = Synthesizer(progress=progress if bar is not None else None).synthesize(spec, time_limit=args.time_limit)
+    if bar is not None:  # a tqdm bar has no truth value
         bar.close()
     if args.json:
         print(json.dumps(result.as_json()))
@@ -126,29 +154,62 @@ def cmd_lab(args) -> int:
     return launch(args.dir, args.port, extra=args.jupyter_args)
 
 
-def _guest_run(machine, timeout: float | None) -> int:
-    """Runs a guest program with the host's standard streams; its exit status becomes ours."""
-    def forward(out: bytes, err: bytes) -> None:
-        for stream, data in ((sys.stdout.buffer, out), (sys.stderr.buffer, err)):
-            if data:
-                stream.write(data)
-                stream.flush()
+def _forward(out: bytes, err: bytes) -> None:
+    for stream, data in ((sys.stdout.buffer, out), (sys.stderr.buffer, err)):
+        if data:
+            stream.write(data)
+            stream.flush()
 
-    run = machine.run(timeout=timeout, on_output=forward)
+
+def _guest_run(machine, timeout: float | None) -> int:
+    """Runs a guest program with the host's standard streams; its exit status becomes ours. Host stdin
+    is read only when the guest waits for input, a chunk at a time: `yes | ncpu-nb busybox head -n1`
+    ends at once, and input a guest never reads stays unread."""
+    stdin = _host_stdin_fd()
+    deadline = None if timeout is None else time.monotonic() + timeout
+    while True:
+        left = None if deadline is None else max(0.0, deadline - time.monotonic())
+        run = machine.run(timeout=left, on_output=_forward)
+        if run.stop != "stdin":
+            break
+        data = b"" if stdin is None else os.read(stdin, STDIN_CHUNK)
+        if data:
+            machine.write_stdin(data)
+        else:
+            machine.close_stdin()
     if not run.exited:
         raise NcpuError(f"the guest did not exit: stopped ({run.stop}) after {machine.instructions:,} instructions")
     return machine.exit_status
 
 
-def _host_stdin() -> bytes | None:
-    # A terminal is not piped in: the guest sees end of file at once instead of waiting for typing.
-    return None if sys.stdin is None or sys.stdin.isatty() else sys.stdin.buffer.read()
+def _host_stdin_fd() -> int | None:
+    """The host's stdin as a file descriptor, None when there is none (the guest sees end of file)."""
+    try:
+        return sys.stdin.fileno()
+    except (AttributeError, OSError, ValueError):  # closed, or replaced by an object without one
+        return None
+
+
+def _guest_options(args) -> dict:
+    """Machine options from the command line: the guest's stdin streams from ours; its output goes
+    straight to ours, so the machine keeps none of it."""
+    from ncpu_nb.machine.machine import DEFAULT_ENV
+
+    env = dict(entry.split("=", 1) for entry in DEFAULT_ENV)
+    env.update(args.env or [])
+    return {"env": [f"{name}={value}" for name, value in env.items()], "mounts": args.mount or (),
+            "cwd": args.cwd, "interactive": True, "max_output": 0}
+
+
+def _passed_through(words: list[str]) -> list[str]:
+    """The guest's own arguments: a leading `--` only ends our options (`ncpu-nb busybox -- --list`)."""
+    return words[1:] if words[:1] == ["--"] else words
 
 
 def cmd_busybox(args) -> int:
     from ncpu_nb.machine import Machine
 
-    machine = Machine.busybox(*args.args, stdin=_host_stdin(), mounts=args.mount or (), cwd=args.cwd)
+    machine = Machine.busybox(*_passed_through(args.args), **_guest_options(args))
     return _guest_run(machine, args.timeout)
 
 
@@ -156,10 +217,9 @@ def cmd_exec(args) -> int:
     from ncpu_nb.machine import Machine
     from ncpu_nb.machine.elf import read_elf
 
-    elf = read_elf(args.elf)  # before stdin is read: a wrong path fails at once
+    elf = read_elf(args.elf)
     name = Path(args.elf).name
-    machine = Machine(elf, [name, *args.args], stdin=_host_stdin(), mounts=args.mount or (), cwd=args.cwd,
-                      path=args.elf)
+    machine = Machine(elf, [name, *_passed_through(args.args)], path=args.elf, **_guest_options(args))
     return _guest_run(machine, args.timeout)
 
 
@@ -167,7 +227,9 @@ def _add_guest_options(p) -> None:
     p.add_argument("--mount", action="append", metavar="HOST:GUEST[:rw]",
                    help="show a host folder to the guest (read-only unless :rw; repeatable)")
     p.add_argument("--cwd", default="/", help="the guest's working directory (default /)")
-    p.add_argument("--timeout", type=float, help="give up after this many seconds")
+    p.add_argument("--env", action="append", type=_parse_env, metavar="NAME=VALUE",
+                   help="an environment variable for the guest, besides PATH and HOME (repeatable)")
+    p.add_argument("--timeout", type=_parse_seconds, help="give up after this many seconds")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -245,13 +307,32 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("elf", help="the executable (a host file)")
     p.add_argument("args", nargs=argparse.REMAINDER, metavar="ARGS", help="its arguments")
     p.set_defaults(func=cmd_exec)
+
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
+    try:
+        return _run_command(argv)
+    except BrokenPipeError:  # the reader left (`ncpu-nb isa | head -1`): stop quietly, as a shell tool does
+        _silence_stdout()
+        return 128 + signal.SIGPIPE
+
+
+def _silence_stdout() -> None:
+    """Send what is still buffered for stdout nowhere, so Python's flush at exit fails no more."""
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (AttributeError, OSError, ValueError):  # no real stdout (e.g. captured by a test)
+        pass
+
+
+def _run_command(argv: list[str] | None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        return args.func(args)
+        status = args.func(args)
+        sys.stdout.flush()  # here, not at exit: a closed pipe is then handled like any other
+        return status
     except NcpuError as exc:
         print(f"ncpu-nb {args.command}: {exc}", file=sys.stderr)
         return 1

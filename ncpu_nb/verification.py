@@ -127,13 +127,13 @@ def operand_sets(op: str, rng: np.random.Generator):
 def verify(full: bool = False, progress: bool = True, seed: int = 0, device: str = "cpu") -> VerifyReport:
     """Check every cell exhaustively and every operation against fast mode (see the module doc).
     `device` runs the torch wiring there ("cuda": a GPU makes `full` quick)."""
-    report = VerifyReport()
+    alu = NeuralALU(device=device)  # first: a device this host lacks fails before any work
+    report, rng = VerifyReport(), np.random.default_rng(seed)
     for name, spec in CELLS.items():
         t0 = time.perf_counter()
         right, total = load_cell(name).check()
         report.append(Check(f"cell {name}", f"all {total} patterns of {len(spec.inputs)} input bits", total,
                             total - right, time.perf_counter() - t0, total))
-    alu, rng = NeuralALU(device=device), np.random.default_rng(seed)
     ops = tqdm(ALU_NAMES, desc="verifying operations", disable=not progress)
     for op in ops:
         for label, domain, a, b in operand_sets(op, rng):

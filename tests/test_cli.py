@@ -1,13 +1,20 @@
 """The ncpu-nb command line: JSON output, initial registers, errors without tracebacks."""
+import argparse
 import json
 import os
+import resource
 import shutil
+import signal
 import subprocess
 import sys
+import time
+from pathlib import Path
 
 import pytest
 
-from ncpu_nb.cli import main
+from ncpu_nb.cli import build_parser, main
+
+ROOT = Path(__file__).resolve().parent.parent
 
 SUM = "MOV R1, 0\nloop:\nADD R1, R1, R0\nDEC R0\nJNZ loop\nHALT\n"
 
@@ -118,3 +125,111 @@ def test_verify_proves_the_neural_alu_exact(capsys):
     assert checks["cell combine"]["cases"] == 16 and checks["add random"]["cases"] == 1_000_000
     assert checks["mul bytes 3"]["cases"] == 65_536 and checks["div random"]["cases"] == 1_000_000
     assert all(c["mismatches"] == 0 for c in checks.values())
+
+
+# --- closed pipes, bad options, streamed stdin -----------------------------------------------------
+HELLO = ROOT / "programs" / "arm64" / "c" / "bin" / "hello"
+ONE_GIB = 1 << 30
+
+
+def _shell(command: str, timeout: float = 120, **options) -> subprocess.CompletedProcess:
+    """`command` in bash, in its own process group: a timeout ends every process of the pipeline (a
+    runaway `yes | …` would otherwise outlive the test)."""
+    proc = subprocess.Popen(["bash", "-c", command], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, start_new_session=True, **options)
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        raise
+    return subprocess.CompletedProcess(command, proc.returncode, out, err)
+
+
+def _limit_memory() -> None:  # the child of bash, and its children, may map at most 1 GiB
+    resource.setrlimit(resource.RLIMIT_AS, (ONE_GIB, ONE_GIB))
+
+
+def _subcommands() -> set[str]:
+    parser = build_parser()
+    return set(next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices)
+
+
+NOT_PIPED = {"verify": "minutes of work (its report goes through the same main)", "lab": "starts JupyterLab",
+             "conformance": "runs BusyBox's own testsuite"}
+
+
+def test_every_subcommand_piped_into_head_stops_without_a_traceback(asm, tmp_path):
+    big = asm("".join(f"l{i}: ADD R1, R1, R0\n" for i in range(20_000)) + "HALT\n")  # a long listing
+    spec = tmp_path / "double.json"
+    spec.write_text(json.dumps({"inputs": ["R0"], "outputs": ["R1"], "max_len": 3, "time_limit": 20,
+                                "examples": [[{"R0": x}, {"R1": 2 * x}] for x in (1, -3, 7, 12, 0, 40)]}))
+    piped = {"run": f"run {big}", "asm": f"asm {big}", "isa": "isa --markdown", "bench": "bench fast --quick",
+             "synth": f"synth {spec}", "synth-bench": "synth-bench --task add --time-limit 5",
+             "busybox": "busybox seq 100000", "exec": f"exec {HELLO}"}
+    assert _subcommands() <= set(piped) | set(NOT_PIPED), "a new subcommand: add it here"
+    for name, arguments in piped.items():
+        done = _shell(f"{sys.executable} -m ncpu_nb {arguments} | head -1; exit ${{PIPESTATUS[0]}}", cwd=ROOT)
+        assert done.returncode in (0, 128 + signal.SIGPIPE) and done.stdout.count(b"\n") == 1, (name, done)
+        assert b"Traceback" not in done.stderr and b"Exception ignored" not in done.stderr, (name, done.stderr)
+    assert _shell(f"{sys.executable} -m ncpu_nb --help | head -1", cwd=ROOT).stderr == b""
+
+
+def test_an_unknown_register_or_a_timeout_that_is_not_a_positive_number_is_a_usage_error(asm, capsys):
+    with pytest.raises(SystemExit) as info:
+        main(["run", asm(SUM), "--set", "R9=1"])
+    assert info.value.code == 2 and "argument --set: no register R9; registers are R0," in capsys.readouterr().err
+    for seconds in ("nan", "inf", "-1", "0", "soon"):
+        with pytest.raises(SystemExit):
+            main(["busybox", "--timeout", seconds, "true"])
+        assert "expected a positive number of seconds" in capsys.readouterr().err
+
+
+def test_verify_on_an_unknown_device_is_a_clear_error_before_any_work(capsys):
+    t0 = time.perf_counter()
+    assert main(["verify", "--device", "bogus"]) == 2
+    err = capsys.readouterr().err
+    assert err == "ncpu-nb verify: unknown torch device 'bogus': cpu, or cuda where there is a GPU\n"
+    assert time.perf_counter() - t0 < 30
+
+
+def test_synth_without_json_prints_the_program(tmp_path, capsys):
+    spec = tmp_path / "double.json"
+    spec.write_text(json.dumps({"inputs": ["R0"], "outputs": ["R1"], "max_len": 3, "time_limit": 20,
+                                "examples": [[{"R0": x}, {"R1": 2 * x}] for x in (1, -3, 7, 12, 0, 40)]}))
+    assert main(["synth", str(spec)]) == 0
+    out = capsys.readouterr().out
+    assert "solved by" in out and out.rstrip().endswith("HALT")
+
+
+def test_busybox_gets_environment_variables_and_its_own_options_after_a_double_dash(capsys):
+    assert main(["busybox", "--env", "GREETING=hello world", "--env", "HOME=/tmp", "--env", "EMPTY=",
+                 "sh", "-c", 'echo "$GREETING|$HOME|${EMPTY-unset}|$PATH"']) == 0
+    assert capsys.readouterr().out == "hello world|/tmp||/bin:/sbin:/usr/bin:/usr/sbin\n"
+    assert main(["busybox", "--", "--list"]) == 0
+    applets = capsys.readouterr().out.split()
+    assert {"sh", "ls", "sha256sum"} <= set(applets) and len(applets) > 200
+    with pytest.raises(SystemExit):
+        main(["busybox", "--env", "NOEQUALS", "true"])
+    assert "expected NAME=VALUE" in capsys.readouterr().err
+
+
+def test_host_stdin_streams_into_the_guest_as_it_reads():
+    t0 = time.perf_counter()
+    done = _shell(f"yes | {sys.executable} -m ncpu_nb busybox head -n1", timeout=60, cwd=ROOT,
+                  preexec_fn=_limit_memory)
+    assert (done.stdout, done.returncode) == (b"y\n", 0), done.stderr
+    assert time.perf_counter() - t0 < 30
+    # input the guest never reads stays for the next reader
+    done = _shell(f"printf 'a\\nb\\n' | ({sys.executable} -m ncpu_nb busybox true; cat)", cwd=ROOT)
+    assert done.stdout == b"a\nb\n"
+
+
+def test_exec_refuses_a_file_that_is_not_a_regular_one_before_reading_it(tmp_path):
+    done = _shell(f"{sys.executable} -m ncpu_nb exec /dev/zero", timeout=60, cwd=ROOT, preexec_fn=_limit_memory)
+    assert done.returncode == 1 and done.stderr == b"ncpu-nb exec: /dev/zero: not a regular file\n"
+    huge = tmp_path / "huge"
+    with huge.open("wb") as file:
+        file.truncate(300 << 20)  # sparse: no disk used
+    done = _shell(f"{sys.executable} -m ncpu_nb exec {huge}", cwd=ROOT)
+    assert done.returncode == 1 and b"more than the 256 MiB an executable may have" in done.stderr

@@ -29,6 +29,20 @@ def to_bits(values, device: str | torch.device = "cpu") -> torch.Tensor:
     return torch.from_numpy(bits).to(device)
 
 
+def torch_device(name: str | torch.device) -> torch.device:
+    """`name` as a torch device this host computes on, or a ValueError saying why not."""
+    try:
+        device = torch.device(name)
+    except RuntimeError:
+        raise ValueError(f"unknown torch device {str(name)!r}: cpu, or cuda where there is a GPU") from None
+    try:
+        torch.ones(1, device=device).cpu()  # a device torch knows but this host lacks fails here
+    except (RuntimeError, NotImplementedError, AssertionError) as exc:
+        reason = (str(exc).strip() or type(exc).__name__).splitlines()[0]
+        raise ValueError(f"torch device {str(name)!r} cannot be used here: {reason}") from None
+    return device
+
+
 def from_bits(bits: torch.Tensor) -> np.ndarray:
     """(batch, 32) bits -> unsigned 32-bit integers (uint64 array)."""
     return (bits.cpu().numpy().astype(np.uint64) * _POWERS).sum(axis=1)
@@ -42,7 +56,7 @@ class NeuralALU:
     batches (many lanes, whole verification sets) run as one kernel launch per cell level."""
 
     def __init__(self, directory=None, device: str | torch.device = "cpu"):
-        self.device = torch.device(device)
+        self.device = torch_device(device)
         self.logic = load_cell("logic", directory).to(self.device)
         self.combine = load_cell("combine", directory).to(self.device)
         self.full_adder = load_cell("full_adder", directory).to(self.device)

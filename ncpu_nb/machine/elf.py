@@ -5,6 +5,8 @@ locations (breakpoints on `main` when the file keeps its symbol table).
 """
 from __future__ import annotations
 
+import os
+import stat
 import struct
 from dataclasses import dataclass
 from functools import cached_property
@@ -27,11 +29,19 @@ SEGMENT_TYPES = {0: "NULL", 1: "LOAD", 2: "DYNAMIC", 3: "INTERP", 4: "NOTE", 6: 
                  0x6474E553: "GNU_PROPERTY"}
 SHT_SYMTAB, SHT_NOBITS = 2, 8
 SYMBOL_KINDS = {1: "object", 2: "function", 6: "tls"}
+MAX_ELF_SIZE = 256 << 20  # bytes; BusyBox is 1.8 MB
 
 
 def read_elf(path) -> bytes:
-    """The bytes of a host file, or an ElfError saying why it cannot be read."""
+    """The bytes of a host file, or an ElfError saying why it cannot be read: also a file that is not
+    a regular one (/dev/zero never ends) or is larger than MAX_ELF_SIZE, refused before reading."""
     try:
+        info = os.stat(path)
+        if not stat.S_ISREG(info.st_mode):
+            raise ElfError("not a regular file", str(path))
+        if info.st_size > MAX_ELF_SIZE:
+            raise ElfError(f"{info.st_size:,} bytes, more than the {MAX_ELF_SIZE >> 20} MiB an executable may have",
+                           str(path))
         return Path(path).read_bytes()
     except OSError as exc:
         raise ElfError(f"cannot read: {exc.strerror}", str(path)) from exc
