@@ -7,7 +7,7 @@
 """
 from ncpu_nb import coursework
 from ncpu_nb.cpu import CPU, RunResult, Snapshot
-from ncpu_nb.errors import AssemblyError, CycleBudgetExceeded, DecodeError, ExecutionError, NcpuError
+from ncpu_nb.errors import AssemblyError, CycleBudgetExceeded, DecodeError, ExecutionError, NcpuError, WeightsError
 from ncpu_nb.isa import Program, assemble, disassemble
 from ncpu_nb.isa.reference_table import ISAReference
 from ncpu_nb.machine import (BusyboxResult, ElfError, ElfFile, Machine, MachineError, MachineTimeout, MountError,
@@ -17,8 +17,8 @@ from ncpu_nb.resources import program_manifest, program_source
 
 __version__ = "0.1.0"
 __all__ = ["CPU", "RunResult", "Snapshot", "Program", "assemble", "disassemble", "MachineProtocol", "Trace", "TraceStep",
-           "NcpuError", "AssemblyError", "DecodeError", "ExecutionError", "CycleBudgetExceeded", "isa_reference",
-           "list_programs", "load_program", "coursework", "verify",
+           "NcpuError", "AssemblyError", "DecodeError", "ExecutionError", "CycleBudgetExceeded", "WeightsError",
+           "isa_reference", "list_programs", "load_program", "coursework", "verify",
            "Machine", "busybox", "busybox_terminal", "BusyboxResult", "ElfFile", "MachineError", "ElfError",
            "MachineTimeout", "MountError"]
 

@@ -52,6 +52,11 @@ class ExecutionError(NcpuError):
         super().__init__(f"{message}; {where}PC={pc}: {instruction}")
 
 
+class WeightsError(NcpuError):
+    """Trained weights that cannot be used: a file missing, malformed, not the one its manifest
+    records (tampered or stale), wrong on its input domain, or named outside its weights folder."""
+
+
 class CycleBudgetExceeded(NcpuError):
     """`run` reached its cycle budget before every lane halted."""
 

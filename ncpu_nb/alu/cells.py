@@ -4,6 +4,13 @@ A cell maps a few input bits to a few output bits through one hidden ReLU layer;
 bit is 1 where its logit is positive. Each cell's input domain is tiny (2^3 or 2^4 patterns),
 so it is verified on *every* input; the 32-bit operations are fixed wirings of cells
 (`neural_alu.py`), which is why exact cells give exact operations.
+
+What is trusted: a weights folder's manifest.json records each file's sha256, so a corrupt, stale
+or swapped file is refused; but whoever can write the folder can update the manifest too. So the
+kit's own cells are also proven right on their whole input domain each time they load (a tampered
+cell that still computes its truth table is harmless), and `ncpu-nb verify` proves every 32-bit
+operation wired from them. A folder passed as `directory` is the caller's own (retrained or
+perturbed on purpose): it loads as its manifest says. Manifest file names stay inside the folder.
 """
 from __future__ import annotations
 
@@ -15,12 +22,8 @@ from pathlib import Path
 
 import torch
 
-from ncpu_nb.errors import NcpuError
+from ncpu_nb.errors import WeightsError
 from ncpu_nb.resources import data_dir
-
-
-class WeightsError(NcpuError):
-    """A weight file is missing, tampered with, or does not match the manifest."""
 
 
 @dataclass(frozen=True)
@@ -86,26 +89,60 @@ def sha256(path: Path) -> str:
 
 
 def read_manifest(directory: Path | None = None) -> dict:
-    path = (directory or data_dir("weights")) / "manifest.json"
+    """A weights folder's manifest.json: {"cells": {name: {"file", "sha256", ...}}}."""
+    path = Path(directory or data_dir("weights")) / "manifest.json"
     if not path.is_file():
         raise WeightsError(f"{path} is missing: rebuild the weights with `python -m ncpu_nb.train`")
-    return json.loads(path.read_text())
+    try:
+        manifest = json.loads(path.read_text())
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise WeightsError(f"{path} is not valid JSON: {exc}") from None
+    if not (isinstance(manifest, dict) and isinstance(manifest.get("cells"), dict)):
+        raise WeightsError(f'{path} has no "cells" table')
+    return manifest
 
 
 def load_cell(name: str, directory: Path | None = None) -> Cell:
-    """A trained cell from weights/, its file checked against the manifest's sha256."""
+    """A trained cell from a weights folder (default: the kit's own), its file checked against the
+    manifest's sha256 and, for the kit's own cells, proven right on the cell's whole input domain."""
+    from safetensors import SafetensorError
     from safetensors.torch import load_file
 
-    directory = directory or data_dir("weights")
-    entry = read_manifest(directory)["cells"].get(name)
-    if entry is None:
-        raise WeightsError(f"weights/manifest.json has no cell {name!r}")
-    path = directory / entry["file"]
-    if not path.is_file():
-        raise WeightsError(f"weight file {path} is missing: rebuild with `python -m ncpu_nb.train`")
-    if sha256(path) != entry["sha256"]:
+    folder = Path(directory or data_dir("weights"))
+    path, digest = _weight_file(folder, name)
+    if sha256(path) != digest:
         raise WeightsError(f"weight file {path} does not match its sha256 in manifest.json (tampered or stale)")
     cell = Cell(CELLS[name])
-    cell.load_state_dict(load_file(str(path)))
+    try:
+        cell.load_state_dict(load_file(str(path)))
+    except (SafetensorError, RuntimeError) as exc:  # not safetensors, or tensors of other names or shapes
+        raise WeightsError(f"weight file {path} is not a {name} cell: {str(exc).splitlines()[0]}") from None
     cell.eval()
+    if folder.resolve() == data_dir("weights").resolve():
+        _prove(cell, path)
     return cell
+
+
+def _weight_file(folder: Path, name: str) -> tuple[Path, str]:
+    """(path, sha256) of a cell's file as the manifest names it, refused unless it is a file in `folder`
+    (before anything is read from it)."""
+    entry = read_manifest(folder)["cells"].get(name)
+    if entry is None:
+        raise WeightsError(f"{folder / 'manifest.json'} has no cell {name!r}")
+    file, digest = (entry.get("file"), entry.get("sha256")) if isinstance(entry, dict) else (None, None)
+    if not (isinstance(file, str) and isinstance(digest, str)):
+        raise WeightsError(f'{folder / "manifest.json"}: cell {name!r} needs a "file" and a "sha256"')
+    path = folder / file
+    if Path(file).name != file or file in ("", ".", "..") or not path.resolve().is_relative_to(folder.resolve()):
+        raise WeightsError(f"{folder / 'manifest.json'}: cell {name!r} names {file!r}, not a file in {folder}")
+    if not path.is_file():
+        raise WeightsError(f"weight file {path} is missing: rebuild with `python -m ncpu_nb.train`")
+    return path, digest
+
+
+def _prove(cell: Cell, path: Path) -> None:
+    right, total = cell.check()
+    if right != total:
+        raise WeightsError(f"weight file {path} is wrong on {total - right} of the {total} patterns of its cell: "
+                           "restore the kit's weights or rebuild them with `python -m ncpu_nb.train`, then run "
+                           "`ncpu-nb verify`")
