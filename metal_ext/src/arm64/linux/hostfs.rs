@@ -322,7 +322,7 @@ fn guest_stat(m: &libc::stat) -> Stat {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -340,13 +340,11 @@ mod tests {
         (base, dir)
     }
 
-    /// Swaps `d` and the symlink `sym` as fast as the host allows, as a guest on another machine
-    /// sharing the mount would, while `attack` tries to reach the canary through `d`.
-    fn race(tag: &str, attack: impl Fn(&HostDir) + Sync) {
-        let (base, dir) = setup(tag);
-        let mount = base.join("mount");
+    /// Runs `body` while another thread (as a guest on another machine sharing the mount would)
+    /// keeps swapping each of `dirs` below `mount` for a symlink to `outside`, as fast as it can.
+    pub(crate) fn while_swapping(mount: &Path, outside: &Path, dirs: &[&str], body: impl FnOnce()) {
         let stop = AtomicBool::new(false);
-        /// Stops the swapping thread however the attack ends (a failed assertion included).
+        /// Stops the swapping thread however the body ends (a failed assertion included).
         struct StopOnDrop<'a>(&'a AtomicBool);
         impl Drop for StopOnDrop<'_> {
             fn drop(&mut self) {
@@ -355,14 +353,25 @@ mod tests {
         }
         std::thread::scope(|s| {
             s.spawn(|| {
-                while !stop.load(Ordering::Relaxed) {
-                    let _ = std::fs::rename(mount.join("d"), mount.join("d_old"));
-                    let _ = std::fs::rename(mount.join("sym"), mount.join("d"));
-                    let _ = std::fs::rename(mount.join("d"), mount.join("sym"));
-                    let _ = std::fs::rename(mount.join("d_old"), mount.join("d"));
+                for dir in dirs.iter().cycle() {
+                    if stop.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    let _ = std::fs::rename(mount.join(dir), mount.join("held"));
+                    let _ = std::os::unix::fs::symlink(outside, mount.join(dir));
+                    let _ = std::fs::remove_file(mount.join(dir));
+                    let _ = std::fs::rename(mount.join("held"), mount.join(dir));
                 }
             });
             let _stop = StopOnDrop(&stop);
+            body();
+        });
+    }
+
+    /// Tries `attack` many times while `d` is swapped for a symlink to the folder around the mount.
+    fn race(tag: &str, attack: impl Fn(&HostDir)) {
+        let (base, dir) = setup(tag);
+        while_swapping(&base.join("mount"), &base.join("outside"), &["d"], || {
             for _ in 0..20_000 {
                 attack(&dir);
             }

@@ -914,4 +914,62 @@ mod tests {
         assert!(inside.join("file.txt").exists());
         std::fs::remove_dir_all(&host).unwrap();
     }
+
+    /// Random path operations by the guest on a rw mount while the host (another machine sharing
+    /// the folder) keeps swapping folders for symlinks to the folder around the mount: whatever
+    /// the interleaving, nothing outside the mount is read, written, created or changed.
+    #[test]
+    fn path_operations_under_concurrent_renames_stay_in_the_mount() {
+        use crate::arm64::linux::hostfs::tests::while_swapping;
+        let base = std::env::temp_dir().join(format!("vfs-fuzz-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&base);
+        let (mount, outside) = (base.join("mount"), base.join("outside"));
+        for d in ["a", "b", "a/c"] {
+            std::fs::create_dir_all(mount.join(d)).unwrap();
+        }
+        // The folder around the mount has the mount's shape, so a walk that left it would find things.
+        std::fs::create_dir_all(outside.join("c")).unwrap();
+        std::fs::write(outside.join("canary"), b"host secret").unwrap();
+        std::fs::write(outside.join("c/canary"), b"host secret").unwrap();
+        let before = || {
+            use std::os::unix::fs::PermissionsExt;
+            let mut names: Vec<_> = [outside.clone(), outside.join("c")]
+                .iter()
+                .flat_map(|d| std::fs::read_dir(d).unwrap().map(|e| e.unwrap().file_name()))
+                .collect();
+            names.sort();
+            let mode = std::fs::metadata(outside.join("canary")).unwrap().permissions().mode();
+            (names, std::fs::read(outside.join("canary")).unwrap(), mode)
+        };
+        let snapshot = before();
+        use std::os::unix::fs::MetadataExt;
+        let secrets = ["canary", "c/canary"].map(|f| std::fs::metadata(outside.join(f)).unwrap().ino());
+        let mut v = tree();
+        v.mount(mount.clone(), "/m", true).unwrap();
+        let ctx = NoProcesses;
+        let names = ["a", "b", "c", "x", "canary"];
+        let mut rng = 0x5eed_u64;
+        let mut next = |n: usize| {
+            rng = rng.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (rng >> 33) as usize % n
+        };
+        while_swapping(&mount, &outside, &["a", "b", "a/c"], || {
+            for _ in 0..20_000 {
+                let path = (0..1 + next(3)).fold("/m".to_string(), |p, _| format!("{p}/{}", names[next(5)]));
+                let Ok((dir, name)) = v.resolve_parent("/", &path, &ctx) else { continue };
+                let _ = match next(8) {
+                    0 => v.create(&dir.loc, &name, Node::File(Arc::new(b"guest".to_vec())), 0o4777).map(|_| ()),
+                    1 => v.create(&dir.loc, &name, Node::Dir { entries: BTreeMap::new(), parent: 0 }, 0o755).map(|_| ()),
+                    2 => v.remove(&dir.loc, &name, next(2) == 0),
+                    3 => v.rename(&dir.loc, &name, &dir.loc, names[next(5)], false),
+                    4 => v.set_attributes(&Loc::Host { mount: 0, rel: PathBuf::from(&path[3..]) }, Some(0o777), (None, None), (None, None)),
+                    5 => v.resolve("/", &path, false, &ctx).and_then(|w| v.read_file(&w.loc)).map(|d| assert_ne!(*d, b"host secret")),
+                    6 => v.link(&Loc::Host { mount: 0, rel: PathBuf::from("a/c") }, &dir.loc, &name),
+                    _ => v.resolve("/", &path, false, &ctx).and_then(|w| v.list(&w, &ctx)).map(|l| assert!(l.iter().all(|e| !secrets.contains(&e.ino)))),
+                };
+            }
+        });
+        assert_eq!(before(), snapshot, "the folder around the mount changed");
+        std::fs::remove_dir_all(&base).unwrap();
+    }
 }
