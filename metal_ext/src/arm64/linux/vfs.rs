@@ -954,8 +954,13 @@ mod tests {
             (rng >> 33) as usize % n
         };
         while_swapping(&mount, &outside, &["a", "b", "a/c"], || {
-            for _ in 0..20_000 {
-                let path = (0..1 + next(3)).fold("/m".to_string(), |p, _| format!("{p}/{}", names[next(5)]));
+            for _ in 0..40_000 {
+                // Mostly below the swapped folders, where a walk that followed a swap would land outside.
+                let path = match next(3) {
+                    0 => format!("/m/{}", names[next(5)]),
+                    1 => format!("/m/{}/{}", ["a", "b"][next(2)], names[next(5)]),
+                    _ => format!("/m/a/c/{}", names[next(5)]),
+                };
                 let Ok((dir, name)) = v.resolve_parent("/", &path, &ctx) else { continue };
                 let _ = match next(8) {
                     0 => v.create(&dir.loc, &name, Node::File(Arc::new(b"guest".to_vec())), 0o4777).map(|_| ()),
