@@ -10,8 +10,8 @@ from ncpu_nb.cpu import CPU, RunResult, Snapshot
 from ncpu_nb.errors import AssemblyError, CycleBudgetExceeded, DecodeError, ExecutionError, NcpuError, WeightsError
 from ncpu_nb.isa import Program, assemble, disassemble
 from ncpu_nb.isa.reference_table import ISAReference
-from ncpu_nb.machine import (BusyboxResult, ElfError, ElfFile, Machine, MachineError, MachineTimeout, MountError,
-                             busybox)
+from ncpu_nb.machine import (BusyboxResult, ElfError, ElfFile, Limits, Machine, MachineError, MachineTimeout,
+                             MountError, busybox)
 from ncpu_nb.protocol import MachineProtocol, Trace, TraceStep
 from ncpu_nb.resources import program_manifest, program_source
 
@@ -19,7 +19,7 @@ __version__ = "0.1.0"
 __all__ = ["CPU", "RunResult", "Snapshot", "Program", "assemble", "disassemble", "MachineProtocol", "Trace", "TraceStep",
            "NcpuError", "AssemblyError", "DecodeError", "ExecutionError", "CycleBudgetExceeded", "WeightsError",
            "isa_reference", "list_programs", "load_program", "coursework", "verify",
-           "Machine", "busybox", "busybox_terminal", "BusyboxResult", "ElfFile", "MachineError", "ElfError",
+           "Machine", "Limits", "busybox", "busybox_terminal", "BusyboxResult", "ElfFile", "MachineError", "ElfError",
            "MachineTimeout", "MountError"]
 
 # The differentiable engine needs torch: its names load on first use, so `import ncpu_nb` stays light.

@@ -40,6 +40,24 @@ def _parse_seconds(text: str) -> float:
     return seconds
 
 
+def _parse_size(text: str) -> int:
+    from ncpu_nb.machine.limits import parse_size
+
+    try:
+        size = parse_size(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    if size <= 0:
+        raise argparse.ArgumentTypeError(f"expected a size above zero, got {text!r}")
+    return size
+
+
+def _parse_positive(text: str) -> int:
+    if not text.isdigit() or int(text) == 0:
+        raise argparse.ArgumentTypeError(f"expected a whole number above zero, got {text!r}")
+    return int(text)
+
+
 def _parse_env(text: str) -> tuple[str, str]:
     name, sep, value = text.partition("=")
     if not (sep and name):
@@ -197,8 +215,10 @@ def _guest_options(args) -> dict:
 
     env = dict(entry.split("=", 1) for entry in DEFAULT_ENV)
     env.update(args.env or [])
+    limits = {name: value for name in ("memory", "tmpfs_size", "max_procs")
+              if (value := getattr(args, name)) is not None}
     return {"env": [f"{name}={value}" for name, value in env.items()], "mounts": args.mount or (),
-            "cwd": args.cwd, "interactive": True, "max_output": 0}
+            "cwd": args.cwd, "interactive": True, "max_output": 0, "limits": limits}
 
 
 def _passed_through(words: list[str]) -> list[str]:
@@ -230,6 +250,12 @@ def _add_guest_options(p) -> None:
     p.add_argument("--env", action="append", type=_parse_env, metavar="NAME=VALUE",
                    help="an environment variable for the guest, besides PATH and HOME (repeatable)")
     p.add_argument("--timeout", type=_parse_seconds, help="give up after this many seconds")
+    p.add_argument("--memory", type=_parse_size, metavar="SIZE",
+                   help="guest memory over all its processes, e.g. 512M (default 4G; past it: ENOMEM)")
+    p.add_argument("--tmpfs-size", type=_parse_size, metavar="SIZE",
+                   help="bytes the in-memory filesystem may hold (default 1G; past it: ENOSPC)")
+    p.add_argument("--max-procs", type=_parse_positive, metavar="N",
+                   help="threads over all guest processes (default 256; past it fork fails with EAGAIN)")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -52,3 +52,20 @@ def test_guest_memory_is_bounded_over_all_processes():
 def test_processes_are_bounded():
     r = guest_under_prlimit("i=0; while [ $i -lt 2000 ]; do sleep 1000 & i=$((i+1)); done; echo never", task_limit=40)
     assert "never" not in r["out"] and "can't fork: Resource temporarily unavailable" in r["err"], r
+
+
+def test_limits_from_python_and_the_command_line():
+    import ncpu_nb
+
+    r = ncpu_nb.busybox("sh", "-c", "head -c 3000000 /dev/zero > /tmp/x; echo $?; wc -c < /tmp/x",
+                        limits={"tmpfs_size": "1M"})
+    assert r.stdout == f"1\n{1 << 20}\n"
+    assert ncpu_nb.Limits.of({"memory": "2G"}) == ncpu_nb.Limits(memory=2 << 30)
+    with pytest.raises(ValueError, match="max_procs"):
+        ncpu_nb.Limits(max_procs=0)
+    cli = [sys.executable, "-m", "ncpu_nb", "busybox"]
+    p = subprocess.run([*cli, "--max-procs", "3", "sh", "-c", "sleep 5 & sleep 5 & sleep 5 & echo never"],
+                       capture_output=True, text=True, timeout=120)
+    assert "never" not in p.stdout and "can't fork" in p.stderr
+    p = subprocess.run([*cli, "--memory", "lots", "true"], capture_output=True, text=True, timeout=120)
+    assert p.returncode == 2 and "not a size: 'lots'" in p.stderr

@@ -79,7 +79,7 @@ def _shown(text: str) -> str:
 
 def busybox(*args: str, stdin: bytes | str | None = None, mounts=(), cwd: str = "/", env=None,
             timeout: float | None = None, max_instructions: int | None = None,
-            deterministic: bool = True, max_output: int | None = MAX_OUTPUT) -> BusyboxResult:
+            deterministic: bool = True, max_output: int | None = MAX_OUTPUT, limits=None) -> BusyboxResult:
     """Run `busybox ARGS…` on a fresh AArch64 machine until it exits, e.g.
     busybox("sh", "-c", "seq 5 | paste -sd+ | bc").
 
@@ -88,9 +88,10 @@ def busybox(*args: str, stdin: bytes | str | None = None, mounts=(), cwd: str = 
     timeout, max_instructions   give up (MachineTimeout, with the output so far) after this much
     max_output   bytes of each stream kept (the newest; default 256 MiB, None: all): a longer output is
                  cut, `result.truncated` says how much, with a warning and a line in the HTML view
+    limits   what the guest may take of the host (`ncpu_nb.Limits`, or a dict such as {"tmpfs_size": "64M"})
     """
     machine = Machine.busybox(*args, stdin=stdin, mounts=mounts, cwd=cwd, env=env, deterministic=deterministic,
-                              max_output=max_output)
+                              max_output=max_output, limits=limits)
     run = machine.run(max_instructions=max_instructions, timeout=timeout)
     if not run.exited:
         raise MachineTimeout(f"busybox {shlex.join(args)} did not exit: stopped ({run.stop}) after "

@@ -16,6 +16,7 @@ from typing import NamedTuple
 from ncpu_nb import _metal, html
 from ncpu_nb.machine.elf import ElfFile, read_elf
 from ncpu_nb.machine.errors import ElfError, MachineError
+from ncpu_nb.machine.limits import Limits
 from ncpu_nb.machine.mounts import parse_mounts
 from ncpu_nb.machine.syscalls import SyscallLog
 from ncpu_nb.protocol import Trace, TraceStep
@@ -259,6 +260,8 @@ class Machine:
     exe_path      where the program lives in the guest's filesystem (default /bin/ and its file name)
     max_output    bytes of each output stream kept in `stdout` / `stderr`: past it the oldest are dropped
                   and `truncated` says how many (default MAX_OUTPUT, 256 MiB; None: keep everything)
+    limits        what the guest may take of the host: `Limits(memory=…, tmpfs_size=…, max_procs=…)`
+                  or a dict of some of them (default 4 GiB, 1 GiB, 256)
 
     `elf` is the program's ELF file as read in Python (segments, sections, symbols).
     """
@@ -266,7 +269,7 @@ class Machine:
     def __init__(self, elf: bytes, argv=None, env=None, *, stdin: bytes | str | None = None, mounts=(),
                  cwd: str = "/", deterministic: bool = True, trace_depth: int = 0,
                  exe_path: str | None = None, path: str | None = None, interactive: bool = False,
-                 max_output: int | None = MAX_OUTPUT):
+                 max_output: int | None = MAX_OUTPUT, limits: Limits | dict | None = None):
         if max_output is not None and max_output < 0:
             raise ValueError(f"max_output is a number of bytes (or None), not {max_output}")
         self.path, self.max_output = path, max_output
@@ -278,6 +281,7 @@ class Machine:
         self.stdin = stdin.encode() if isinstance(stdin, str) else bytes(stdin or b"")
         self.mounts = parse_mounts(mounts)
         self.cwd, self.deterministic, self.interactive = cwd, deterministic, interactive
+        self.limits = Limits.of(limits)
         self._trace_depth = trace_depth
         self.breakpoints = Breakpoints(self)
         self.watchpoints = Watchpoints(self)
@@ -287,11 +291,12 @@ class Machine:
     @classmethod
     def from_elf(cls, path, argv=None, env=None, *, stdin=None, mounts=(), cwd: str = "/",
                  deterministic: bool = True, trace_depth: int = 0, exe_path: str | None = None,
-                 interactive: bool = False, max_output: int | None = MAX_OUTPUT) -> "Machine":
+                 interactive: bool = False, max_output: int | None = MAX_OUTPUT,
+                 limits: Limits | dict | None = None) -> "Machine":
         """A machine about to run the ELF executable at `path` (a host file)."""
         return cls(read_elf(path), argv, env, stdin=stdin, mounts=mounts, cwd=cwd, deterministic=deterministic,
                    trace_depth=trace_depth, exe_path=exe_path, path=str(path), interactive=interactive,
-                   max_output=max_output)
+                   max_output=max_output, limits=limits)
 
     @classmethod
     def busybox(cls, *args: str, **options) -> "Machine":
@@ -306,7 +311,7 @@ class Machine:
             engine = _metal.LinuxMachine(
                 self._elf_bytes, self.argv, self.env, exe_path=self.exe_path,
                 mounts=[(m.host, m.guest, m.writable) for m in self.mounts], cwd=self.cwd, stdin=self.stdin,
-                stdin_closed=not self.interactive, deterministic=self.deterministic)
+                stdin_closed=not self.interactive, deterministic=self.deterministic, **self.limits.engine_options())
         except _metal.ElfError as exc:
             raise ElfError(str(exc), self.path) from exc
         engine.set_trace(self._trace_depth)
