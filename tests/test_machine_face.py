@@ -133,9 +133,11 @@ def test_an_x86_program_is_named_as_such():
 # --- pieces without the machine ---------------------------------------------------------------------
 def test_magic_options_come_before_the_command():
     assert parse_options(["--mount", "a:/b", "--cwd=/tmp", "--timeout", "2", "ls", "--help"]) == (
-        {"mounts": ["a:/b"], "cwd": "/tmp", "timeout": 2.0}, ["ls", "--help"])
-    assert parse_options(["--", "--help"]) == ({"mounts": []}, ["--help"])
-    assert parse_options(["--max-output=4096", "yes"]) == ({"mounts": [], "max_output": 4096}, ["yes"])
+        {"mounts": ["a:/b"], "limits": {}, "cwd": "/tmp", "timeout": 2.0}, ["ls", "--help"])
+    assert parse_options(["--", "--help"]) == ({"mounts": [], "limits": {}}, ["--help"])
+    assert parse_options(["--max-output=4096", "yes"]) == ({"mounts": [], "limits": {}, "max_output": 4096}, ["yes"])
+    assert parse_options(["--memory", "1G", "--tmpfs-size=64M", "--max-procs", "9", "sh"]) == (
+        {"mounts": [], "limits": {"memory": "1G", "tmpfs_size": "64M", "max_procs": 9}}, ["sh"])
     from IPython.core.error import UsageError
     with pytest.raises(UsageError, match="unknown option --color"):
         parse_options(["--color", "ls"])
@@ -143,6 +145,9 @@ def test_magic_options_come_before_the_command():
         parse_options(["--cwd"])
     with pytest.raises(UsageError, match="--max-output takes a number of bytes"):
         parse_options(["--max-output", "lots", "yes"])
+    for bad in ("nan", "inf", "-1", "0", "soon"):
+        with pytest.raises(UsageError, match="--timeout takes a positive number of seconds"):
+            parse_options(["--timeout", bad, "ls"])
 
 
 def test_load_ext_registers_both_magics():

@@ -1,13 +1,15 @@
 """IPython magics: `%busybox ARGS…` runs one command line, `%%busybox` runs the cell as a shell script.
 
 Options come before the command: `--mount HOST:GUEST[:ro|rw]` (repeatable), `--cwd DIR`,
-`--timeout SECONDS`, `--max-output BYTES` (of each stream kept; default 256 MiB). The result (stdout,
+`--timeout SECONDS`, `--max-output BYTES` (of each stream kept; default 256 MiB), and the guest's
+limits `--memory SIZE`, `--tmpfs-size SIZE`, `--max-procs N` (see `ncpu_nb.Limits`). The result (stdout,
 stderr, exit code) is returned, so `r = %busybox ls` keeps it.
 IPython expands `{python_expression}` and `$name` in the magic's line (not in a %%busybox cell);
 write `$$` for a literal `$` there.
 """
 from __future__ import annotations
 
+import math
 import shlex
 
 from IPython.core.error import UsageError
@@ -15,12 +17,14 @@ from IPython.core.magic import Magics, cell_magic, line_magic, magics_class
 
 from ncpu_nb.machine.errors import MountError
 
-OPTIONS = {"--mount": "mounts", "--cwd": "cwd", "--timeout": "timeout", "--max-output": "max_output"}
+OPTIONS = {"--mount": "mounts", "--cwd": "cwd", "--timeout": "timeout", "--max-output": "max_output",
+           "--memory": "memory", "--tmpfs-size": "tmpfs_size", "--max-procs": "max_procs"}
+LIMITS = ("memory", "tmpfs_size", "max_procs")
 
 
 def parse_options(words: list[str]) -> tuple[dict, list[str]]:
     """Leading options (also as --opt=value; see OPTIONS), then the command's own words."""
-    options: dict = {"mounts": []}
+    options: dict = {"mounts": [], "limits": {}}
     i = 0
     while i < len(words) and words[i].startswith("--"):
         word = words[i]
@@ -42,11 +46,15 @@ def parse_options(words: list[str]) -> tuple[dict, list[str]]:
             try:
                 options["timeout"] = float(value)
             except ValueError:
-                raise UsageError(f"--timeout takes seconds, not {value!r}") from None
+                options["timeout"] = math.nan
+            if not (math.isfinite(options["timeout"]) and options["timeout"] > 0):
+                raise UsageError(f"--timeout takes a positive number of seconds, not {value!r}")
         elif name == "--max-output":
             if not value.isdigit():
                 raise UsageError(f"--max-output takes a number of bytes, not {value!r}")
             options["max_output"] = int(value)
+        elif OPTIONS[name] in LIMITS:
+            options["limits"][OPTIONS[name]] = int(value) if value.isdigit() else value
         else:
             options[OPTIONS[name]] = value
     return options, words[i:]
@@ -85,7 +93,7 @@ class BusyboxMagics(Magics):
 def _run(busybox, args: list[str], options: dict):
     try:
         return busybox(*args, **options)
-    except MountError as exc:  # a mistake on the magic's line: the message is enough, not a traceback
+    except (MountError, ValueError) as exc:  # a mistake on the magic's line: the message is enough
         raise UsageError(str(exc)) from None
 
 
