@@ -243,6 +243,12 @@ def cmd_exec(args) -> int:
     return _guest_run(machine, args.timeout)
 
 
+def cmd_conformance(args) -> int:
+    from ncpu_nb.conformance.busybox import main as busybox_conformance
+
+    return busybox_conformance(args)
+
+
 def _add_guest_options(p) -> None:
     p.add_argument("--mount", action="append", metavar="HOST:GUEST[:rw]",
                    help="show a host folder to the guest (read-only unless :rw; repeatable)")
@@ -334,6 +340,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("args", nargs=argparse.REMAINDER, metavar="ARGS", help="its arguments")
     p.set_defaults(func=cmd_exec)
 
+    p = sub.add_parser("conformance", help="run BusyBox 1.35.0's own testsuite on the machine (and under qemu-user)",
+                       description="Runs BusyBox's upstream testsuite (runtest, as Debian's build runs it) against "
+                                   "the machine and reports the failures qemu-user does not have. Status 1 when "
+                                   "there are any.")
+    p.add_argument("suite", choices=["busybox"])
+    p.add_argument("--subset", choices=["quick", "full"], default="full",
+                   help="quick: the tests of 17 text applets (under a minute); full (default): every applet's")
+    p.add_argument("--qemu", action="store_true",
+                   help="run it under qemu-aarch64 -cpu cortex-a53 too and compare with that run "
+                        "(default: with qemu's recorded failures)")
+    p.add_argument("--jobs", type=int, help="applets tested at once (default: one per CPU core)")
+    p.add_argument("--keep", metavar="DIR", help="leave the work folders and each applet's runtest log in DIR")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_conformance)
     return parser
 
 
