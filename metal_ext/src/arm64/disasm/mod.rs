@@ -30,7 +30,6 @@ mod load_store;
 mod simd;
 mod simd_crypto;
 mod simd_extra;
-mod simd_fp;
 mod sme;
 mod sve;
 mod sve2;
@@ -57,7 +56,9 @@ fn decode(w: u32, pc: u64) -> Option<String> {
         0b1000 | 0b1001 => data_imm::decode(w, pc),
         0b1010 | 0b1011 => branch_system::decode(w, pc),
         0b0101 | 0b1101 => data_reg::decode(w),
-        0b0111 | 0b1111 => simd_fp::decode(w),
+        // Scalar FP has bit 28 set and bit 30 clear; everything else here is Advanced SIMD.
+        0b0111 | 0b1111 if fields::bit(w, 28) == 1 && fields::bit(w, 30) == 0 => fp_scalar::decode(w),
+        0b0111 | 0b1111 => simd::decode(w),
         _ if fields::bit(w, 27) == 1 && fields::bit(w, 25) == 0 => load_store::decode(w, pc),
         _ => None,
     }

@@ -2,27 +2,8 @@
 //! across lanes, pairwise, copy, modified immediate, shift by immediate, indexed element,
 //! permute, extract, table lookup, and the AES/SHA crypto instructions.
 
-use super::fields::{bit, bits, byte_mask, fp8_text, lane, r, uimm};
-use super::simd_fp::arrangement;
+use super::fields::{arrangement, bit, bits, byte_mask, elem, fp8_text, fp_arrangement, lane, operand, r, uimm, v};
 use super::{simd_crypto, simd_extra};
-
-/// Element letter of a size field: "b", "h", "s", "d".
-pub(super) fn elem(size: u32) -> &'static str {
-    ["b", "h", "s", "d"][size as usize]
-}
-
-pub(super) fn v(n: u32, arr: &str) -> String {
-    format!("v{n}.{arr}")
-}
-
-/// An operand of a vector (`arr` set) or scalar (element letter `e`) form.
-pub(super) fn operand(n: u32, scalar: bool, e: &str, arr: &str) -> String {
-    if scalar {
-        format!("{e}{n}")
-    } else {
-        v(n, arr)
-    }
-}
 
 pub fn decode(w: u32) -> Option<String> {
     let scalar = bit(w, 28) == 1;
@@ -163,16 +144,6 @@ fn fp16_three_same(w: u32, scalar: bool) -> Option<String> {
         arr,
         [bits(w, 4, 0), bits(w, 9, 5), bits(w, 20, 16)],
     )
-}
-
-/// FP arrangement for single/double (`sz`) and width `q`; 1d is not a valid FP vector.
-pub(super) fn fp_arrangement(sz: u32, q: u32) -> Option<&'static str> {
-    match (sz, q) {
-        (0, 0) => Some("2s"),
-        (0, 1) => Some("4s"),
-        (1, 1) => Some("2d"),
-        _ => None,
-    }
 }
 
 fn three_same(w: u32, scalar: bool) -> Option<String> {

@@ -1,7 +1,6 @@
 //! The cryptographic extensions of Advanced SIMD: AES, SHA-1, SHA-256, SHA-512, SHA-3, SM3, SM4.
 
-use super::fields::{bit, bits, lane, uimm};
-use super::simd::v;
+use super::fields::{bit, bits, lane, uimm, v};
 
 pub fn sha3_sm3_sm4(w: u32) -> Option<String> {
     let (rm, ra, rn, rd) = (bits(w, 20, 16), bits(w, 14, 10), bits(w, 9, 5), bits(w, 4, 0));

@@ -1,9 +1,7 @@
 //! The later Advanced SIMD additions: dot products, complex arithmetic, rounding doubling
 //! multiply-accumulate, BFloat16, int8 matrix multiply, and the FP16 widening FMLAL/FMLSL.
 
-use super::fields::{bit, bits, lane, uimm};
-use super::simd::{elem, fp_arrangement, operand, v};
-use super::simd_fp::arrangement;
+use super::fields::{arrangement, bit, bits, elem, fp_arrangement, lane, operand, uimm, v};
 
 /// FMLAL/FMLSL(2): half-precision products accumulated into single precision.
 pub fn fp16_long(w: u32) -> Option<String> {
