@@ -1,5 +1,5 @@
 //! Bit fields, register names, vector arrangements and the immediate encodings shared by every
-//! group.
+//! group (the one module the decoders import from; none imports from another decoder).
 
 /// Bits `hi..=lo` of `w`.
 pub fn bits(w: u32, hi: u32, lo: u32) -> u32 {
@@ -60,6 +60,11 @@ pub fn uimm(v: u64) -> String {
 pub fn lane(i: u32) -> String {
     let text = uimm(i as u64);
     format!("[{}]", &text[1..])
+}
+
+/// The `.inst` form of a word in a group the core does not execute, with the group's name.
+pub fn not_executed(w: u32, group: &str) -> Option<String> {
+    Some(format!(".inst 0x{w:08x} // {group}: not executed here"))
 }
 
 /// Arrangement specifier for element size `size` (0..=3) and register width `q`: "8b" .. "2d".
