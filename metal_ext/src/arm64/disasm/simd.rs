@@ -2,13 +2,20 @@
 //! across lanes, pairwise, copy, modified immediate, shift by immediate, indexed element,
 //! permute, extract, table lookup, and the AES/SHA crypto instructions.
 
-use super::fields::{arrangement, bit, bits, byte_mask, elem, fp8_text, fp_arrangement, lane, operand, r, uimm, v};
-use super::{simd_crypto, simd_extra};
+use super::fields::{
+    arrangement, bit, bits, byte_mask, elem, fp8_text, fp_arrangement, lane, not_executed, operand, r, uimm, v,
+};
+use super::simd_crypto;
+
+/// The note on the Advanced SIMD instructions added after Armv8.0 (rounding doubling multiply-
+/// accumulate, dot products, complex arithmetic, FMLAL, BFloat16, int8 matrix multiply, SHA-512,
+/// SHA-3, SM3, SM4), which the core, an Armv8.0 one, does not execute.
+const LATER: &str = "Advanced SIMD after Armv8.0";
 
 pub fn decode(w: u32) -> Option<String> {
     let scalar = bit(w, 28) == 1;
     if bits(w, 31, 24) == 0b1100_1110 {
-        return simd_crypto::sha3_sm3_sm4(w);
+        return not_executed(w, LATER);
     }
     if bit(w, 31) == 1 || scalar && bit(w, 30) == 0 {
         return None;
@@ -45,7 +52,7 @@ pub fn decode(w: u32) -> Option<String> {
         return fp16_three_same(w, scalar);
     }
     if bit(w, 15) == 1 && bit(w, 10) == 1 && bit(w, 21) == 0 {
-        return simd_extra::three_same_extra(w, scalar);
+        return not_executed(w, LATER);
     }
     if bit(w, 15) == 0 && bits(w, 23, 21) == 0 && bit(w, 10) == 1 && (bit(w, 29) == 0 || !scalar) {
         return copy(w, scalar);
@@ -158,7 +165,7 @@ fn three_same(w: u32, scalar: bool) -> Option<String> {
             return if scalar || sz == 1 {
                 None
             } else {
-                simd_extra::fp16_long(w)
+                not_executed(w, LATER)
             };
         }
         let e = if sz == 1 { "d" } else { "s" };
@@ -875,7 +882,7 @@ fn indexed_element(w: u32, scalar: bool) -> Option<String> {
         (1, 13) => "sqrdmlah",
         (1, 15) => "sqrdmlsh",
         _ if scalar => return None,
-        _ => return simd_extra::indexed_extra(w),
+        _ => return not_executed(w, LATER),
     };
     if name.starts_with('f') {
         let (e, index, rm) = match size {
