@@ -43,6 +43,7 @@ mod fp_scalar;
 mod load_store;
 mod simd;
 mod simd_crypto;
+mod simd_immediate;
 mod sve;
 
 /// Text of the instruction `word` at address `pc`, e.g. "add x0, x1, #4".
