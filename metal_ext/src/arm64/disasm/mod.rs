@@ -24,8 +24,8 @@
 //! is simpler than a fallback to capstone (which only the Python side could reach, and not the
 //! Rust core's own messages), and the machine raises an undefined-instruction exception at each
 //! of these words anyway. Words that are unallocated read a plain `.inst 0x%08x`, as capstone's.
-//! (Until this split the module printed all of SVE, SVE2, SME and every system register name
-//! capstone knows: 7,314 lines, now about 3,100.)
+//! (It used to print all of SVE, SVE2, SME and every system register name that
+//! capstone knows, in 7,314 lines; it is now about 3,100.)
 //!
 //! Deliberate difference from capstone (the allow-list in tests/test_arm64_disasm.py): `prfm`
 //! and `prfum` with a prefetch operation that has no name: capstone prints an empty operand
