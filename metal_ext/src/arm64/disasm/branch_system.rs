@@ -1,7 +1,9 @@
-//! Branches, exception generation and system instructions (hints, barriers, PSTATE, SYS, MRS/MSR).
+//! Branches, exception generation and the system instructions the core executes: hints,
+//! CLREX/DSB/DMB/ISB, the cache operations DC ZVA, DC CVAC/CVAU/CIVAC and IC IVAU, and MRS/MSR of
+//! the registers in `REGISTERS`. Other system encodings (PSTATE writes, other SYS operations and
+//! system registers, SYSL, the transactional-memory forms) read `.inst` with a note.
 
-use super::fields::{bit, bits, imm, r, sext, uimm, COND};
-use super::system_names::{Access, REGISTERS, SYS_OPS};
+use super::fields::{bit, bits, not_executed, r, sext, uimm, COND};
 
 pub fn decode(w: u32, pc: u64) -> Option<String> {
     let target = |offset: i64| uimm(pc.wrapping_add(offset as u64));
@@ -72,90 +74,59 @@ fn exception(w: u32) -> Option<String> {
     Some(format!("{name} {}", uimm(value)))
 }
 
-/// The op0:op1:CRn:CRm:op2 field as printed for registers without a name.
-fn generic_sysreg(w: u32) -> String {
-    format!(
-        "s{}_{}_c{}_c{}_{}",
-        bits(w, 20, 19),
-        bits(w, 18, 16),
-        bits(w, 15, 12),
-        bits(w, 11, 8),
-        bits(w, 7, 5)
-    )
-}
+/// The system registers the core reads (MRS) and writes (MSR), by op0:op1:CRn:CRm:op2 (bits
+/// 20..5 of the word), with capstone's names; MRS and MSR of any other register are not executed.
+const REGISTERS: [(u32, &str, bool); 12] = [
+    (0xda10, "nzcv", true),
+    (0xda20, "fpcr", true),
+    (0xda21, "fpsr", true),
+    (0xde82, "tpidr_el0", true),
+    (0xde83, "tpidrro_el0", false),
+    (0xd801, "ctr_el0", false),
+    (0xd807, "dczid_el0", false),
+    (0xc000, "midr_el1", false),
+    (0xc005, "mpidr_el1", false),
+    (0xc006, "revidr_el1", false),
+    (0xdf00, "cntfrq_el0", false),
+    (0xdf02, "cntvct_el0", false),
+];
 
-fn sysreg_name(w: u32, read: bool) -> String {
-    let key = bits(w, 19, 5) as u16;
-    let wanted = if read { Access::Read } else { Access::Write };
-    REGISTERS
-        .iter()
-        .find(|(k, _, a)| *k == key && (*a == wanted || *a == Access::Both))
-        .map_or_else(|| generic_sysreg(w), |(_, name, _)| name.to_string())
-}
+/// The cache maintenance operations the core executes (DC ZVA zeroes, the others do nothing),
+/// by op1:CRn:CRm:op2, and MTE's DC GVA and DC GZVA, which it does not execute but glibc's memset
+/// (in BusyBox and the C test programs) carries.
+const SYS_OPS: [(u32, &str); 7] = [
+    (0x1ba1, "dc zva"),
+    (0x1ba9, "ic ivau"),
+    (0x1bd1, "dc cvac"),
+    (0x1bd9, "dc cvau"),
+    (0x1bf1, "dc civac"),
+    (0x1ba3, "dc gva"),
+    (0x1ba4, "dc gzva"),
+];
 
 fn system(w: u32) -> Option<String> {
-    let l = bit(w, 21);
-    let op0 = bits(w, 20, 19);
-    let (op1, crn, crm, op2, rt) = (
+    let (l, op0, op1, crn, crm, op2, rt) = (
+        bit(w, 21),
+        bits(w, 20, 19),
         bits(w, 18, 16),
         bits(w, 15, 12),
         bits(w, 11, 8),
         bits(w, 7, 5),
         bits(w, 4, 0),
     );
-    match (l, op0) {
-        (0, 0) => {
-            let special = match (crn, rt) {
-                (1, _) if op1 == 3 && crm == 0 && op2 < 2 => Special::Text(format!(
-                    "{} {}",
-                    if op2 == 0 { "wfet" } else { "wfit" },
-                    r(rt, true)
-                )),
-                (2, 31) if op1 == 3 => Special::Text(hint(crm << 3 | op2)),
-                (3, 31) if op1 == 3 => barrier(crm, op2),
-                (4, 31) => pstate(op1, crm, op2),
-                _ => Special::Generic,
-            };
-            match special {
-                Special::Text(text) => Some(text),
-                Special::Undefined => None,
-                Special::Generic => Some(format!("msr {}, {}", generic_sysreg(w), r(rt, true))),
-            }
-        }
-        (0, 1) => Some(sys(w)),
-        (1, 1) => Some(format!("sysl {}, #{op1}, c{crn}, c{crm}, #{op2}", r(rt, true))),
-        (0, _) => Some(format!("msr {}, {}", sysreg_name(w, false), r(rt, true))),
-        // TSTART/TTEST (transactional memory) sit in the op0 = 0 read space.
-        (1, 0) if op1 == 3 && crn == 3 && crm < 2 && op2 == 3 => Some(format!(
-            "{} {}",
-            if crm == 0 { "tstart" } else { "ttest" },
-            r(rt, true)
-        )),
-        (1, 0) => Some(format!("mrs {}, {}", r(rt, true), generic_sysreg(w))),
-        _ => Some(format!("mrs {}, {}", r(rt, true), sysreg_name(w, true))),
-    }
-}
-
-fn sys(w: u32) -> String {
-    let key = bits(w, 18, 5) as u16;
-    let rt = bits(w, 4, 0);
-    if let Some((_, name, op, takes_reg)) = SYS_OPS.iter().find(|(k, ..)| *k == key) {
-        return if *takes_reg {
-            format!("{name} {op}, {}", r(rt, true))
-        } else {
-            format!("{name} {op}")
-        };
-    }
-    if rt == 31 && (key == 0x0b94 || key == 0x0b95) {
-        return format!("brb {}", if key == 0x0b94 { "iall" } else { "inj" });
-    }
-    let (op1, crn, crm, op2) = (bits(w, 18, 16), bits(w, 15, 12), bits(w, 11, 8), bits(w, 7, 5));
-    let base = format!("sys #{op1}, c{crn}, c{crm}, #{op2}");
-    if rt == 31 {
-        base
-    } else {
-        format!("{base}, {}", r(rt, true))
-    }
+    let xt = r(rt, true);
+    let named = match (l, op0) {
+        (0, 0) if op1 == 3 && rt == 31 && crn == 2 => Some(hint(crm << 3 | op2)),
+        (0, 0) if op1 == 3 && rt == 31 && crn == 3 => barrier(crm, op2),
+        (0, 1) => SYS_OPS.iter().find(|(k, _)| *k == bits(w, 18, 5)).map(|(_, op)| format!("{op}, {xt}")),
+        (_, 2 | 3) => REGISTERS.iter().find(|(k, ..)| *k == bits(w, 20, 5)).and_then(|(_, name, writable)| match l {
+            1 => Some(format!("mrs {xt}, {name}")),
+            _ if *writable => Some(format!("msr {name}, {xt}")),
+            _ => None,
+        }),
+        _ => None,
+    };
+    named.or_else(|| not_executed(w, "system instruction"))
 }
 
 fn hint(n: u32) -> String {
@@ -199,23 +170,15 @@ const BARRIER: [&str; 16] = [
     "sy",
 ];
 
-/// What an op0 = 0 system encoding is: a named instruction, undefined, or a plain MSR.
-enum Special {
-    Text(String),
-    Undefined,
-    Generic,
-}
-
-fn barrier(crm: u32, op2: u32) -> Special {
+/// CLREX, DSB, DMB and ISB with any option; the other barriers (SB, DSB nXS...) are not executed.
+fn barrier(crm: u32, op2: u32) -> Option<String> {
     let option = |name: &str| match BARRIER[crm as usize] {
         "" => format!("{name} {}", uimm(crm as u64)),
         o => format!("{name} {o}"),
     };
-    Special::Text(match op2 {
-        1 if crm & 3 == 2 => format!("dsb {}nxs", ["osh", "nsh", "ish", "sy"][(crm >> 2) as usize]),
+    Some(match op2 {
         2 if crm == 15 => "clrex".into(),
         2 => format!("clrex {}", uimm(crm as u64)),
-        3 if crm == 0 => "tcommit".into(),
         4 => match crm {
             0 => "ssbb".into(),
             4 => "pssbb".into(),
@@ -225,39 +188,8 @@ fn barrier(crm: u32, op2: u32) -> Special {
         5 => option("dmb"),
         6 if crm == 15 => "isb".into(),
         6 => format!("isb {}", uimm(crm as u64)),
-        7 if crm == 0 => "sb".into(),
-        7 => return Special::Undefined,
-        _ => return Special::Generic,
+        _ => return None,
     })
-}
-
-fn pstate(op1: u32, crm: u32, op2: u32) -> Special {
-    let field = match (op1, op2) {
-        (0, 0) if crm == 0 => return Special::Text("cfinv".into()),
-        (0, 1) if crm == 0 => return Special::Text("xaflag".into()),
-        (0, 2) if crm == 0 => return Special::Text("axflag".into()),
-        (0, 1 | 2) => return Special::Undefined,
-        (0, 3) if crm < 2 => "uao",
-        (0, 4) if crm < 2 => "pan",
-        (0, 5) => "spsel",
-        (3, 1) => "ssbs",
-        (3, 2) => "dit",
-        (3, 3) => {
-            let target = match crm >> 1 {
-                1 => " sm",
-                2 => " za",
-                3 => "",
-                _ => return Special::Generic,
-            };
-            let verb = if crm & 1 == 1 { "smstart" } else { "smstop" };
-            return Special::Text(format!("{verb}{target}"));
-        }
-        (3, 4) => "tco",
-        (3, 6) => "daifset",
-        (3, 7) => "daifclr",
-        _ => return Special::Generic,
-    };
-    Special::Text(format!("msr {field}, {}", imm(crm as i64)))
 }
 
 fn branch_register(w: u32) -> Option<String> {

@@ -1,4 +1,5 @@
-//! Bit fields, register names and the immediate encodings shared by every group.
+//! Bit fields, register names, vector arrangements and the immediate encodings shared by every
+//! group (the one module the decoders import from; none imports from another decoder).
 
 /// Bits `hi..=lo` of `w`.
 pub fn bits(w: u32, hi: u32, lo: u32) -> u32 {
@@ -59,6 +60,50 @@ pub fn uimm(v: u64) -> String {
 pub fn lane(i: u32) -> String {
     let text = uimm(i as u64);
     format!("[{}]", &text[1..])
+}
+
+/// The `.inst` form of a word in a group the core does not execute, with the group's name.
+pub fn not_executed(w: u32, group: &str) -> Option<String> {
+    Some(format!(".inst 0x{w:08x} // {group}: not executed here"))
+}
+
+/// Arrangement specifier for element size `size` (0..=3) and register width `q`: "8b" .. "2d".
+pub fn arrangement(size: u32, q: u32) -> &'static str {
+    ["8b", "16b", "4h", "8h", "2s", "4s", "1d", "2d"][(size << 1 | q) as usize]
+}
+
+/// FP arrangement for single/double (`sz`) and width `q`; 1d is not a valid FP vector.
+pub fn fp_arrangement(sz: u32, q: u32) -> Option<&'static str> {
+    match (sz, q) {
+        (0, 0) => Some("2s"),
+        (0, 1) => Some("4s"),
+        (1, 1) => Some("2d"),
+        _ => None,
+    }
+}
+
+/// Element letter of a size field: "b", "h", "s", "d".
+pub fn elem(size: u32) -> &'static str {
+    ["b", "h", "s", "d"][size as usize]
+}
+
+/// SIMD&FP register `n` viewed as `kind` ("b", "h", "s", "d", "q").
+pub fn fp_reg(kind: &str, n: u32) -> String {
+    format!("{kind}{n}")
+}
+
+/// Vector register `n` with arrangement `arr`, e.g. "v3.4s".
+pub fn v(n: u32, arr: &str) -> String {
+    format!("v{n}.{arr}")
+}
+
+/// An operand of a vector (`arr` set) or scalar (element letter `e`) form.
+pub fn operand(n: u32, scalar: bool, e: &str, arr: &str) -> String {
+    if scalar {
+        format!("{e}{n}")
+    } else {
+        v(n, arr)
+    }
 }
 
 /// Condition code names, indexed by the 4-bit field.

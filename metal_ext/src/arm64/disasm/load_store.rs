@@ -2,8 +2,7 @@
 //! registers in every addressing mode, atomics, pointer-authenticated loads, memory tags, memory
 //! copy/set, and AdvSIMD structure loads and stores.
 
-use super::fields::{bit, bits, imm, lane, r, rsp, sext, uimm};
-use super::simd_fp::{arrangement, fp_reg};
+use super::fields::{arrangement, bit, bits, fp_reg, imm, lane, r, rsp, sext, uimm};
 
 pub fn decode(w: u32, pc: u64) -> Option<String> {
     let v = bit(w, 26) == 1;

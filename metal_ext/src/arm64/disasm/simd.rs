@@ -1,33 +1,20 @@
 //! Advanced SIMD, vector and scalar forms: three same / different, two-register miscellaneous,
-//! across lanes, pairwise, copy, modified immediate, shift by immediate, indexed element,
-//! permute, extract, table lookup, and the AES/SHA crypto instructions.
+//! across lanes, pairwise, copy, indexed element, permute, extract and table lookup; the forms
+//! with an immediate are in `simd_immediate`, the AES/SHA instructions in `simd_crypto`.
 
-use super::fields::{bit, bits, byte_mask, fp8_text, lane, r, uimm};
-use super::simd_fp::arrangement;
-use super::{simd_crypto, simd_extra};
+use super::fields::{arrangement, bit, bits, elem, fp_arrangement, lane, not_executed, operand, r, uimm, v};
+use super::simd_crypto;
+use super::simd_immediate::{modified_immediate, shift_immediate};
 
-/// Element letter of a size field: "b", "h", "s", "d".
-pub(super) fn elem(size: u32) -> &'static str {
-    ["b", "h", "s", "d"][size as usize]
-}
-
-pub(super) fn v(n: u32, arr: &str) -> String {
-    format!("v{n}.{arr}")
-}
-
-/// An operand of a vector (`arr` set) or scalar (element letter `e`) form.
-pub(super) fn operand(n: u32, scalar: bool, e: &str, arr: &str) -> String {
-    if scalar {
-        format!("{e}{n}")
-    } else {
-        v(n, arr)
-    }
-}
+/// The note on the Advanced SIMD instructions added after Armv8.0 (rounding doubling multiply-
+/// accumulate, dot products, complex arithmetic, FMLAL, BFloat16, int8 matrix multiply, SHA-512,
+/// SHA-3, SM3, SM4), which the core, an Armv8.0 one, does not execute.
+const LATER: &str = "Advanced SIMD after Armv8.0";
 
 pub fn decode(w: u32) -> Option<String> {
     let scalar = bit(w, 28) == 1;
     if bits(w, 31, 24) == 0b1100_1110 {
-        return simd_crypto::sha3_sm3_sm4(w);
+        return not_executed(w, LATER);
     }
     if bit(w, 31) == 1 || scalar && bit(w, 30) == 0 {
         return None;
@@ -64,7 +51,7 @@ pub fn decode(w: u32) -> Option<String> {
         return fp16_three_same(w, scalar);
     }
     if bit(w, 15) == 1 && bit(w, 10) == 1 && bit(w, 21) == 0 {
-        return simd_extra::three_same_extra(w, scalar);
+        return not_executed(w, LATER);
     }
     if bit(w, 15) == 0 && bits(w, 23, 21) == 0 && bit(w, 10) == 1 && (bit(w, 29) == 0 || !scalar) {
         return copy(w, scalar);
@@ -165,16 +152,6 @@ fn fp16_three_same(w: u32, scalar: bool) -> Option<String> {
     )
 }
 
-/// FP arrangement for single/double (`sz`) and width `q`; 1d is not a valid FP vector.
-pub(super) fn fp_arrangement(sz: u32, q: u32) -> Option<&'static str> {
-    match (sz, q) {
-        (0, 0) => Some("2s"),
-        (0, 1) => Some("4s"),
-        (1, 1) => Some("2d"),
-        _ => None,
-    }
-}
-
 fn three_same(w: u32, scalar: bool) -> Option<String> {
     let (q, u, size, opcode) = (bit(w, 30), bit(w, 29), bits(w, 23, 22), bits(w, 15, 11));
     let (rm, rn, rd) = (bits(w, 20, 16), bits(w, 9, 5), bits(w, 4, 0));
@@ -187,7 +164,7 @@ fn three_same(w: u32, scalar: bool) -> Option<String> {
             return if scalar || sz == 1 {
                 None
             } else {
-                simd_extra::fp16_long(w)
+                not_executed(w, LATER)
             };
         }
         let e = if sz == 1 { "d" } else { "s" };
@@ -700,184 +677,6 @@ fn copy(w: u32, scalar: bool) -> Option<String> {
     }
 }
 
-fn modified_immediate(w: u32) -> Option<String> {
-    let (q, op, cmode, o2) = (bit(w, 30), bit(w, 29), bits(w, 15, 12), bit(w, 11));
-    let imm8 = bits(w, 18, 16) << 5 | bits(w, 9, 5);
-    let rd = bits(w, 4, 0);
-    if o2 == 1 {
-        // Half-precision FMOV (vector, immediate).
-        return if cmode == 15 && op == 0 {
-            Some(format!("fmov {}, {}", v(rd, arrangement(1, q)), fp8_text(imm8)))
-        } else {
-            None
-        };
-    }
-    let value = uimm(imm8 as u64);
-    match cmode {
-        0..=7 => {
-            let arr = arrangement(2, q);
-            let shift = (cmode >> 1) * 8;
-            let name = match (cmode & 1, op) {
-                (0, 0) => "movi",
-                (0, _) => "mvni",
-                (_, 0) => "orr",
-                _ => "bic",
-            };
-            Some(shifted(name, &v(rd, arr), &value, "lsl", shift))
-        }
-        8..=11 => {
-            let arr = arrangement(1, q);
-            let shift = (cmode >> 1 & 1) * 8;
-            let name = match (cmode & 1, op) {
-                (0, 0) => "movi",
-                (0, _) => "mvni",
-                (_, 0) => "orr",
-                _ => "bic",
-            };
-            Some(shifted(name, &v(rd, arr), &value, "lsl", shift))
-        }
-        12 | 13 => {
-            let name = if op == 0 { "movi" } else { "mvni" };
-            Some(format!(
-                "{name} {}, {value}, msl #{}",
-                v(rd, arrangement(2, q)),
-                ((cmode & 1) + 1) * 8
-            ))
-        }
-        14 if op == 0 => Some(format!("movi {}, {value}", v(rd, arrangement(0, q)))),
-        14 => {
-            let mask = byte_mask(imm8);
-            // capstone formats this mask with C's "%#016llx": zero-padded to 16 characters
-            // including the "0x", which C leaves out for zero.
-            let text = if mask == 0 {
-                "0".repeat(16)
-            } else {
-                format!("{mask:#016x}")
-            };
-            Some(if q == 0 {
-                format!("movi d{rd}, #{text}")
-            } else {
-                format!("movi {}, #{text}", v(rd, "2d"))
-            })
-        }
-        _ => match (op, q) {
-            (0, _) => Some(format!("fmov {}, {}", v(rd, arrangement(2, q)), fp8_text(imm8))),
-            (1, 1) => Some(format!("fmov {}, {}", v(rd, "2d"), fp8_text(imm8))),
-            _ => None,
-        },
-    }
-}
-
-/// "name reg, #imm" with ", lsl #n" only when the shift is nonzero.
-fn shifted(name: &str, reg: &str, value: &str, kind: &str, shift: u32) -> String {
-    if shift == 0 {
-        format!("{name} {reg}, {value}")
-    } else {
-        format!("{name} {reg}, {value}, {kind} #{shift}")
-    }
-}
-
-fn shift_immediate(w: u32, scalar: bool) -> Option<String> {
-    let (q, u, immh, opcode) = (bit(w, 30), bit(w, 29), bits(w, 22, 19), bits(w, 15, 11));
-    let (rn, rd) = (bits(w, 9, 5), bits(w, 4, 0));
-    if immh == 0 {
-        return None;
-    }
-    let size = 31 - immh.leading_zeros();
-    let esize = 8u32 << size;
-    let whole = bits(w, 22, 16);
-    let right = 2 * esize - whole;
-    let left = whole - esize;
-    let arr = arrangement(size, q);
-    let e = elem(size);
-    let narrowing = (16..=19).contains(&opcode);
-    let long = opcode == 20;
-    if (narrowing || long) && size == 3 {
-        return None;
-    }
-    if !narrowing && !long && size == 3 && q == 0 && !scalar {
-        return None;
-    }
-    let name = match (u, opcode) {
-        (0, 0) => "sshr",
-        (1, 0) => "ushr",
-        (0, 2) => "ssra",
-        (1, 2) => "usra",
-        (0, 4) => "srshr",
-        (1, 4) => "urshr",
-        (0, 6) => "srsra",
-        (1, 6) => "ursra",
-        (1, 8) => "sri",
-        (0, 10) => "shl",
-        (1, 10) => "sli",
-        (1, 12) => "sqshlu",
-        (0, 14) => "sqshl",
-        (1, 14) => "uqshl",
-        (0, 16) => "shrn",
-        (1, 16) => "sqshrun",
-        (0, 17) => "rshrn",
-        (1, 17) => "sqrshrun",
-        (0, 18) => "sqshrn",
-        (1, 18) => "uqshrn",
-        (0, 19) => "sqrshrn",
-        (1, 19) => "uqrshrn",
-        (0, 20) => "sshll",
-        (1, 20) => "ushll",
-        (0, 28) => "scvtf",
-        (1, 28) => "ucvtf",
-        (0, 31) => "fcvtzs",
-        (1, 31) => "fcvtzu",
-        _ => return None,
-    };
-    let is_left = matches!(opcode, 10 | 12 | 14 | 20);
-    let amount = uimm(if is_left { left } else { right } as u64);
-    if opcode >= 28 {
-        let arr = match size {
-            _ if scalar => "",
-            1 => arrangement(1, q),
-            2 | 3 => fp_arrangement(size - 2, q)?,
-            _ => return None,
-        };
-        if size == 0 {
-            return None;
-        }
-        let o = |n| operand(n, scalar, e, arr);
-        return Some(format!("{name} {}, {}, {amount}", o(rd), o(rn)));
-    }
-    if scalar {
-        if narrowing {
-            if name == "shrn" || name == "rshrn" {
-                return None;
-            }
-            return Some(format!("{name} {e}{rd}, {}{rn}, {amount}", elem(size + 1)));
-        }
-        if long || size != 3 && !matches!(opcode, 12 | 14) {
-            return None;
-        }
-        return Some(format!("{name} {e}{rd}, {e}{rn}, {amount}"));
-    }
-    let name = if (narrowing || long) && q == 1 {
-        format!("{name}2")
-    } else {
-        name.to_string()
-    };
-    Some(if narrowing {
-        format!(
-            "{name} {}, {}, {amount}",
-            v(rd, arr),
-            v(rn, arrangement(size + 1, 1))
-        )
-    } else if long {
-        format!(
-            "{name} {}, {}, {amount}",
-            v(rd, arrangement(size + 1, 1)),
-            v(rn, arr)
-        )
-    } else {
-        format!("{name} {}, {}, {amount}", v(rd, arr), v(rn, arr))
-    })
-}
-
 fn indexed_element(w: u32, scalar: bool) -> Option<String> {
     let (q, u, size, opcode) = (bit(w, 30), bit(w, 29), bits(w, 23, 22), bits(w, 15, 12));
     let (l, m, h) = (bit(w, 21), bit(w, 20), bit(w, 11));
@@ -904,7 +703,7 @@ fn indexed_element(w: u32, scalar: bool) -> Option<String> {
         (1, 13) => "sqrdmlah",
         (1, 15) => "sqrdmlsh",
         _ if scalar => return None,
-        _ => return simd_extra::indexed_extra(w),
+        _ => return not_executed(w, LATER),
     };
     if name.starts_with('f') {
         let (e, index, rm) = match size {

@@ -1,73 +1,24 @@
-//! SVE and SVE2: dispatch by the top bits (data processing or one of the memory groups), the
-//! helpers every SVE file shares, and the forms glibc's string routines use most (WHILE*,
-//! PTRUE, CNT*, DUP from a register).
+//! The SVE forms glibc's string routines carry, in capstone's text: CNTB/CNTH/CNTW/CNTD, DUP from
+//! a general register (as MOV), PTRUE/PTRUES, WHILE<cond> on two general registers, and the plain
+//! contiguous LD1/ST1 with a scalar or vector-length-scaled immediate offset. BusyBox and the C
+//! test programs contain them in memcpy/memset variants that the machine never selects (it reports
+//! no SVE), and a listing of those programs should read as capstone's. The machine executes no SVE
+//! word; every other one reads `.inst` with a note (see `mod.rs`).
 
-use super::fields::{bit, bits, r, rsp, uimm};
-use super::{sve2, sve_data, sve_indexed, sve_memory, sve_misc, sve_move, sve_unary};
+use super::fields::{bit, bits, elem, imm, r, rsp, sext, uimm};
 
 pub fn decode(w: u32) -> Option<String> {
     match bits(w, 31, 29) {
-        0b000..=0b011 => integer(w)
-            .or_else(|| predicate(w))
-            .or_else(|| sve_move::decode(w))
-            .or_else(|| sve_data::decode(w))
-            .or_else(|| sve2::decode(w))
-            .or_else(|| sve_indexed::decode(w))
-            .or_else(|| sve_misc::decode(w))
-            .or_else(|| sve_unary::decode(w)),
-        0b100 => sve_memory::gather32(w),
-        0b101 => sve_memory::contiguous_load(w),
-        0b110 => sve_memory::gather64(w),
-        0b111 => sve_memory::store_group(w),
+        0b000 => count_or_dup(w),
+        0b001 if bits(w, 28, 24) == 0b00101 => ptrue_or_while(w),
+        0b101 => contiguous_load(w),
+        0b111 => contiguous_store(w),
         _ => None,
     }
 }
 
-/// One row of a form table: (mask, value, printer). A word matches when `w & mask == value`.
-pub type Form = (u32, u32, fn(u32) -> Option<String>);
-
-/// The text of the first matching form whose printer accepts the word.
-pub fn decode_forms(forms: &[Form], w: u32) -> Option<String> {
-    forms
-        .iter()
-        .filter(|(mask, value, _)| w & mask == *value)
-        .find_map(|(_, _, print)| print(w))
-}
-
-/// Z register `n` with the element suffix of a 2-bit size field.
-pub fn z(n: u32, size: u32) -> String {
-    format!("z{n}.{}", esize(size))
-}
-
-/// "NAME Zd.T, Zn.T, Zm.T" with the three registers in their usual fields and the given sizes.
-pub fn z3(name: &str, w: u32, d: u32, n: u32, m: u32) -> String {
-    format!("{name} {}, {}, {}", z(bits(w, 4, 0), d), z(bits(w, 9, 5), n), z(bits(w, 20, 16), m))
-}
-
-/// "NAME Zd.S, Zn.T, Zm.T[i]": a dot product into 32-bit elements by an indexed element, Zm in
-/// bits 18..16 and its index in bits 20..19; T from `source_size`.
-pub fn dot_indexed(name: &str, w: u32, source_size: u32) -> String {
-    let (d, n, m) = (z(bits(w, 4, 0), 2), z(bits(w, 9, 5), source_size), z(bits(w, 18, 16), source_size));
-    format!("{name} {d}, {n}, {m}[{}]", bits(w, 20, 19))
-}
-
-/// "NAME Pd.T, Pg/Z, Zn.T, OPERAND": a predicated compare (Pd in bits 3..0, Pg 12..10, Zn 9..5).
-pub fn predicated_compare(name: &str, w: u32, size: u32, operand: &str) -> String {
-    format!("{name} p{}.{}, p{}/z, {}, {operand}", bits(w, 3, 0), esize(size), bits(w, 12, 10), z(bits(w, 9, 5), size))
-}
-
-/// The element size field, bits 23..22, of most SVE data-processing forms.
-pub fn size(w: u32) -> u32 {
-    bits(w, 23, 22)
-}
-
-/// Element suffix of a 2-bit size field.
-pub fn esize(size: u32) -> &'static str {
-    ["b", "h", "s", "d"][size as usize]
-}
-
 /// The predicate-constraint pattern of PTRUE and the element counts.
-pub fn pattern(p: u32) -> String {
+fn pattern(p: u32) -> String {
     match p {
         0 => "pow2".into(),
         1..=8 => format!("vl{p}"),
@@ -79,10 +30,7 @@ pub fn pattern(p: u32) -> String {
     }
 }
 
-fn integer(w: u32) -> Option<String> {
-    if bits(w, 31, 29) != 0 {
-        return None;
-    }
+fn count_or_dup(w: u32) -> Option<String> {
     // CNTB/CNTH/CNTW/CNTD: elements of a vector times a multiplier.
     if bits(w, 28, 24) == 0b00100 && bits(w, 21, 20) == 0b10 && bits(w, 15, 10) == 0b111000 {
         let name = ["cntb", "cnth", "cntw", "cntd"][bits(w, 23, 22) as usize];
@@ -97,45 +45,97 @@ fn integer(w: u32) -> Option<String> {
     // DUP (scalar), shown as MOV.
     if bits(w, 28, 24) == 0b00101 && bits(w, 21, 10) == 0b1000_0000_1110 {
         let size = bits(w, 23, 22);
-        return Some(format!(
-            "mov z{}.{}, {}",
-            bits(w, 4, 0),
-            esize(size),
-            rsp(bits(w, 9, 5), size == 3)
-        ));
+        return Some(format!("mov z{}.{}, {}", bits(w, 4, 0), elem(size), rsp(bits(w, 9, 5), size == 3)));
     }
     None
 }
 
-fn predicate(w: u32) -> Option<String> {
-    if bits(w, 31, 24) != 0b0010_0101 {
-        return None;
-    }
+fn ptrue_or_while(w: u32) -> Option<String> {
     let size = bits(w, 23, 22);
     // PTRUE / PTRUES.
     if bits(w, 21, 17) == 0b01100 && bits(w, 15, 10) == 0b111000 && bit(w, 4) == 0 {
         let name = if bit(w, 16) == 1 { "ptrues" } else { "ptrue" };
-        let pd = format!("p{}.{}", bits(w, 3, 0), esize(size));
-        let pat = bits(w, 9, 5);
-        return Some(if pat == 31 {
-            format!("{name} {pd}")
-        } else {
-            format!("{name} {pd}, {}", pattern(pat))
+        let pd = format!("p{}.{}", bits(w, 3, 0), elem(size));
+        return Some(match bits(w, 9, 5) {
+            31 => format!("{name} {pd}"),
+            pat => format!("{name} {pd}, {}", pattern(pat)),
         });
     }
     // WHILE<cond> comparing two general registers.
     if bit(w, 21) == 1 && bits(w, 15, 13) == 0 {
         let x = bit(w, 12) == 1;
-        let cond = [
-            "whilege", "whilegt", "whilehs", "whilehi", "whilelt", "whilele", "whilelo", "whilels",
-        ][(bit(w, 10) << 2 | bit(w, 11) << 1 | bit(w, 4)) as usize];
+        let cond = ["whilege", "whilegt", "whilehs", "whilehi", "whilelt", "whilele", "whilelo", "whilels"]
+            [(bit(w, 10) << 2 | bit(w, 11) << 1 | bit(w, 4)) as usize];
         return Some(format!(
             "{cond} p{}.{}, {}, {}",
             bits(w, 3, 0),
-            esize(size),
+            elem(size),
             r(bits(w, 9, 5), x),
             r(bits(w, 20, 16), x)
         ));
     }
     None
+}
+
+/// (mnemonic suffix after "ld1", element size) of the 4-bit dtype field of contiguous loads.
+const DTYPE: [(&str, u32); 16] = [
+    ("b", 0),
+    ("b", 1),
+    ("b", 2),
+    ("b", 3),
+    ("sw", 3),
+    ("h", 1),
+    ("h", 2),
+    ("h", 3),
+    ("sh", 3),
+    ("sh", 2),
+    ("w", 2),
+    ("w", 3),
+    ("sb", 3),
+    ("sb", 2),
+    ("sb", 1),
+    ("d", 3),
+];
+
+/// "[xn, #imm, mul vl]" (imm4 counted in vectors; "[xn]" when 0) or "[xn, xm, lsl #msz]".
+fn address(w: u32, immediate: bool, msz: u32) -> String {
+    let base = rsp(bits(w, 9, 5), true);
+    let offset = sext(bits(w, 19, 16) as u64, 4);
+    match (immediate, offset, msz) {
+        (true, 0, _) => format!("[{base}]"),
+        (true, _, _) => format!("[{base}, {}, mul vl]", imm(offset)),
+        (_, _, 0) => format!("[{base}, {}]", r(bits(w, 20, 16), true)),
+        _ => format!("[{base}, {}, lsl #{msz}]", r(bits(w, 20, 16), true)),
+    }
+}
+
+/// LD1 (scalar plus immediate: op 101 with bit 20 clear; scalar plus scalar: op 010, Xm not XZR).
+fn contiguous_load(w: u32) -> Option<String> {
+    let dtype = bits(w, 24, 21);
+    let immediate = match (bits(w, 15, 13), bits(w, 20, 16)) {
+        (0b101, rm) if rm < 16 => true,
+        (0b010, rm) if rm != 31 => false,
+        _ => return None,
+    };
+    let (suffix, size) = DTYPE[dtype as usize];
+    // The bytes one element reads from memory: log2 of 1, 2, 4 or 8.
+    let (hi, lo) = (dtype >> 2, dtype & 3);
+    let msz = if lo >= hi { hi } else { 3 - hi };
+    let (zt, pg) = (bits(w, 4, 0), bits(w, 12, 10));
+    Some(format!("ld1{suffix} {{z{zt}.{}}}, p{pg}/z, {}", elem(size), address(w, immediate, msz)))
+}
+
+/// ST1 (scalar plus immediate: op 111 with bit 20 clear; scalar plus scalar: op 010, Xm not XZR);
+/// the element size (bits 22..21) is at least the memory size (bits 24..23).
+fn contiguous_store(w: u32) -> Option<String> {
+    let (msz, size) = (bits(w, 24, 23), bits(w, 22, 21));
+    let immediate = match (bits(w, 15, 13), bits(w, 20, 16)) {
+        _ if size < msz => return None,
+        (0b111, rm) if rm < 16 => true,
+        (0b010, rm) if rm != 31 => false,
+        _ => return None,
+    };
+    let name = ["st1b", "st1h", "st1w", "st1d"][msz as usize];
+    let (zt, pg) = (bits(w, 4, 0), bits(w, 12, 10));
+    Some(format!("{name} {{z{zt}.{}}}, p{pg}, {}", elem(size), address(w, immediate, msz)))
 }
