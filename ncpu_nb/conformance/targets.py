@@ -5,6 +5,7 @@ through serves every applet.
 """
 from __future__ import annotations
 
+import json
 import shlex
 import shutil
 import sys
@@ -31,14 +32,20 @@ def _machine_wrapper(root: Path) -> str:
     # runtest calls this thousands of times, so it loads the machine alone, not ncpu_nb's __init__ (the nCPU side
     # and numpy, ~0.25 s a call), and keeps compiled modules in the run's folder even where PYTHONDONTWRITEBYTECODE
     # is set (~25 ms a call).
-    return (f"#!{sys.executable}\n"
-            "import sys, types\n"
-            f"sys.pycache_prefix, sys.dont_write_bytecode = {str(root / '.pycache')!r}, False\n"
-            "package = types.ModuleType('ncpu_nb')\n"
-            f"package.__path__ = [{str(PACKAGE)!r}]\n"
-            "sys.modules['ncpu_nb'] = package\n"
-            "from ncpu_nb.conformance.guest import run_on_machine\n"
-            f"sys.exit(run_on_machine({str(root)!r}, sys.argv))\n")
+    code = "\n".join([
+        "import sys, types",
+        f"sys.pycache_prefix, sys.dont_write_bytecode = {json.dumps(str(root / '.pycache'))}, False",
+        'package = types.ModuleType("ncpu_nb")',
+        f"package.__path__ = [{json.dumps(str(PACKAGE))}]",
+        'sys.modules["ncpu_nb"] = package',
+        "from ncpu_nb.conformance.guest import run_on_machine",
+        f"sys.exit(run_on_machine({json.dumps(str(root))}, sys.argv[1:]))"])
+    python = shlex.quote(sys.executable)
+    # A guest program that runs an applet link it found in PATH comes here inside the machine, where the host's
+    # Python is absent: there this is BusyBox's own applet, as it is under qemu.
+    return ("#!/bin/sh\n"
+            f'[ -x {python} ] || exec /bin/busybox "${{0##*/}}" "$@"\n'
+            f'exec {python} -c {shlex.quote(code)} "$0" "$@"\n')
 
 
 def _qemu_wrapper(root: Path) -> str:
