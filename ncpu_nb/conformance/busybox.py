@@ -9,7 +9,7 @@ from pathlib import Path
 
 from ncpu_nb.conformance.report import ConformanceReport
 from ncpu_nb.conformance.runner import run_suite
-from ncpu_nb.conformance.targets import MACHINE, QEMU_ORACLE
+from ncpu_nb.conformance.targets import MACHINE, QEMU_ORACLE, qemu_path
 from ncpu_nb.conformance.testsuite import QUICK, recorded_qemu_failures
 
 SUBSETS = {"quick": QUICK, "full": None}
@@ -22,6 +22,8 @@ def busybox_conformance(subset: str = "full", *, qemu: bool = False, jobs: int |
     work folders and each applet's runtest log in (otherwise a temporary one, removed afterwards)."""
     if subset not in SUBSETS:
         raise ValueError(f"unknown subset {subset!r}: use quick or full")
+    if qemu:
+        qemu_path()  # missing: say so before the machine's run, not after it
     root = Path(keep).resolve() if keep else Path(tempfile.mkdtemp(prefix="ncpu-nb-conformance-"))
     jobs = jobs or os.cpu_count() or 1
     try:

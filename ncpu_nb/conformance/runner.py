@@ -112,6 +112,8 @@ def _run_unit(unit: str, tests: Path, live: _LiveProcesses, timeout: float, log:
     verdicts = parse_verdicts(unit, text)
     if timed_out:
         verdicts.append(Verdict(unit, "fail", f"(runtest {unit} timed out after {timeout:g} s)"))
+    elif not verdicts and process.returncode != 0:  # it could not run at all (see its log)
+        verdicts.append(Verdict(unit, "fail", f"(runtest {unit} gave no verdict, exit status {process.returncode})"))
     return verdicts
 
 

@@ -48,11 +48,16 @@ def _machine_wrapper(root: Path) -> str:
             f'exec {python} -c {shlex.quote(code)} "$0" "$@"\n')
 
 
-def _qemu_wrapper(root: Path) -> str:
-    # Under qemu-user a guest's execve runs a host program, so applets a guest shell finds in PATH come back here.
+def qemu_path() -> str:
     qemu = shutil.which(QEMU)
     if qemu is None:
         raise NcpuError(f"{QEMU} not found (Debian: apt-get install qemu-user)")
+    return qemu
+
+
+def _qemu_wrapper(root: Path) -> str:
+    # Under qemu-user a guest's execve runs a host program, so applets a guest shell finds in PATH come back here.
+    qemu = qemu_path()
     return f'#!/bin/sh\nexec {shlex.quote(qemu)} -cpu cortex-a53 -0 "$0" {shlex.quote(str(busybox_path()))} "$@"\n'
 
 
