@@ -13,6 +13,8 @@ import sys
 
 import pytest
 
+pytestmark = pytest.mark.slow
+
 WORKLOADS = {
     "sha256sum": "head -c 3000000 /dev/zero | sha256sum",
     "gzip": "seq 1 60000 | gzip -c | gzip -dc | md5sum",

@@ -82,13 +82,14 @@ def test_console_script_is_installed_and_exits_cleanly(asm):
     assert proc.returncode == 1 and "Traceback" not in proc.stderr and "unknown instruction" in proc.stderr
 
 
-@pytest.mark.parametrize("target", ["fast", "neural", "debugger"])
+@pytest.mark.parametrize("target", ["fast", pytest.param("neural", marks=pytest.mark.slow), "debugger"])
 def test_bench_quick_reports_rates(target, capsys):
     assert main(["bench", target, "--quick", "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert all(r["per_second"] > 0 for r in report["results"].values())
 
 
+@pytest.mark.slow
 def test_bench_machine_quick_reports_every_row_beside_its_reference(capsys):
     qemu = shutil.which("qemu-aarch64")
     if qemu is None and os.environ.get("CI"):
@@ -117,6 +118,7 @@ def test_lab_opens_the_checkout_or_a_fresh_copy_of_the_curriculum(tmp_path):
     assert (copy / "tutorials" / "01_assembly_coursework.ipynb").is_file()
 
 
+@pytest.mark.slow
 def test_verify_proves_the_neural_alu_exact(capsys):
     assert main(["verify", "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
@@ -159,6 +161,7 @@ NOT_PIPED = {"verify": "minutes of work (its report goes through the same main)"
              "conformance": "runs BusyBox's own testsuite"}
 
 
+@pytest.mark.slow
 def test_every_subcommand_piped_into_head_stops_without_a_traceback(asm, tmp_path):
     big = asm("".join(f"l{i}: ADD R1, R1, R0\n" for i in range(20_000)) + "HALT\n")  # a long listing
     spec = tmp_path / "double.json"

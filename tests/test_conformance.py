@@ -73,6 +73,7 @@ def test_qemus_recorded_failures_are_mdevs_alone():
 
 
 @pytest.mark.conformance
+@pytest.mark.slow
 def test_quick_subset_has_no_failure_that_qemu_does_not_have(tmp_path, capsys):
     status = cli.main(["conformance", "busybox", "--subset", "quick", "--jobs", "2", "--json",
                        "--keep", str(tmp_path)])

@@ -105,6 +105,7 @@ def test_spec_errors_say_which_field():
         SynthesisSpec.from_dict({"inputs": ["R0"], "outputs": ["R1"], "examples": [[{"R1": 1}, {"R1": 2}]]})
 
 
+@pytest.mark.slow
 def test_a_reduced_benchmark_reports_only_checked_programs():
     names = ["add", "xor", "negate", "max", "factorial", "parity_ring_3"]
     outcomes = bench.run(names=names, time_limit=12)

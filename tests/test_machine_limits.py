@@ -10,7 +10,8 @@ import textwrap
 
 import pytest
 
-pytestmark = pytest.mark.skipif(shutil.which("prlimit") is None, reason="prlimit (util-linux) is needed")
+pytestmark = [pytest.mark.skipif(shutil.which("prlimit") is None, reason="prlimit (util-linux) is needed"),
+              pytest.mark.slow]
 
 HOST_ADDRESS_SPACE = 3 << 30  # the child's whole virtual memory: Python, the extension and the guest
 

@@ -27,6 +27,7 @@ def test_every_committed_cell_is_right_on_its_whole_domain_and_matches_the_manif
         assert right == total == entry["domain_size"] == entry["verified"]["correct"]
 
 
+@pytest.mark.slow
 def test_every_operation_matches_the_reference_on_random_and_edge_operands(neural):
     rng = np.random.default_rng(7)
     edge = np.array([0, 1, 0x7FFFFFFF, 0x80000000, 0xFFFFFFFF, 31, 32], dtype=np.uint64)

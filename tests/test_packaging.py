@@ -4,9 +4,12 @@ import sys
 import zipfile
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
+@pytest.mark.slow  # builds the whole extension in release mode
 def test_wheel_contains_extension_and_data_and_runs_from_an_unpacked_copy(tmp_path):
     subprocess.run([sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps", "--no-build-isolation",
                     "--quiet", "-w", str(tmp_path)], check=True)

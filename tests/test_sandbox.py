@@ -100,6 +100,7 @@ def test_a_fifo_in_a_mount_joins_guest_processes_only(host):
     assert "Read-only file system" in r.stderr
 
 
+@pytest.mark.slow
 def test_swapping_a_folder_for_a_symlink_from_another_machine_never_leads_out(host):
     """The race: one machine swaps a folder of a shared rw mount for a symlink to the host's
     folder around it while another machine reads and appends through the folder's name."""
