@@ -18,27 +18,16 @@ pub fn modified_immediate(w: u32) -> Option<String> {
     }
     let value = uimm(imm8 as u64);
     match cmode {
-        0..=7 => {
-            let arr = arrangement(2, q);
-            let shift = (cmode >> 1) * 8;
+        // 32-bit lanes shifted by 0, 8, 16 or 24; 16-bit lanes by 0 or 8.
+        0..=11 => {
+            let (size, shift) = if cmode < 8 { (2, (cmode >> 1) * 8) } else { (1, (cmode >> 1 & 1) * 8) };
             let name = match (cmode & 1, op) {
                 (0, 0) => "movi",
                 (0, _) => "mvni",
                 (_, 0) => "orr",
                 _ => "bic",
             };
-            Some(shifted(name, &v(rd, arr), &value, "lsl", shift))
-        }
-        8..=11 => {
-            let arr = arrangement(1, q);
-            let shift = (cmode >> 1 & 1) * 8;
-            let name = match (cmode & 1, op) {
-                (0, 0) => "movi",
-                (0, _) => "mvni",
-                (_, 0) => "orr",
-                _ => "bic",
-            };
-            Some(shifted(name, &v(rd, arr), &value, "lsl", shift))
+            Some(shifted(name, &v(rd, arrangement(size, q)), &value, "lsl", shift))
         }
         12 | 13 => {
             let name = if op == 0 { "movi" } else { "mvni" };
