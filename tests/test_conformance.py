@@ -40,13 +40,14 @@ def test_the_guest_sees_the_run_folder_and_an_outside_working_directory_at_their
     assert guest_mounts("/tmp/run", "/") == ["/tmp/run:/tmp/run:rw"]
 
 
-def _guest_argv_with(stdout, stderr, argv):
-    saved = os.dup(1), os.dup(2)
+def _guest_argv_with(stdout, stderr, argv, umask=0o022):
+    saved, saved_umask = (os.dup(1), os.dup(2)), os.umask(umask)
     try:
         os.dup2(stdout.fileno(), 1)
         os.dup2(stderr.fileno(), 2)
         return guest_argv(argv)
     finally:
+        os.umask(saved_umask)
         for fd, original in zip((1, 2), saved):
             os.dup2(original, fd)
             os.close(original)
@@ -56,8 +57,15 @@ def test_stdout_and_stderr_on_one_file_stay_one_in_the_guest(tmp_path):
     argv = ["/run/links/sed", "-n", "p"]
     with open(tmp_path / "out", "w") as out, open(tmp_path / "err", "w") as err:
         assert _guest_argv_with(out, err, argv) == argv
-        assert _guest_argv_with(out, out, argv) == ["sh", "-c", 'exec /bin/busybox "$@" 2>&1', "sh", "sed", "-n", "p"]
+        assert _guest_argv_with(out, out, argv) == ["sh", "-c", 'umask 022; exec /bin/busybox "$@" 2>&1', "sh",
+                                                    "sed", "-n", "p"]
         assert _guest_argv_with(out, out, ["/run/busybox", "sed"])[-1] == "sed"
+
+
+def test_the_guest_gets_the_hosts_umask(tmp_path):
+    with open(tmp_path / "out", "w") as out, open(tmp_path / "err", "w") as err:
+        argv = _guest_argv_with(out, err, ["/run/links/touch", "f"], umask=0)
+    assert argv == ["sh", "-c", 'umask 000; exec /bin/busybox "$@"', "sh", "touch", "f"]
 
 
 def test_a_bindir_has_the_config_the_wrapper_and_runnable_scripts(tmp_path):

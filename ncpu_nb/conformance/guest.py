@@ -15,6 +15,7 @@ from ncpu_nb.machine.errors import MachineError
 from ncpu_nb.machine.machine import Machine
 
 MACHINE_FAILED = 125  # the machine itself could not go on (not a status BusyBox gives)
+GUEST_UMASK = 0o022  # a fresh machine's first process has it
 
 
 def guest_mounts(root: str, cwd: str) -> list[str]:
@@ -33,14 +34,23 @@ def _same_file(fd_a: int, fd_b: int) -> bool:
     return (a.st_dev, a.st_ino) == (b.st_dev, b.st_ino)
 
 
+def _host_umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 def guest_argv(argv: list[str]) -> list[str]:
-    """argv for the guest. When the host's stdout and stderr are one file (`2>&1`), the guest's are made one too:
-    the machine hands its two streams over apart, which would lose their order."""
-    if not _same_file(1, 2):
+    """argv for the guest: as given, or through the guest's sh where the host's process differs from a fresh
+    machine's first process: its stdout and stderr one file (`2>&1`; the machine hands its two streams over apart,
+    which would lose their order), or another umask."""
+    merged, mask = _same_file(1, 2), _host_umask()
+    if not merged and mask == GUEST_UMASK:
         return argv
     applet = os.path.basename(argv[0])
     args = argv[1:] if applet == "busybox" else [applet, *argv[1:]]
-    return ["sh", "-c", 'exec /bin/busybox "$@" 2>&1', "sh", *args]
+    script = f'umask {mask:03o}; exec /bin/busybox "$@"' + (" 2>&1" if merged else "")
+    return ["sh", "-c", script, "sh", *args]
 
 
 def _forward(out: bytes, err: bytes) -> None:
