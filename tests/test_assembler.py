@@ -167,6 +167,14 @@ def test_a_huge_literal_is_an_assembly_error_with_line_and_column():
     assert "expected digits after 0x" in errors_of("MOV R0, 0x_").diagnostics[0].message
 
 
+def test_data_past_the_data_limit_is_an_assembly_error_not_a_host_allocation():
+    for source, line, column, words in ((".data\n  .zero 99999999999", 2, 9, ".zero takes 0 to"),
+                                        (".data\n.space -5", 2, 8, ".space takes 0 to"),
+                                        (".data\n.zero 16777000\nend: .zero 1000", 3, 6, "past the 16 MiB")):
+        d = errors_of(source + "\n.text\nHALT").diagnostics[0]
+        assert (d.line, d.column) == (line, column) and words in d.message, d
+
+
 def _seconds_to_assemble(source: str) -> float:
     start = time.perf_counter()
     assemble(source)

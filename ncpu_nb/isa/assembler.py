@@ -209,6 +209,11 @@ def _equ(state, line, operands):
         _error(state, line, operands[1][1] + e.offset, str(e), e.length)
 
 
+# A program's data image is built in Python before any run: far past any machine's memory it would
+# only exhaust the host's.
+DATA_LIMIT = 16 << 20
+
+
 def _place_data(items, state):
     """Lay out data directives: first every size and label address, then the bytes, so `.word`
     may name data labels defined later (pointer tables)."""
@@ -227,7 +232,11 @@ def _place_data(items, state):
                 blob = b"".join(_string(text, column - line.column) for text, column in operands)
                 blob += b"\0" if directive == ".asciz" else b""
             elif directive in (".zero", ".space"):
-                blob = bytes(_number(operands[0][0], state, allow_labels=False)) if operands else b""
+                n = _number(operands[0][0], state, allow_labels=False) if operands else 0
+                if not 0 <= n <= DATA_LIMIT:
+                    raise _OperandError(f"{directive} takes 0 to {DATA_LIMIT:,} bytes, not {n:,}",
+                                        operands[0][1] - line.column, len(operands[0][0]))
+                blob = bytes(n)
             elif directive == ".align":
                 n = _number(operands[0][0], state, allow_labels=False) if operands else 4
                 blob = bytes((-location) % max(n, 1))
@@ -237,6 +246,10 @@ def _place_data(items, state):
             continue
         if location < 0:
             _error(state, line, line.column, "data address is negative")
+            continue
+        if location + size > DATA_LIMIT:
+            _error(state, line, line.column, f"data would end at 0x{location + size:X}, past the {DATA_LIMIT >> 20} MiB "
+                                             "a program's data may fill")
             continue
         placed.append((line, directive, operands, location, blob))
         location += size
