@@ -154,6 +154,13 @@ def test_mounted_host_folder_is_read_only_and_closed(tmp_path):
     assert (tmp_path / "new").read_text() == "written\n"
 
 
+def test_exec_of_a_folder_is_eacces_so_a_path_search_goes_on():
+    # Linux says EACCES for a folder; glibc's execvp gives up on EISDIR but tries the next PATH entry.
+    m = busybox("sh", "-c", "mkdir -p /tmp/d/printf; PATH=/tmp/d:/bin env printf 'found\\n'; /tmp/d/printf; echo $?")
+    assert out(m) == "found\n126\n"
+    assert "Permission denied" in m.take_stderr().decode()
+
+
 def test_host_names_that_are_not_utf8_round_trip(tmp_path):
     folder = os.path.join(os.fsencode(tmp_path), b"dir\xe9")
     os.mkdir(folder)

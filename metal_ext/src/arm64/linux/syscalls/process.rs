@@ -5,6 +5,7 @@ use crate::arm64::linux::elf;
 use crate::arm64::linux::errno::*;
 use crate::arm64::linux::machine::Machine;
 use crate::arm64::linux::process::{exited_status, Process, Thread, Wait};
+use crate::arm64::linux::vfs::{Loc, S_IFMT, S_IFREG};
 
 const CLONE_VM: u64 = 0x100;
 const CLONE_SIGHAND: u64 = 0x800;
@@ -106,16 +107,23 @@ pub fn clone(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
     Ok(value(child_tid as u64))
 }
 
+/// The bytes of a file execve may run: a regular file with an x bit (else EACCES, as Linux says
+/// for a folder too; glibc's execvp goes on along PATH after EACCES, not after EISDIR).
+fn read_executable(m: &Machine, loc: &Loc) -> SysResult<std::sync::Arc<Vec<u8>>> {
+    let st = m.vfs.stat(loc, m)?;
+    if st.mode & S_IFMT != S_IFREG || st.mode & 0o111 == 0 {
+        return Err(EACCES);
+    }
+    m.vfs.read_file(loc)
+}
+
 /// execve: a new program in this process. "#!" scripts run their interpreter.
 pub fn execve(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
     let path = m.read_path(tid, a[0])?;
     let mut argv = m.read_string_array(tid, a[1])?;
     let envp = m.read_string_array(tid, a[2])?;
     let mut walk = m.resolve_at(tid, -100, &path, true)?;
-    let mut bytes = m.vfs.read_file(&walk.loc)?;
-    if m.vfs.stat(&walk.loc, &*m)?.mode & 0o111 == 0 {
-        return Err(EACCES);
-    }
+    let mut bytes = read_executable(m, &walk.loc)?;
     if bytes.starts_with(b"#!") {
         let line_end = bytes.iter().position(|&b| b == b'\n').unwrap_or(bytes.len()).min(256);
         let line = String::from_utf8_lossy(&bytes[2..line_end]).trim().to_string();
@@ -129,7 +137,7 @@ pub fn execve(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
         new_argv.extend(argv.into_iter().skip(1));
         argv = new_argv;
         walk = m.resolve_at(tid, -100, &interpreter, true)?;
-        bytes = m.vfs.read_file(&walk.loc)?;
+        bytes = read_executable(m, &walk.loc)?;
     }
     if !elf::is_elf(&bytes) {
         return Err(ENOEXEC);
