@@ -4,8 +4,10 @@ nothing a guest does to its files may reach another file.
 Each attempt is a shell script run as the guest; the host folder around the mount holds a canary
 (a file the guest must never read) and a target (a file it must never change).
 """
+import io
 import os
 import stat
+import tarfile
 import threading
 
 import pytest
@@ -55,12 +57,43 @@ ATTEMPTS = {
                                                      "mv /mnt/d /mnt/o; mv /mnt/s /mnt/d; cat /mnt/d/canary; "
                                                      "echo x >> /mnt/d/target; mv /mnt/d /mnt/s; mv /mnt/o /mnt/d; done",
     "network": "nc -l -p 8080 & nc 127.0.0.1 22 </dev/null; wget -O- http://127.0.0.1/",
+    "symlink to /proc/self/root in the mount": "ln -s /proc/self/root /mnt/pr; cat /mnt/pr{outside}/canary; ls /mnt/pr/",
+    "/proc links name guest paths": "readlink /proc/self/exe /proc/self/cwd /proc/self/root; ls -l /proc/self/fd/",
+    "dot-dot from deep inside the mount": "mkdir -p /mnt/a/b/c; cd /mnt/a/b/c; cd ../../../../../..; pwd; ls; "
+                                          "cat ../../../../../outside/canary",
+    "tar archive with dot-dot and absolute members": "cd /mnt; tar -xf evil.tar; tar -xPf evil.tar; ls -la /mnt",
+    "symlink loop and overlong paths": "ln -s loop /mnt/loop; cat /mnt/loop; cat /mnt/$(printf 'x%.0s' $(seq 300)); "
+                                       "cat /mnt$(printf '/a%.0s' $(seq 3000))",
+    "find the canary from the root": "find / -name canary 2>/dev/null; find /mnt -follow -name canary",
+    "mount and chroot": "mkdir /tmp/p; mount -t proc proc /tmp/p; mount --bind / /tmp/p; chroot /mnt /bin/sh -c true",
+    "devices the machine does not have": "cat /dev/mem /dev/sda /dev/kmsg /sys/kernel/notes; ls /sys",
+    "signals reach only guest processes": "kill -9 -1; kill -9 1; echo still here",
+    "cp, mv and rm through a directory symlink": "ln -s {outside} /mnt/o; cp /mnt/o/canary /mnt/copy; mv /mnt/o/target /mnt/t; "
+                                                 "rm -rf /mnt/o/; rm -rf /mnt/o/*; touch /mnt/o/new",
+    "hard link to a host symlink's target": "ln -s {outside}/target /mnt/sl; ln /mnt/sl /mnt/hl; echo x >> /mnt/hl",
+    "rename a guest folder over the mount": "mkdir /tmp/x; mv /tmp/x /mnt; mv /mnt /tmp/y; rmdir /mnt",
 }
+
+
+def evil_tar(path, outside):
+    """An archive whose members climb out with .., name absolute host paths and plant symlinks out."""
+    with tarfile.open(path, "w") as tar:
+        for name in ("../outside/target", f"{outside}/target", "../../x"):
+            info = tarfile.TarInfo(name)
+            info.size = 6
+            tar.addfile(info, io.BytesIO(b"INJECT"))
+        link = tarfile.TarInfo("escape")
+        link.type, link.linkname = tarfile.SYMTYPE, str(outside)
+        tar.addfile(link)
+        through = tarfile.TarInfo("escape/planted")
+        through.size = 6
+        tar.addfile(through, io.BytesIO(b"INJECT"))
 
 
 @pytest.mark.parametrize("name", list(ATTEMPTS))
 def test_escape_attempt_is_held(host, name):
     mount, outside = host
+    evil_tar(mount / "evil.tar", outside)
     r = guest(ATTEMPTS[name].format(outside=outside), mount)
     assert CANARY not in r.stdout + r.stderr
     assert str(outside.parent) not in r.stdout, "the guest saw a host path"
