@@ -5,28 +5,31 @@
     cpu.run()
     cpu.registers["R2"]   # 42
 """
-from ncpu_nb import coursework
-from ncpu_nb.cpu import CPU, RunResult, Snapshot
+from ncpu_nb import _moved, coursework
+from ncpu_nb.arm64 import (Arm64Machine, Arm64Run, BusyboxResult, ElfError, ElfFile, Limits, MachineError,
+                           MachineTimeout, MountError, busybox)
 from ncpu_nb.errors import AssemblyError, CycleBudgetExceeded, DecodeError, ExecutionError, NcpuError, WeightsError
-from ncpu_nb.isa import Program, assemble, disassemble
-from ncpu_nb.isa.reference_table import ISAReference
-from ncpu_nb.machine import (BusyboxResult, ElfError, ElfFile, Limits, Machine, MachineError, MachineTimeout,
-                             MountError, busybox)
-from ncpu_nb.protocol import MachineProtocol, Trace, TraceStep
+from ncpu_nb.ncpu import CPU, CpuRun, Program, assemble, disassemble
+from ncpu_nb.ncpu.isa_reference import ISAReference
+from ncpu_nb.protocol import (Breakpoints, MachineProtocol, RunResult, Snapshot, Trace, TraceStep, Watchpoint,
+                              Watchpoints)
 from ncpu_nb.resources import program_manifest, program_source
 
 __version__ = "0.1.0"
-__all__ = ["CPU", "RunResult", "Snapshot", "Program", "assemble", "disassemble", "MachineProtocol", "Trace", "TraceStep",
+__all__ = ["CPU", "CpuRun", "Program", "assemble", "disassemble",
+           "MachineProtocol", "RunResult", "Snapshot", "Breakpoints", "Watchpoints", "Watchpoint", "Trace", "TraceStep",
            "NcpuError", "AssemblyError", "DecodeError", "ExecutionError", "CycleBudgetExceeded", "WeightsError",
            "isa_reference", "list_programs", "load_program", "coursework", "verify",
-           "Machine", "Limits", "busybox", "busybox_terminal", "BusyboxResult", "ElfFile", "MachineError", "ElfError",
-           "MachineTimeout", "MountError"]
+           "Arm64Machine", "Arm64Run", "Limits", "busybox", "busybox_terminal", "BusyboxResult", "ElfFile",
+           "MachineError", "ElfError", "MachineTimeout", "MountError"]
 
 # The differentiable engine needs torch: its names load on first use, so `import ncpu_nb` stays light.
-_DIFFERENTIABLE = {"DifferentiableEngine": "ncpu_nb.diff.engine", "ProgramOptimizer": "ncpu_nb.diff.optimizer",
-                   "Synthesizer": "ncpu_nb.diff.synthesis", "SynthesisSpec": "ncpu_nb.diff.spec",
-                   "plot_gradient_flow": "ncpu_nb.diff.gradflow"}
+_DIFFERENTIABLE = {"DifferentiableEngine": "ncpu_nb.differentiable.engine",
+                   "ProgramOptimizer": "ncpu_nb.differentiable.optimizer",
+                   "plot_gradient_flow": "ncpu_nb.differentiable.gradient_flow",
+                   "Synthesizer": "ncpu_nb.synthesis.synthesizer", "SynthesisSpec": "ncpu_nb.synthesis.spec"}
 __all__ += list(_DIFFERENTIABLE)
+_RENAMED = {"Machine": "Arm64Machine"}  # old public names, kept for one release
 
 
 def __getattr__(name: str):
@@ -34,6 +37,11 @@ def __getattr__(name: str):
         import importlib
 
         return getattr(importlib.import_module(_DIFFERENTIABLE[name]), name)
+    if name in _RENAMED:
+        import warnings
+
+        warnings.warn(f"ncpu_nb.{name} is now ncpu_nb.{_RENAMED[name]}", DeprecationWarning, stacklevel=2)
+        return globals()[_RENAMED[name]]
     raise AttributeError(f"module 'ncpu_nb' has no attribute {name!r}")
 
 
@@ -62,14 +70,14 @@ def load_program(name: str) -> Program:
 
 def busybox_terminal(mounts=(), cwd: str = "/", env=None, deterministic: bool = False):
     """BusyBox `sh` on the AArch64 machine as a live terminal in the notebook, e.g.
-    busybox_terminal(mounts=["data:/data"]). See `ncpu_nb.widgets.BusyboxTerminal`."""
-    from ncpu_nb.widgets import BusyboxTerminal  # imports anywidget: only when asked
+    busybox_terminal(mounts=["data:/data"]). See `ncpu_nb.views.BusyboxTerminal`."""
+    from ncpu_nb.views import BusyboxTerminal  # imports anywidget: only when asked
 
     return BusyboxTerminal(mounts=mounts, cwd=cwd, env=env, deterministic=deterministic)
 
 
 def load_ipython_extension(ipython) -> None:
     """`%load_ext ncpu_nb`: the %busybox and %%busybox magics."""
-    from ncpu_nb.machine.magics import load_ipython_extension as load
+    from ncpu_nb.magics import load_ipython_extension as load
 
     load(ipython)

@@ -37,13 +37,13 @@ def _time_run(cpu, iterations) -> tuple[int, float]:
     if iterations:
         cpu.set_registers(R0=iterations)
     t0 = time.perf_counter()
-    result = cpu.run(max_cycles=max(10 * iterations + 10, cpu.max_cycles))
+    result = cpu.run(max_steps=max(10 * iterations + 10, cpu.max_steps))
     seconds = time.perf_counter() - t0
     return result.instructions, seconds
 
 
 def bench_fast(quick: bool = False) -> dict:
-    from ncpu_nb.cpu import CPU
+    from ncpu_nb.ncpu import CPU
 
     single_iters = 200_000 if quick else 4_000_000
     lane_iters, lanes = (200, 1024) if quick else (2_000, 4096)
@@ -66,7 +66,7 @@ ORIGINAL_NEURAL_IPS = 2_300  # classic nCPU's neural mode on this kind of 2-core
 
 def bench_neural(quick: bool = False) -> dict:
     """Neural mode beside fast mode in one run, and the latency of single operations in each."""
-    from ncpu_nb.cpu import CPU
+    from ncpu_nb.ncpu import CPU
 
     rows = {}
     iterations, lane_iters, lanes = (20, 5, 256) if quick else (40_000, 50, 4096)
@@ -94,7 +94,7 @@ def bench_torch_wiring(quick: bool = False) -> dict:
     when torch sees one (the tier for whole verification sets and many lanes at once)."""
     import torch
 
-    from ncpu_nb.alu.neural_alu import NeuralALU, to_bits
+    from ncpu_nb.ncpu.neural_alu import NeuralALU, to_bits
 
     batch = 4_096 if quick else 65_536
     rng = np.random.default_rng(0)
@@ -127,18 +127,18 @@ def bench_debugger(quick: bool = False) -> dict:
     on, and in the debugger widget (on its worker thread, the view updated up to 30 times a second,
     the trace off while it runs and its last 64 steps rebuilt when it stops), timed against the
     plain untraced run."""
-    from ncpu_nb.machine import Machine
+    from ncpu_nb.arm64 import Arm64Machine
 
     n = 1_000_000 if quick else 10_000_000
-    dbg = Machine.busybox("sh", "-c", ASH_LOOP).debugger()  # shows the last 64 instructions
+    dbg = Arm64Machine.busybox("sh", "-c", ASH_LOOP).debugger()  # shows the last 64 instructions
 
     def in_debugger():
         dbg.reset()
         dbg.run(n)
 
     plain = "busybox ash, plain run, trace off"
-    runs = {plain: lambda: Machine.busybox("sh", "-c", ASH_LOOP).run(n),
-            "busybox ash, plain run, trace 64": lambda: Machine.busybox("sh", "-c", ASH_LOOP, trace_depth=64).run(n),
+    runs = {plain: lambda: Arm64Machine.busybox("sh", "-c", ASH_LOOP).run(n),
+            "busybox ash, plain run, trace 64": lambda: Arm64Machine.busybox("sh", "-c", ASH_LOOP, trace_depth=64).run(n),
             "busybox ash run in the debugger": in_debugger}
     times: dict[str, list[float]] = {label: [] for label in runs}
     for _ in range(3):  # the best of three, taken in turns: the machine may be shared
@@ -154,7 +154,7 @@ def bench_debugger(quick: bool = False) -> dict:
 
 
 def run(target: str, quick: bool = False) -> dict:
-    from ncpu_nb.machine import bench as machine_bench
+    from ncpu_nb.arm64 import machine_bench
 
     benches = {"fast": bench_fast, "neural": bench_neural, "debugger": bench_debugger, "machine": machine_bench.run}
     return {"target": target, "machine": f"{platform.machine()}, {platform.python_implementation()} "
@@ -164,7 +164,7 @@ def run(target: str, quick: bool = False) -> dict:
 
 def format_report(report: dict) -> str:
     if report["target"] == "machine":
-        from ncpu_nb.machine import bench as machine_bench
+        from ncpu_nb.arm64 import machine_bench
 
         return machine_bench.format_report(report)
     lines = [f"ncpu-nb bench {report['target']}  ({report['machine']})"]

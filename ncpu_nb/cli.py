@@ -16,7 +16,7 @@ STDIN_CHUNK = 1 << 16  # bytes of host stdin read each time the guest waits for 
 
 
 def _parse_assignment(text: str) -> tuple[str, int]:
-    from ncpu_nb.isa.table import REGISTERS
+    from ncpu_nb.ncpu.table import REGISTERS
 
     name, sep, value = text.partition("=")
     if not sep:
@@ -41,7 +41,7 @@ def _parse_seconds(text: str) -> float:
 
 
 def _parse_size(text: str) -> int:
-    from ncpu_nb.machine.limits import parse_size
+    from ncpu_nb.arm64.limits import parse_size
 
     try:
         size = parse_size(text)
@@ -66,7 +66,7 @@ def _parse_env(text: str) -> tuple[str, str]:
 
 
 def _read_program(path: str):
-    from ncpu_nb.isa.assembler import assemble
+    from ncpu_nb.ncpu.assembler import assemble
 
     try:
         source = Path(path).read_text()
@@ -76,7 +76,7 @@ def _read_program(path: str):
 
 
 def cmd_run(args) -> int:
-    from ncpu_nb.cpu import CPU
+    from ncpu_nb.ncpu import CPU
 
     program = _read_program(args.file)
     cpu = CPU(program, mode=args.mode, trace_depth=0, registers=dict(args.set or []))
@@ -87,7 +87,7 @@ def cmd_run(args) -> int:
     else:
         print("  ".join(f"{k}={v}" for k, v in cpu.registers.items()))
         print("flags " + " ".join(f"{k}={int(v)}" for k, v in cpu.flags.items()))
-        print(f"{cpu.cycles} cycles, {result.status}, {result.seconds * 1e3:.2f} ms")
+        print(f"{cpu.cycles} cycles, {result.stop}, {result.seconds * 1e3:.2f} ms")
     return 0
 
 
@@ -99,7 +99,7 @@ def cmd_asm(args) -> int:
 
 
 def cmd_isa(args) -> int:
-    from ncpu_nb.isa.reference_table import ISAReference
+    from ncpu_nb.ncpu.isa_reference import ISAReference
 
     print(ISAReference().markdown() if args.markdown else ISAReference())
     return 0
@@ -127,8 +127,8 @@ def cmd_verify(args) -> int:
 
 
 def cmd_synth(args) -> int:
-    from ncpu_nb.diff.spec import SynthesisSpec
-    from ncpu_nb.diff.synthesis import Synthesizer
+    from ncpu_nb.synthesis.spec import SynthesisSpec
+    from ncpu_nb.synthesis.synthesizer import Synthesizer
 
     spec = SynthesisSpec.from_json(args.spec)
     bar = None
@@ -156,7 +156,7 @@ def cmd_synth(args) -> int:
 
 
 def cmd_synth_bench(args) -> int:
-    from ncpu_nb.diff import bench
+    from ncpu_nb.synthesis import synth_bench as bench
 
     methods = ("gradient",) if args.gradient_only else bench.METHODS
     outcomes = bench.run(args.dir, names=args.task, limit=args.limit, time_limit=args.time_limit,
@@ -211,7 +211,7 @@ def _host_stdin_fd() -> int | None:
 def _guest_options(args) -> dict:
     """Machine options from the command line: the guest's stdin streams from ours; its output goes
     straight to ours, so the machine keeps none of it."""
-    from ncpu_nb.machine.machine import DEFAULT_ENV
+    from ncpu_nb.arm64.machine import DEFAULT_ENV
 
     env = dict(entry.split("=", 1) for entry in DEFAULT_ENV)
     env.update(args.env or [])
@@ -227,24 +227,24 @@ def _passed_through(words: list[str]) -> list[str]:
 
 
 def cmd_busybox(args) -> int:
-    from ncpu_nb.machine import Machine
+    from ncpu_nb.arm64 import Arm64Machine
 
-    machine = Machine.busybox(*_passed_through(args.args), **_guest_options(args))
+    machine = Arm64Machine.busybox(*_passed_through(args.args), **_guest_options(args))
     return _guest_run(machine, args.timeout)
 
 
 def cmd_exec(args) -> int:
-    from ncpu_nb.machine import Machine
-    from ncpu_nb.machine.elf import read_elf
+    from ncpu_nb.arm64 import Arm64Machine
+    from ncpu_nb.arm64.elf import read_elf
 
     elf = read_elf(args.elf)
     name = Path(args.elf).name
-    machine = Machine(elf, [name, *_passed_through(args.args)], path=args.elf, **_guest_options(args))
+    machine = Arm64Machine(elf, [name, *_passed_through(args.args)], path=args.elf, **_guest_options(args))
     return _guest_run(machine, args.timeout)
 
 
 def cmd_conformance(args) -> int:
-    from ncpu_nb.conformance.busybox import main as busybox_conformance
+    from ncpu_nb.arm64.conformance.busybox import main as busybox_conformance
 
     return busybox_conformance(args)
 

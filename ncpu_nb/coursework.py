@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from html import escape
 
 from ncpu_nb import html
-from ncpu_nb.cpu import CPU
+from ncpu_nb.ncpu import CPU
 from ncpu_nb.errors import AssemblyError
-from ncpu_nb.isa.assembler import assemble
-from ncpu_nb.isa.program import Program
+from ncpu_nb.ncpu.assembler import assemble
+from ncpu_nb.ncpu.program import Program
 
 
 @dataclass(frozen=True)

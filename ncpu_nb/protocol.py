@@ -1,14 +1,16 @@
-"""The machine protocol: what every engine offers, and what widgets, reprs and magics use.
+"""The machine protocol: what every engine offers, and all that widgets, reprs and magics use.
 
-The nCPU CPU (fast and neural), the differentiable engine and the ARM64 machine all implement
-`MachineProtocol`; views talk to this protocol only, so a new engine gets the debugger for free.
+The nCPU CPU (fast and neural modes), the differentiable engine and the ARM64 machine implement
+`MachineProtocol` and share its types: `RunResult`, `Snapshot`, `Breakpoints`, `Watchpoints`,
+`Trace`, `DebugLayout`. Views talk to the protocol only, so a new engine gets the debugger for free.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+import warnings
+from collections.abc import Callable, Iterator, MutableSet, Sequence
 from dataclasses import dataclass, field
 from html import escape
-from typing import Any, Iterable, Protocol, runtime_checkable
+from typing import Any, Iterable, NamedTuple, Protocol, runtime_checkable
 
 from ncpu_nb import html
 
@@ -74,9 +76,167 @@ class Trace(Sequence):
                                                                   numeric=(0, 1)))
 
 
+@dataclass(frozen=True)
+class RunResult:
+    """What one `run` did, on any engine. Engines return subclasses that add their own details
+    (`CpuRun`: lanes; `Arm64Run`: exit status, system calls; `SoftRun`: the tensors).
+
+    stop     why it ended: 'halted' (the program ended), 'breakpoint', 'watchpoint', 'budget'
+             (`max_steps` ran out), 'fault', or an engine's own ('timeout', 'stdin', ...)
+    steps    instructions executed by this run (lane 0's, where there are lanes)
+    seconds  wall-clock time
+    pc       where the machine stands now
+    detail   what the stop says beyond its kind, e.g. 'write of 0x10'
+    """
+
+    stop: str
+    steps: int
+    seconds: float
+    pc: int
+    detail: str = ""
+
+    @property
+    def halted(self) -> bool:
+        return self.stop == "halted"
+
+    def _rows(self) -> list[list[str]]:
+        rate = f"{self.steps / self.seconds:,.0f}" if self.seconds > 0 else "-"
+        seconds = f"{self.seconds * 1e6:,.0f} µs" if self.seconds < 0.01 else f"{self.seconds:.3f} s"
+        return [["stopped", escape(self.stop + (f" ({self.detail})" if self.detail else ""))],
+                ["steps", f"{self.steps:,}"], ["time", seconds], ["steps / s", rate]]
+
+    def _repr_html_(self) -> str:
+        return html.view("Run", html.table(["", ""], self._rows()))
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """A machine's whole state at one moment (`snapshot()`); `restore` returns to it. `state` is
+    the engine's own and opaque; `cycles` is the machine's clock then."""
+
+    cycles: int
+    state: object = field(repr=False)
+
+
+class Breakpoints(MutableSet):
+    """Code locations where `run` stops before executing the instruction there (a step goes over them).
+
+    Holds locations as the engine numbers them (instruction indices, or addresses); `add`, `discard`,
+    `toggle` and `in` also take what the engine's `resolve` understands (labels, symbols, '0x…' text).
+    """
+
+    def __init__(self, resolve: Callable[[Any], int], apply: Callable[[int, bool], None],
+                 show: Callable[[int], str] = str):
+        self._resolve, self._apply, self._show = resolve, apply, show
+        self._set: set[int] = set()
+
+    def add(self, where) -> None:
+        location = self._resolve(where)
+        self._apply(location, True)
+        self._set.add(location)
+
+    def discard(self, where) -> None:
+        location = self._resolve(where)
+        if location in self._set:
+            self._apply(location, False)
+            self._set.discard(location)
+
+    def toggle(self, where) -> bool:
+        """Adds or removes a breakpoint; returns whether it is now set."""
+        location = self._resolve(where)
+        (self.discard if location in self._set else self.add)(location)
+        return location in self._set
+
+    def __contains__(self, where) -> bool:
+        try:
+            return self._resolve(where) in self._set
+        except (KeyError, IndexError, ValueError):
+            return False
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(sorted(self._set))
+
+    def __len__(self) -> int:
+        return len(self._set)
+
+    def __repr__(self) -> str:
+        return f"Breakpoints([{', '.join(self._show(b) for b in self)}])"
+
+
+class Watchpoint(NamedTuple):
+    address: int
+    size: int
+    read: bool
+    write: bool
+
+
+class Watchpoints:
+    """Memory ranges whose writes (and, if asked, reads) stop `run` or `step` just before the
+    instruction that would access them; the next run or step goes on over that access.
+
+        m.watchpoints.add(0x100)                   # writes to 0x100.. (one machine word)
+        m.watchpoints.add("counter", 4, read=True) # reads and writes of a symbol's 4 bytes
+    """
+
+    def __init__(self, resolve: Callable[[Any], int], apply: Callable[[Watchpoint, bool], None], word: int,
+                 show: Callable[[int], str] = lambda a: f"0x{a:x}"):
+        self._resolve, self._apply, self._word, self._show = resolve, apply, word, show
+        self._set: set[Watchpoint] = set()
+
+    def add(self, where, size: int | None = None, *, read: bool = False, write: bool = True) -> None:
+        size = self._word if size is None else int(size)
+        if size <= 0:
+            raise ValueError(f"a watchpoint covers at least one byte, not {size}")
+        if not (read or write):
+            raise ValueError("a watchpoint watches reads, writes or both")
+        w = Watchpoint(self._resolve(where), size, bool(read), bool(write))
+        self._apply(w, True)
+        self._set.add(w)
+
+    def remove(self, where, size: int | None = None) -> None:
+        address, size = self._resolve(where), self._word if size is None else int(size)
+        for w in [w for w in self._set if (w.address, w.size) == (address, size)]:
+            self._apply(w, False)
+            self._set.discard(w)
+
+    def clear(self) -> None:
+        for w in list(self._set):
+            self._apply(w, False)
+        self._set.clear()
+
+    def __iter__(self) -> Iterator[Watchpoint]:
+        return iter(sorted(self._set))
+
+    def __len__(self) -> int:
+        return len(self._set)
+
+    def __repr__(self) -> str:
+        return "Watchpoints([" + ", ".join(f"{self._show(w.address)}+{w.size} {'r' * w.read}{'w' * w.write}"
+                                           for w in self) + "])"
+
+
 @runtime_checkable
 class MachineProtocol(Protocol):
-    """What every engine implements."""
+    """What every engine implements, and all the debugger, reprs and magics use.
+
+    cycles        instructions retired since reset: the machine's clock (`restore` brings it back)
+    status        'running' while it can go on ('breakpoint' and 'watchpoint': stopped before an
+                  instruction, and goes on from there); anything else ('halted', 'fault', 'exited', ...)
+                  ends execution until `reset` or `restore`
+    stop_detail   what the last stop says beyond `status` ('' if nothing)
+    step(n)       `n` instructions; breakpoints do not stop a step, a watchpoint does (before the
+                  access). Returns how many ran.
+    run(max_steps=None, check=True)   until halt, a breakpoint or watchpoint (stopping before it), a
+                  fault, or `max_steps` instructions (None: the engine's default budget). With `check`, a
+                  fault or an exhausted budget raises a typed error; without, they are the result's `stop`.
+    trace_depth   how many recent steps `trace` keeps (settable; 0 turns tracing off, the fastest)
+    restore_keeping_trace(s)   `restore(s)` but keep the trace as it is (for rebuilding a trace)
+    memory_map()  readable memory as (start, end, permissions) ranges, end exclusive
+    debug_layout()  the register groups and what a code location is (see `DebugLayout`)
+
+    Execution is deterministic from a snapshot: the debugger steps back by restoring an earlier
+    snapshot and re-executing up to the target cycle.
+    """
 
     @property
     def registers(self) -> dict[str, int]: ...
@@ -88,51 +248,57 @@ class MachineProtocol(Protocol):
     def flags(self) -> dict[str, bool]: ...
 
     @property
-    def trace(self) -> Trace: ...
-
-    @property
-    def breakpoints(self) -> Any: ...  # a mutable set of code locations
-
-    def read_memory(self, address: int, n: int) -> bytes: ...
-
-    def step(self, n: int = 1) -> int: ...
-
-    def run(self, *args, **kwargs) -> Any: ...
-
-    def reset(self) -> None: ...
-
-    def snapshot(self) -> Any: ...
-
-    def restore(self, snapshot: Any) -> None: ...
-
-    def disassemble(self, start: int | None = None, n: int = 8) -> list[tuple[int, str]]: ...
-
-
-@runtime_checkable
-class Debuggable(MachineProtocol, Protocol):
-    """A machine the debugger widget drives: the protocol, plus
-
-    cycles    instructions retired since reset (`restore` brings it back with the rest of the state)
-    status    'running' while it can go on; anything else ('halted', 'breakpoint', 'fault', ...) stops a run
-    run(max_cycles, check=False)   at most `max_cycles` instructions, returning early at a breakpoint
-              (before executing it), at halt or at a fault, without raising for any of them
-    step(n)   `n` instructions, breakpoints ignored
-
-    Execution must be deterministic from a snapshot: stepping back restores an earlier snapshot and
-    re-executes up to the target cycle.
-    """
-
-    @property
     def cycles(self) -> int: ...
 
     @property
     def status(self) -> str: ...
 
+    @property
+    def stop_detail(self) -> str: ...
 
-# --- What a debugger needs beyond the protocol ----------------------------------------------------
-# Engines describe their register file and code locations with `debug_layout()` (optional: the
-# default below fits a 32-bit machine whose PC is an instruction index, like the nCPU), and their
-# readable memory with `memory_map()` (optional: the default is one flat `memory_size` bytes).
+    @property
+    def trace(self) -> Trace: ...
+
+    trace_depth: int
+    breakpoints: Breakpoints
+    watchpoints: Watchpoints
+
+    def read_memory(self, address: int, n: int) -> bytes: ...
+
+    def memory_map(self) -> Sequence[tuple[int, int, str]]: ...
+
+    def step(self, n: int = 1) -> int: ...
+
+    def run(self, max_steps: int | None = None, *, check: bool = True) -> RunResult: ...
+
+    def reset(self) -> None: ...
+
+    def snapshot(self) -> Snapshot: ...
+
+    def restore(self, snapshot: Snapshot) -> None: ...
+
+    def restore_keeping_trace(self, snapshot: Snapshot) -> None: ...
+
+    def disassemble(self, start: int | None = None, n: int = 8) -> list[tuple[int, str]]: ...
+
+    def code_labels(self) -> dict[int, str]: ...
+
+    def debug_layout(self) -> DebugLayout: ...
+
+    def debugger(self, **options): ...
+
+
+def budget(max_steps: int | None, old_name: str, old_value: int | None) -> int | None:
+    """`max_steps`, or the value given under an engine's old name for it (with a DeprecationWarning)."""
+    if old_value is None:
+        return max_steps
+    warnings.warn(f"run({old_name}=…) is now run(max_steps=…)", DeprecationWarning, stacklevel=3)
+    if max_steps is not None:
+        raise TypeError(f"give max_steps or {old_name}, not both")
+    return old_value
+
+
+# --- How a debugger shows a machine -----------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -161,23 +327,8 @@ class DebugLayout:
     address_bits: int = 32
 
 
-def debug_layout(machine: MachineProtocol) -> DebugLayout:
-    """The machine's own `debug_layout()`, or one group of its `registers`, 32 bits, indexed code."""
-    own = getattr(machine, "debug_layout", None)
-    if own is not None:
-        return own()
-    return DebugLayout((RegisterGroup("registers", tuple(machine.registers), 32),))
-
-
-def memory_map(machine: MachineProtocol) -> list[tuple[int, int, str]]:
-    """Readable memory as (start, end, permissions) ranges, end exclusive."""
-    own = getattr(machine, "memory_map", None)
-    if own is not None:
-        return list(own())
-    return [(0, machine.memory_size, "rw-")]
-
-
-def code_labels(machine: MachineProtocol) -> dict[int, str]:
-    """Code location -> label, where the engine knows any (`code_labels()`; none otherwise)."""
-    own = getattr(machine, "code_labels", None)
-    return dict(own()) if own is not None else {}
+def __getattr__(name: str):
+    if name == "Debuggable":  # its parts are in MachineProtocol now
+        warnings.warn("ncpu_nb.protocol.Debuggable is now MachineProtocol", DeprecationWarning, stacklevel=2)
+        return MachineProtocol
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

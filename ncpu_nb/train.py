@@ -14,7 +14,7 @@ from pathlib import Path
 import torch
 from tqdm.auto import tqdm
 
-from ncpu_nb.alu.cells import CELLS, Cell, CellSpec, sha256
+from ncpu_nb.ncpu.neural_cells import CELLS, Cell, CellSpec, sha256
 from ncpu_nb.resources import data_dir
 
 MARGIN = 2.0  # every logit at least this far on the right side of 0

@@ -24,9 +24,9 @@ import torch
 from tqdm.auto import tqdm
 
 from ncpu_nb import html
-from ncpu_nb.alu.cells import CELLS, load_cell
-from ncpu_nb.alu.neural_alu import NeuralALU
-from ncpu_nb.isa.table import ALU_NAMES, CARRY_OPS, FORMS
+from ncpu_nb.ncpu.neural_cells import CELLS, load_cell
+from ncpu_nb.ncpu.neural_alu import NeuralALU
+from ncpu_nb.ncpu.table import ALU_NAMES, CARRY_OPS, FORMS
 
 EDGE = [0, 1, 2, 3, 7, 31, 32, 33, 255, 256, 0xFFFF, 0x10000, 0x55555555, 0xAAAAAAAA, 0x7FFFFFFE, 0x7FFFFFFF,
         0x80000000, 0x80000001, 0xFFFFFFE0, 0xFFFFFFFE, 0xFFFFFFFF]
@@ -80,7 +80,7 @@ def _instruction(op: str) -> str:
 
 def executed(op: str, a: np.ndarray, b: np.ndarray, mode: str):
     """(result, flag bits ZF|SF<<1|CF<<2|OF<<3) of `op` run by a CPU in `mode`, one lane per pair."""
-    from ncpu_nb.cpu import CPU
+    from ncpu_nb.ncpu import CPU
 
     cpu = CPU(_instruction(op) + "\nHALT", mode=mode, lanes=len(a), memory_size=4, trace_depth=0)
     cpu.set_registers(R0=a.astype(np.int64), R1=b.astype(np.int64))

@@ -1,8 +1,8 @@
 """Random nCPU programs for property tests: every form, random operands, jumps anywhere."""
 from hypothesis import strategies as st
 
-from ncpu_nb.isa.encoding import RANGES, Instruction
-from ncpu_nb.isa.table import FORMS, REGISTERS, ZERO_REG
+from ncpu_nb.ncpu.encoding import RANGES, Instruction
+from ncpu_nb.ncpu.table import FORMS, REGISTERS, ZERO_REG
 
 EDGE = [0, 1, -1, 2, 31, 32, 33, -32, 0x7FFFFFFF, -0x80000000, 0xFFFF, 0x8000, 255, 256, 4, -4]
 

@@ -15,7 +15,7 @@ FLOAT_MATH = Path(__file__).resolve().parents[1] / "programs" / "arm64" / "c" / 
 
 
 def test_breakpoint_on_main_watchpoint_simd_registers_and_back():
-    machine = ncpu_nb.Machine.from_elf(FLOAT_MATH)
+    machine = ncpu_nb.Arm64Machine.from_elf(FLOAT_MATH)
     main = machine.elf.symbols["main"].address
     vd_a = machine.elf.symbols["vd_a"].address
     machine.breakpoints.add("main")
@@ -60,9 +60,9 @@ def state_of(machine):
 
 
 def test_a_run_goes_untraced_and_stops_where_a_traced_run_does_with_the_same_trace():
-    dbg = ncpu_nb.Machine.busybox("sh", "-c", ASH_LOOP).debugger()
+    dbg = ncpu_nb.Arm64Machine.busybox("sh", "-c", ASH_LOOP).debugger()
     machine = dbg.machine
-    reference = ncpu_nb.Machine.busybox("sh", "-c", ASH_LOOP, trace_depth=64)  # the oracle: traced throughout
+    reference = ncpu_nb.Arm64Machine.busybox("sh", "-c", ASH_LOOP, trace_depth=64)  # the oracle: traced throughout
     dbg.step(5)
     reference.step(5)
     dbg.run(20)  # shorter than the trace: the steps before the run stay in it
@@ -103,7 +103,7 @@ def test_a_run_goes_untraced_and_stops_where_a_traced_run_does_with_the_same_tra
 
 def test_a_10m_instruction_busybox_run_in_the_debugger_costs_at_most_twice_a_plain_run():
     n = 10_000_000
-    dbg = ncpu_nb.Machine.busybox("sh", "-c", ASH_LOOP).debugger()
+    dbg = ncpu_nb.Arm64Machine.busybox("sh", "-c", ASH_LOOP).debugger()
     assert dbg.machine.trace_depth == 64
 
     def in_debugger():
@@ -111,7 +111,7 @@ def test_a_10m_instruction_busybox_run_in_the_debugger_costs_at_most_twice_a_pla
         dbg.run(n)
 
     # The same run without a widget has no trace (the debugger's run goes untraced, then rebuilds its last steps)
-    runs = {"plain": lambda: ncpu_nb.Machine.busybox("sh", "-c", ASH_LOOP).run(n), "debugger": in_debugger}
+    runs = {"plain": lambda: ncpu_nb.Arm64Machine.busybox("sh", "-c", ASH_LOOP).run(n), "debugger": in_debugger}
     times = {name: [] for name in runs}
     for _ in range(3):  # the best of three, taken in turns: the machine is shared
         for name, run in runs.items():

@@ -26,10 +26,10 @@ WORKLOADS = {
 RUN = """
 import json, sys
 import ncpu_nb
-m = ncpu_nb.Machine.busybox("sh", "-c", sys.argv[1])
+m = ncpu_nb.Arm64Machine.busybox("sh", "-c", sys.argv[1])
 chunk = int(sys.argv[2])
 while m.alive:
-    m.run(max_instructions=chunk, check=False)
+    m.run(max_steps=chunk, check=False)
     if m.instructions > 4_000_000_000:
         break
 print(json.dumps({"stdout": m.stdout, "exit": m.exit_status, "instructions": m.instructions,

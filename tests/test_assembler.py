@@ -4,8 +4,8 @@ import time
 import pytest
 
 from ncpu_nb import AssemblyError, assemble, disassemble
-from ncpu_nb.isa.encoding import Instruction, decode, encode
-from ncpu_nb.isa.table import FORMS
+from ncpu_nb.ncpu.encoding import Instruction, decode, encode
+from ncpu_nb.ncpu.table import FORMS
 
 
 def test_classic_syntax_assembles():

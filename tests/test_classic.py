@@ -2,7 +2,7 @@
 import pytest
 
 from ncpu_nb import CPU, assemble
-from ncpu_nb.isa.reference import run_reference
+from ncpu_nb.ncpu.reference_interpreter import run_reference
 
 CASES = {
     "sum_1_to_10": ("""

@@ -7,9 +7,9 @@ import os
 import pytest
 
 from ncpu_nb import cli
-from ncpu_nb.conformance.guest import guest_argv, guest_mounts
-from ncpu_nb.conformance.runner import Verdict, parse_verdicts
-from ncpu_nb.conformance.testsuite import make_bindir, recorded_qemu_failures, suite_dir, units_to_run
+from ncpu_nb.arm64.conformance.guest import guest_argv, guest_mounts
+from ncpu_nb.arm64.conformance.runner import Verdict, parse_verdicts
+from ncpu_nb.arm64.conformance.testsuite import make_bindir, recorded_qemu_failures, suite_dir, units_to_run
 
 
 def test_the_shipped_testsuite_is_the_one_its_provenance_names():

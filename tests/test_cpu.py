@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 from ncpu_nb import CPU, CycleBudgetExceeded, ExecutionError, MachineProtocol, assemble
-from ncpu_nb.isa.reference import run_reference
+from ncpu_nb.ncpu.reference_interpreter import run_reference
 
 SUM = """
     MOV R1, 0
@@ -23,7 +23,7 @@ def test_run_to_halt_counts_every_instruction_including_halt():
     cpu = CPU(SUM, registers={"R0": 10})
     result = cpu.run()
     assert cpu.registers["R1"] == 55 and cpu.halted
-    assert result.cycles == cpu.cycles == 1 + 10 * 3 + 1
+    assert result.steps == cpu.cycles == 1 + 10 * 3 + 1
     assert cpu.pc == 4  # the PC stays on HALT
 
 
@@ -36,10 +36,10 @@ def test_running_off_the_end_halts_without_a_cycle():
 def test_cycle_budget_raises_a_clear_error_and_keeps_the_state():
     cpu = CPU("top:\nINC R0\nJMP top")
     with pytest.raises(CycleBudgetExceeded) as info:
-        cpu.run(max_cycles=1001)
+        cpu.run(max_steps=1001)
     assert "1,001 cycles" in str(info.value) and "PC=" in str(info.value)
     assert cpu.cycles == 1001 and cpu.registers["R0"] == 501
-    cpu.run(max_cycles=1, check=False)  # it can go on
+    cpu.run(max_steps=1, check=False)  # it can go on
     assert cpu.cycles == 1002
 
 
@@ -189,7 +189,7 @@ def test_reprs_show_registers_flags_and_listing():
     assert "R0" in page and "ZF" in page and "ADD R1, R1, R0" in page and "<script" not in page
     assert "cur" in page  # the current instruction is highlighted
     assert "HALT" in assemble(SUM)._repr_html_()
-    assert "instructions / s" in cpu.run()._repr_html_()
+    assert "steps / s" in cpu.run()._repr_html_()
 
 
 def test_disassemble_around_the_pc():
@@ -209,7 +209,7 @@ def test_unknown_mode_and_register_are_clear_errors():
 def test_a_cpu_without_a_program_is_halted_and_harmless():
     cpu = CPU()
     cpu.reset()
-    assert cpu.run().status == "halted" and cpu.step() == 0
+    assert cpu.run().stop == "halted" and cpu.step() == 0
     assert cpu.disassemble() == [] and "no program loaded" in cpu._repr_html_()
 
 
@@ -223,7 +223,7 @@ def test_ctrl_c_stops_an_endless_run_promptly_and_keeps_the_state(mode):
     script = ("import ncpu_nb, sys\n"
               f"cpu = ncpu_nb.CPU('top:\\nINC R0\\nJMP top', mode='{mode}')\n"
               "cpu.step()\nprint('ready', flush=True)\n"
-              "try:\n    cpu.run(max_cycles=10**12)\n"
+              "try:\n    cpu.run(max_steps=10**12)\n"
               "except KeyboardInterrupt:\n    print('interrupted', cpu.registers['R0'] > 0, cpu.status, flush=True)\n")
     proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
     assert proc.stdout.readline().strip() == "ready"

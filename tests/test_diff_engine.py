@@ -5,11 +5,11 @@ import random
 import pytest
 import torch
 
-from ncpu_nb.diff.alu import compare, condition, exact_op, relaxed_op
-from ncpu_nb.diff.engine import DifferentiableEngine, UnsupportedInstruction
-from ncpu_nb.isa.assembler import assemble
-from ncpu_nb.isa.reference import run_reference
-from ncpu_nb.isa.table import ALU_NAMES, CONDITION_NAMES, CONDITIONS, REGISTERS, alu
+from ncpu_nb.differentiable.soft_alu import compare, condition, exact_op, relaxed_op
+from ncpu_nb.differentiable.engine import DifferentiableEngine, UnsupportedInstruction
+from ncpu_nb.ncpu.assembler import assemble
+from ncpu_nb.ncpu.reference_interpreter import run_reference
+from ncpu_nb.ncpu.table import ALU_NAMES, CONDITION_NAMES, CONDITIONS, REGISTERS, alu
 
 EDGE = [0, 1, -1, 2, 3, 7, 31, 32, -32, 100, -100, 12345, -9999, 0x7FFFFFFF, -0x80000000]
 SMOOTH = ["ADD", "SUB", "MUL", "NEG", "NOT", "MOV"]  # true derivatives everywhere (gradcheck applies)

@@ -4,11 +4,11 @@ import json
 
 import pytest
 
-from ncpu_nb.diff import bench
-from ncpu_nb.diff.spec import SpecError, SynthesisSpec
-from ncpu_nb.diff.synthesis import Synthesizer, simplify
-from ncpu_nb.diff.verify import passing
-from ncpu_nb.isa.assembler import assemble
+from ncpu_nb.synthesis import synth_bench as bench
+from ncpu_nb.synthesis.spec import SpecError, SynthesisSpec
+from ncpu_nb.synthesis.synthesizer import Synthesizer, simplify
+from ncpu_nb.synthesis.exact_check import passing
+from ncpu_nb.ncpu.assembler import assemble
 
 ADD = {"inputs": ["R0", "R1"], "outputs": ["R2"],
        "examples": [[{"R0": a, "R1": b}, {"R2": a + b}] for a, b in [(3, 5), (-4, 9), (10, 20), (0, -7), (6, 6)]],

@@ -2,8 +2,8 @@
 from hypothesis import given, strategies as st
 
 from ncpu_nb import CPU, assemble
-from ncpu_nb.isa.reference import run_reference
-from ncpu_nb.isa.table import FLAGS, REGISTERS
+from ncpu_nb.ncpu.reference_interpreter import run_reference
+from ncpu_nb.ncpu.table import FLAGS, REGISTERS
 
 from randprog import program_text, register_values
 

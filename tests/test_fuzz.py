@@ -5,7 +5,7 @@ import string
 from hypothesis import given, strategies as st
 
 from ncpu_nb import AssemblyError, DecodeError, assemble
-from ncpu_nb.isa.encoding import decode, encode
+from ncpu_nb.ncpu.encoding import decode, encode
 
 ASM_ALPHABET = string.ascii_letters + string.digits + " \t\n,;:[]+-#'\"._/\\x"
 

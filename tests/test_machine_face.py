@@ -14,10 +14,10 @@ from hypothesis import strategies as st
 
 from ncpu_nb import _metal
 from ncpu_nb.cli import build_parser, main
-from ncpu_nb.machine import ElfError, ElfFile, Machine, MachineError, MachineTimeout, MountError, busybox, parse_mount
-from ncpu_nb.machine.magics import parse_options
-from ncpu_nb.machine.mounts import Mount, parse_mounts
-from ncpu_nb.machine.syscalls import SyscallLog
+from ncpu_nb.arm64 import ElfError, ElfFile, Arm64Machine, MachineError, MachineTimeout, MountError, busybox, parse_mount
+from ncpu_nb.magics import parse_options
+from ncpu_nb.arm64.mounts import Mount, parse_mounts
+from ncpu_nb.arm64.syscall_log import SyscallLog
 from ncpu_nb.protocol import MachineProtocol
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -117,7 +117,7 @@ def test_mutated_elf_files_give_elf_errors_only(flips, in_section_table):  # and
         elf = ElfFile(bytes(data), "mutated")
         elf.symbols, elf.sections, elf.stripped  # read on demand: checked then
         if hasattr(_metal, "LinuxMachine"):
-            Machine(bytes(data), ["mutated"])  # what Python let through, the loader checks again
+            Arm64Machine(bytes(data), ["mutated"])  # what Python let through, the loader checks again
     except ElfError:
         pass
 
@@ -194,13 +194,13 @@ def test_machine_error_says_pc_and_instruction():
 # --- the real machine -------------------------------------------------------------------------------
 @needs_machine
 def test_hello_runs_to_exit_and_implements_the_protocol():
-    m = Machine.from_elf(HELLO)
+    m = Arm64Machine.from_elf(HELLO)
     assert isinstance(m, MachineProtocol)
     assert m.pc == ElfFile.read(HELLO).entry and (m.stop, m.status, m.cycles) == ("ready", "running", 0) and m.alive
     assert set(m.registers) == {f"x{i}" for i in range(31)} | {"sp", "pc", "nzcv"} and len(m.vregs) == 32
     run = m.run()
     assert run.exited and m.exit_status == 0 and m.stdout == "Hello, world!\n"
-    assert run.instructions == m.instructions > 1000 and m.syscall_count == len(m.syscall_log()) > 0
+    assert run.steps == m.instructions > 1000 and m.syscall_count == len(m.syscall_log()) > 0
     assert m.syscall_log()[-1].name == "exit_group"
     assert not m.alive and m.registers["x8"] == 94  # the last thread as it ended: in exit_group
     assert m.run().exited and m.step() == 0 and m.stdout == "Hello, world!\n"  # nothing more happens
@@ -209,7 +209,7 @@ def test_hello_runs_to_exit_and_implements_the_protocol():
 
 @needs_machine
 def test_breakpoint_on_a_symbol_step_and_snapshot_restore():
-    m = Machine.from_elf(HELLO, trace_depth=8)
+    m = Arm64Machine.from_elf(HELLO, trace_depth=8)
     main_address = m.elf.address_of("main")
     m.breakpoints.add("main")
     assert main_address in m.breakpoints and list(m.breakpoints) == [main_address]
@@ -242,7 +242,7 @@ def test_breakpoint_on_a_symbol_step_and_snapshot_restore():
 
 @needs_machine
 def test_read_watchpoint_stops_at_the_load():
-    m = Machine.from_elf(C_BIN / "float_math")
+    m = Arm64Machine.from_elf(C_BIN / "float_math")
     m.watchpoints.add("vd_a", 8, read=True, write=False)
     assert list(m.watchpoints)[0].address == m.elf.address_of("vd_a")
     run = m.run()
@@ -253,7 +253,7 @@ def test_read_watchpoint_stops_at_the_load():
 
 @needs_machine
 def test_an_undefined_instruction_kills_the_process_like_linux_and_is_recorded():
-    m = Machine.busybox("true")
+    m = Arm64Machine.busybox("true")
     m.write_memory(m.pc, bytes(4))  # UDF #0 at the entry point
     assert m.run().exited and m.exit_status == 128 + 4  # SIGILL
     (fault,) = m.faults()
@@ -281,7 +281,7 @@ def test_a_mounted_folder_is_seen_read_only_unless_rw(tmp_path):
 
 @needs_machine
 def test_ctrl_c_stops_a_run_within_100_ms_and_keeps_the_state():
-    m = Machine.busybox("sh", "-c", "while :; do :; done")
+    m = Arm64Machine.busybox("sh", "-c", "while :; do :; done")
     sent = []
 
     def interrupt():
@@ -299,25 +299,25 @@ def test_ctrl_c_stops_a_run_within_100_ms_and_keeps_the_state():
     assert latency < 0.1, f"KeyboardInterrupt {latency * 1e3:.0f} ms after SIGINT"
     assert (m.stop, m.status) == ("interrupted", "running") and m.instructions > 0
     before = m.instructions
-    assert m.run(max_instructions=50_000).stop == "budget" and m.instructions == before + 50_000
+    assert m.run(max_steps=50_000).stop == "budget" and m.instructions == before + 50_000
 
 
 @needs_machine
 def test_timeout_and_budget():
-    m = Machine.busybox("sh", "-c", "while :; do :; done")
+    m = Arm64Machine.busybox("sh", "-c", "while :; do :; done")
     t0 = time.perf_counter()
     assert m.run(timeout=0.2).stop == "timeout"
     assert time.perf_counter() - t0 < 0.4
     with pytest.raises(MachineTimeout, match="did not exit"):
-        busybox("yes", max_instructions=2_000_000)
+        busybox("yes", max_steps=2_000_000)
 
 
 @needs_machine
 def test_endless_output_keeps_only_the_newest_up_to_max_output():
-    m = Machine.busybox("yes", max_output=1000)
+    m = Arm64Machine.busybox("yes", max_output=1000)
     produced = []
     for _ in range(100):  # short runs: many pieces of output
-        m.run(max_instructions=400_000, on_output=lambda out, err: produced.append(len(out)))
+        m.run(max_steps=400_000, on_output=lambda out, err: produced.append(len(out)))
     assert len(produced) > 64 and len(m.stdout_bytes) == 1000 and m.stdout.endswith("y\ny\n")
     assert m.truncated == {"stdout": sum(produced) - 1000}
     assert "output truncated: kept the last 1,000 bytes of stdout" in m._repr_html_()
@@ -339,7 +339,7 @@ def test_a_result_past_max_output_is_cut_warned_and_marked():
 
 
 def test_output_pieces_keep_the_newest_bytes_exactly():
-    from ncpu_nb.machine.machine import PIECE, Output
+    from ncpu_nb.arm64.machine import PIECE, Output
 
     kept, written = Output(), b""
     for i in range(300):  # small and large writes, across pieces
@@ -353,7 +353,7 @@ def test_output_pieces_keep_the_newest_bytes_exactly():
 def test_a_malformed_elf_is_an_elf_error_from_the_loader():
     data = HELLO.read_bytes()
     with pytest.raises(ElfError):
-        Machine(data[:4096], ["hello"])
+        Arm64Machine(data[:4096], ["hello"])
 
 
 @needs_machine

@@ -20,7 +20,7 @@ def guest_under_prlimit(script: str, **limits) -> dict:
     code = textwrap.dedent(f"""
         import json, re
         from ncpu_nb import _metal
-        from ncpu_nb.machine.busybox import busybox_path
+        from ncpu_nb.arm64.busybox import busybox_path
         m = _metal.LinuxMachine(busybox_path().read_bytes(), ["busybox", "sh", "-c", {script!r}],
                                 ["PATH=/bin:/usr/bin"], **{limits!r})
         while (stop := m.run(50_000_000))[0] == "budget":

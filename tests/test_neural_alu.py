@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 import torch
 
-from ncpu_nb.alu.cells import CELLS, WeightsError, load_cell, read_manifest, sha256
-from ncpu_nb.alu.neural_alu import NeuralALU
-from ncpu_nb.isa.table import ALU_NAMES, CARRY_OPS, alu
+from ncpu_nb.ncpu.neural_cells import CELLS, WeightsError, load_cell, read_manifest, sha256
+from ncpu_nb.ncpu.neural_alu import NeuralALU
+from ncpu_nb.ncpu.table import ALU_NAMES, CARRY_OPS, alu
 from ncpu_nb.resources import data_dir
 from ncpu_nb.train import train_all
 

@@ -84,8 +84,8 @@ def test_the_core_computes_with_the_weight_files(tmp_path):
 
     from safetensors.torch import load_file, save_file
 
-    from ncpu_nb.alu.cells import sha256
-    from ncpu_nb.cpu.neural import use_networks
+    from ncpu_nb.ncpu.neural_cells import sha256
+    from ncpu_nb.ncpu.neural_mode import use_networks
     from ncpu_nb.resources import data_dir
 
     weights = tmp_path / "weights"

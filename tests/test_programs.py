@@ -3,7 +3,7 @@ import pytest
 
 import ncpu_nb
 from ncpu_nb import CPU
-from ncpu_nb.isa.reference import run_reference
+from ncpu_nb.ncpu.reference_interpreter import run_reference
 
 MANIFEST = ncpu_nb.list_programs()
 

@@ -8,7 +8,7 @@ import time
 import pytest
 
 import ncpu_nb
-from ncpu_nb.widgets import BusyboxTerminal
+from ncpu_nb.views import BusyboxTerminal
 from test_widgets import WIDGET_VIEW, Browser
 
 
@@ -110,11 +110,11 @@ def test_static_fallback_is_the_transcript():
 
 def test_a_machine_without_interactive_stdin_is_refused():
     with pytest.raises(ValueError, match="interactive=True"):
-        BusyboxTerminal(ncpu_nb.Machine.busybox("sh"))
+        BusyboxTerminal(ncpu_nb.Arm64Machine.busybox("sh"))
 
 
 def test_send_signal_names_what_is_wrong():
-    machine = ncpu_nb.Machine.busybox("sh", "-i", interactive=True)
+    machine = ncpu_nb.Arm64Machine.busybox("sh", "-i", interactive=True)
     machine.run()
     with pytest.raises(ValueError, match="no live process 999"):
         machine.send_signal(999, 2)

@@ -6,8 +6,8 @@ import shutil
 import pytest
 
 import ncpu_nb
-from ncpu_nb.alu import cells
-from ncpu_nb.alu.cells import load_cell, sha256
+from ncpu_nb.ncpu import neural_cells as cells
+from ncpu_nb.ncpu.neural_cells import load_cell, sha256
 from ncpu_nb.errors import NcpuError, WeightsError
 from ncpu_nb.resources import data_dir
 

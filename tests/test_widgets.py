@@ -9,9 +9,8 @@ import time
 import pytest
 
 import ncpu_nb
-from ncpu_nb.protocol import debug_layout
-from ncpu_nb.widgets import Debugger, MemoryView, RegisterView, TraceView
-from ncpu_nb.widgets.wire import PAGE
+from ncpu_nb.views import Debugger, MemoryView, RegisterView, TraceView
+from ncpu_nb.views.wire import PAGE
 from unicorn_machine import GENERAL, STACK, STACK_SIZE, UnicornMachine
 
 SPIN = "MOV R1, 1\nloop:\n    ADD R0, R0, R1\n    JMP loop"
@@ -267,7 +266,7 @@ def test_a_64_bit_machine_with_simd_registers_and_a_sparse_address_space():
     ui.message("toggle_breakpoint", key="0x400010")
     state = ui.act("run")
     assert (state["status"], state["pc"]) == ("breakpoint", "0x400010")
-    assert state["listing"][0]["loc"].startswith("0x") and debug_layout(machine).code_unit == 4
+    assert state["listing"][0]["loc"].startswith("0x") and machine.debug_layout().code_unit == 4
     state = ui.act("back", n=4)
     assert state["pc"] == "0x400010" and state["cycles"] == 4  # 8 at the breakpoint: one loop earlier
     ui.sync(radix="dec")

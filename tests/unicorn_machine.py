@@ -4,13 +4,12 @@ views with it to check that nothing in them assumes the nCPU's 32-bit, index-add
 from __future__ import annotations
 
 import struct
-from collections.abc import MutableSet
-
 import capstone
 import unicorn
 from unicorn import arm64_const as uc
 
-from ncpu_nb.protocol import DebugLayout, RegisterGroup, Trace, TraceStep
+from ncpu_nb.protocol import (Breakpoints, DebugLayout, RegisterGroup, RunResult, Snapshot, Trace, TraceStep,
+                              Watchpoints)
 
 CODE, STACK, STACK_SIZE = 0x40_0000, 0x7FFF_FFF0_0000, 0x1_0000
 GENERAL = tuple(f"x{i}" for i in range(31)) + ("sp", "pc", "nzcv")
@@ -26,7 +25,9 @@ class UnicornMachine:
     def __init__(self, words=PROGRAM):
         self._code = b"".join(struct.pack("<I", w) for w in words)
         self._disasm = capstone.Cs(capstone.CS_ARCH_ARM64, capstone.CS_MODE_ARM)
-        self.breakpoints: MutableSet[int] = set()
+        self.breakpoints = Breakpoints(int, lambda address, on: None)  # `run` looks at the set itself
+        self.watchpoints = Watchpoints(int, lambda w, on: None, word=8)  # not watched: the views only list them
+        self.trace_depth, self.stop_detail = 256, ""
         self.reset()
 
     def reset(self) -> None:
@@ -58,7 +59,7 @@ class UnicornMachine:
 
     @property
     def trace(self) -> Trace:
-        return Trace(self._steps[-256:], 64)
+        return Trace(self._steps[-self.trace_depth:] if self.trace_depth else [], 64)
 
     def memory_map(self) -> list[tuple[int, int, str]]:
         return [(start, end + 1, "rwx") for start, end, _ in self._uc.mem_regions()]
@@ -88,22 +89,38 @@ class UnicornMachine:
         self.status = "running"
         return n
 
-    def run(self, max_cycles: int, check: bool = False):
-        for i in range(max_cycles):
+    def run(self, max_steps: int | None = None, *, check: bool = False) -> RunResult:
+        start = self.cycles
+        for i in range(1000 if max_steps is None else max_steps):
             if i > 0 and self.pc in self.breakpoints:
                 self.status = "breakpoint"
-                return
+                return RunResult("breakpoint", self.cycles - start, 0.0, self.pc)
             self._step_one()
         self.status = "running"
+        return RunResult("budget", self.cycles - start, 0.0, self.pc)
 
-    def snapshot(self):
-        return (self._uc.context_save(), self.read_memory(STACK, STACK_SIZE), self.cycles, list(self._steps))
+    def snapshot(self) -> Snapshot:
+        return Snapshot(self.cycles, (self._uc.context_save(), self.read_memory(STACK, STACK_SIZE), list(self._steps),
+                                      self.status))
 
-    def restore(self, snapshot) -> None:
-        context, stack, self.cycles, steps = snapshot
+    def restore(self, snapshot: Snapshot) -> None:
+        context, stack, steps, self.status = snapshot.state
         self._uc.context_restore(context)
         self._uc.mem_write(STACK, stack)
-        self._steps, self.status = list(steps), "running"
+        self.cycles, self._steps = snapshot.cycles, list(steps)
+
+    def restore_keeping_trace(self, snapshot: Snapshot) -> None:
+        steps = self._steps
+        self.restore(snapshot)
+        self._steps = steps
+
+    def code_labels(self) -> dict[int, str]:
+        return {CODE + 8: "loop"}
+
+    def debugger(self, **options):
+        from ncpu_nb.views import Debugger
+
+        return Debugger(self, **options)
 
     def disassemble(self, start: int | None = None, n: int = 8) -> list[tuple[int, str]]:
         start = self.pc if start is None else start

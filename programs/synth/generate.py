@@ -1,5 +1,5 @@
 """Writes the synthesis benchmark: one JSON spec per task, examples computed by running each task's
-reference program on the plain-Python reference interpreter (ncpu_nb.isa.reference).
+reference program on the plain-Python reference interpreter (ncpu_nb.ncpu.reference_interpreter).
 
     python3 programs/synth/generate.py
 
@@ -10,8 +10,8 @@ import json
 import random
 from pathlib import Path
 
-from ncpu_nb.isa.assembler import assemble
-from ncpu_nb.isa.reference import run_reference
+from ncpu_nb.ncpu.assembler import assemble
+from ncpu_nb.ncpu.reference_interpreter import run_reference
 
 HERE = Path(__file__).parent
 S, U, B, N = (-100, 100), (0, 255), (0, 1023), (0, 9)  # signed, byte, 10-bit, small counts

@@ -11,8 +11,8 @@ from labpage import REPO, run_notebook, screenshot, set_theme
 HELLO = REPO / "programs" / "arm64" / "c" / "bin" / "float_math"
 CELLS = [
     "import ncpu_nb\nterm = ncpu_nb.busybox_terminal(deterministic=True)\nterm",
-    f"m = ncpu_nb.Machine.from_elf({str(HELLO)!r})\nm.breakpoints.add('main')\nm.debugger()",
-    "ncpu_nb.Machine.busybox('sh', '-c', 'i=0; while [ $i -lt 1000000 ]; do i=$((i+1)); done').debugger()",
+    f"m = ncpu_nb.Arm64Machine.from_elf({str(HELLO)!r})\nm.breakpoints.add('main')\nm.debugger()",
+    "ncpu_nb.Arm64Machine.busybox('sh', '-c', 'i=0; while [ $i -lt 1000000 ]; do i=$((i+1)); done').debugger()",
 ]
 
 

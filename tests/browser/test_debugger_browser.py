@@ -14,11 +14,11 @@ CELLS = [
     "import ncpu_nb\nsort = ncpu_nb.CPU(ncpu_nb.load_program('bubble_sort'))\nsort.debugger()",
     "spin = ncpu_nb.CPU('MOV R1, 1\\nloop:\\n    ADD R0, R0, R1\\n    JMP loop')\nspin_dbg = spin.debugger()\nspin_dbg",
     "third = ncpu_nb.CPU(ncpu_nb.load_program('bubble_sort'))\nthird.debugger()",
-    "from ncpu_nb.widgets import MemoryView, RegisterView, TraceView\n"
+    "from ncpu_nb.views import MemoryView, RegisterView, TraceView\n"
     "done = ncpu_nb.CPU(ncpu_nb.load_program('bubble_sort'), trace_depth=1000)\ndone.run()\n"
     "display(RegisterView(done), MemoryView(done, 0x10), TraceView(done))",
     f"import sys\nsys.path.insert(0, {str(REPO / 'tests')!r})\nfrom unicorn_machine import UnicornMachine\n"
-    "from ncpu_nb.widgets import Debugger\n"
+    "from ncpu_nb.views import Debugger\n"
     "arm_dbg = Debugger(UnicornMachine())\narm_dbg.step(5)\narm_dbg",
     "import time\ntime.sleep(3 if 'slept' in globals() else 0)  # the second run keeps the kernel busy\nslept = True",
 ]

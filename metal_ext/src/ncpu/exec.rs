@@ -47,13 +47,28 @@ pub enum Status {
     Halted = 1,
     Fault = 2,
     Breakpoint = 3,
+    Watchpoint = 4,
 }
 
 /// What went wrong in a faulted lane.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct Fault {
-    pub kind: u8, // 1: memory access out of range, 2: jump outside the program
+    pub kind: u8, // 1: memory access out of range, 2: jump outside the program, 3/4: watched read/write
     pub value: u32,
+}
+
+/// Memory bytes `start..end` whose reads and/or writes stop a lane before the access.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Watch {
+    pub start: u32,
+    pub end: u64,
+    pub read: bool,
+    pub write: bool,
+}
+
+fn watched(watches: &[Watch], addr: u32, width: u32, write: bool) -> bool {
+    let (start, end) = (addr as u64, addr as u64 + width as u64);
+    watches.iter().any(|w| (if write { w.write } else { w.read }) && (start < w.end && (w.start as u64) < end))
 }
 
 /// One executed instruction, with what it changed.
@@ -226,6 +241,7 @@ pub struct Runner<'a, A: Alu + Sync> {
     pub alu: &'a A,
     pub programs: &'a [Vec<MicroOp>],
     pub breakpoints: &'a [Vec<bool>], // per program, indexed by pc
+    pub watches: &'a [Watch],          // every lane's
     pub trace_lane: Option<usize>,
 }
 
@@ -254,7 +270,8 @@ fn condition(cond: u8, f: u8) -> bool {
 impl<'a, A: Alu + Sync> Runner<'a, A> {
     /// Runs every running lane for at most `max_steps` instructions each.
     /// With `honor_breakpoints`, a lane stops *before* an instruction that has a breakpoint
-    /// (except the first one it executes after `resume`). Returns instructions executed,
+    /// (except the first one it executes after `resume`); with or without it, a lane stops before a
+    /// memory access that `watches` covers (again, except right after `resume`). Returns instructions executed,
     /// and appends trace entries of the traced lane to `trace`.
     pub fn run(&self, s: &mut Lanes, max_steps: u64, honor_breakpoints: bool, trace: &mut TraceRing) -> u64 {
         let running: Vec<LaneMut> = s.views().into_iter().filter(|l| *l.status == Status::Running).collect();
@@ -296,15 +313,22 @@ impl<'a, A: Alu + Sync> Runner<'a, A> {
     fn run_lane(&self, lane: LaneMut, max_steps: u64, honor_breakpoints: bool, trace: &mut TraceRing) -> u64 {
         let traced = self.trace_lane == Some(lane.index) && trace.depth > 0;
         let bps = honor_breakpoints && self.breakpoints[lane.program as usize].iter().any(|&b| b);
-        match (traced, bps) {
-            (false, false) => self.run_lane_as::<false, false>(lane, max_steps, trace),
-            (false, true) => self.run_lane_as::<false, true>(lane, max_steps, trace),
-            (true, false) => self.run_lane_as::<true, false>(lane, max_steps, trace),
-            (true, true) => self.run_lane_as::<true, true>(lane, max_steps, trace),
+        let checks = bps || !self.watches.is_empty(); // the checked loop stops at breakpoints and watches
+        match (traced, checks) {
+            (false, false) => self.run_lane_as::<false, false>(lane, max_steps, bps, trace),
+            (false, true) => self.run_lane_as::<false, true>(lane, max_steps, bps, trace),
+            (true, false) => self.run_lane_as::<true, false>(lane, max_steps, bps, trace),
+            (true, true) => self.run_lane_as::<true, true>(lane, max_steps, bps, trace),
         }
     }
 
-    fn run_lane_as<const TRACE: bool, const BP: bool>(&self, lane: LaneMut, max_steps: u64, trace: &mut TraceRing) -> u64 {
+    fn run_lane_as<const TRACE: bool, const CHECKS: bool>(
+        &self,
+        lane: LaneMut,
+        max_steps: u64,
+        bps: bool,
+        trace: &mut TraceRing,
+    ) -> u64 {
         let program = &self.programs[lane.program as usize];
         let bp = &self.breakpoints[lane.program as usize];
         let LaneMut { regs, mem, .. } = lane;
@@ -316,16 +340,28 @@ impl<'a, A: Alu + Sync> Runner<'a, A> {
         let mut fault = Fault::default();
         let mut done = 0u64;
         let read = |regs: &[u32; NREGS], r: u8| if r == ZERO_REG { 0 } else { regs[r as usize] };
-        while done < max_steps {
+        let watches = self.watches;
+        'run: while done < max_steps {
             let Some(op) = program.get(pc as usize) else {
                 status = Status::Halted; // running off the end halts, without a cycle
                 break;
             };
-            if BP && !skip && bp[pc as usize] {
+            let resuming = skip; // the instruction a breakpoint or watch stopped before: it runs now
+            if CHECKS && bps && !resuming && bp[pc as usize] {
                 status = Status::Breakpoint;
                 break;
             }
             skip = false;
+            // A watched access stops the lane before the instruction changes anything.
+            macro_rules! watch {
+                ($addr:expr, $width:expr, $write:expr) => {
+                    if CHECKS && !resuming && watched(watches, $addr, $width, $write) {
+                        status = Status::Watchpoint;
+                        fault = Fault { kind: 3 + $write as u8, value: $addr };
+                        break 'run;
+                    }
+                };
+            }
             let before = if TRACE { Some((*regs, flags)) } else { None };
             let mut store = None;
             let mut next = pc + 1;
@@ -356,6 +392,7 @@ impl<'a, A: Alu + Sync> Runner<'a, A> {
                     let addr = self.alu.op(ADD, read(regs, op.a), op.imm).0;
                     let w = op.width as usize;
                     let at = addr as usize;
+                    watch!(addr, op.width as u32, op.kind == 5);
                     if at + w > mem_size {
                         fault = Fault { kind: 1, value: addr };
                     } else if op.kind == 4 {
@@ -379,6 +416,7 @@ impl<'a, A: Alu + Sync> Runner<'a, A> {
                     let value = if op.kind == 6 { regs[op.b as usize] } else { pc + 1 };
                     let addr = self.alu.op(SUB, regs[SP], 4).0;
                     let at = addr as usize;
+                    watch!(addr, 4, true);
                     if at + 4 > mem_size {
                         fault = Fault { kind: 1, value: addr };
                     } else {
@@ -394,6 +432,7 @@ impl<'a, A: Alu + Sync> Runner<'a, A> {
                     // pop Rd / ret
                     let addr = regs[SP];
                     let at = addr as usize;
+                    watch!(addr, 4, false);
                     if at + 4 > mem_size {
                         fault = Fault { kind: 1, value: addr };
                     } else {
@@ -470,7 +509,7 @@ mod tests {
 
     fn run(programs: &[Vec<MicroOp>], s: &mut Lanes, steps: u64, bps: &[Vec<bool>]) -> (u64, TraceRing) {
         let mut trace = TraceRing { depth: 4, entries: VecDeque::new() };
-        let runner = Runner { alu: &crate::ncpu::alu::FastAlu, programs, breakpoints: bps, trace_lane: Some(0) };
+        let runner = Runner { alu: &crate::ncpu::alu::FastAlu, programs, breakpoints: bps, watches: &[], trace_lane: Some(0) };
         (runner.run(s, steps, true, &mut trace), trace)
     }
 
@@ -504,6 +543,29 @@ mod tests {
         s.skip_breakpoint[0] = true;
         run(&programs, &mut s, 100, &bps);
         assert_eq!((s.status[0], s.pc[0], s.cycles[0]), (Status::Breakpoint, 2, 5));
+    }
+
+    #[test]
+    fn a_watched_store_stops_before_it_and_resumes_over_it() {
+        // R1 = 0 + 7; ST [ZERO+8], R1; HALT
+        let programs = vec![vec![op(2, ADD, 1, NONE, NONE, 7, 0, 0, 0), op(5, 0, NONE, ZERO_REG, 1, 8, 0, 0, 0), op(1, 0, 0, 0, 0, 0, 0, 0, 0)]];
+        let mut s = Lanes::new(1, 64);
+        s.reset_lane(0, &[]);
+        let watches = [Watch { start: 10, end: 11, read: false, write: true }];
+        let runner = Runner { alu: &crate::ncpu::alu::FastAlu, programs: &programs, breakpoints: &[vec![false; 3]], watches: &watches, trace_lane: None };
+        let mut ring = TraceRing::default();
+        runner.run(&mut s, 100, false, &mut ring);
+        assert_eq!((s.status[0], s.pc[0], s.cycles[0], s.fault[0]), (Status::Watchpoint, 1, 1, Fault { kind: 4, value: 8 }));
+        assert_eq!(&s.mem[8..12], &[0, 0, 0, 0]); // nothing written yet
+        s.status[0] = Status::Running;
+        s.skip_breakpoint[0] = true;
+        runner.run(&mut s, 100, false, &mut ring);
+        assert_eq!((s.status[0], s.cycles[0]), (Status::Halted, 3));
+        assert_eq!(&s.mem[8..12], &[7, 0, 0, 0]);
+        let reads = [Watch { start: 8, end: 12, read: true, write: false }]; // a store is not a read
+        s.reset_lane(0, &[]);
+        Runner { watches: &reads, ..runner }.run(&mut s, 100, false, &mut ring);
+        assert_eq!(s.status[0], Status::Halted);
     }
 
     #[test]

@@ -6,7 +6,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
 use super::alu::FastAlu;
-use super::exec::{check_op, Lanes, MicroOp, Runner, Status, TraceRing, NREGS};
+use super::exec::{check_op, Lanes, MicroOp, Runner, Status, TraceRing, Watch, NREGS};
 use super::neural::{Cell, NeuralAlu};
 
 /// A cell as Python hands it over: (inputs, outputs, w1, b1, w2, b2), weights row-major.
@@ -25,6 +25,7 @@ pub struct NcpuLanes {
     state: Lanes,
     programs: Vec<Vec<MicroOp>>,
     breakpoints: Vec<Vec<bool>>,
+    watches: Vec<Watch>,
     trace: TraceRing,
     trace_lane: Option<usize>,
     neural: Option<NeuralAlu>,
@@ -67,6 +68,7 @@ impl NcpuLanes {
             state: Lanes::new(lanes, memory_size),
             programs: Vec::new(),
             breakpoints: Vec::new(),
+            watches: Vec::new(),
             trace: TraceRing { depth: trace_depth, entries: Default::default() },
             trace_lane: (trace_depth > 0).then_some(trace_lane),
             neural: None,
@@ -130,19 +132,19 @@ impl NcpuLanes {
     /// Returns the number of instructions executed over all lanes.
     #[pyo3(signature = (max_steps, honor_breakpoints=true))]
     fn run(&mut self, py: Python<'_>, max_steps: u64, honor_breakpoints: bool) -> u64 {
-        let NcpuLanes { state, programs, breakpoints, trace, trace_lane, neural } = self;
+        let NcpuLanes { state, programs, breakpoints, watches, trace, trace_lane, neural } = self;
         let trace_lane = *trace_lane;
         py.detach(|| match neural {
-            Some(alu) => Runner { alu, programs, breakpoints, trace_lane }.run(state, max_steps, honor_breakpoints, trace),
-            None => Runner { alu: &FastAlu, programs, breakpoints, trace_lane }
+            Some(alu) => Runner { alu, programs, breakpoints, watches, trace_lane }.run(state, max_steps, honor_breakpoints, trace),
+            None => Runner { alu: &FastAlu, programs, breakpoints, watches, trace_lane }
                 .run(state, max_steps, honor_breakpoints, trace),
         })
     }
 
-    /// Lanes stopped at a breakpoint run again (over that breakpoint) on the next `run`.
+    /// Lanes stopped at a breakpoint or watch run again (over it) on the next `run`.
     fn resume(&mut self) {
         for lane in 0..self.state.lanes {
-            if self.state.status[lane] == Status::Breakpoint {
+            if matches!(self.state.status[lane], Status::Breakpoint | Status::Watchpoint) {
                 self.state.status[lane] = Status::Running;
                 self.state.skip_breakpoint[lane] = true;
             }
@@ -156,6 +158,15 @@ impl NcpuLanes {
                 Ok(())
             }
             None => Err(PyIndexError::new_err(format!("no instruction {} in program {}", index, program))),
+        }
+    }
+
+    /// Watch `size` bytes from `address` (reads and/or writes) in every lane, or stop watching them.
+    fn set_watch(&mut self, address: u32, size: u32, read: bool, write: bool, on: bool) {
+        let watch = Watch { start: address, end: address as u64 + size as u64, read, write };
+        self.watches.retain(|w| *w != watch);
+        if on {
+            self.watches.push(watch);
         }
     }
 
@@ -254,15 +265,21 @@ impl NcpuLanes {
         Ok(())
     }
 
+    /// `restore`, with the trace as it is (a trace rebuilt by re-execution then leads up to `snapshot`).
+    fn restore_keeping_trace(&mut self, snapshot: &NcpuSnapshot) -> PyResult<()> {
+        if snapshot.state.lanes != self.state.lanes || snapshot.state.mem_size != self.state.mem_size {
+            return Err(PyValueError::new_err("snapshot is of a machine with another shape"));
+        }
+        self.state = snapshot.state.clone();
+        Ok(())
+    }
+
     fn snapshot(&self) -> NcpuSnapshot {
         NcpuSnapshot { state: self.state.clone() }
     }
 
     fn restore(&mut self, snapshot: &NcpuSnapshot) -> PyResult<()> {
-        if snapshot.state.lanes != self.state.lanes || snapshot.state.mem_size != self.state.mem_size {
-            return Err(PyValueError::new_err("snapshot is of a machine with another shape"));
-        }
-        self.state = snapshot.state.clone();
+        self.restore_keeping_trace(snapshot)?;
         // The trace keeps what happened before the restored moment.
         if let Some(lane) = self.trace_lane {
             let now = self.state.cycles[lane];

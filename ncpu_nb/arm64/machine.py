@@ -1,0 +1,624 @@
+"""`Arm64Machine`: an AArch64 Linux user-mode machine running static ELF programs, with the machine protocol.
+
+The engine (`ncpu_nb._metal.LinuxMachine`, Rust) runs, traces, checks breakpoints and watchpoints and
+takes snapshots with the GIL released; this class adds the Python face: chunked runs that Ctrl-C stops,
+names for registers and flags, symbols for breakpoints, tables for notebooks.
+"""
+from __future__ import annotations
+
+import time
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass
+from html import escape
+from pathlib import Path
+from typing import NamedTuple
+
+from ncpu_nb import _metal, html
+from ncpu_nb.arm64.elf import ElfFile, read_elf
+from ncpu_nb.arm64.errors import ElfError, MachineError
+from ncpu_nb.arm64.limits import Limits
+from ncpu_nb.arm64.mounts import parse_mounts
+from ncpu_nb.arm64.syscall_log import SyscallLog
+from ncpu_nb.protocol import (Breakpoints, DebugLayout, RegisterGroup, RunResult, Snapshot, Trace,
+                              TraceStep, Watchpoints, budget)
+
+REGISTERS = tuple(f"x{i}" for i in range(31)) + ("sp", "pc", "nzcv")
+VECTOR_REGISTERS = tuple(f"v{i}" for i in range(32))
+FLAGS = ("N", "Z", "C", "V")  # NZCV bits 31..28
+DEFAULT_ENV = ("PATH=/bin:/sbin:/usr/bin:/usr/sbin", "HOME=/")
+CHUNK_SECONDS = 0.02  # each call into the engine runs about this long, so Ctrl-C lands within ~20 ms
+FIRST_CHUNK = 200_000  # instructions, before the rate is known
+MAX_OUTPUT = 256 << 20  # default bytes of each output stream a machine keeps (the newest)
+PIECE = 64 << 10  # output pieces smaller than this absorb the next write, so there are few pieces
+RESUMABLE = ("ready", "budget", "timeout", "interrupted")  # stops after which `run` simply goes on
+STOP_TEXT = {"ready": "ready", "budget": "paused (instruction budget)", "timeout": "paused (timeout)",
+             "interrupted": "paused (interrupted)", "stdin": "waiting for input on stdin"}
+
+
+def flags_text(nzcv: int) -> str:
+    """'NZCV'-style text: the letter of each set flag."""
+    return "".join(name for i, name in enumerate(FLAGS) if nzcv >> (31 - i) & 1)
+
+
+class Output(NamedTuple):
+    """What a machine kept of one output stream: its newest bytes, in immutable pieces (a snapshot
+    shares them), and how many older bytes a cap dropped (`yes` would otherwise fill the host's memory)."""
+
+    pieces: tuple[bytes, ...] = ()
+    size: int = 0
+    dropped: int = 0
+
+    def add(self, new: bytes, cap: int | None) -> "Output":
+        """This output and then `new`, of which at most the newest `cap` bytes in all (None: no cap)."""
+        if not new:
+            return self
+        pieces = self.pieces
+        if pieces and len(pieces[-1]) < PIECE:
+            pieces = pieces[:-1] + (pieces[-1] + new,)
+        else:
+            pieces += (new,)
+        size = self.size + len(new)
+        if cap is None or size <= cap:
+            return Output(pieces, size, self.dropped)
+        return Output(_newest(pieces, cap), cap, self.dropped + size - cap)
+
+    def __bytes__(self) -> bytes:
+        return b"".join(self.pieces)
+
+
+def _newest(pieces: tuple[bytes, ...], keep: int) -> tuple[bytes, ...]:
+    """The last `keep` bytes of `pieces`, as pieces."""
+    kept, size = [], 0
+    for piece in reversed(pieces):
+        if size + len(piece) >= keep:
+            kept.append(piece[len(piece) - (keep - size):])
+            break
+        kept.append(piece)
+        size += len(piece)
+    return tuple(reversed(kept))
+
+
+def truncation_text(truncated: dict[str, int], cap: int) -> str:
+    """What a cap on kept output dropped, e.g. 'output truncated: kept the last 1,000 bytes of stdout
+    (5,000 earlier bytes dropped); pass a larger max_output to keep more'."""
+    streams = " and ".join(f"{name} ({dropped:,} earlier bytes dropped)" for name, dropped in truncated.items())
+    return f"output truncated: kept the last {cap:,} bytes of {streams}; pass a larger max_output to keep more"
+
+
+class MachineTrace(Trace):
+    """A trace of AArch64 instructions: addresses and values in short hex (64-bit values padded to 16
+    digits are hard to read)."""
+
+    def __getitem__(self, i):
+        return MachineTrace(self._steps[i]) if isinstance(i, slice) else self._steps[i]
+
+    def _fmt(self, value: int) -> str:
+        return f"0x{value:x}"
+
+    def _repr_html_(self) -> str:
+        rows = [[f"{s.cycle:,}", f"0x{s.pc:x}", escape(s.instruction), escape(self.describe(s))] for s in self]
+        return html.view(f"Trace: the last {len(self)} instructions",
+                         html.table(["instruction #", "pc", "instruction", "changes"], rows, numeric=(0,)))
+
+
+class Region(NamedTuple):
+    start: int
+    end: int
+    perms: str
+
+
+class MemoryMap(tuple):
+    """The mapped regions of the current process, lowest first (like /proc/PID/maps)."""
+
+    def _repr_html_(self) -> str:
+        rows = [[f"0x{r.start:012x}", f"0x{r.end:012x}", f"{(r.end - r.start) // 1024:,} KiB", r.perms]
+                for r in self]
+        return html.view(f"Memory map: {len(self)} regions", html.table(["start", "end", "size", "perms"], rows,
+                                                                         numeric=(2,)))
+
+
+class Process(NamedTuple):
+    pid: int
+    ppid: int
+    state: str
+    executable: str
+
+
+class Fault(NamedTuple):
+    pid: int
+    signal: int
+    pc: int
+    what: str
+
+
+@dataclass(frozen=True)
+class Arm64Run(RunResult):
+    """What one `run` did (see `RunResult`); `stop` is 'exited' when every process has exited, or 'budget',
+    'breakpoint', 'watchpoint', 'stdin' (a process waits for input), 'timeout', 'interrupted' or 'fault'."""
+
+    exit_status: int | None = None
+    syscalls: int = 0
+
+    @property
+    def exited(self) -> bool:
+        return self.stop == "exited"
+
+    @property
+    def halted(self) -> bool:
+        return self.exited
+
+    @property
+    def instructions(self) -> int:
+        warnings.warn("Arm64Run.instructions is now .steps", DeprecationWarning, stacklevel=2)
+        return self.steps
+
+    def _repr_html_(self) -> str:
+        if self.exited:
+            rows = [["stopped", "exited"], ["exit status", str(self.exit_status)]]
+        else:
+            rows = [["stopped", escape(self.stop + (f" ({self.detail})" if self.detail else ""))],
+                    ["pc", f"0x{self.pc:x}"]]
+        rate = f"{self.steps / self.seconds:,.0f}" if self.seconds > 0 else "-"
+        rows += [["instructions", f"{self.steps:,}"], ["system calls", f"{self.syscalls:,}"],
+                 ["time", f"{self.seconds * 1e3:,.1f} ms"], ["instructions / s", rate]]
+        return html.view("Run", html.table(["", ""], rows))
+
+
+class Arm64Machine:
+    """An AArch64 Linux machine running one static ELF program (and the processes it starts).
+
+    Arm64Machine(elf_bytes, argv, env)   or   Arm64Machine.from_elf(path, argv, env)
+    argv          the whole argument vector, argv[0] included (default: the guest path of the program)
+    env           "NAME=value" strings (default: PATH and HOME)
+    stdin         bytes or text the guest reads from standard input (then end of file)
+    interactive   keep standard input open after `stdin`: a run stops with 'stdin' when the guest waits
+                  for more, given with `write_stdin` (as at a terminal)
+    mounts        host folders the guest may see: "HOST:GUEST[:ro|rw]" specs, read-only by default
+    cwd           the guest's working directory
+    deterministic a fixed clock and random seed, so runs replay bit for bit (False: the host's)
+    trace_depth   recent instructions kept in `trace` (0: off, the fastest)
+    exe_path      where the program lives in the guest's filesystem (default /bin/ and its file name)
+    max_output    bytes of each output stream kept in `stdout` / `stderr`: past it the oldest are dropped
+                  and `truncated` says how many (default MAX_OUTPUT, 256 MiB; None: keep everything)
+    limits        what the guest may take of the host: `Limits(memory=…, tmpfs_size=…, max_procs=…)`
+                  or a dict of some of them (default 4 GiB, 1 GiB, 256)
+
+    `elf` is the program's ELF file as read in Python (segments, sections, symbols).
+    """
+
+    def __init__(self, elf: bytes, argv=None, env=None, *, stdin: bytes | str | None = None, mounts=(),
+                 cwd: str = "/", deterministic: bool = True, trace_depth: int = 0,
+                 exe_path: str | None = None, path: str | None = None, interactive: bool = False,
+                 max_output: int | None = MAX_OUTPUT, limits: Limits | dict | None = None):
+        if max_output is not None and max_output < 0:
+            raise ValueError(f"max_output is a number of bytes (or None), not {max_output}")
+        self.path, self.max_output = path, max_output
+        self._elf_bytes = bytes(elf)
+        self.elf = ElfFile(self._elf_bytes, path)  # its checks name what is wrong before the loader sees it
+        self.exe_path = exe_path or f"/bin/{Path(path).name if path else 'program'}"
+        self.argv = [str(a) for a in (argv if argv is not None else [self.exe_path])]
+        self.env = [str(e) for e in (env if env is not None else DEFAULT_ENV)]
+        self.stdin = stdin.encode() if isinstance(stdin, str) else bytes(stdin or b"")
+        self.mounts = parse_mounts(mounts)
+        self.cwd, self.deterministic, self.interactive = cwd, deterministic, interactive
+        self.limits = Limits.of(limits)
+        self._trace_depth = trace_depth
+        self._engine = self._new_engine()
+        self.breakpoints = Breakpoints(self.address, self._set_breakpoint, show=lambda a: f"0x{a:x}")
+        self.watchpoints = Watchpoints(self.address, self._set_watchpoint, word=8)
+        self._clear_outputs()
+
+    @classmethod
+    def from_elf(cls, path, argv=None, env=None, *, stdin=None, mounts=(), cwd: str = "/",
+                 deterministic: bool = True, trace_depth: int = 0, exe_path: str | None = None,
+                 interactive: bool = False, max_output: int | None = MAX_OUTPUT,
+                 limits: Limits | dict | None = None) -> "Arm64Machine":
+        """A machine about to run the ELF executable at `path` (a host file)."""
+        return cls(read_elf(path), argv, env, stdin=stdin, mounts=mounts, cwd=cwd, deterministic=deterministic,
+                   trace_depth=trace_depth, exe_path=exe_path, path=str(path), interactive=interactive,
+                   max_output=max_output, limits=limits)
+
+    @classmethod
+    def busybox(cls, *args: str, **options) -> "Arm64Machine":
+        """A machine about to run `busybox ARGS…` (Debian's static BusyBox, bundled), e.g.
+        Arm64Machine.busybox("sh", "-c", "echo hi | wc -c")."""
+        from ncpu_nb.arm64.busybox import busybox_path
+
+        return cls.from_elf(busybox_path(), ["busybox", *args], **options)
+
+    def _new_engine(self):
+        try:
+            engine = _metal.LinuxMachine(
+                self._elf_bytes, self.argv, self.env, exe_path=self.exe_path,
+                mounts=[(m.host, m.guest, m.writable) for m in self.mounts], cwd=self.cwd, stdin=self.stdin,
+                stdin_closed=not self.interactive, deterministic=self.deterministic, **self.limits.engine_options())
+        except _metal.ElfError as exc:
+            raise ElfError(str(exc), self.path) from exc
+        engine.set_trace(self._trace_depth)
+        return engine
+
+    def _clear_outputs(self) -> None:
+        # Output as immutable values: a snapshot keeps the ones it saw, and restoring any snapshot,
+        # earlier or later, brings back exactly the output printed by then.
+        self._stdout, self._stderr = Output(), Output()
+        self._stop: tuple = ("ready", 0, "")
+
+    def address(self, where) -> int:
+        """An address from an int, '0x…' text or a symbol name of the ELF file."""
+        if isinstance(where, str):
+            try:
+                return int(where, 0)
+            except ValueError:
+                return self.elf.address_of(where)
+        return int(where)
+
+    def _set_breakpoint(self, address: int, on: bool) -> None:
+        (self._engine.add_breakpoint if on else self._engine.remove_breakpoint)(address)
+
+    def _set_watchpoint(self, w, on: bool) -> None:
+        if on:
+            self._engine.add_watchpoint(w.address, w.size, w.read, w.write)
+        else:
+            self._engine.remove_watchpoint(w.address, w.size)
+
+    def reset(self) -> None:
+        """Back to the start: the program loaded afresh, output cleared; breakpoints, watchpoints and the
+        trace depth are kept."""
+        self._engine = self._new_engine()
+        for address in self.breakpoints:
+            self._set_breakpoint(address, True)
+        for w in self.watchpoints:
+            self._set_watchpoint(w, True)
+        self._clear_outputs()
+
+    # --- running -----------------------------------------------------------------------------------
+    def run(self, max_steps: int | None = None, *, timeout: float | None = None, check: bool = True,
+            on_output: Callable[[bytes, bytes], None] | None = None, max_instructions: int | None = None) -> Arm64Run:
+        """Run until every process has exited, a breakpoint or watchpoint, `max_steps` more
+        instructions (None: no limit) or `timeout` seconds. Ctrl-C (Jupyter's interrupt) stops it within ~20 ms with
+        KeyboardInterrupt; the machine keeps its state, so you can look and `run()` on.
+        `on_output(stdout, stderr)` receives the guest's output as it comes. When the machine cannot go
+        on (every process waits for something none will do) it raises MachineError, or with
+        `check=False` returns a run with stop 'fault'."""
+        max_steps = budget(max_steps, "max_instructions", max_instructions)
+        engine, start, t0 = self._engine, self._engine.instructions, time.perf_counter()
+        chunk = FIRST_CHUNK
+        stop = ("budget", self.pc, "")
+        try:
+            while True:
+                left = None if max_steps is None else max_steps - (engine.instructions - start)
+                if left is not None and left <= 0:
+                    break
+                if timeout is not None and time.perf_counter() - t0 >= timeout:
+                    stop = ("timeout", self.pc, f"{timeout:g} s")
+                    break
+                before, t_chunk = engine.instructions, time.perf_counter()
+                stop = self._engine_call(engine.run, chunk if left is None else min(chunk, left))
+                self._collect(on_output)
+                if stop[0] != "budget":
+                    break
+                elapsed = time.perf_counter() - t_chunk
+                done = engine.instructions - before
+                if done and elapsed > 0:  # aim the next chunk at CHUNK_SECONDS of work
+                    chunk = max(10_000, min(int(done * CHUNK_SECONDS / elapsed), 100_000_000))
+        except KeyboardInterrupt:
+            self._collect(on_output)
+            self._stop = ("interrupted", self.pc, "")
+            raise
+        self._stop = stop
+        if check:
+            self._raise_fault(stop)
+        return Arm64Run(stop[0], engine.instructions - start, time.perf_counter() - t0, stop[1], stop[2],
+                        engine.exit_status, engine.syscalls)
+
+    def step(self, n: int = 1) -> int:
+        """Execute up to `n` instructions; breakpoints do not stop a step (a watchpoint does, before the
+        access). Returns how many ran: fewer than `n` only if every process exited or a watchpoint hit."""
+        before = self._engine.instructions
+        while True:
+            self._stop = self._engine_call(self._engine.step, n - (self._engine.instructions - before))
+            if self._stop[0] != "breakpoint" or self._engine.instructions - before >= n:
+                break
+        self._collect(None)
+        self._raise_fault(self._stop)
+        return self._engine.instructions - before
+
+    @staticmethod
+    def _engine_call(method, n: int) -> tuple:
+        try:
+            return method(n)
+        except _metal.MachineError as exc:  # the engine failed (it says where): one error type for users
+            raise MachineError(str(exc)) from exc
+
+    def _collect(self, on_output) -> None:
+        out, err = self._engine.take_stdout(), self._engine.take_stderr()
+        self._stdout, self._stderr = self._stdout.add(out, self.max_output), self._stderr.add(err, self.max_output)
+        if on_output is not None and (out or err):
+            on_output(out, err)
+
+    def _raise_fault(self, stop: tuple) -> None:
+        kind, pc, detail = stop
+        if kind == "fault":
+            raise MachineError(detail, pc, self._instruction_at(pc))
+
+    def _instruction_at(self, pc: int) -> str:
+        try:
+            return self._engine.disassemble(pc, 1)[0][2]
+        except (ValueError, IndexError):
+            return "(no readable instruction there)"
+
+    def write_stdin(self, data: bytes | str) -> None:
+        """More input for a guest waiting on stdin (a run stopped with stop == 'stdin')."""
+        self._engine.write_stdin(data.encode() if isinstance(data, str) else bytes(data))
+
+    def close_stdin(self) -> None:
+        self._engine.close_stdin()
+
+    def send_signal(self, pid: int, signal: int) -> None:
+        """Signal a guest process as its kernel would (2 = SIGINT, what Ctrl-C at a terminal sends)."""
+        self._engine.send_signal(pid, signal)
+
+    # --- results -----------------------------------------------------------------------------------
+    @property
+    def stop(self) -> str:
+        """Why the last run or step ended: ready (nothing run yet), budget, timeout, interrupted,
+        breakpoint, watchpoint, stdin (a process waits for input) or exited."""
+        return self._stop[0]
+
+    @property
+    def stop_detail(self) -> str:
+        """What the stop says beyond its kind, e.g. 'read of 0x4a0060' for a watchpoint."""
+        return self._stop[2]
+
+    @property
+    def status(self) -> str:
+        """'running' while the machine can go on (also when a budget, timeout or Ctrl-C paused it);
+        otherwise breakpoint, watchpoint, stdin or exited: what a debugger must look at first."""
+        return "running" if self.stop in RESUMABLE else self.stop
+
+    @property
+    def cycles(self) -> int:
+        """Instructions retired since the start (the debugger's clock; `restore` brings it back)."""
+        return self._engine.instructions
+
+    @property
+    def exit_status(self) -> int | None:
+        """The first process's exit status once it has exited (128 + signal number if a signal killed it)."""
+        return self._engine.exit_status
+
+    @property
+    def stdout_bytes(self) -> bytes:
+        return bytes(self._stdout)
+
+    @property
+    def stderr_bytes(self) -> bytes:
+        return bytes(self._stderr)
+
+    @property
+    def truncated(self) -> dict[str, int]:
+        """{stream: bytes dropped from its start} for each output stream longer than `max_output`
+        (empty when everything was kept)."""
+        return {name: kept.dropped for name, kept in (("stdout", self._stdout), ("stderr", self._stderr))
+                if kept.dropped}
+
+    @property
+    def stdout(self) -> str:
+        """What the guest wrote to standard output so far (UTF-8, undecodable bytes replaced)."""
+        return self.stdout_bytes.decode("utf-8", "replace")
+
+    @property
+    def stderr(self) -> str:
+        return self.stderr_bytes.decode("utf-8", "replace")
+
+    @property
+    def instructions(self) -> int:
+        """Instructions retired so far, every process together."""
+        return self._engine.instructions
+
+    @property
+    def syscall_count(self) -> int:
+        return self._engine.syscalls
+
+    def syscall_log(self) -> SyscallLog:
+        """The system calls so far (the most recent few thousand): process, number, name, arguments, result."""
+        return SyscallLog(self._engine.syscall_log(), self._engine.syscalls)
+
+    def unknown_syscalls(self) -> list[tuple[int, str]]:
+        """(number, name) of system calls the machine does not implement (they returned ENOSYS)."""
+        return list(self._engine.unknown_syscalls())
+
+    def processes(self) -> list[Process]:
+        return [Process(*p) for p in self._engine.processes()]
+
+    @property
+    def alive(self) -> bool:
+        """Whether a process is left. Once every process has exited, registers and memory are those
+        of the last thread that ended, as it left them (x8 holds the number of its exit call)."""
+        return bool(self._engine.processes())
+
+    @property
+    def pid(self) -> int:
+        """The process whose registers and memory this object shows (after the end: the last one)."""
+        return self._engine.pid()
+
+    def faults(self) -> list[Fault]:
+        """Processes a fault killed (SIGSEGV, SIGILL, …): what Linux would not tell, kept for you."""
+        return [Fault(*f) for f in self._engine.faults()]
+
+    def read_file(self, path: str) -> bytes:
+        """A file from the guest's filesystem (e.g. one the program wrote in /tmp)."""
+        return self._engine.read_file(path)
+
+    # --- state -------------------------------------------------------------------------------------
+    @property
+    def registers(self) -> dict[str, int]:
+        """x0..x30, sp, pc and nzcv of the current process, as unsigned 64-bit values."""
+        values = self._engine.registers()
+        return {name: values[name] for name in REGISTERS}
+
+    @property
+    def vregs(self) -> dict[str, int]:
+        """The SIMD and floating-point registers v0..v31 as 128-bit integers."""
+        values = self._engine.registers()
+        return {name: values[name] for name in VECTOR_REGISTERS}
+
+    def get_register(self, name: str) -> int:
+        """Any register by name: x0..x30, sp, pc, nzcv, fpcr, fpsr, tpidr_el0, v0..v31."""
+        return self._engine.get_register(name.lower())
+
+    def set_register(self, name: str, value: int) -> None:
+        self._engine.set_register(name.lower(), value)
+
+    @property
+    def pc(self) -> int:
+        return self._engine.get_register("pc")
+
+    @pc.setter
+    def pc(self, value: int) -> None:
+        self._engine.set_register("pc", value)
+
+    @property
+    def flags(self) -> dict[str, bool]:
+        """The condition flags N, Z, C, V."""
+        nzcv = self._engine.get_register("nzcv")
+        return {name: bool(nzcv >> (31 - i) & 1) for i, name in enumerate(FLAGS)}
+
+    def read_memory(self, address: int, n: int) -> bytes:
+        return self._engine.read_memory(address, n)
+
+    def write_memory(self, address: int, data: bytes) -> None:
+        self._engine.write_memory(address, bytes(data))
+
+    def read_string(self, address: int, limit: int = 4096) -> str:
+        """The NUL-terminated string at `address` (a C string in guest memory)."""
+        data = bytearray()
+        while len(data) < limit:
+            piece = self._engine.read_memory(address + len(data), 64 - (address + len(data)) % 64)
+            end = piece.find(b"\0")
+            data += piece if end < 0 else piece[:end]
+            if end >= 0:
+                break
+        return data.decode("utf-8", "replace")
+
+    def memory_map(self) -> MemoryMap:
+        return MemoryMap(Region(*r) for r in self._engine.memory_map())
+
+    # --- debugging ---------------------------------------------------------------------------------
+    @property
+    def trace_depth(self) -> int:
+        return self._trace_depth
+
+    @trace_depth.setter
+    def trace_depth(self, depth: int) -> None:
+        """Keep the last `depth` instructions in `trace` (0 turns tracing off, the fastest)."""
+        self._engine.set_trace(depth)
+        self._trace_depth = depth
+
+    @property
+    def trace(self) -> MachineTrace:
+        """The most recent instructions (see `trace_depth`), oldest first, with the registers each changed."""
+        entries = self._engine.trace()
+        first = self._engine.instructions - len(entries)
+        steps = []
+        for i, (pc, word, changes, nzcv_before, nzcv_after) in enumerate(entries):
+            changed = {reg: (old, new) for reg, old, new in changes if reg != "pc"}
+            next_pc = next((new for reg, _, new in changes if reg == "pc"),
+                           entries[i + 1][0] if i + 1 < len(entries) else self.pc)
+            steps.append(TraceStep(first + i, pc, _metal.Arm64Core.disassemble(word, pc), next_pc, changed,
+                                   flags_text(nzcv_before), flags_text(nzcv_after)))
+        return MachineTrace(steps, width=64)
+
+    def snapshot(self) -> Snapshot:
+        """The whole machine now; `restore` goes back to it (cheap: memory pages are shared copy-on-write).
+        Its state holds the output printed by then."""
+        self._collect(None)
+        return Snapshot(self._engine.instructions, (self._engine.snapshot(), self._stdout, self._stderr, self._stop))
+
+    def restore(self, snapshot: Snapshot) -> None:
+        """Back to a snapshot of this machine: processes, memory, files, and the output printed by then.
+        The trace depth stays as set now (the snapshot may have been taken with another)."""
+        state, self._stdout, self._stderr, self._stop = snapshot.state
+        self._engine.restore(state)
+        self._engine.set_trace(self._trace_depth)
+
+    def restore_keeping_trace(self, snapshot: Snapshot) -> None:
+        """`restore`, but `trace` keeps the steps it holds now: a trace rebuilt by re-executing from an
+        earlier snapshot then describes the steps that led to `snapshot` (the debugger's untraced runs)."""
+        state, self._stdout, self._stderr, self._stop = snapshot.state
+        self._engine.restore_keeping_trace(state)
+
+    def code_labels(self) -> dict[int, str]:
+        """Address -> function name, from the ELF symbol table (empty for a stripped program)."""
+        return {s.address: s.name for s in self.elf.symbols.values() if s.kind == "function"}
+
+    def debug_layout(self) -> DebugLayout:
+        """How the debugger widget shows this machine: 64-bit registers, NZCV, hex code addresses 4 apart."""
+        return DebugLayout((RegisterGroup("general", REGISTERS[:-1], 64), RegisterGroup("flags", ("nzcv",), 32),
+                            RegisterGroup("simd", VECTOR_REGISTERS, 128, on_demand=True)),
+                           code_unit=4, hex_locations=True, address_bits=48)
+
+    def debugger(self, **options):
+        """A live debugger in the notebook (see `ncpu_nb.views.Debugger` for the options). It turns
+        the trace on (64 instructions) if it was off, and its memory panel starts at the stack."""
+        from ncpu_nb.views import Debugger  # imports anywidget: only when asked
+
+        if self.trace_depth == 0:
+            self.trace_depth = 64
+        debugger = Debugger(self, **options)
+        debugger.memory_address = format(self._engine.get_register("sp"), "x")
+        return debugger
+
+    def disassemble(self, start: int | None = None, n: int = 8) -> list[tuple[int, str]]:
+        """(address, text) of `n` instructions from `start` (default: the PC)."""
+        return [(address, text) for address, _word, text in
+                self._engine.disassemble(self.pc if start is None else self.address(start), n)]
+
+    # --- display -----------------------------------------------------------------------------------
+    def _title(self) -> str:
+        return "AArch64 Linux machine: " + " ".join(self.argv)
+
+    def _state_rows(self) -> list[list[str]]:
+        rows = [["status", escape(self._status_text())]]
+        if self.exit_status is not None:
+            rows.append(["exit status", str(self.exit_status)])
+        rows += [["instructions", f"{self.instructions:,}"], ["system calls", f"{self.syscall_count:,}"],
+                 ["processes", str(len(self.processes()))]]
+        rows += [["fault", escape(f"pid {f.pid}, signal {f.signal} at 0x{f.pc:x}: {f.what}")] for f in self.faults()]
+        if self.truncated:
+            rows.append(["output", escape(truncation_text(self.truncated, self.max_output))])
+        return rows
+
+    def __repr__(self) -> str:
+        return (f"<Arm64Machine {' '.join(self.argv)!r}: {self._status_text()}, pc=0x{self.pc:x}, "
+                f"{self.instructions:,} instructions>")
+
+    def _status_text(self) -> str:
+        kind, _pc, detail = self._stop
+        if kind == "watchpoint":
+            return f"watchpoint ({detail})"
+        return STOP_TEXT.get(kind, kind)
+
+    def _repr_html_(self) -> str:
+        regs = self.registers
+        names = [n for n in REGISTERS if n != "nzcv"]
+        third = (len(names) + 2) // 3
+        parts = [html.box(html.table(["reg", "value"], [[n, f"0x{regs[n]:016x}"] for n in names[i:i + third]]))
+                 for i in range(0, len(names), third)]
+        flags = html.table(["N", "Z", "C", "V"], [["1" if on else "0" for on in self.flags.values()]])
+        parts += [html.box(flags, html.table(["", ""], self._state_rows())), self._listing_html()]
+        if self._stdout.size or self._stderr.size:
+            tail = "\n".join((self.stdout + self.stderr).splitlines()[-12:])
+            parts.append(f"<div class='title'>output (last lines)</div><pre>{escape(tail)}</pre>")
+        return html.view(self._title(), *parts)
+
+    def _listing_html(self) -> str:
+        pc = self.pc
+        try:
+            lines = self._engine.disassemble(max(0, pc - 8), 5)
+        except ValueError:
+            return ""
+        breakpoints = set(self.breakpoints)
+        rows = [[("● " if a in breakpoints else "  ") + f"0x{a:x}", f"{w:08x}", escape(t)] for a, w, t in lines]
+        current = {i: "cur" for i, (a, _w, _t) in enumerate(lines) if a == pc}
+        return html.box(html.table(["address", "word", "instruction"], rows, current))

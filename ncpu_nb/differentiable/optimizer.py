@@ -1,0 +1,200 @@
+"""`ProgramOptimizer`: gradient descent on a program's inputs or on its constants.
+
+Both searches run the program on the differentiable engine, step an optimiser on the loss, and
+after every step round the parameters to integers and run the program on the exact CPU: they stop
+as soon as the rounded answer is exactly right, so a reported success is a checked fact.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from html import escape
+
+import torch
+
+from ncpu_nb import html
+from ncpu_nb.differentiable.engine import DTYPE, DifferentiableEngine
+from ncpu_nb.synthesis.exact_check import passing
+from ncpu_nb.ncpu.assembler import assemble
+from ncpu_nb.ncpu.encoding import Instruction
+from ncpu_nb.ncpu.program import Program
+
+IMMEDIATE_KINDS = ("imm16", "imm20", "lit")
+
+
+def sparkline(values: list[float], width: int = 240, height: int = 48) -> str:
+    """A static SVG polyline of log10(loss) (no JavaScript)."""
+    if len(values) < 2:
+        return ""
+    logs = [torch.log10(torch.tensor(max(v, 1e-12))).item() for v in values]
+    lo, hi = min(logs), max(logs)
+    span = (hi - lo) or 1.0
+    points = " ".join(f"{i * width / (len(logs) - 1):.1f},{height - 2 - (v - lo) / span * (height - 4):.1f}"
+                      for i, v in enumerate(logs))
+    return (f"<svg width='{width}' height='{height}' style='border:1px solid #ddd'>"
+            f"<polyline fill='none' stroke='#3b6fb6' stroke-width='1.5' points='{points}'/></svg>"
+            f"<div class='dim'>log10 loss: {hi:.2f} → {lo:.2f} over {len(values)} steps</div>")
+
+
+@dataclass
+class OptimizationResult:
+    """What an optimisation found, with its loss history and the exact check.
+
+    values    the integer answer (register -> value, or instruction index -> constant)
+    solved    True only if the exact CPU agreed on every training example (and every held-out one)
+    program   the program run (with the fitted constants for `fit_constants`)
+    """
+
+    task: str
+    values: dict
+    solved: bool
+    steps: int
+    seconds: float
+    losses: list = field(default_factory=list)
+    program: Program | None = None
+    held_out: tuple[int, int] | None = None  # (passed, total) on examples never used for fitting
+    real_values: dict = field(default_factory=dict)
+
+    def __repr__(self) -> str:
+        state = "solved" if self.solved else "not solved"
+        return f"<OptimizationResult {self.task}: {state} in {self.steps} steps, {self.values}>"
+
+    def _repr_html_(self) -> str:
+        rows = [[escape(str(k)), str(v), f"{self.real_values.get(k, float('nan')):.4f}"]
+                for k, v in self.values.items()]
+        facts = [["result", "solved (checked on the exact CPU)" if self.solved else "not solved"],
+                 ["steps", str(self.steps)], ["time", f"{self.seconds:.3f} s"],
+                 ["final loss", f"{self.losses[-1]:.3g}" if self.losses else "-"]]
+        if self.held_out:
+            facts.append(["held-out examples", f"{self.held_out[0]} / {self.held_out[1]} exact"])
+        parts = [html.box(html.table(["", ""], facts)), html.box(html.table(["parameter", "integer", "real"], rows)),
+                 html.box(sparkline(self.losses))]
+        if self.program is not None and self.task == "fit_constants":
+            parts.append(self.program.listing_html())
+        return html.view(f"Optimisation: {self.task}", *parts)
+
+
+def with_immediates(program: Program, values: dict[int, int]) -> Program:
+    """The program with the immediate operand of instruction i replaced by values[i]."""
+    labels = program.label_at()
+    lines = []
+    for i, instr in enumerate(program.instructions):
+        if i in values:
+            ops = [values[i] if kind in IMMEDIATE_KINDS else v for (_, kind, _), v in zip(instr.form.operands,
+                                                                                             instr.values)]
+            instr = Instruction(instr.form, tuple(ops))
+        lines.append((f"{labels[i]}: " if i in labels else "") + instr.text(labels))
+    end = [f"{name}:" for name, index in (program.code_labels or {}).items() if index == len(program)]
+    return assemble("\n".join(lines + end), name=program.name)
+
+
+def immediate_indices(program: Program) -> list[int]:
+    """Instructions whose operands include an immediate (constants that can be fitted)."""
+    return [i for i, instr in enumerate(program.instructions)
+            if any(kind in IMMEDIATE_KINDS for _, kind, _ in instr.form.operands)]
+
+
+class ProgramOptimizer:
+    """Gradient descent through program execution.
+
+    alu        'fast' or 'neural' (see DifferentiableEngine)
+    max_steps  optimisation steps before giving up
+    """
+
+    def __init__(self, alu: str = "fast", max_steps: int = 500):
+        self.alu, self.max_steps = alu, max_steps
+
+    def _engine(self, program) -> DifferentiableEngine:
+        return DifferentiableEngine(program, alu=self.alu)
+
+    def optimize_inputs(self, program: str | Program, targets: dict[str, int], inputs: list[str], *,
+                        fixed: dict | None = None, init: dict | None = None, lr: float = 1.0,
+                        restarts: int = 1, seed: int = 0) -> OptimizationResult:
+        """Find integer values of the `inputs` registers that make the program end with `targets`.
+
+        fixed     other registers' initial values
+        init      starting values (default 0; with `restarts` > 1, lanes after the first start at
+                  random values in ±|largest target|), every restart a lane of one batch
+        """
+        engine = self._engine(program)
+        generator = torch.Generator().manual_seed(seed)
+        scale = max([abs(v) for v in targets.values()] + [1])
+        start = torch.zeros(restarts, len(inputs), dtype=DTYPE)
+        for j, name in enumerate(inputs):
+            start[:, j] = float((init or {}).get(name, 0))
+        if restarts > 1:
+            start[1:] = (torch.rand(restarts - 1, len(inputs), generator=generator, dtype=DTYPE) * 2 - 1) * scale
+        x = start.clone().requires_grad_(True)
+        opt = torch.optim.Adam([x], lr=lr)
+        want = {k: torch.tensor(float(v), dtype=DTYPE) for k, v in targets.items()}
+        losses, t0 = [], time.perf_counter()
+        for step in range(1, self.max_steps + 1):
+            run = engine.run({**(fixed or {}), **{n: x[:, j] for j, n in enumerate(inputs)}}, lanes=restarts)
+            per_lane = sum((run[k] - v) ** 2 for k, v in want.items())
+            loss = per_lane.sum()
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            losses.append(per_lane.detach().min().item())
+            found = self._check_inputs(engine.program, x, inputs, fixed, targets)
+            if found is not None:
+                values = {n: int(round(x[found, j].item())) for j, n in enumerate(inputs)}
+                return OptimizationResult("optimize_inputs", values, True, step, time.perf_counter() - t0, losses,
+                                          engine.program, real_values={n: x[found, j].item()
+                                                                       for j, n in enumerate(inputs)})
+        best = int(per_lane.detach().argmin())
+        return OptimizationResult("optimize_inputs", {n: int(round(x[best, j].item())) for j, n in enumerate(inputs)},
+                                  False, self.max_steps, time.perf_counter() - t0, losses, engine.program,
+                                  real_values={n: x[best, j].item() for j, n in enumerate(inputs)})
+
+    @staticmethod
+    def _check_inputs(program, x, inputs, fixed, targets) -> int | None:
+        """The first lane whose rounded inputs the exact CPU confirms, or None."""
+        rounded = torch.round(x.detach())
+        candidates = [{**(fixed or {}), **{n: int(rounded[lane, j]) for j, n in enumerate(inputs)}}
+                      for lane in range(rounded.shape[0])]
+        ok = passing(program, [(c, targets) for c in candidates])
+        return int(ok.argmax()) if ok.any() else None
+
+    def fit_constants(self, program: str | Program, examples: list[tuple[dict, dict]], *,
+                      held_out: list[tuple[dict, dict]] = (), which: list[int] | None = None,
+                      lr: float = 1.0) -> OptimizationResult:
+        """Fit the program's immediate operands (instructions `which`, default every one that has an
+        immediate) so that each example's inputs produce its outputs; L-BFGS on the squared error,
+        scaled by the targets' size. Solved means: rounded constants exact on every example and on
+        every `held_out` example, checked on the CPU."""
+        engine = self._engine(program)
+        which = immediate_indices(engine.program) if which is None else list(which)
+        constants = engine.immediates[which].clone().requires_grad_(True)
+        inputs = {k: torch.tensor([float(i[k]) for i, _ in examples], dtype=DTYPE) for k in examples[0][0]}
+        targets = {k: torch.tensor([float(o[k]) for _, o in examples], dtype=DTYPE) for k in examples[0][1]}
+        scale = sum((t ** 2).mean() for t in targets.values()) + 1.0
+        opt = torch.optim.LBFGS([constants], lr=lr, max_iter=1, line_search_fn="strong_wolfe")
+        losses, t0 = [], time.perf_counter()
+
+        def closure():
+            opt.zero_grad()
+            imm = engine.immediates.index_put((torch.tensor(which),), constants)
+            run = engine.run(inputs, immediates=imm)
+            loss = sum(((run[k] - t) ** 2).mean() for k, t in targets.items()) / scale
+            loss.backward()
+            return loss
+
+        fitted, solved = engine.program, False
+        for step in range(1, self.max_steps + 1):
+            losses.append(opt.step(closure).item())
+            values = dict(zip(which, (int(round(c)) for c in constants.detach().tolist())))
+            try:
+                fitted = with_immediates(engine.program, values)
+            except Exception:  # a constant outside its field's range: keep descending
+                continue
+            if passing(fitted, list(examples)).all():
+                solved = True
+                break
+        values = dict(zip(which, (int(round(c)) for c in constants.detach().tolist())))
+        real = dict(zip(which, constants.detach().tolist()))
+        kept = passing(fitted, list(held_out)) if held_out else None
+        held = (int(kept.sum()), len(held_out)) if held_out else None
+        solved = solved and (held is None or held[0] == held[1])
+        return OptimizationResult("fit_constants", values, solved, step, time.perf_counter() - t0, losses, fitted,
+                                  held, real)

@@ -1,0 +1,135 @@
+"""`ncpu-nb synth-bench`: the synthesis benchmark of programs/synth, task by task.
+
+For every task the synthesizer runs its portfolio (gradient descent first); a task counts as
+solved only if the program passes the held-out examples on the exact CPU. Totals: solved by
+gradient descent alone (its own program passed the held-out examples, even where the portfolio
+reported a shorter one a sketch found), by the whole portfolio, median seconds, and the per-restart
+success rate of gradient descent (restarts that decoded to a program fitting the examples / restarts run).
+`ablation="random"` (`--ablation random`) runs gradient descent's sampler alone with learning rate 0:
+what it solves, random sampling solves, so the gap to `--gradient-only` is what the gradient adds.
+"""
+from __future__ import annotations
+
+import json
+import statistics
+from dataclasses import dataclass
+
+from ncpu_nb.synthesis.gradient_search import GradientSearch
+from ncpu_nb.synthesis.spec import SynthesisSpec
+from ncpu_nb.synthesis.synthesizer import METHODS, Synthesizer
+from ncpu_nb.synthesis.exact_check import passing
+from ncpu_nb.resources import data_dir
+
+
+@dataclass
+class TaskOutcome:
+    name: str
+    category: str
+    solved: bool
+    method: str | None
+    seconds: float
+    held_out: tuple[int, int]
+    restarts: int
+    restart_successes: int
+    length: int
+    gradient_solved: bool  # gradient descent's own program passed the held-out examples (reported or not)
+
+
+def default_directory():
+    return data_dir("programs") / "synth"
+
+
+def task_files(directory=None, names=None) -> list:
+    from pathlib import Path
+
+    directory = Path(directory) if directory else default_directory()
+    files = sorted(p for p in Path(directory).glob("*.json") if p.name != "manifest.json")
+    if names:
+        wanted = set(names)
+        files = [p for p in files if p.stem in wanted]
+        missing = wanted - {p.stem for p in files}
+        if missing:
+            raise KeyError(f"no task named {', '.join(sorted(missing))} in {directory}")
+    return files
+
+
+ABLATIONS = {"random": "gradient descent's sampler with learning rate 0: its distributions stay at their random "
+                       "starts (restarts still re-draw them), so whatever it solves it solves by random sampling"}
+
+
+def run(directory=None, *, names=None, limit=None, time_limit=None, methods=METHODS, ablation=None,
+        progress=None) -> list[TaskOutcome]:
+    """Run the benchmark; `limit` keeps the first n tasks, `time_limit` overrides each task's.
+    `ablation` "random" runs gradient descent's sampler alone with learning rate 0 (see ABLATIONS)."""
+    if ablation is not None and ablation not in ABLATIONS:
+        raise ValueError(f"unknown ablation {ablation!r}; choose from {', '.join(ABLATIONS)}")
+    files = task_files(directory, names)[:limit]
+    outcomes = []
+    iterator = files
+    if progress:
+        from tqdm.auto import tqdm
+
+        iterator = tqdm(files, desc="synth-bench", unit="task")
+    synthesizer = Synthesizer(methods=methods) if ablation is None else \
+        Synthesizer(methods=("gradient",), gradient=GradientSearch(lr=0.0))
+    for path in iterator:
+        spec = SynthesisSpec.from_json(path)
+        result = synthesizer.synthesize(spec, time_limit=time_limit)
+        by_gradient = [program for method, program in result.fits if method == "gradient"]
+        outcomes.append(TaskOutcome(spec.name, spec.category, result.solved, result.method, result.seconds,
+                                    result.held_out, result.restarts, result.restart_successes,
+                                    len(result.program) - 1 if result.program else 0,
+                                    bool(by_gradient) and bool(passing(by_gradient[0], spec.held_out).all())))
+        if progress:
+            iterator.set_postfix(solved=sum(o.solved for o in outcomes))
+    return outcomes
+
+
+def totals(outcomes: list[TaskOutcome]) -> dict:
+    n = len(outcomes)
+    by_gradient = sum(o.gradient_solved for o in outcomes)
+    solved = sum(o.solved for o in outcomes)
+    restarts = sum(o.restarts for o in outcomes)
+    successes = sum(o.restart_successes for o in outcomes)
+    return {"tasks": n, "solved_by_gradient": by_gradient, "solved_by_portfolio": solved,
+            "gradient_percent": round(100 * by_gradient / n, 1) if n else 0.0,
+            "portfolio_percent": round(100 * solved / n, 1) if n else 0.0,
+            "median_seconds": round(statistics.median(o.seconds for o in outcomes), 3) if n else 0.0,
+            "restarts": restarts, "restart_successes": successes,
+            "per_restart_success_rate": round(successes / restarts, 4) if restarts else 0.0,
+            "fit_examples_but_failed_held_out": sum(o.method is not None and not o.solved for o in outcomes),
+            "by_method": {m: sum(o.solved and o.method == m for o in outcomes) for m in METHODS},
+            "gradient_solved_but_shorter_reported": sum(o.gradient_solved and o.method != "gradient"
+                                                        for o in outcomes)}
+
+
+def format_report(outcomes: list[TaskOutcome], ablation=None, methods=METHODS) -> str:
+    lines = [f"ablation {ablation}: {ABLATIONS[ablation]}", ""] if ablation else []
+    lines += [f"{'task':26s} {'category':13s} {'result':32s} {'seconds':>8s} {'held-out':>9s} "
+             f"{'restarts ok':>12s} {'len':>4s}"]
+    for o in outcomes:
+        result = f"solved ({o.method})" if o.solved else ("FAILED held-out" if o.method else "not solved")
+        if o.gradient_solved and o.method != "gradient":
+            result = f"solved ({o.method}; gradient too)"
+        lines.append(f"{o.name:26s} {o.category:13s} {result:32s} {o.seconds:8.2f} "
+                     f"{o.held_out[0]:>4d}/{o.held_out[1]:<4d} {o.restart_successes:>5d}/{o.restarts:<6d} "
+                     f"{o.length:4d}")
+    t = totals(outcomes)
+    lines += ["",
+              f"tasks: {t['tasks']}",
+              f"solved by gradient descent alone: {t['solved_by_gradient']} ({t['gradient_percent']} %)",
+              "solved by the portfolio: — (gradient descent alone ran)" if ablation or tuple(methods) == ("gradient",)
+              else f"solved by the portfolio: {t['solved_by_portfolio']} ({t['portfolio_percent']} %)  reported: "
+              + ", ".join(f"{m} {k}" for m, k in t["by_method"].items())
+              + f"  (gradient descent solved {t['gradient_solved_but_shorter_reported']} more; a sketch's "
+              "shorter program was reported)",
+              f"fit the training examples but failed held-out: {t['fit_examples_but_failed_held_out']}",
+              f"median seconds per task: {t['median_seconds']}",
+              f"gradient restarts: {t['restart_successes']} of {t['restarts']} succeeded "
+              f"(per-restart success rate {t['per_restart_success_rate']:.4f})"]
+    return "\n".join(lines)
+
+
+def as_json(outcomes: list[TaskOutcome], ablation=None) -> str:
+    return json.dumps({"ablation": ablation, "tasks": [o.__dict__ for o in outcomes], "totals": totals(outcomes)},
+                      indent=1)

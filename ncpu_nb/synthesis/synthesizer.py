@@ -1,0 +1,214 @@
+"""`Synthesizer`: programs from input -> output examples, by gradient descent first, then by a
+portfolio of discrete solvers; whatever is found is checked on the exact CPU before it is reported.
+
+    spec = SynthesisSpec.from_dict({"inputs": ["R0", "R1"], "outputs": ["R2"],
+                                    "examples": [[{"R0": 3, "R1": 5}, {"R2": 8}], ...]})
+    result = Synthesizer().synthesize(spec)
+    result.program, result.method, result.solved
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from html import escape
+
+from ncpu_nb import html
+from ncpu_nb.synthesis.enumeration import Enumerator
+from ncpu_nb.synthesis.gradient_search import GradientSearch, SearchStats, single_thread
+from ncpu_nb.synthesis.sketches import search_chain, search_loop, search_select
+from ncpu_nb.synthesis.spec import SpecError, SynthesisSpec
+from ncpu_nb.synthesis.exact_check import passing
+from ncpu_nb.ncpu.assembler import assemble
+from ncpu_nb.ncpu.program import Program
+
+__all__ = ["Synthesizer", "SynthesisResult", "SynthesisSpec", "SpecError", "METHODS"]
+
+# Portfolio order: gradient descent, then the discrete solvers (each labelled in the result): the
+# quick fixed-shape sketches, most constrained first (a looser shape fits few examples more easily
+# without generalising), before the open-ended enumeration. Each gets this fraction of the time
+# left when its turn comes (the last one gets all of it).
+METHODS = ("gradient", "chain", "select", "loop", "enumerative")
+SHARES = {"gradient": 0.5, "chain": 0.1, "select": 0.15, "loop": 0.5, "enumerative": 1.0}
+# Shortest fit wins: once a program fits, the quick fixed-shape sketches not yet tried get a short look
+# too, and a shorter program that fits replaces it (fewer instructions generalise more often: an
+# expressive search can fit a few examples by accident).
+SECOND_LOOK = ("chain", "select")
+SECOND_LOOK_SECONDS = 2.0
+
+
+@dataclass
+class SynthesisResult:
+    """What the synthesizer found.
+
+    solved       the program passed every training example AND every held-out example on the exact CPU
+    program      the program (None if nothing passed the training examples): the shortest of `fits`
+    method       which solver found it: 'gradient', 'enumerative', 'select', 'chain' or 'loop'
+    seconds      wall time of the whole search
+    held_out     (passed, total) on examples the search never saw
+    restarts, restart_successes   gradient restarts run and how many of them decoded to a solution
+    """
+
+    spec: SynthesisSpec
+    solved: bool
+    program: Program | None
+    method: str | None
+    seconds: float
+    held_out: tuple[int, int] = (0, 0)
+    restarts: int = 0
+    restart_successes: int = 0
+    gradient: SearchStats | None = None
+    attempts: list = field(default_factory=list)  # (method, seconds, outcome)
+    fits: list = field(default_factory=list)  # (method, program) of every program that fit the examples
+
+    @property
+    def restart_success_rate(self) -> float:
+        return self.restart_successes / self.restarts if self.restarts else 0.0
+
+    def as_json(self) -> dict:
+        return {"solved": self.solved, "program": self.program.source if self.program else "",
+                "method": self.method or "", "seconds": round(self.seconds, 3)}
+
+    def __repr__(self) -> str:
+        state = f"solved by {self.method}" if self.solved else "not solved"
+        return f"<SynthesisResult {self.spec.name}: {state} in {self.seconds:.2f} s>"
+
+    def _repr_html_(self) -> str:
+        facts = [["task", escape(self.spec.name)],
+                 ["result", "solved" if self.solved else ("fits the examples, fails held-out"
+                                                          if self.program else "not solved")],
+                 ["method", escape(self.method or "-")], ["time", f"{self.seconds:.2f} s"],
+                 ["held-out examples", f"{self.held_out[0]} / {self.held_out[1]} exact"],
+                 ["gradient restarts", f"{self.restart_successes} of {self.restarts} succeeded"]]
+        attempts = [[escape(m), f"{s:.2f} s", escape(o)] for m, s, o in self.attempts]
+        parts = [html.box(html.table(["", ""], facts)), html.box(html.table(["method", "time", "outcome"],
+                                                                               attempts))]
+        if self.program is not None:
+            parts.append(self.program.listing_html())
+        return html.view(f"Synthesis: {self.spec.name}", *parts)
+
+
+def simplify(program: Program, spec: SynthesisSpec) -> Program:
+    """Drop instructions one at a time while the program still fits every training example
+    (checked on the CPU), pass after pass until none can go: a search can leave instructions whose
+    results are never used (a compare is needed only while its jump is there)."""
+    lines, before = program.source.splitlines(), None
+    while lines != before:
+        before, lines = lines, _drop_pass(lines, spec, program.name)
+    return assemble("\n".join(tidy(lines)), name=program.name)
+
+
+def _drop_pass(lines: list[str], spec: SynthesisSpec, name: str) -> list[str]:
+    i = 0
+    while i < len(lines):
+        line = lines[i].strip()
+        if line.endswith(":") or line == "HALT" or not line:
+            i += 1
+            continue
+        trial = lines[:i] + lines[i + 1:]
+        try:
+            candidate = assemble("\n".join(trial), name=name)
+        except Exception:  # a removed line a label needed
+            i += 1
+            continue
+        if passing(candidate, spec.examples).all():
+            lines = trial
+        else:
+            i += 1
+    return lines
+
+
+def tidy(lines: list[str]) -> list[str]:
+    """The same program without jumps to the very next instruction and labels nothing jumps to
+    (what is left of a branch whose arms `simplify` emptied)."""
+    while True:
+        kept = []
+        for i, line in enumerate(lines):
+            words = line.replace(",", " ").split()
+            if len(words) == 2 and words[0].startswith("J"):
+                following = []
+                for later in lines[i + 1:]:
+                    if not later.strip().endswith(":"):
+                        break
+                    following.append(later.strip()[:-1])
+                if words[1] in following:
+                    continue
+            kept.append(line)
+        targets = {line.replace(",", " ").split()[-1] for line in kept if line.strip().startswith("J")}
+        kept = [line for line in kept if not line.strip().endswith(":") or line.strip()[:-1] in targets]
+        if kept == lines:
+            return kept
+        lines = kept
+
+
+class Synthesizer:
+    """Gradient descent on soft programs first, then the discrete portfolio.
+
+    methods      the solvers to try, in order (see METHODS); ("gradient",) for gradient alone
+    shares       fraction of the time left each method gets when others follow (default SHARES)
+    progress     called with a dict now and then (method, step or size, seconds, ...)
+    record_gradients  keep per-step gradient norms of every slot's distributions (for gradflow)
+    """
+
+    def __init__(self, methods=METHODS, gradient: GradientSearch | None = None, shares: dict | None = None,
+                 progress=None, record_gradients: bool = False):
+        self.record_gradients = record_gradients
+        unknown = [m for m in methods if m not in METHODS]
+        if unknown:
+            raise ValueError(f"unknown method {unknown[0]!r}; choose from {', '.join(METHODS)}")
+        self.methods, self.shares, self.progress = tuple(methods), {**SHARES, **(shares or {})}, progress
+        self.gradient = gradient or GradientSearch()
+
+    def synthesize(self, spec: SynthesisSpec | dict, time_limit: float | None = None) -> SynthesisResult:
+        if isinstance(spec, dict):
+            spec = SynthesisSpec.from_dict(spec)
+        limit = spec.time_limit if time_limit is None else time_limit
+        start = time.perf_counter()
+        deadline = start + limit
+        result = SynthesisResult(spec, False, None, None, 0.0)
+        for index, method in enumerate(self.methods):
+            now = time.perf_counter()
+            if now >= deadline:
+                break
+            last = index == len(self.methods) - 1
+            self._attempt(method, spec, deadline if last else now + (deadline - now) * self.shares[method], result)
+            if result.fits:
+                break
+        if result.fits:
+            tried = {m for m, _, _ in result.attempts}
+            for method in SECOND_LOOK:
+                if method in self.methods and method not in tried and time.perf_counter() < deadline:
+                    self._attempt(method, spec, min(deadline, time.perf_counter() + SECOND_LOOK_SECONDS), result)
+            result.method, result.program = min(result.fits, key=lambda fit: len(fit[1]))  # ties: the first
+        result.seconds = time.perf_counter() - start
+        if result.program is not None:
+            kept = passing(result.program, spec.held_out)
+            result.held_out = (int(kept.sum()), len(spec.held_out))
+            result.solved = result.held_out[0] == result.held_out[1]
+        return result
+
+    def _attempt(self, method: str, spec: SynthesisSpec, until: float, result: SynthesisResult) -> None:
+        now = time.perf_counter()
+        with single_thread():
+            text = self._run(method, spec, until, result)
+        outcome = "nothing found"
+        if text is not None:
+            program = assemble(text, name=spec.name)
+            if passing(program, spec.examples).all():  # the exact CPU has the last word
+                result.fits.append((method, simplify(program, spec)))
+                outcome = f"found, {len(result.fits[-1][1]) - 1} instructions"
+            else:
+                outcome = "rejected by the CPU"
+        result.attempts.append((method, time.perf_counter() - now, outcome))
+
+    def _run(self, method: str, spec: SynthesisSpec, until: float, result: SynthesisResult) -> str | None:
+        if method == "gradient":
+            text, stats = self.gradient.search(spec, until, self.progress, self.record_gradients)
+            result.gradient, result.restarts, result.restart_successes = stats, stats.restarts, stats.successes
+            return text
+        if method == "enumerative":
+            return Enumerator().search(spec, until, self.progress)[0]
+        if method == "select":
+            return search_select(spec, until)
+        if method == "chain":
+            return search_chain(spec, until)
+        return search_loop(spec, until)

@@ -1,0 +1,13 @@
+"""Live views of a machine in a notebook (anywidgets), each with a static HTML fallback.
+
+    cpu.debugger()              # Debugger(machine): any engine of the machine protocol
+    RegisterView(cpu), MemoryView(cpu, address), TraceView(cpu.trace)
+    BusyboxTerminal()           # BusyBox sh on the AArch64 machine
+"""
+from ncpu_nb.views.debugger import Debugger
+from ncpu_nb.views.memory import MemoryView
+from ncpu_nb.views.registers import RegisterView
+from ncpu_nb.views.terminal import BusyboxTerminal
+from ncpu_nb.views.trace import TraceView
+
+__all__ = ["Debugger", "RegisterView", "MemoryView", "TraceView", "BusyboxTerminal"]
