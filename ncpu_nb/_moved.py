@@ -27,13 +27,14 @@ MOVED = {
     "ncpu_nb.diff.synthesis": "ncpu_nb.synthesis.synthesizer",
     "ncpu_nb.diff.gradient_search": "ncpu_nb.synthesis.gradient_search",
     "ncpu_nb.diff.sketches": "ncpu_nb.synthesis.sketches", "ncpu_nb.diff.enumerate": "ncpu_nb.synthesis.enumeration",
-    "ncpu_nb.diff.emit": "ncpu_nb.synthesis.emit", "ncpu_nb.diff.verify": "ncpu_nb.synthesis.exact_check",
+    "ncpu_nb.diff.emit": "ncpu_nb.synthesis.emit", "ncpu_nb.diff.verify": "ncpu_nb.ncpu.exact_check",
     "ncpu_nb.diff.bench": "ncpu_nb.synthesis.synth_bench",
     "ncpu_nb.machine": "ncpu_nb.arm64", "ncpu_nb.machine.machine": "ncpu_nb.arm64.machine",
     "ncpu_nb.machine.busybox": "ncpu_nb.arm64.busybox", "ncpu_nb.machine.elf": "ncpu_nb.arm64.elf",
-    "ncpu_nb.machine.errors": "ncpu_nb.arm64.errors", "ncpu_nb.machine.limits": "ncpu_nb.arm64.limits",
+    "ncpu_nb.machine.errors": "ncpu_nb.arm64.machine_errors", "ncpu_nb.machine.limits": "ncpu_nb.arm64.limits",
     "ncpu_nb.machine.mounts": "ncpu_nb.arm64.mounts", "ncpu_nb.machine.syscalls": "ncpu_nb.arm64.syscall_log",
     "ncpu_nb.machine.bench": "ncpu_nb.arm64.machine_bench", "ncpu_nb.machine.magics": "ncpu_nb.magics",
+    "ncpu_nb.conformance.busybox": "ncpu_nb.arm64.conformance.busybox_suite",
 }
 MOVED_PACKAGES = {"ncpu_nb.widgets": "ncpu_nb.views", "ncpu_nb.conformance": "ncpu_nb.arm64.conformance"}
 

@@ -244,7 +244,7 @@ def cmd_exec(args) -> int:
 
 
 def cmd_conformance(args) -> int:
-    from ncpu_nb.arm64.conformance.busybox import main as busybox_conformance
+    from ncpu_nb.arm64.conformance.busybox_suite import main as busybox_conformance
 
     return busybox_conformance(args)
 

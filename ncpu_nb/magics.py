@@ -15,7 +15,7 @@ import shlex
 from IPython.core.error import UsageError
 from IPython.core.magic import Magics, cell_magic, line_magic, magics_class
 
-from ncpu_nb.arm64.errors import MountError
+from ncpu_nb.arm64.machine_errors import MountError
 
 OPTIONS = {"--mount": "mounts", "--cwd": "cwd", "--timeout": "timeout", "--max-output": "max_output",
            "--memory": "memory", "--tmpfs-size": "tmpfs_size", "--max-procs": "max_procs"}

@@ -1,6 +1,6 @@
 """ProgramOptimizer: the targets of the issue, each result re-checked here on the exact CPU."""
 from ncpu_nb.differentiable.optimizer import ProgramOptimizer
-from ncpu_nb.synthesis.exact_check import passing
+from ncpu_nb.ncpu.exact_check import passing
 from ncpu_nb.ncpu.assembler import assemble
 
 POLY = "MUL R1, R0, R0\nMUL R1, R1, 0\nMUL R2, R0, 0\nADD R1, R1, R2\nADD R1, R1, 0\nHALT"

@@ -7,7 +7,7 @@ import pytest
 from ncpu_nb.synthesis import synth_bench as bench
 from ncpu_nb.synthesis.spec import SpecError, SynthesisSpec
 from ncpu_nb.synthesis.synthesizer import Synthesizer, simplify
-from ncpu_nb.synthesis.exact_check import passing
+from ncpu_nb.ncpu.exact_check import passing
 from ncpu_nb.ncpu.assembler import assemble
 
 ADD = {"inputs": ["R0", "R1"], "outputs": ["R2"],

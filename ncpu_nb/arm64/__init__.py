@@ -4,7 +4,7 @@ import warnings
 
 from ncpu_nb.arm64.busybox import BusyboxResult, busybox, busybox_path
 from ncpu_nb.arm64.elf import ElfFile
-from ncpu_nb.arm64.errors import ElfError, MachineError, MachineTimeout, MountError
+from ncpu_nb.arm64.machine_errors import ElfError, MachineError, MachineTimeout, MountError
 from ncpu_nb.arm64.limits import Limits
 from ncpu_nb.arm64.machine import Arm64Machine, Arm64Run
 from ncpu_nb.arm64.mounts import Mount, parse_mount

@@ -8,7 +8,7 @@ from html import escape
 from pathlib import Path
 
 from ncpu_nb import html
-from ncpu_nb.arm64.errors import MachineTimeout
+from ncpu_nb.arm64.machine_errors import MachineTimeout
 from ncpu_nb.arm64.machine import MAX_OUTPUT, Arm64Machine, truncation_text
 from ncpu_nb.protocol import budget
 from ncpu_nb.resources import data_dir

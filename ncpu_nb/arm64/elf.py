@@ -14,7 +14,7 @@ from html import escape
 from pathlib import Path
 
 from ncpu_nb import html
-from ncpu_nb.arm64.errors import ElfError
+from ncpu_nb.arm64.machine_errors import ElfError
 
 HEADER = struct.Struct("<16sHHIQQQIHHHHHH")
 PROGRAM_HEADER = struct.Struct("<IIQQQQQQ")

@@ -16,7 +16,7 @@ from typing import NamedTuple
 
 from ncpu_nb import _metal, html
 from ncpu_nb.arm64.elf import ElfFile, read_elf
-from ncpu_nb.arm64.errors import ElfError, MachineError
+from ncpu_nb.arm64.machine_errors import ElfError, MachineError
 from ncpu_nb.arm64.limits import Limits
 from ncpu_nb.arm64.mounts import parse_mounts
 from ncpu_nb.arm64.syscall_log import SyscallLog

@@ -5,7 +5,7 @@ import posixpath
 from dataclasses import dataclass
 from pathlib import Path
 
-from ncpu_nb.arm64.errors import MountError
+from ncpu_nb.arm64.machine_errors import MountError
 
 MODES = {"ro": False, "rw": True}
 

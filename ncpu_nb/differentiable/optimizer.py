@@ -14,7 +14,7 @@ import torch
 
 from ncpu_nb import html
 from ncpu_nb.differentiable.engine import DTYPE, DifferentiableEngine
-from ncpu_nb.synthesis.exact_check import passing
+from ncpu_nb.ncpu.exact_check import passing
 from ncpu_nb.ncpu.assembler import assemble
 from ncpu_nb.ncpu.encoding import Instruction
 from ncpu_nb.ncpu.program import Program

@@ -22,6 +22,7 @@ assert tuple(_metal.NCPU_KIND_NAMES) == KINDS
 assert tuple(_metal.NCPU_CONDITION_NAMES) == CONDITION_NAMES
 
 MODES = ("fast", "neural")  # the exact integer ALU, or the trained networks (ncpu_nb.ncpu.neural_mode)
+DEFAULT_BUDGET = 1_000_000  # steps a `run` may take unless told otherwise
 STATUS = ("running", "halted", "fault", "breakpoint", "watchpoint")  # the executor's status bytes
 # Lane-instructions per call into the executor, some 15-70 ms of work in each mode: Python sees
 # Ctrl-C (and the widget's pause) between calls.
@@ -74,13 +75,14 @@ class CPU:
     lanes        independent machines run together (same or different programs)
     memory_size  bytes of data memory per lane (the stack starts at its top)
     trace_depth  steps of `trace_lane` kept in `trace` (0 turns tracing off)
-    max_steps    default step budget of `run`
+    max_steps    default step budget of `run` (1,000,000)
     """
 
     def __init__(self, program: str | Program | list | None = None, *, mode: str = "fast", lanes: int = 1,
                  memory_size: int = 65536, trace_depth: int = 256, trace_lane: int = 0,
-                 max_steps: int = 1_000_000, registers: dict | None = None, max_cycles: int | None = None):
-        self.memory_size, self.max_steps = memory_size, budget(max_steps, "max_cycles", max_cycles)
+                 max_steps: int | None = None, registers: dict | None = None, max_cycles: int | None = None):
+        self.memory_size = memory_size
+        self.max_steps = budget(max_steps, "max_cycles", max_cycles) or DEFAULT_BUDGET
         self._trace_depth, self._trace_lane = trace_depth, trace_lane
         self._programs: list[Program] = []
         self._lane_program_ids: list[int] = [0] * lanes

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from ncpu_nb.synthesis.gradient_search import GradientSearch
 from ncpu_nb.synthesis.spec import SynthesisSpec
 from ncpu_nb.synthesis.synthesizer import METHODS, Synthesizer
-from ncpu_nb.synthesis.exact_check import passing
+from ncpu_nb.ncpu.exact_check import passing
 from ncpu_nb.resources import data_dir
 
 

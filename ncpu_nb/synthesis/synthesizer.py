@@ -17,7 +17,7 @@ from ncpu_nb.synthesis.enumeration import Enumerator
 from ncpu_nb.synthesis.gradient_search import GradientSearch, SearchStats, single_thread
 from ncpu_nb.synthesis.sketches import search_chain, search_loop, search_select
 from ncpu_nb.synthesis.spec import SpecError, SynthesisSpec
-from ncpu_nb.synthesis.exact_check import passing
+from ncpu_nb.ncpu.exact_check import passing
 from ncpu_nb.ncpu.assembler import assemble
 from ncpu_nb.ncpu.program import Program
 

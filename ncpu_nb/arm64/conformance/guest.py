@@ -11,7 +11,7 @@ import signal
 import sys
 
 from ncpu_nb.arm64.busybox import busybox_path
-from ncpu_nb.arm64.errors import MachineError
+from ncpu_nb.arm64.machine_errors import MachineError
 from ncpu_nb.arm64.machine import Arm64Machine
 
 MACHINE_FAILED = 125  # the machine itself could not go on (not a status BusyBox gives)

@@ -1,0 +1,71 @@
+"""The package's shape, checked: grouped by engine, no import loops at module level, views imported by
+engines only lazily (from `.debugger()`), every file name said once, and no room over 900 lines."""
+from __future__ import annotations
+
+import ast
+from collections import Counter
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parents[1] / "ncpu_nb"
+ENGINES = ("ncpu", "differentiable", "synthesis", "arm64")
+
+
+def modules() -> dict[str, Path]:
+    found = {}
+    for path in PACKAGE.rglob("*.py"):
+        name = ".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+        found[name.removesuffix(".__init__")] = path
+    return found
+
+
+def module_level_imports(path: Path, known: dict[str, Path]) -> set[str]:
+    """The ncpu_nb modules a file imports when it is imported (imports inside functions are lazy)."""
+    imported = set()
+    for node in ast.parse(path.read_text()).body:
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("ncpu_nb"):
+            for alias in node.names:
+                if alias.name == "_metal":  # the Rust extension
+                    continue
+                full = f"{node.module}.{alias.name}"
+                imported.add(full if full in known else node.module)
+        elif isinstance(node, ast.Import):
+            imported |= {a.name for a in node.names if a.name in known}
+    return imported
+
+
+def test_no_import_loops_at_module_level():
+    known = modules()
+    graph = {name: module_level_imports(path, known) & set(known) for name, path in known.items()}
+    loops = []
+
+    def visit(name, path):
+        for nxt in graph[name]:
+            if nxt in path:
+                loops.append(path[path.index(nxt):] + [nxt])
+            elif nxt not in done:
+                visit(nxt, path + [nxt])
+        done.add(name)
+
+    done: set[str] = set()
+    for name in graph:
+        if name not in done:
+            visit(name, [name])
+    assert loops == []
+
+
+def test_engines_import_views_only_lazily():
+    known = modules()
+    for name, path in known.items():
+        if name.split(".")[1:2] and name.split(".")[1] in ENGINES:
+            assert not any(m.startswith("ncpu_nb.views") for m in module_level_imports(path, known)), name
+
+
+def test_every_file_name_is_said_once():
+    names = Counter(p.name for p in PACKAGE.rglob("*.py") if p.name != "__init__.py")
+    assert [n for n, count in names.items() if count > 1] == []
+
+
+def test_no_room_over_900_lines_without_a_reason():
+    long = [p for p in PACKAGE.rglob("*.py") if len(p.read_text().splitlines()) > 900
+            and "900 lines" not in p.read_text()[:2000]]
+    assert long == []
