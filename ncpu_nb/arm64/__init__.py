@@ -2,6 +2,7 @@
 ELF reader, mounts and limits, the system-call log and the BusyBox conformance runner (`conformance`)."""
 import warnings
 
+from ncpu_nb._metal import Arm64Core, compiled_code  # the bare core (no OS); the block compiler's totals
 from ncpu_nb.arm64.busybox import BusyboxResult, busybox, busybox_path
 from ncpu_nb.arm64.elf import ElfFile
 from ncpu_nb.arm64.machine_errors import ElfError, MachineError, MachineTimeout, MountError
@@ -10,7 +11,7 @@ from ncpu_nb.arm64.machine import Arm64Machine, Arm64Run
 from ncpu_nb.arm64.mounts import Mount, parse_mount
 from ncpu_nb.arm64.syscall_log import SyscallLog
 
-__all__ = ["Arm64Machine", "Arm64Run", "Limits", "busybox", "busybox_path", "BusyboxResult", "ElfFile",
+__all__ = ["Arm64Machine", "Arm64Run", "Arm64Core", "compiled_code", "Limits", "busybox", "busybox_path", "BusyboxResult", "ElfFile",
            "ElfError", "MachineError", "MachineTimeout", "MountError", "Mount", "parse_mount", "SyscallLog"]
 
 _RENAMED = {"Machine": "Arm64Machine", "MachineRun": "Arm64Run"}
