@@ -169,7 +169,7 @@ def cmd_synth_bench(args) -> int:
 def cmd_lab(args) -> int:
     from ncpu_nb.lab import launch
 
-    return launch(args.dir, args.port, extra=args.jupyter_args)
+    return launch(args.dir, args.port, extra=args.jupyter_args, here=args.here)
 
 
 def _forward(out: bytes, err: bytes) -> None:
@@ -319,8 +319,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("lab", help="open the curriculum in JupyterLab",
                        epilog="Options after -- go to JupyterLab, e.g. ncpu-nb lab -- --no-browser")
-    p.add_argument("--dir", help="where to put a copy of the curriculum (default: the checkout itself, "
-                                 "or ./ncpu_nb_curriculum for an installed package)")
+    p.add_argument("--dir", help="your copy of the curriculum: made on the first run, kept (with your changes) "
+                                 "on later ones (default: ~/ncpu_nb-curriculum)")
+    p.add_argument("--here", action="store_true", help="open the source checkout itself (for contributors)")
     p.add_argument("--port", type=int, help="port for JupyterLab")
     p.add_argument("jupyter_args", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
     p.set_defaults(func=cmd_lab)

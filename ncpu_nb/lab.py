@@ -1,4 +1,10 @@
-"""`ncpu-nb lab`: open the curriculum (notebooks/ and tutorials/) in JupyterLab."""
+"""`ncpu-nb lab`: open the curriculum (notebooks/ and tutorials/) in JupyterLab, in the learner's own copy.
+
+The first run copies the chapters into a workspace (`~/ncpu_nb-curriculum`, or `--dir`); later runs
+open the same copy, keep every change the learner made, and add only chapters that are new to it.
+So outputs and edits never land in the kit's own files (a git checkout or the installed package).
+Contributors who edit the chapters themselves open the checkout with `--here`.
+"""
 from __future__ import annotations
 
 import os
@@ -9,22 +15,43 @@ from pathlib import Path
 
 from ncpu_nb.resources import PACKAGE, data_dir
 
+FOLDERS = ("notebooks", "tutorials")
+DEFAULT_WORKSPACE = Path("~/ncpu_nb-curriculum")
 
-def curriculum_root(target: str | None) -> Path:
-    """The folder JupyterLab opens: the checkout itself, or a fresh copy for an installed package
-    (never the installed files, which notebooks would write into)."""
-    checkout = PACKAGE.parent
-    if target is None and (checkout / "notebooks").is_dir() and (checkout / "pyproject.toml").is_file():
-        return checkout
-    root = Path(target or "ncpu_nb_curriculum").resolve()
-    for name in ("notebooks", "tutorials"):
-        if not (root / name).exists():
-            shutil.copytree(data_dir(name), root / name)
+
+def checkout() -> Path:
+    """The git checkout this package runs from (for `--here`)."""
+    root = PACKAGE.parent
+    if not ((root / "notebooks").is_dir() and (root / "pyproject.toml").is_file()):
+        raise FileNotFoundError(f"--here opens a source checkout, and {root} is not one")
     return root
 
 
-def launch(target: str | None = None, port: int | None = None, extra: list[str] | None = None) -> int:
-    root = curriculum_root(target)
+def workspace(target: str | Path | None = None) -> tuple[Path, list[str]]:
+    """The learner's copy of the curriculum (made or completed now) and the files added to it now."""
+    root = Path(target or DEFAULT_WORKSPACE).expanduser().resolve()
+    added = []
+    for folder in FOLDERS:
+        source = data_dir(folder)
+        for path in sorted(source.rglob("*")):
+            if path.is_dir() or ".ipynb_checkpoints" in path.parts:
+                continue
+            copy = root / folder / path.relative_to(source)
+            if not copy.exists():  # never overwrite: the learner's edits and outputs live there
+                copy.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(path, copy)
+                added.append(str(copy.relative_to(root)))
+    return root, added
+
+
+def launch(target: str | None = None, port: int | None = None, extra: list[str] | None = None,
+           here: bool = False) -> int:
+    if here:
+        root, note = checkout(), "the checkout itself (--here): outputs you save land in its tracked notebooks"
+    else:
+        root, added = workspace(target)
+        note = (f"your copy ({len(added)} new files copied; your own changes are kept across runs; "
+                "--here opens the checkout instead)" if added else "your copy (kept as you left it)")
     cmd = [sys.executable, "-m", "jupyterlab", f"--ServerApp.root_dir={root}",
            "--LabApp.default_url=/lab/tree/notebooks/00_tour.ipynb"]
     if port:
@@ -32,7 +59,7 @@ def launch(target: str | None = None, port: int | None = None, extra: list[str] 
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         cmd.append("--allow-root")  # containers and CI machines often run as root
     cmd += [a for a in (extra or []) if a != "--"]
-    print(f"Opening the ncpu_nb curriculum in {root}", file=sys.stderr)
+    print(f"Opening the ncpu_nb curriculum in {root}: {note}", file=sys.stderr)
     try:
         return subprocess.call(cmd, cwd=root)
     except KeyboardInterrupt:

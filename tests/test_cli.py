@@ -108,14 +108,20 @@ def test_bench_machine_quick_reports_every_row_beside_its_reference(capsys):
         assert "DIFFER" not in row["detail"]
 
 
-def test_lab_opens_the_checkout_or_a_fresh_copy_of_the_curriculum(tmp_path):
-    from ncpu_nb.lab import curriculum_root
+def test_lab_opens_the_learners_own_copy_and_keeps_their_changes(tmp_path):
+    from ncpu_nb.lab import checkout, workspace
     from ncpu_nb.resources import PACKAGE
 
-    assert curriculum_root(None) == PACKAGE.parent  # in a checkout: the checkout itself
-    copy = curriculum_root(str(tmp_path / "course"))
-    assert (copy / "notebooks" / "00_tour.ipynb").is_file()
-    assert (copy / "tutorials" / "01_assembly_coursework.ipynb").is_file()
+    assert checkout() == PACKAGE.parent  # --here: the checkout itself
+    root, added = workspace(tmp_path / "course")
+    tour = root / "notebooks" / "00_tour.ipynb"
+    assert tour.is_file() and (root / "tutorials" / "01_assembly_coursework.ipynb").is_file()
+    assert "notebooks/00_tour.ipynb" in added
+    tour.write_text("the learner's own work")
+    (root / "notebooks" / "04_stepping_the_ncpu.ipynb").unlink()  # as if a newer kit brought this chapter
+    again, added = workspace(tmp_path / "course")
+    assert again == root and tour.read_text() == "the learner's own work"
+    assert added == ["notebooks/04_stepping_the_ncpu.ipynb"]
 
 
 @pytest.mark.slow
