@@ -14,7 +14,8 @@ from pathlib import Path
 import torch
 from tqdm.auto import tqdm
 
-from ncpu_nb.ncpu.neural_cells import CELLS, Cell, CellSpec, sha256
+from ncpu_nb.ncpu.neural_cells import CELLS, CellSpec, sha256
+from ncpu_nb.ncpu.torch_cells import Cell
 from ncpu_nb.resources import data_dir
 
 MARGIN = 2.0  # every logit at least this far on the right side of 0
@@ -23,7 +24,7 @@ MARGIN = 2.0  # every logit at least this far on the right side of 0
 def train_cell(spec: CellSpec, max_steps: int = 20_000) -> Cell:
     torch.manual_seed(spec.seed)
     cell = Cell(spec)
-    x, y = spec.domain(), spec.targets()
+    x, y = torch.from_numpy(spec.domain()), torch.from_numpy(spec.targets())
     sign = y * 2 - 1
     opt = torch.optim.Adam(cell.parameters(), lr=0.05)
     for _ in range(max_steps):

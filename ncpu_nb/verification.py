@@ -24,7 +24,8 @@ import torch
 from tqdm.auto import tqdm
 
 from ncpu_nb import html
-from ncpu_nb.ncpu.neural_cells import CELLS, load_cell
+from ncpu_nb.ncpu.neural_cells import CELLS
+from ncpu_nb.ncpu.torch_cells import load_cell
 from ncpu_nb.ncpu.neural_alu import NeuralALU
 from ncpu_nb.ncpu.table import ALU_NAMES, CARRY_OPS, FORMS
 

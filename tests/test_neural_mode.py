@@ -1,4 +1,7 @@
 """Neural mode against fast mode: same registers, flags, memory, status and cycles, lanes included."""
+import subprocess
+import sys
+
 import numpy as np
 from hypothesis import given, settings, strategies as st
 
@@ -106,3 +109,13 @@ def test_the_core_computes_with_the_weight_files(tmp_path):
     cpu.mode = "neural"  # the kit's own weights again
     cpu.run()
     assert cpu.registers["R1"] == 100
+
+
+def test_neural_mode_runs_without_importing_torch():
+    """The cells load with numpy and the Rust core evaluates them: torch is for autograd and devices."""
+    code = ("import sys, ncpu_nb\n"
+            "cpu = ncpu_nb.CPU('MOV R0, 6\\nMOV R1, 7\\nMUL R2, R0, R1\\nHALT', mode='neural')\n"
+            "assert cpu.run().halted and cpu.registers['R2'] == 42\n"
+            "print('torch' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "False"

@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from ncpu_nb.ncpu.neural_cells import load_cell
+from ncpu_nb.ncpu.torch_cells import load_cell
 
 WIDTH = 32
 _POWERS = 1 << np.arange(WIDTH, dtype=np.uint64)

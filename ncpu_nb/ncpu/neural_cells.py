@@ -5,6 +5,10 @@ bit is 1 where its logit is positive. Each cell's input domain is tiny (2^3 or 2
 so it is verified on *every* input; the 32-bit operations are fixed wirings of cells
 (`neural_alu.py`), which is why exact cells give exact operations.
 
+This file needs no torch: neural mode reads the weights with safetensors' numpy loader and the Rust
+core evaluates them. The same cells as torch modules, for training and the torch wiring, are in
+`torch_cells.py`.
+
 What is trusted: a weights folder's manifest.json records each file's sha256, so a corrupt, stale
 or swapped file is refused; but whoever can write the folder can update the manifest too. So the
 kit's own cells are also proven right on their whole input domain each time they load (a tampered
@@ -20,7 +24,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-import torch
+import numpy as np
 
 from ncpu_nb.errors import WeightsError
 from ncpu_nb.resources import data_dir
@@ -37,13 +41,12 @@ class CellSpec:
     seed: int
     truth: object  # function: tuple of input bits -> tuple of output bits
 
-    def domain(self) -> torch.Tensor:
-        """Every input pattern, one per row (2^n rows)."""
-        return torch.tensor(list(itertools.product((0.0, 1.0), repeat=len(self.inputs))))
+    def domain(self) -> np.ndarray:
+        """Every input pattern, one per row (2^n rows), as float32 0.0 / 1.0."""
+        return np.array(list(itertools.product((0.0, 1.0), repeat=len(self.inputs))), dtype=np.float32)
 
-    def targets(self) -> torch.Tensor:
-        return torch.tensor([self.truth(tuple(int(v) for v in row)) for row in self.domain().tolist()],
-                            dtype=torch.float32)
+    def targets(self) -> np.ndarray:
+        return np.array([self.truth(tuple(int(v) for v in row)) for row in self.domain()], dtype=np.float32)
 
 
 CELLS = {
@@ -63,25 +66,33 @@ CELLS = {
 }
 
 
-class Cell(torch.nn.Module):
-    def __init__(self, spec: CellSpec):
-        super().__init__()
-        self.spec = spec
-        self.hidden = torch.nn.Linear(len(spec.inputs), spec.hidden)
-        self.out = torch.nn.Linear(spec.hidden, len(spec.outputs))
+PARAMETERS = ("hidden.weight", "hidden.bias", "out.weight", "out.bias")  # the names in a cell's file
 
-    def logits(self, x: torch.Tensor) -> torch.Tensor:
-        return self.out(torch.relu(self.hidden(x)))
 
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
+@dataclass(frozen=True)
+class CellWeights:
+    """A trained cell's parameters (float32, the weight matrices (out, in) as torch stores them)."""
+
+    spec: CellSpec
+    hidden_weight: np.ndarray
+    hidden_bias: np.ndarray
+    out_weight: np.ndarray
+    out_bias: np.ndarray
+
+    def forward(self, x: np.ndarray) -> np.ndarray:
         """Bits in (..., inputs), bits out (..., outputs), as 0.0 / 1.0."""
-        return (self.logits(x) > 0).to(x.dtype)
+        hidden = np.maximum(x @ self.hidden_weight.T + self.hidden_bias, 0)
+        return (hidden @ self.out_weight.T + self.out_bias > 0).astype(np.float32)
 
     def check(self) -> tuple[int, int]:
         """(patterns right, patterns in the domain) over the whole input domain."""
-        with torch.no_grad():
-            right = (self(self.spec.domain()) == self.spec.targets()).all(dim=1)
+        right = (self.forward(self.spec.domain()) == self.spec.targets()).all(axis=1)
         return int(right.sum()), len(right)
+
+    def flat(self) -> tuple:
+        """(inputs, outputs, W1, b1, W2, b2), the matrices flattened row-major: what the Rust core takes."""
+        return (len(self.spec.inputs), len(self.spec.outputs), *(a.reshape(-1).tolist() for a in (
+            self.hidden_weight, self.hidden_bias, self.out_weight, self.out_bias)))
 
 
 def sha256(path: Path) -> str:
@@ -102,25 +113,38 @@ def read_manifest(directory: Path | None = None) -> dict:
     return manifest
 
 
-def load_cell(name: str, directory: Path | None = None) -> Cell:
+def load_weights(name: str, directory: Path | None = None) -> CellWeights:
     """A trained cell from a weights folder (default: the kit's own), its file checked against the
     manifest's sha256 and, for the kit's own cells, proven right on the cell's whole input domain."""
     from safetensors import SafetensorError
-    from safetensors.torch import load_file
+    from safetensors.numpy import load_file
 
     folder = Path(directory or data_dir("weights"))
     path, digest = _weight_file(folder, name)
     if sha256(path) != digest:
         raise WeightsError(f"weight file {path} does not match its sha256 in manifest.json (tampered or stale)")
-    cell = Cell(CELLS[name])
+    spec = CELLS[name]
     try:
-        cell.load_state_dict(load_file(str(path)))
-    except (SafetensorError, RuntimeError) as exc:  # not safetensors, or tensors of other names or shapes
+        tensors = load_file(str(path))
+    except (SafetensorError, OSError) as exc:
         raise WeightsError(f"weight file {path} is not a {name} cell: {str(exc).splitlines()[0]}") from None
-    cell.eval()
+    shapes = {"hidden.weight": (spec.hidden, len(spec.inputs)), "hidden.bias": (spec.hidden,),
+              "out.weight": (len(spec.outputs), spec.hidden), "out.bias": (len(spec.outputs),)}
+    found = {k: tuple(v.shape) for k, v in tensors.items()}
+    if found != shapes:
+        raise WeightsError(f"weight file {path} is not a {name} cell: it holds {found}, a {name} cell is {shapes}")
+    weights = CellWeights(spec, *(tensors[k].astype(np.float32) for k in PARAMETERS))
     if folder.resolve() == data_dir("weights").resolve():
-        _prove(cell, path)
-    return cell
+        _prove(weights, path)
+    return weights
+
+
+def __getattr__(name: str):
+    if name in ("Cell", "load_cell"):  # the torch face lives in torch_cells.py (imports torch)
+        from ncpu_nb.ncpu import torch_cells
+
+        return getattr(torch_cells, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _weight_file(folder: Path, name: str) -> tuple[Path, str]:
@@ -140,7 +164,7 @@ def _weight_file(folder: Path, name: str) -> tuple[Path, str]:
     return path, digest
 
 
-def _prove(cell: Cell, path: Path) -> None:
+def _prove(cell: CellWeights, path: Path) -> None:
     right, total = cell.check()
     if right != total:
         raise WeightsError(f"weight file {path} is wrong on {total - right} of the {total} patterns of its cell: "
