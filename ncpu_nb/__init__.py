@@ -5,44 +5,54 @@
     cpu.run()
     cpu.registers["R2"]   # 42
 """
-from ncpu_nb import _moved, coursework
-from ncpu_nb.arm64 import (Arm64Machine, Arm64Run, BusyboxResult, ElfError, ElfFile, Limits, MachineError,
-                           MachineTimeout, MountError, busybox)
+from __future__ import annotations
+
+import importlib
+
+from ncpu_nb import _moved  # noqa: F401  (old module names keep working)
 from ncpu_nb.errors import AssemblyError, CycleBudgetExceeded, DecodeError, ExecutionError, NcpuError, WeightsError
-from ncpu_nb.ncpu import CPU, CpuRun, Program, assemble, disassemble
-from ncpu_nb.ncpu.isa_reference import ISAReference
 from ncpu_nb.protocol import (Breakpoints, MachineProtocol, RunResult, Snapshot, Trace, TraceStep, Watchpoint,
                               Watchpoints)
 from ncpu_nb.resources import program_manifest, program_source
 
 __version__ = "0.1.0"
-__all__ = ["CPU", "CpuRun", "Program", "assemble", "disassemble",
-           "MachineProtocol", "RunResult", "Snapshot", "Breakpoints", "Watchpoints", "Watchpoint", "Trace", "TraceStep",
-           "NcpuError", "AssemblyError", "DecodeError", "ExecutionError", "CycleBudgetExceeded", "WeightsError",
-           "isa_reference", "list_programs", "load_program", "coursework", "verify",
-           "Arm64Machine", "Arm64Run", "Limits", "busybox", "busybox_terminal", "BusyboxResult", "ElfFile",
-           "MachineError", "ElfError", "MachineTimeout", "MountError"]
 
-# The differentiable engine needs torch: its names load on first use, so `import ncpu_nb` stays light.
-_DIFFERENTIABLE = {"DifferentiableEngine": "ncpu_nb.differentiable.engine",
-                   "ProgramOptimizer": "ncpu_nb.differentiable.optimizer",
-                   "plot_gradient_flow": "ncpu_nb.differentiable.gradient_flow",
-                   "Synthesizer": "ncpu_nb.synthesis.synthesizer", "SynthesisSpec": "ncpu_nb.synthesis.spec"}
-__all__ += list(_DIFFERENTIABLE)
+# The engines' names load on first use, so `import ncpu_nb` stays light (no numpy, no torch) and a
+# command such as `ncpu-nb busybox` imports only what it runs.
+_LAZY = {
+    **dict.fromkeys(["CPU", "CpuRun", "Program", "assemble", "disassemble"], "ncpu_nb.ncpu"),
+    "ISAReference": "ncpu_nb.ncpu.isa_reference",
+    **dict.fromkeys(["Arm64Machine", "Arm64Run", "BusyboxResult", "ElfError", "ElfFile", "Limits", "MachineError",
+                     "MachineTimeout", "MountError", "busybox"], "ncpu_nb.arm64"),
+    "DifferentiableEngine": "ncpu_nb.differentiable.engine", "ProgramOptimizer": "ncpu_nb.differentiable.optimizer",
+    "plot_gradient_flow": "ncpu_nb.differentiable.gradient_flow",
+    "Synthesizer": "ncpu_nb.synthesis.synthesizer", "SynthesisSpec": "ncpu_nb.synthesis.spec",
+}
+_SUBPACKAGES = ("ncpu", "differentiable", "synthesis", "arm64", "views", "coursework", "protocol")
 _RENAMED = {"Machine": "Arm64Machine"}  # old public names, kept for one release
+
+__all__ = ["MachineProtocol", "RunResult", "Snapshot", "Breakpoints", "Watchpoints", "Watchpoint", "Trace", "TraceStep",
+           "NcpuError", "AssemblyError", "DecodeError", "ExecutionError", "CycleBudgetExceeded", "WeightsError",
+           "isa_reference", "list_programs", "load_program", "coursework", "verify", "busybox_terminal", *_LAZY]
 
 
 def __getattr__(name: str):
-    if name in _DIFFERENTIABLE:
-        import importlib
-
-        return getattr(importlib.import_module(_DIFFERENTIABLE[name]), name)
+    if name in _LAZY:
+        value = getattr(importlib.import_module(_LAZY[name]), name)
+        globals()[name] = value  # once loaded, a plain attribute
+        return value
+    if name in _SUBPACKAGES:
+        return importlib.import_module(f"ncpu_nb.{name}")
     if name in _RENAMED:
         import warnings
 
         warnings.warn(f"ncpu_nb.{name} is now ncpu_nb.{_RENAMED[name]}", DeprecationWarning, stacklevel=2)
-        return globals()[_RENAMED[name]]
+        return __getattr__(_RENAMED[name])
     raise AttributeError(f"module 'ncpu_nb' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__) | set(_SUBPACKAGES))
 
 
 def verify(full: bool = False, progress: bool = True, device: str = "cpu"):
@@ -55,6 +65,8 @@ def verify(full: bool = False, progress: bool = True, device: str = "cpu"):
 
 def isa_reference() -> ISAReference:
     """The instruction set as a table (HTML in a notebook, text in a terminal), generated from its definition."""
+    from ncpu_nb.ncpu.isa_reference import ISAReference
+
     return ISAReference()
 
 
@@ -65,6 +77,8 @@ def list_programs() -> dict:
 
 def load_program(name: str) -> Program:
     """A bundled nCPU program, assembled, e.g. load_program("fibonacci")."""
+    from ncpu_nb.ncpu import assemble
+
     return assemble(program_source(name), name=name)
 
 

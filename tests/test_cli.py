@@ -242,3 +242,11 @@ def test_exec_refuses_a_file_that_is_not_a_regular_one_before_reading_it(tmp_pat
         file.truncate(300 << 20)  # sparse: no disk used
     done = _shell(f"{sys.executable} -m ncpu_nb exec {huge}", cwd=ROOT)
     assert done.returncode == 1 and b"more than the 256 MiB an executable may have" in done.stderr
+
+
+def test_import_and_the_busybox_command_load_neither_numpy_nor_torch():
+    code = ("import sys\nimport ncpu_nb\nlight = [m for m in ('numpy', 'torch') if m in sys.modules]\n"
+            "from ncpu_nb.cli import main\nrc = main(['busybox', 'echo', 'hi'])\n"
+            "print(light, [m for m in ('numpy', 'torch') if m in sys.modules], rc)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.splitlines() == ["hi", "[] [] 0"]
