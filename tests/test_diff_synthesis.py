@@ -96,6 +96,19 @@ def test_a_program_that_fits_the_examples_but_not_the_held_out_ones_is_not_solve
     assert result.program is not None and not result.solved and result.held_out == (0, 1)
 
 
+class OverfittingGradient(Synthesizer):
+    def _run(self, method, spec, until, result):
+        if method == "gradient":  # a + b as a 7-bit signed number: right on every example, not on 100 - 1
+            return "ADD R2, R0, R1\nSHL R2, R2, 25\nSAR R2, R2, 25\nHALT"
+        return super()._run(method, spec, until, result)
+
+
+def test_a_fit_that_fails_the_held_out_examples_does_not_end_the_search():
+    result = OverfittingGradient(methods=("gradient", "enumerative")).synthesize(ADD)
+    assert result.attempts[0][0] == "gradient" and result.attempts[0][2] == "found, 3 instructions"
+    assert result.solved and result.program.source == "ADD R2, R0, R1\nHALT" and result.method == "enumerative"
+
+
 def test_spec_errors_say_which_field():
     with pytest.raises(SpecError, match="missing field 'outputs'"):
         SynthesisSpec.from_dict({"inputs": ["R0"], "examples": []})

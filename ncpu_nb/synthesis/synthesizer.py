@@ -140,6 +140,13 @@ def tidy(lines: list[str]) -> list[str]:
         lines = kept
 
 
+def verified(fits: list, spec: SynthesisSpec) -> list:
+    """The fits that also pass the held-out examples (all of them when there are none). The held-out
+    examples serve as the validation set that decides when the search may stop, and which program is
+    reported; no solver ever trains on them."""
+    return [fit for fit in fits if passing(fit[1], spec.held_out).all()]
+
+
 class Synthesizer:
     """Gradient descent on soft programs first, then the discrete portfolio.
 
@@ -171,14 +178,15 @@ class Synthesizer:
                 break
             last = index == len(self.methods) - 1
             self._attempt(method, spec, deadline if last else now + (deadline - now) * self.shares[method], result)
-            if result.fits:
+            if verified(result.fits, spec):  # a fit that fails the held-out examples does not end the search
                 break
         if result.fits:
             tried = {m for m, _, _ in result.attempts}
             for method in SECOND_LOOK:
                 if method in self.methods and method not in tried and time.perf_counter() < deadline:
                     self._attempt(method, spec, min(deadline, time.perf_counter() + SECOND_LOOK_SECONDS), result)
-            result.method, result.program = min(result.fits, key=lambda fit: len(fit[1]))  # ties: the first
+            candidates = verified(result.fits, spec) or result.fits
+            result.method, result.program = min(candidates, key=lambda fit: len(fit[1]))  # ties: the first
         result.seconds = time.perf_counter() - start
         if result.program is not None:
             kept = passing(result.program, spec.held_out)
