@@ -32,6 +32,12 @@ class GradientFlow:
     registers: tuple
     title: str
     loss: float
+    hidden: tuple = ()  # registers left out: no gradient reached them at any step
+
+    @property
+    def note(self) -> str:
+        """What the figure leaves out, in words ('' if nothing)."""
+        return f"no gradient reaches {', '.join(self.hidden)}: not shown" if self.hidden else ""
 
     def per_instruction(self) -> np.ndarray:
         """Total gradient magnitude reaching each step's registers."""
@@ -42,7 +48,8 @@ class GradientFlow:
 
         rows = [[str(i), label] + [f"{v:.2e}" for v in row] for i, (label, row) in enumerate(zip(self.labels,
                                                                                                    self.grid))]
-        return html.view(self.title, html.table(["step", "instruction", *self.registers], rows))
+        return html.view(self.title + (f" ({self.note})" if self.hidden else ""),
+                         html.table(["step", "instruction", *self.registers], rows))
 
 
 def trace_gradients(engine: DifferentiableEngine, registers: dict, loss, title: str | None = None) -> GradientFlow:
@@ -55,9 +62,12 @@ def trace_gradients(engine: DifferentiableEngine, registers: dict, loss, title: 
     program = engine.program
     labels = ["(inputs)"] + [program.instructions[pc].text(program.label_at()) if pc < len(program) else "(halted)"
                              for pc in run.executed]
-    used = [i for i, name in enumerate(REGISTERS) if name != "SP"]
-    return GradientFlow(grid[:, used], labels, tuple(REGISTERS[i] for i in used),
-                        title or f"Gradient flow through {program.name} ({engine.alu} ALU)", float(value.detach()))
+    shown = [i for i, name in enumerate(REGISTERS) if name != "SP"]
+    reached = [i for i in shown if grid[:, i].any()] or shown  # all-zero columns would fill the figure
+    name = program.name if not program.name.startswith("<") else f"a {len(program)}-instruction program"
+    return GradientFlow(grid[:, reached], labels, tuple(REGISTERS[i] for i in reached),
+                        title or f"Gradient flow through {name} ({engine.alu} ALU)", float(value.detach()),
+                        tuple(REGISTERS[i] for i in shown if i not in reached))
 
 
 def synthesis_flow(result) -> GradientFlow:
@@ -106,7 +116,7 @@ def plot_gradient_flow(result, ax=None):
     heat.set_xticks(range(len(flow.registers)), flow.registers, rotation=90 if len(flow.registers) > 9 else 0)
     heat.set_yticks(range(len(flow.labels)), flow.labels if len(flow.labels) <= 40 else
                     [l if i % 5 == 0 else "" for i, l in enumerate(flow.labels)], fontsize=8)
-    heat.set_title(flow.title, fontsize=10)
+    heat.set_title(flow.title + (f"\n({flow.note})" if flow.hidden else ""), fontsize=10)
     fig.colorbar(image, ax=heat, label="log10 mean |gradient|  (white: none, v: vanishing)")
     totals = flow.per_instruction()
     bars.barh(range(len(totals)), np.maximum(totals, 1e-300), color="#3b6fb6")
@@ -125,20 +135,25 @@ def plot_gradient_flow_plotly(result):
     logs = np.where(flow.grid > VANISHING, np.log10(np.maximum(flow.grid, 1e-300)), np.nan)
     rows = [f"{i}: {l}" for i, l in enumerate(flow.labels)]
     fig = make_subplots(rows=1, cols=2, column_widths=[0.75, 0.25], shared_yaxes=True, horizontal_spacing=0.02)
-    fig.add_trace(go.Heatmap(z=logs, x=list(flow.registers), y=rows, colorscale="Viridis",
-                             customdata=flow.grid, colorbar={"title": "log10 |grad|", "x": 0.72},
+    # The colour bar stands right of the bars (in the heatmap's margin it covered them).
+    fig.add_trace(go.Heatmap(z=logs, x=list(flow.registers), y=rows, colorscale="Viridis", customdata=flow.grid,
+                             colorbar={"title": {"text": "log10 |grad|", "side": "right"}, "x": 1.02,
+                                       "xanchor": "left"},
                              hovertemplate="%{y}<br>%{x}: %{customdata:.3e}<extra></extra>"), 1, 1)
     marks = [(c, rows[r], "v" if v <= VANISHING else "x") for (r, c), v in np.ndenumerate(flow.grid)
              if 0 < v <= VANISHING or v >= EXPLODING]
     if marks:
         fig.add_trace(go.Scatter(x=[flow.registers[c] for c, _, _ in marks], y=[r for _, r, _ in marks],
                                  text=[m for _, _, m in marks], mode="text", showlegend=False,
+                                 textfont={"color": ["#555" if m == "v" else "red" for _, _, m in marks]},
                                  hoverinfo="skip"), 1, 1)
     fig.add_trace(go.Bar(x=flow.per_instruction(), y=rows, orientation="h", marker_color="#3b6fb6",
                          showlegend=False), 1, 2)
     fig.update_xaxes(type="log", row=1, col=2)
     fig.update_yaxes(autorange="reversed")
-    fig.update_layout(title=flow.title, height=max(300, 22 * len(rows) + 120), margin={"l": 10, "r": 10})
+    title = flow.title + (f"<br><sub>{flow.note}; white: no path to the loss, v: vanishing, x: exploding</sub>"
+                          if flow.hidden else "<br><sub>white: no path to the loss, v: vanishing, x: exploding</sub>")
+    fig.update_layout(title=title, height=max(300, 22 * len(rows) + 140), margin={"l": 10, "r": 90})
     return fig
 
 
