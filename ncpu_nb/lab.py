@@ -4,6 +4,11 @@ The first run copies the chapters into a workspace (`~/ncpu_nb-curriculum`, or `
 open the same copy, keep every change the learner made, and add only chapters that are new to it.
 So outputs and edits never land in the kit's own files (a git checkout or the installed package).
 Contributors who edit the chapters themselves open the checkout with `--here`.
+
+Saved notebooks reopen with the views' static HTML: a live view's output holds both the widget and a
+static snapshot, and a notebook saved with the widget part shows "model not found" once the kernel that
+owned the widget is gone. So the server this command starts drops the widget part of our views on save
+(`keep_static_views`); the open notebook keeps its live widgets, and re-running a cell brings one back.
 """
 from __future__ import annotations
 
@@ -16,6 +21,8 @@ from pathlib import Path
 from ncpu_nb.resources import PACKAGE, data_dir
 
 FOLDERS = ("notebooks", "tutorials")
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+STATIC_MARK = "ncpu-view"  # the class of every static HTML view (ncpu_nb.html.view)
 DEFAULT_WORKSPACE = Path("~/ncpu_nb-curriculum")
 
 
@@ -44,6 +51,21 @@ def workspace(target: str | Path | None = None) -> tuple[Path, list[str]]:
     return root, added
 
 
+def keep_static_views(model: dict, **_) -> None:
+    """A Jupyter server pre-save hook: in a notebook being saved, outputs of ncpu_nb's views keep their
+    static HTML and lose the widget reference that could not be shown after a reopen."""
+    if model.get("type") != "notebook" or not isinstance(model.get("content"), dict):
+        return
+    for cell in model["content"].get("cells", []):
+        for output in cell.get("outputs", []) if cell.get("cell_type") == "code" else []:
+            data = output.get("data", {})
+            if WIDGET_VIEW in data and STATIC_MARK in "".join(data.get("text/html", "")):
+                del data[WIDGET_VIEW]
+
+
+SERVER_OPTIONS = [f"--ContentsManager.pre_save_hook={__name__}.keep_static_views"]
+
+
 def launch(target: str | None = None, port: int | None = None, extra: list[str] | None = None,
            here: bool = False) -> int:
     if here:
@@ -53,7 +75,7 @@ def launch(target: str | None = None, port: int | None = None, extra: list[str] 
         note = (f"your copy ({len(added)} new files copied; your own changes are kept across runs; "
                 "--here opens the checkout instead)" if added else "your copy (kept as you left it)")
     cmd = [sys.executable, "-m", "jupyterlab", f"--ServerApp.root_dir={root}",
-           "--LabApp.default_url=/lab/tree/notebooks/00_tour.ipynb"]
+           "--LabApp.default_url=/lab/tree/notebooks/00_tour.ipynb", *SERVER_OPTIONS]
     if port:
         cmd.append(f"--port={port}")
     if hasattr(os, "geteuid") and os.geteuid() == 0:

@@ -15,6 +15,8 @@ import urllib.request
 import pytest
 from labpage import CHROMIUM_FLAGS, REPO, TOKEN, chromium_path, free_port
 
+from ncpu_nb.lab import SERVER_OPTIONS  # as `ncpu-nb lab` starts it
+
 
 @pytest.fixture(scope="session")
 def lab(tmp_path_factory):
@@ -34,7 +36,7 @@ def lab(tmp_path_factory):
         [sys.executable, "-m", "jupyterlab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
          f"--ServerApp.root_dir={root}", f"--IdentityProvider.token={TOKEN}", "--ServerApp.port_retries=0",
          f"--LabApp.user_settings_dir={settings}", f"--LabApp.workspaces_dir={home / 'workspaces'}",
-         "--LabApp.expose_app_in_browser=True", "--ServerApp.disable_check_xsrf=False"]
+         "--LabApp.expose_app_in_browser=True", "--ServerApp.disable_check_xsrf=False", *SERVER_OPTIONS]
         + (["--allow-root"] if hasattr(os, "geteuid") and os.geteuid() == 0 else []),
         env=env, stdout=subprocess.DEVNULL, stderr=(home / "server.log").open("w"))
     url = f"http://127.0.0.1:{port}"
