@@ -11,13 +11,14 @@ from ncpu_nb.arm64 import (Arm64Machine, Arm64Run, BusyboxResult, ElfError, ElfF
 from ncpu_nb.errors import AssemblyError, CycleBudgetExceeded, DecodeError, ExecutionError, NcpuError, WeightsError
 from ncpu_nb.ncpu import CPU, CpuRun, Program, assemble, disassemble
 from ncpu_nb.ncpu.isa_reference import ISAReference
-from ncpu_nb.protocol import (Breakpoints, MachineProtocol, RunResult, Snapshot, Trace, TraceStep, Watchpoint,
-                              Watchpoints)
+from ncpu_nb.protocol import (Bar, Breakpoints, DebugExtras, MachineProtocol, Panel, RunResult, Snapshot, Trace,
+                              TraceStep, Watchpoint, Watchpoints)
 from ncpu_nb.resources import program_manifest, program_source
 
 __version__ = "0.1.0"
 __all__ = ["CPU", "CpuRun", "Program", "assemble", "disassemble",
            "MachineProtocol", "RunResult", "Snapshot", "Breakpoints", "Watchpoints", "Watchpoint", "Trace", "TraceStep",
+           "DebugExtras", "Panel", "Bar",
            "NcpuError", "AssemblyError", "DecodeError", "ExecutionError", "CycleBudgetExceeded", "WeightsError",
            "isa_reference", "list_programs", "load_program", "coursework", "verify",
            "Arm64Machine", "Arm64Run", "Limits", "busybox", "busybox_terminal", "BusyboxResult", "ElfFile",
@@ -25,6 +26,7 @@ __all__ = ["CPU", "CpuRun", "Program", "assemble", "disassemble",
 
 # The differentiable engine needs torch: its names load on first use, so `import ncpu_nb` stays light.
 _DIFFERENTIABLE = {"DifferentiableEngine": "ncpu_nb.differentiable.engine",
+                   "SoftProgram": "ncpu_nb.differentiable.soft_program",
                    "ProgramOptimizer": "ncpu_nb.differentiable.optimizer",
                    "plot_gradient_flow": "ncpu_nb.differentiable.gradient_flow",
                    "Synthesizer": "ncpu_nb.synthesis.synthesizer", "SynthesisSpec": "ncpu_nb.synthesis.spec"}
