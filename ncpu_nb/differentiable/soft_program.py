@@ -62,7 +62,7 @@ class SoftProgram:
 
     def _choice_text(self, slot: int, field: str, index: int) -> str:
         choice = CHOICES[field][index]
-        return str(round(float(self.immediates[slot]))) if choice == IMMEDIATE else choice
+        return str(round(float(self.immediates.detach()[slot]))) if choice == IMMEDIATE else choice
 
     def execute(self, slot: int, regs: torch.Tensor) -> torch.Tensor:
         """The (lanes, 9) registers after slot `slot`: the mixture of every choice."""
