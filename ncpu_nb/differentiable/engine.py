@@ -380,11 +380,6 @@ class DifferentiableEngine:
 
     # --- the protocol's view of lane 0 ------------------------------------------------------------------
     @property
-    def state(self) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-        """The current (registers, flags, PC distribution) tensors, every lane."""
-        return self._regs, self._flags, self._pc
-
-    @property
     def registers(self) -> dict[str, int]:
         """Lane 0's registers rounded to integers."""
         return {name: int(round(v)) for name, v in self.values().items()}
