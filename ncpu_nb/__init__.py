@@ -11,8 +11,8 @@ import importlib
 
 from ncpu_nb import _moved  # noqa: F401  (old module names keep working)
 from ncpu_nb.errors import AssemblyError, CycleBudgetExceeded, DecodeError, ExecutionError, NcpuError, WeightsError
-from ncpu_nb.protocol import (Breakpoints, MachineProtocol, RunResult, Snapshot, Trace, TraceStep, Watchpoint,
-                              Watchpoints)
+from ncpu_nb.protocol import (Bar, Breakpoints, DebugExtras, MachineProtocol, Panel, RunResult, Snapshot, Trace,
+                              TraceStep, Watchpoint, Watchpoints)
 from ncpu_nb.resources import program_manifest, program_source
 
 __version__ = "0.1.0"
@@ -24,7 +24,8 @@ _LAZY = {
     "ISAReference": "ncpu_nb.ncpu.isa_reference",
     **dict.fromkeys(["Arm64Machine", "Arm64Run", "BusyboxResult", "ElfError", "ElfFile", "Limits", "MachineError",
                      "MachineTimeout", "MountError", "busybox"], "ncpu_nb.arm64"),
-    "DifferentiableEngine": "ncpu_nb.differentiable.engine", "ProgramOptimizer": "ncpu_nb.differentiable.optimizer",
+    "DifferentiableEngine": "ncpu_nb.differentiable.engine", "SoftProgram": "ncpu_nb.differentiable.soft_program",
+    "ProgramOptimizer": "ncpu_nb.differentiable.optimizer",
     "plot_gradient_flow": "ncpu_nb.differentiable.gradient_flow",
     "Synthesizer": "ncpu_nb.synthesis.synthesizer", "SynthesisSpec": "ncpu_nb.synthesis.spec",
 }
@@ -32,6 +33,7 @@ _SUBPACKAGES = ("ncpu", "differentiable", "synthesis", "arm64", "views", "course
 _RENAMED = {"Machine": "Arm64Machine"}  # old public names, kept for one release
 
 __all__ = ["MachineProtocol", "RunResult", "Snapshot", "Breakpoints", "Watchpoints", "Watchpoint", "Trace", "TraceStep",
+           "DebugExtras", "Panel", "Bar",
            "NcpuError", "AssemblyError", "DecodeError", "ExecutionError", "CycleBudgetExceeded", "WeightsError",
            "isa_reference", "list_programs", "load_program", "coursework", "verify", "busybox_terminal", *_LAZY]
 

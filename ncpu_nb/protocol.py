@@ -7,7 +7,7 @@ The nCPU CPU (fast and neural modes), the differentiable engine and the ARM64 ma
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable, Iterator, MutableSet, Sequence
+from collections.abc import Callable, Iterator, Mapping, MutableSet, Sequence
 from dataclasses import dataclass, field
 from html import escape
 from typing import Any, Iterable, NamedTuple, Protocol, runtime_checkable
@@ -233,6 +233,7 @@ class MachineProtocol(Protocol):
     restore_keeping_trace(s)   `restore(s)` but keep the trace as it is (for rebuilding a trace)
     memory_map()  readable memory as (start, end, permissions) ranges, end exclusive
     debug_layout()  the register groups and what a code location is (see `DebugLayout`)
+    debug_extras()  what the machine shows beyond all that, now (see `DebugExtras`; empty for most)
 
     Execution is deterministic from a snapshot: the debugger steps back by restoring an earlier
     snapshot and re-executing up to the target cycle.
@@ -285,6 +286,8 @@ class MachineProtocol(Protocol):
 
     def debug_layout(self) -> DebugLayout: ...
 
+    def debug_extras(self) -> DebugExtras: ...
+
     def debugger(self, **options): ...
 
 
@@ -325,6 +328,36 @@ class DebugLayout:
     code_unit: int = 1
     hex_locations: bool = False
     address_bits: int = 32
+
+
+class Bar(NamedTuple):
+    """A table cell drawn as a bar filled to `fraction` (0 to 1), with `text` beside it."""
+
+    fraction: float
+    text: str
+
+
+@dataclass(frozen=True)
+class Panel:
+    """A table an engine adds to its debugger (see `DebugExtras`); a cell is text or a `Bar`."""
+
+    title: str
+    columns: tuple[str, ...]
+    rows: tuple[tuple[str | Bar, ...], ...]
+
+
+@dataclass(frozen=True)
+class DebugExtras:
+    """What a machine shows beyond registers, flags, code, memory and trace, read afresh at every
+    stop. Exact machines have none (`DebugExtras()`).
+
+    location_weights  a machine whose PC is a probability distribution: code location -> probability
+                      (the listing draws a bar on each row)
+    panels            tables of the machine's own (e.g. values with their gradients)
+    """
+
+    location_weights: Mapping[int, float] = field(default_factory=dict)
+    panels: tuple[Panel, ...] = ()
 
 
 def __getattr__(name: str):

@@ -8,8 +8,8 @@ import capstone
 import unicorn
 from unicorn import arm64_const as uc
 
-from ncpu_nb.protocol import (Breakpoints, DebugLayout, RegisterGroup, RunResult, Snapshot, Trace, TraceStep,
-                              Watchpoints)
+from ncpu_nb.protocol import (Breakpoints, DebugExtras, DebugLayout, RegisterGroup, RunResult, Snapshot, Trace,
+                              TraceStep, Watchpoints)
 
 CODE, STACK, STACK_SIZE = 0x40_0000, 0x7FFF_FFF0_0000, 0x1_0000
 GENERAL = tuple(f"x{i}" for i in range(31)) + ("sp", "pc", "nzcv")
@@ -113,6 +113,9 @@ class UnicornMachine:
         steps = self._steps
         self.restore(snapshot)
         self._steps = steps
+
+    def debug_extras(self) -> DebugExtras:
+        return DebugExtras()
 
     def code_labels(self) -> dict[int, str]:
         return {CODE + 8: "loop"}

@@ -20,7 +20,7 @@ from ncpu_nb.arm64.machine_errors import ElfError, MachineError
 from ncpu_nb.arm64.limits import Limits
 from ncpu_nb.arm64.mounts import parse_mounts
 from ncpu_nb.arm64.syscall_log import SyscallLog
-from ncpu_nb.protocol import (Breakpoints, DebugLayout, RegisterGroup, RunResult, Snapshot, Trace,
+from ncpu_nb.protocol import (Breakpoints, DebugExtras, DebugLayout, RegisterGroup, RunResult, Snapshot, Trace,
                               TraceStep, Watchpoints, budget)
 
 REGISTERS = tuple(f"x{i}" for i in range(31)) + ("sp", "pc", "nzcv")
@@ -557,6 +557,10 @@ class Arm64Machine:
         return DebugLayout((RegisterGroup("general", REGISTERS[:-1], 64), RegisterGroup("flags", ("nzcv",), 32),
                             RegisterGroup("simd", VECTOR_REGISTERS, 128, on_demand=True)),
                            code_unit=4, hex_locations=True, address_bits=48)
+
+    def debug_extras(self) -> DebugExtras:
+        """Nothing beyond registers, code, memory and trace."""
+        return DebugExtras()
 
     def debugger(self, **options):
         """A live debugger in the notebook (see `ncpu_nb.views.Debugger` for the options). It turns

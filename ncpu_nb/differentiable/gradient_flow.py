@@ -54,7 +54,7 @@ class GradientFlow:
 
 def trace_gradients(engine: DifferentiableEngine, registers: dict, loss, title: str | None = None) -> GradientFlow:
     """Run `engine` with recording, backpropagate `loss(run)`, and collect |gradient| per step x register."""
-    run = engine.run(registers, record=True)
+    run = engine.run(inputs=registers, record=True, check=False)
     value = loss(run)
     value.backward()
     grid = np.stack([(h.grad.abs().mean(0).numpy() if h.grad is not None else np.zeros(len(REGISTERS)))

@@ -129,7 +129,8 @@ class ProgramOptimizer:
         want = {k: torch.tensor(float(v), dtype=DTYPE) for k, v in targets.items()}
         losses, t0 = [], time.perf_counter()
         for step in range(1, self.max_steps + 1):
-            run = engine.run({**(fixed or {}), **{n: x[:, j] for j, n in enumerate(inputs)}}, lanes=restarts)
+            run = engine.run(inputs={**(fixed or {}), **{n: x[:, j] for j, n in enumerate(inputs)}}, lanes=restarts,
+                             check=False)
             per_lane = sum((run[k] - v) ** 2 for k, v in want.items())
             loss = per_lane.sum()
             opt.zero_grad()
@@ -175,7 +176,7 @@ class ProgramOptimizer:
         def closure():
             opt.zero_grad()
             imm = engine.immediates.index_put((torch.tensor(which),), constants)
-            run = engine.run(inputs, immediates=imm)
+            run = engine.run(inputs=inputs, immediates=imm, check=False)
             loss = sum(((run[k] - t) ** 2).mean() for k, t in targets.items()) / scale
             loss.backward()
             return loss

@@ -160,26 +160,30 @@ def exact_carry_overflow(name: str, a: torch.Tensor, b: torch.Tensor) -> tuple[t
     return carry.to(a.dtype), overflow.to(a.dtype)
 
 
-def soft_flags(name: str, a, b, result, old_flags, which: int, temperature: float | None, carry_overflow=None):
+def soft_flags(name: str, a, b, result, old_flags, which: int, temperature: float | None, carry_overflow=None,
+               soft_forward: bool = False):
     """The flags (ZF, SF, CF, OF) after an ALU instruction, shape (..., 4).
 
     `which` is the micro-op's flags field: 0 none, 1 ZF SF, 2 all four. Forward values are exact;
     with a `temperature` the backward pass sees sigmoid surrogates (ZF: |r| near 0, SF: r below 0,
-    CF of a subtraction: a below b unsigned); without one, flags carry no gradient.
+    CF of a subtraction: a below b unsigned); without one, flags carry no gradient. With
+    `soft_forward` (and a temperature) those flags take the surrogates' values forward too, so a
+    branch on a value near its threshold holds with a probability strictly between 0 and 1.
     """
     if which == 0:
         return old_flags
+    surrogate = (lambda soft, exact: soft) if soft_forward and temperature else straight_through
     exact_r = signed(integers(result)).to(result.dtype)
     zf, sf = (exact_r == 0).to(result.dtype), (exact_r < 0).to(result.dtype)
     if temperature:
-        zf = straight_through(torch.sigmoid((0.5 - result.abs()) / temperature), zf)
-        sf = straight_through(torch.sigmoid((-0.5 - result) / temperature), sf)
+        zf = surrogate(torch.sigmoid((0.5 - result.abs()) / temperature), zf)
+        sf = surrogate(torch.sigmoid((-0.5 - result) / temperature), sf)
     if which == 1:
         return torch.stack([zf, sf, old_flags[..., 2], old_flags[..., 3]], -1)
     cf, of = carry_overflow if carry_overflow is not None else exact_carry_overflow(name, a, b)
     if temperature and name == "sub":
         unsigned_a, unsigned_b = torch.remainder(a, MODULUS), torch.remainder(b, MODULUS)
-        cf = straight_through(torch.sigmoid((unsigned_b - unsigned_a - 0.5) / temperature), cf)
+        cf = surrogate(torch.sigmoid((unsigned_b - unsigned_a - 0.5) / temperature), cf)
     return torch.stack([zf, sf, cf, of], -1)
 
 

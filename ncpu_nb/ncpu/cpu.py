@@ -13,8 +13,8 @@ from ncpu_nb.errors import CycleBudgetExceeded, ExecutionError
 from ncpu_nb.ncpu.assembler import assemble
 from ncpu_nb.ncpu.program import Program
 from ncpu_nb.ncpu.table import ALU_NAMES, CONDITION_NAMES, FLAGS, KINDS, MASK, REGISTERS
-from ncpu_nb.protocol import (Breakpoints, DebugLayout, RegisterGroup, RunResult, Snapshot, Trace, TraceStep,
-                              Watchpoints, budget)
+from ncpu_nb.protocol import (Breakpoints, DebugExtras, DebugLayout, RegisterGroup, RunResult, Snapshot, Trace,
+                              TraceStep, Watchpoints, budget)
 
 # The Rust executor numbers ALU operations, kinds and conditions; both sides must agree.
 assert tuple(_metal.NCPU_ALU_NAMES) == ALU_NAMES
@@ -401,6 +401,10 @@ class CPU:
     def debug_layout(self) -> DebugLayout:
         """R0-R7 and SP, 32 bits; code locations are instruction indices."""
         return DebugLayout((RegisterGroup("registers", REGISTERS, 32),))
+
+    def debug_extras(self) -> DebugExtras:
+        """Nothing beyond registers, code, memory and trace: the nCPU is exact."""
+        return DebugExtras()
 
     def debugger(self, **options):
         """A live debugger for lane 0 in the notebook: registers, memory, listing with breakpoints, trace,

@@ -53,9 +53,10 @@ function render({ model, el }) {
   const listing = h("div", { class: "ncpu-pane ncpu-scroll" });
   const memory = memoryPanel(model, chan, (text) => showMessage(text, true));
   const trace = h("div", { class: "ncpu-pane ncpu-scroll" });
+  const extras = h("div", { class: "ncpu-extras" });  // the machine's own panels (most machines have none)
   const pane = (title, body, cls = "") => h("section", { class: "ncpu-section " + cls }, h("div", { class: "ncpu-title" }, title), body);
   root.append(toolbar, summary,
-    h("div", { class: "ncpu-panes" }, pane("Registers", registers), pane("Code", listing), pane("Trace", trace, "grow")),
+    h("div", { class: "ncpu-panes" }, pane("Registers", registers), pane("Code", listing), extras, pane("Trace", trace, "grow")),
     pane("Memory", memory.node));
 
   const openGroup = (name, open) => {
@@ -81,6 +82,7 @@ function render({ model, el }) {
     registers.replaceChildren(registerPanel(state.groups, radix, openGroup), flagPanel(state.flags));
     listing.replaceChildren(listingPanel(state.listing, (key) => chan.send("toggle_breakpoint", { key })));
     keepVisible(listing, listing.querySelector("tr.current"));
+    extras.replaceChildren(...(state.panels || []).map((panel) => pane(panel.title, h("div", { class: "ncpu-pane" }, extraPanel(panel)))));
     trace.replaceChildren(tracePanel(state.trace, radix));
     trace.scrollTop = trace.scrollHeight;
     const stopped = state.status !== "running" && state.status !== "breakpoint";

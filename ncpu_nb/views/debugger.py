@@ -90,6 +90,7 @@ class Debugger(MachineView):
         flag_rows, flags = wire.flags(m, self._before[1])
         self._values, self._flags = values, flags
         cycles = m.cycles
+        extras = m.debug_extras()
         self._seen = (cycles, values)
         if self._untraced is None:
             bits = wire.register_bits(self.debug_layout)
@@ -100,7 +101,8 @@ class Debugger(MachineView):
             "pc": wire.location(self.debug_layout, m.pc), "cycles": cycles, "status": m.status,
             "oldest": self.history.oldest, "address_digits": self.debug_layout.address_bits // 4,
             "groups": groups, "flags": flag_rows,
-            "listing": wire.listing(m, self.debug_layout, *self._listing),
+            "listing": wire.listing(m, self.debug_layout, *self._listing, extras.location_weights),
+            "panels": wire.panels(extras.panels),
             "trace": self._trace,
         }
 
@@ -321,6 +323,7 @@ class Debugger(MachineView):
             f"Debugger: {type(self.machine).__name__} at cycle {s['cycles']:,}",
             html.box(static.registers([g for g in s["groups"] if g["open"]], self.radix), static.flags(s["flags"]), head),
             html.box(static.listing(s["listing"])),
+            *(html.box(static.panel(p)) for p in s["panels"]),
             html.box(static.memory(*page, s["address_digits"])) if page else "",
             html.box(static.trace(s["trace"], self.radix)),
         )

@@ -101,9 +101,27 @@ function listingPanel(rows, onToggle) {
         row.bp ? "●" : ""),
       h("td", { class: "num loc", onclick: () => onToggle(row.key), title: "toggle breakpoint" }, row.loc),
       h("td", { class: "arrow" }, row.current ? "▶" : ""),
-      h("td", { class: "text" }, row.text));
+      h("td", { class: "text" }, row.text),
+      row.weight === null || row.weight === undefined ? null
+        : h("td", { class: "weight", "data-weight": row.weight, title: `probability that the PC is here: ${row.weight}` },
+          probabilityBar(row.weight, row.weight.toFixed(3))));
     return row.label ? [h("tr", { class: "label" }, h("td"), h("td"), h("td"), h("td", {}, row.label + ":")), line] : [line];
   }));
+}
+
+// A probability (0..1) as a filled bar with its text beside it.
+function probabilityBar(fraction, text) {
+  return h("span", { class: "ncpu-prob" },
+    h("span", { class: "ncpu-prob-bar" }, h("span", { class: "fill", style: `width: ${(100 * fraction).toFixed(1)}%` })),
+    h("span", { class: "ncpu-prob-text" }, text));
+}
+
+// One of a machine's own tables: a cell is text, or {bar, text} drawn as a probability bar.
+function extraPanel(panel) {
+  const cell = (c) => (typeof c === "string" ? h("td", {}, c) : h("td", { class: "bar" }, probabilityBar(c.bar, c.text)));
+  return h("table", { class: "ncpu-table ncpu-extra", "data-panel": panel.title },
+    h("thead", {}, h("tr", {}, panel.columns.map((name) => h("th", {}, name)))),
+    h("tbody", {}, panel.rows.map((row) => h("tr", { "data-row": typeof row[0] === "string" ? row[0] : null }, row.map(cell)))));
 }
 
 // Scrolls `box` (not the notebook around it, as scrollIntoView would) so that `row` shows.

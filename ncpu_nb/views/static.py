@@ -30,11 +30,26 @@ def flags(flag_rows: list) -> str:
                       {i: "hl" for i, (_, _, changed) in enumerate(flag_rows) if changed})
 
 
+def bar(fraction: float, text: str) -> str:
+    """A probability as text with a bar of block characters (no CSS needed)."""
+    return f"{escape(text)} {'█' * round(fraction * 10)}"
+
+
 def listing(rows: list) -> str:
     body = [["●" if r["bp"] else "", escape(r["loc"]), escape(r["label"] + ":" if r["label"] else ""),
              escape(r["text"])] for r in rows]
-    return html.table(["", "pc", "label", "instruction"], body,
-                      {i: "cur" for i, r in enumerate(rows) if r["current"]}, numeric=(1,))
+    headers = ["", "pc", "label", "instruction"]
+    if rows and rows[0]["weight"] is not None:  # a soft PC: the probability of each row
+        headers.append("P(pc)")
+        for line, r in zip(body, rows):
+            line.append(bar(r["weight"], f"{r['weight']:.3f}"))
+    return html.table(headers, body, {i: "cur" for i, r in enumerate(rows) if r["current"]}, numeric=(1,))
+
+
+def panel(p: dict) -> str:
+    """One of a machine's own tables (`wire.panels`), under its title."""
+    rows = [[bar(c["bar"], c["text"]) if isinstance(c, dict) else escape(c) for c in row] for row in p["rows"]]
+    return f"<div class='dim'>{escape(p['title'])}</div>" + html.table(p["columns"], rows)
 
 
 def change_text(row: dict, radix: str) -> str:

@@ -5,7 +5,9 @@ The browser formats them (hex or signed decimal) itself, so the radix toggle nee
 """
 from __future__ import annotations
 
-from ncpu_nb.protocol import DebugLayout, MachineProtocol, Trace, TraceStep
+from collections.abc import Mapping
+
+from ncpu_nb.protocol import Bar, DebugLayout, MachineProtocol, Panel, Trace, TraceStep
 
 PAGE = 256  # bytes per memory request: one view of 16 rows of 16 bytes
 
@@ -44,15 +46,24 @@ def flags(machine: MachineProtocol, previous: dict) -> tuple[list, dict]:
     return [[name, bool(on), name in previous and previous[name] != on] for name, on in now.items()], now
 
 
-def listing(machine: MachineProtocol, layout: DebugLayout, before: int = 6, after: int = 12) -> list[dict]:
-    """Instructions around the PC: location, label, text, breakpoint set, current."""
+def listing(machine: MachineProtocol, layout: DebugLayout, before: int = 6, after: int = 12,
+            weights: Mapping[int, float] | None = None) -> list[dict]:
+    """Instructions around the PC: location, label, text, breakpoint set, current, and the PC's
+    probability of being there (`weights`, a soft PC's; None where the machine has none)."""
     pc = machine.pc
     start = max(0, pc - before * layout.code_unit)
     labels = machine.code_labels()
     breakpoints = machine.breakpoints
     return [{"key": hex(loc), "loc": location(layout, loc), "label": labels.get(loc, ""), "text": text,
-             "bp": loc in breakpoints, "current": loc == pc}
+             "bp": loc in breakpoints, "current": loc == pc, "weight": weights.get(loc, 0.0) if weights else None}
             for loc, text in machine.disassemble(start, before + after + 1)]
+
+
+def panels(extra: tuple[Panel, ...]) -> list[dict]:
+    """A machine's own tables for the wire: a cell is text, or {"bar": fraction, "text": ...}."""
+    cell = lambda c: {"bar": min(1.0, max(0.0, float(c.fraction))), "text": c.text} if isinstance(c, Bar) else str(c)  # noqa: E731
+    return [{"title": p.title, "columns": list(p.columns), "rows": [[cell(c) for c in row] for row in p.rows]}
+            for p in extra]
 
 
 def trace_step(step: TraceStep, layout: DebugLayout, bits: dict[str, int]) -> dict:
