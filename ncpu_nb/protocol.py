@@ -288,6 +288,9 @@ class MachineProtocol(Protocol):
 
     def debug_extras(self) -> DebugExtras: ...
 
+    @property
+    def title(self) -> str: ...  # what the machine runs, in a few words: the debugger's header
+
     def debugger(self, **options): ...
 
 

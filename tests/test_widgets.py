@@ -366,3 +366,16 @@ def test_lanes_step_and_go_back_together():
     reference.step(23)
     assert list(cpu.lane_cycles()) == [23, 23, 23]
     assert all(cpu.lane_registers(lane) == reference.registers for lane in range(3))
+
+
+def test_the_debugger_says_which_program_and_mode_and_goes_on_from_a_watchpoint():
+    cpu = ncpu_nb.CPU("MOV R1, 16\nloop:\n    STR R0, [R1]\n    INC R0\n    JMP loop", mode="neural", lanes=2)
+    cpu.watchpoints.add(16)
+    dbg = Debugger(cpu)
+    ui = Browser(dbg)
+    assert dbg.machine_state["title"] == "4 instructions · neural mode · lane 0 of 2"
+    state = ui.act("run")
+    assert state["status"] == "watchpoint" and "write of 0x10" in state["message"]
+    state = ui.act("step", n=1)  # goes on over the store it stopped before
+    assert state["cycles"] == 2 and state["status"] == "running"
+    assert "Debugger: 4 instructions · neural mode" in dbg.static_html()

@@ -114,6 +114,8 @@ class UnicornMachine:
         self.restore(snapshot)
         self._steps = steps
 
+    title = "Unicorn · a six-instruction loop"
+
     def debug_extras(self) -> DebugExtras:
         return DebugExtras()
 

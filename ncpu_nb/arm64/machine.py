@@ -558,6 +558,12 @@ class Arm64Machine:
                             RegisterGroup("simd", VECTOR_REGISTERS, 128, on_demand=True)),
                            code_unit=4, hex_locations=True, address_bits=48)
 
+    @property
+    def title(self) -> str:
+        """The command line it runs, e.g. 'busybox sh -c …' (shortened past 60 characters)."""
+        line = " ".join(self.argv)
+        return "AArch64 · " + (line if len(line) <= 60 else line[:59] + "…")
+
     def debug_extras(self) -> DebugExtras:
         """Nothing beyond registers, code, memory and trace."""
         return DebugExtras()

@@ -503,6 +503,12 @@ class DifferentiableEngine:
         """R0-R7 and SP (lane 0, rounded), 32 bits; code locations are instruction indices."""
         return DebugLayout((RegisterGroup("registers", REGISTERS, 32),))
 
+    @property
+    def title(self) -> str:
+        """'<name> · differentiable, fast ALU'."""
+        name = self.program.name if not self.program.name.startswith("<") else f"{len(self)} instructions"
+        return f"{name} · differentiable, {self.alu} ALU"
+
     def debug_extras(self) -> DebugExtras:
         """Lane 0's PC distribution (a bar on each listing row, the halted slot's too), each register's
         real value with its gradient with respect to each input, and a soft program's likeliest choices."""

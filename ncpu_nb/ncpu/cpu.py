@@ -402,6 +402,14 @@ class CPU:
         """R0-R7 and SP, 32 bits; code locations are instruction indices."""
         return DebugLayout((RegisterGroup("registers", REGISTERS, 32),))
 
+    @property
+    def title(self) -> str:
+        """'bubble_sort · neural mode' (and the lanes, when there are several)."""
+        program = self.program
+        name = ("no program" if program is None else program.name if not program.name.startswith("<")
+                else f"{len(program)} instructions")
+        return f"{name} · {self.mode} mode" + (f" · lane 0 of {self.lanes}" if self.lanes > 1 else "")
+
     def debug_extras(self) -> DebugExtras:
         """Nothing beyond registers, code, memory and trace: the nCPU is exact."""
         return DebugExtras()

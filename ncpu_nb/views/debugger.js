@@ -45,6 +45,7 @@ function render({ model, el }) {
   const cycles = h("span", { class: "ncpu-value", "data-field": "cycles" });
   const status = h("span", { class: "ncpu-status", "data-field": "status" });
   const radixSlot = h("span");
+  const title = h("div", { class: "ncpu-title ncpu-header", "data-field": "title" });
   const toolbar = h("div", { class: "ncpu-toolbar" }, buttons, h("span", { class: "ncpu-spacer" }), radixSlot);
   const summary = h("div", { class: "ncpu-summary" },
     h("span", { class: "ncpu-key" }, "pc"), pc, h("span", { class: "ncpu-key" }, "cycles"), cycles, status, note);
@@ -55,7 +56,7 @@ function render({ model, el }) {
   const trace = h("div", { class: "ncpu-pane ncpu-scroll" });
   const extras = h("div", { class: "ncpu-extras" });  // the machine's own panels (most machines have none)
   const pane = (title, body, cls = "") => h("section", { class: "ncpu-section " + cls }, h("div", { class: "ncpu-title" }, title), body);
-  root.append(toolbar, summary,
+  root.append(title, toolbar, summary,
     h("div", { class: "ncpu-panes" }, pane("Registers", registers), pane("Code", listing), extras, pane("Trace", trace, "grow")),
     pane("Memory", memory.node));
 
@@ -74,8 +75,11 @@ function render({ model, el }) {
     if (!state || !state.groups) return;
     pc.textContent = state.pc;
     cycles.textContent = state.cycles.toLocaleString("en-US");
-    // The machine says "running" whenever it can go on; idle here, that reads better as "ready".
-    status.textContent = running ? "running" : state.status === "running" ? "ready" : state.status;
+    title.textContent = state.title;
+    // The machine says "running" whenever it can go on; idle here, that reads "ready" at the start
+    // and "paused" after (never "running" beside a message that says paused).
+    status.textContent = running ? "running" : state.status !== "running" ? state.status
+      : state.cycles === 0 ? "ready" : "paused";
     status.dataset.status = running ? "running" : state.status;
     if (!note.classList.contains("error") || state.generation !== generation) showMessage(state.message);
     radixSlot.replaceChildren(radixToggle(model));
@@ -85,7 +89,7 @@ function render({ model, el }) {
     extras.replaceChildren(...(state.panels || []).map((panel) => pane(panel.title, h("div", { class: "ncpu-pane" }, extraPanel(panel)))));
     trace.replaceChildren(tracePanel(state.trace, radix));
     trace.scrollTop = trace.scrollHeight;
-    const stopped = state.status !== "running" && state.status !== "breakpoint";
+    const stopped = !["running", "breakpoint", "watchpoint"].includes(state.status);
     for (const b of root.querySelectorAll(".ncpu-toolbar [data-action]")) {
       const action = b.dataset.action;
       b.disabled = action === "pause" ? !running

@@ -97,7 +97,7 @@ class Debugger(MachineView):
             steps = wire.recent_steps(m.trace, cycles, self._trace_rows)
             self._trace = [wire.trace_step(s, self.debug_layout, bits) for s in steps]
         self.machine_state = {
-            "generation": self._generation, "message": self._message,
+            "generation": self._generation, "message": self._message, "title": m.title,
             "pc": wire.location(self.debug_layout, m.pc), "cycles": cycles, "status": m.status,
             "oldest": self.history.oldest, "address_digits": self.debug_layout.address_bits // 4,
             "groups": groups, "flags": flag_rows,
@@ -320,7 +320,7 @@ class Debugger(MachineView):
             page = None if self._worker else self.pages.read(int(self.memory_address, 16), self._generation)
         head = html.table(["", ""], [["pc", s["pc"]], ["cycles", f"{s['cycles']:,}"], ["status", s["status"]]])
         return html.view(
-            f"Debugger: {type(self.machine).__name__} at cycle {s['cycles']:,}",
+            f"Debugger: {s['title']} at cycle {s['cycles']:,}",
             html.box(static.registers([g for g in s["groups"] if g["open"]], self.radix), static.flags(s["flags"]), head),
             html.box(static.listing(s["listing"])),
             *(html.box(static.panel(p)) for p in s["panels"]),

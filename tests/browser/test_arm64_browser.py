@@ -94,5 +94,5 @@ def test_a_long_busybox_run_updates_the_page_and_pauses(notebook, page):
     page.wait_for_timeout(400)
     assert int(cycles.inner_text().replace(",", "")) > first > 0  # the view follows the run
     dbg.locator(".ncpu-toolbar [data-action=pause]").click()
-    expect(status).to_have_text("ready")
+    expect(status).to_have_text("paused")
     expect(dbg.locator("[data-field=message]")).to_contain_text("paused")

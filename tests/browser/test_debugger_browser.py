@@ -30,6 +30,7 @@ def notebook(lab, page):
     run_notebook(page, lab, "debugger.ipynb", CELLS)
     found = page.locator(".ncpu-debugger")
     expect(found).to_have_count(4, timeout=60_000)
+    expect(found.first.locator("[data-field=title]")).to_have_text("bubble_sort · fast mode")
     expect(page.locator(".ncpu-traceview")).to_have_count(1)
     expect(page.locator(".jp-StatusBar-TextItem", has_text="| Idle").first).to_be_visible()  # every cell done
     return found
@@ -118,7 +119,7 @@ def test_run_and_pause(notebook, page):
     assert int(cycles.inner_text().replace(",", "")) > first  # the view updates while it runs
     screenshot(page, spin, "debugger_running_dark.png")
     click(spin, "pause")
-    expect(spin.locator("[data-field=status]")).to_have_text("ready")  # paused: it can go on
+    expect(spin.locator("[data-field=status]")).to_have_text("paused")  # it can go on
     expect(spin.locator("[data-action=step]")).to_be_enabled()
     expect(spin.locator("[data-field=message]")).to_contain_text("paused")
     stopped = cycles.inner_text()
@@ -143,7 +144,7 @@ def test_interrupting_the_kernel_pauses_a_run_started_by_a_cell(notebook, page):
     expect(page.locator(".jp-StatusBar-TextItem", has_text="| Busy").first).to_be_visible()
     page.evaluate(f"() => {{ {kernel}.interrupt(); }}")
     expect(page.locator(".jp-StatusBar-TextItem", has_text="| Idle").first).to_be_visible()
-    expect(spin.locator("[data-field=status]")).to_have_text("ready")
+    expect(spin.locator("[data-field=status]")).to_have_text("paused")
     expect(spin.locator("[data-field=message]")).to_contain_text("paused")
 
 
