@@ -1,7 +1,8 @@
 // The debugger view: controls, registers and flags, listing, memory and trace of one machine.
 
 function render({ model, el }) {
-  const root = h("div", { class: "ncpu-debugger ncpu-w" });
+  const root = h("div", { class: "ncpu-debugger ncpu-w", tabindex: 0,
+                          title: "keys: s step, n step N, r run, p pause, b back, B back N" });
   el.append(root);
   const note = h("span", { class: "ncpu-message", "data-field": "message" });
   let busyTimer = null;
@@ -56,6 +57,17 @@ function render({ model, el }) {
   const trace = h("div", { class: "ncpu-pane ncpu-scroll" });
   const extras = h("div", { class: "ncpu-extras" });  // the machine's own panels (most machines have none)
   const pane = (title, body, cls = "") => h("section", { class: "ncpu-section " + cls }, h("div", { class: "ncpu-title" }, title), body);
+  // Keyboard shortcuts while the debugger has the focus (click it); typing in its inputs is left alone,
+  // and JupyterLab's own command keys do not see these.
+  const keys = { s: "step", n: "step-n", r: "run", p: "pause", b: "back", B: "back-n" };
+  root.addEventListener("keydown", (event) => {
+    const action = keys[event.key];
+    if (!action || event.target.tagName === "INPUT" || event.ctrlKey || event.metaKey || event.altKey) return;
+    event.preventDefault();
+    event.stopPropagation();
+    const target = root.querySelector(`.ncpu-toolbar [data-action='${action}']`);
+    if (target && !target.disabled) target.click();
+  });
   root.append(title, toolbar, summary,
     h("div", { class: "ncpu-panes" }, pane("Registers", registers), pane("Code", listing), extras, pane("Trace", trace, "grow")),
     pane("Memory", memory.node));

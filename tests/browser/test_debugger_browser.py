@@ -49,7 +49,8 @@ def test_step_back_breakpoints_memory_and_themes(notebook, page):
     expect(dbg.locator(".ncpu-memrow").first).to_contain_text("2a 00 00 00 07 00 00 00")
 
     click(dbg, "step")
-    click(dbg, "step")
+    dbg.focus()
+    page.keyboard.press("s")  # the keyboard shortcut for step
     expect(pc).to_have_text("2")
     r4 = dbg.locator("[data-reg=R4]")
     expect(r4).to_have_text("0x0000000a")
