@@ -7,6 +7,7 @@ pub mod elf;
 pub mod errno;
 pub mod fd;
 pub mod hostfs;
+pub mod inode;
 pub mod limits;
 pub mod lifecycle;
 pub mod machine;

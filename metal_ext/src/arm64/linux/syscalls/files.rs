@@ -8,6 +8,7 @@ use std::sync::Arc;
 use super::{value, Flow, Outcome};
 use crate::arm64::linux::errno::*;
 use crate::arm64::linux::fd::*;
+use crate::arm64::linux::inode::*;
 use crate::arm64::linux::machine::Machine;
 use crate::arm64::linux::process::Wait;
 use crate::arm64::linux::procfs;
