@@ -337,7 +337,7 @@ impl Machine {
             Wait::Sleep | Wait::Signal => false,
             Wait::SignalOf(set) => t.pending.keys().any(|&s| set & bit(s) != 0),
             Wait::Vfork(child) => self.processes.get(&child).is_none_or(|c| c.vfork_released),
-            Wait::Poll => syscalls::files::poll_ready(self, t.tid),
+            Wait::Poll => syscalls::poll_ready(self, t.tid),
         }
     }
 

@@ -5,6 +5,7 @@ pub mod files;
 pub mod memory;
 pub mod misc;
 pub mod names;
+pub mod poll;
 pub mod process;
 pub mod signal;
 pub mod time;
@@ -70,8 +71,8 @@ pub fn dispatch(m: &mut Machine, tid: u32, nr: u64, a: [u64; 6]) -> Outcome {
         67 => f::pread64(m, tid, a),
         68 => f::pwrite64(m, tid, a),
         71 => f::sendfile(m, tid, a),
-        72 => f::pselect6(m, tid, a),
-        73 => f::ppoll(m, tid, a),
+        72 => poll::pselect6(m, tid, a),
+        73 => poll::ppoll(m, tid, a),
         78 => f::readlinkat(m, tid, a),
         79 => f::newfstatat(m, tid, a),
         80 => f::fstat(m, tid, a),
@@ -161,5 +162,16 @@ pub fn dispatch(m: &mut Machine, tid: u32, nr: u64, a: [u64; 6]) -> Outcome {
     match r {
         Ok(o) => o,
         Err(e) => Outcome::Return(-(e.0 as i64)),
+    }
+}
+
+/// Whether the call a thread is blocked in with `Wait::Poll` can finish now: the call is read
+/// back from the thread's registers, as the `svc` that runs again will read it.
+pub fn poll_ready(m: &Machine, tid: u32) -> bool {
+    let cpu = &m.thread(tid).cpu;
+    let a = [cpu.x[0], cpu.x[1], cpu.x[2], cpu.x[3], cpu.x[4], cpu.x[5]];
+    match cpu.x[8] {
+        73 => poll::ppoll_ready(m, tid, a),
+        _ => poll::pselect6_ready(m, tid, a),
     }
 }
