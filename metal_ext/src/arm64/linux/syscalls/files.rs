@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::os::unix::fs::FileExt;
 use std::sync::Arc;
 
-use super::{value, Flow, Outcome};
+use super::outcome::{value, Flow, Outcome};
 use crate::arm64::linux::errno::*;
 use crate::arm64::linux::fd::*;
 use crate::arm64::linux::inode::*;

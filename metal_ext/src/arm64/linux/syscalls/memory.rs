@@ -1,6 +1,6 @@
 //! Memory system calls: the program break, anonymous and file mappings, protection changes.
 
-use super::{value, Flow};
+use super::outcome::{value, Flow};
 use crate::arm64::linux::errno::*;
 use crate::arm64::linux::fd::FileKind;
 use crate::arm64::linux::inode::Node;

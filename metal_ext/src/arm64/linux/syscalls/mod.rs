@@ -5,6 +5,7 @@ pub mod files;
 pub mod memory;
 pub mod misc;
 pub mod names;
+pub mod outcome;
 pub mod poll;
 pub mod process;
 pub mod signal;
@@ -12,27 +13,10 @@ pub mod time;
 
 use super::errno::*;
 use super::machine::Machine;
-use super::process::Wait;
 
 pub use names::name;
-
-/// What a system call did.
-pub enum Outcome {
-    /// Finished: the value (or negative errno) goes into x0.
-    Return(i64),
-    /// Must wait; the `svc` runs again when the wait is over.
-    Block(Wait),
-    /// Returns the value, but the thread waits before it goes on (a vfork parent).
-    Suspend(Wait, i64),
-    /// Registers were set by the call itself (execve, rt_sigreturn, exit).
-    Done,
-}
-
-pub type Flow = Result<Outcome, Errno>;
-
-pub fn value(v: u64) -> Outcome {
-    Outcome::Return(v as i64)
-}
+pub use outcome::Outcome;
+use outcome::{value, Flow};
 
 pub fn dispatch(m: &mut Machine, tid: u32, nr: u64, a: [u64; 6]) -> Outcome {
     use files as f;

@@ -1,7 +1,7 @@
 //! Waiting on several descriptors: ppoll and pselect6. A call with nothing ready blocks with
 //! `Wait::Poll`; the machine asks `syscalls::poll_ready` (which comes here) when to run it again.
 
-use super::{value, Flow, Outcome};
+use super::outcome::{value, Flow, Outcome};
 use crate::arm64::linux::errno::*;
 use crate::arm64::linux::fd::{FileKind, Stream, MAX_FDS};
 use crate::arm64::linux::machine::Machine;

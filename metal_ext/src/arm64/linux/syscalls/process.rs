@@ -1,6 +1,6 @@
 //! Process and thread system calls: clone (fork, vfork, threads), execve, wait4, exit, futex.
 
-use super::{value, Flow, Outcome};
+use super::outcome::{value, Flow, Outcome};
 use crate::arm64::linux::elf;
 use crate::arm64::linux::errno::*;
 use crate::arm64::linux::inode::{S_IFMT, S_IFREG};
