@@ -8,6 +8,7 @@ pub mod names;
 pub mod outcome;
 pub mod poll;
 pub mod process;
+pub mod read_write;
 pub mod signal;
 pub mod time;
 
@@ -47,14 +48,14 @@ pub fn dispatch(m: &mut Machine, tid: u32, nr: u64, a: [u64; 6]) -> Outcome {
         57 => f::close(m, tid, a),
         59 => f::pipe2(m, tid, a),
         61 => f::getdents64(m, tid, a),
-        62 => f::lseek(m, tid, a),
-        63 => f::read(m, tid, a),
-        64 => f::write(m, tid, a),
-        65 => f::readv(m, tid, a),
-        66 => f::writev(m, tid, a),
-        67 => f::pread64(m, tid, a),
-        68 => f::pwrite64(m, tid, a),
-        71 => f::sendfile(m, tid, a),
+        62 => read_write::lseek(m, tid, a),
+        63 => read_write::read(m, tid, a),
+        64 => read_write::write(m, tid, a),
+        65 => read_write::readv(m, tid, a),
+        66 => read_write::writev(m, tid, a),
+        67 => read_write::pread64(m, tid, a),
+        68 => read_write::pwrite64(m, tid, a),
+        71 => read_write::sendfile(m, tid, a),
         72 => poll::pselect6(m, tid, a),
         73 => poll::ppoll(m, tid, a),
         78 => f::readlinkat(m, tid, a),
