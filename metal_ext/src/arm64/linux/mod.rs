@@ -12,6 +12,7 @@ pub mod limits;
 pub mod lifecycle;
 pub mod machine;
 pub mod process;
+pub mod proc_view;
 pub mod procfs;
 pub mod raw_names;
 pub mod rootfs;
