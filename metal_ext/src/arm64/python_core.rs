@@ -9,7 +9,7 @@ use super::disasm::disassemble;
 use super::exec::code_cache::CodeCache;
 use super::exec::Exception;
 use super::mem::{Access, MemFault, Memory};
-use super::state::CpuState;
+use super::state::{CpuState, RegisterName};
 
 #[pyclass(module = "ncpu_nb._metal")]
 #[derive(Default)]
@@ -79,43 +79,13 @@ impl Arm64Core {
     /// Register by name: x0..x30, sp, pc, nzcv, v0..v31 (128-bit ints), fpcr, fpsr, tpidr_el0,
     /// tpidrro_el0, counter (CNTVCT_EL0), lse (1: the FEAT_LSE atomics and LDAPR execute).
     fn get(&self, name: &str) -> PyResult<u128> {
-        let c = &self.cpu;
-        Ok(match name {
-            "sp" => c.x[31] as u128,
-            "pc" => c.pc as u128,
-            "nzcv" => c.nzcv as u128,
-            "fpcr" => c.fpcr as u128,
-            "fpsr" => c.fpsr as u128,
-            "tpidr_el0" => c.tpidr_el0 as u128,
-            "tpidrro_el0" => c.tpidrro_el0 as u128,
-            "counter" => c.counter as u128,
-            "lse" => c.lse as u128,
-            _ => match reg_index(name) {
-                Some(('x', i)) => c.x[i] as u128,
-                Some(('v', i)) => c.v[i],
-                _ => return Err(PyKeyError::new_err(name.to_string())),
-            },
-        })
+        let r = RegisterName::parse(name).ok_or_else(|| PyKeyError::new_err(name.to_string()))?;
+        Ok(self.cpu.register(r))
     }
 
     fn set(&mut self, name: &str, value: u128) -> PyResult<()> {
-        let c = &mut self.cpu;
-        match name {
-            "sp" => c.x[31] = value as u64,
-            "pc" => c.pc = value as u64,
-            "nzcv" => c.nzcv = value as u32 & 0xF000_0000,
-            "fpcr" => c.fpcr = value as u32,
-            "fpsr" => c.fpsr = value as u32,
-            "tpidr_el0" => c.tpidr_el0 = value as u64,
-            "tpidrro_el0" => c.tpidrro_el0 = value as u64,
-            "counter" => c.counter = value as u64,
-            "lse" => c.lse = value != 0,
-            _ => match reg_index(name) {
-                Some(('x', i)) => c.x[i] = value as u64,
-                Some(('v', i)) => c.v[i] = value,
-                _ => return Err(PyKeyError::new_err(name.to_string())),
-            },
-        }
+        let r = RegisterName::parse(name).ok_or_else(|| PyKeyError::new_err(name.to_string()))?;
+        self.cpu.set_register(r, value);
         Ok(())
     }
 
@@ -186,17 +156,6 @@ impl Arm64Core {
             self.watch_stop = Some(pc);
         }
         (done, result.err())
-    }
-}
-
-/// "x7" -> ('x', 7) for x0..x30, "v31" -> ('v', 31).
-fn reg_index(name: &str) -> Option<(char, usize)> {
-    let (kind, digits) = name.split_at(1);
-    let i: usize = digits.parse().ok()?;
-    match kind {
-        "x" if i <= 30 => Some(('x', i)),
-        "v" if i <= 31 => Some(('v', i)),
-        _ => None,
     }
 }
 

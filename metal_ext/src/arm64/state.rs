@@ -66,3 +66,103 @@ impl CpuState {
         self.x[r as usize & 31] = v;
     }
 }
+
+/// A register as the Python bindings name it: x0..x30, sp, pc, nzcv, v0..v31 (128 bits), fpcr,
+/// fpsr, tpidr_el0, tpidrro_el0, counter (CNTVCT_EL0) and lse (the FEAT_LSE switch, 0 or 1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RegisterName {
+    X(usize),
+    Sp,
+    Pc,
+    Nzcv,
+    V(usize),
+    Fpcr,
+    Fpsr,
+    TpidrEl0,
+    TpidrroEl0,
+    Counter,
+    Lse,
+}
+
+impl RegisterName {
+    /// The register `name` names (lower case, as above), or None.
+    pub fn parse(name: &str) -> Option<RegisterName> {
+        Some(match name {
+            "sp" => RegisterName::Sp,
+            "pc" => RegisterName::Pc,
+            "nzcv" => RegisterName::Nzcv,
+            "fpcr" => RegisterName::Fpcr,
+            "fpsr" => RegisterName::Fpsr,
+            "tpidr_el0" => RegisterName::TpidrEl0,
+            "tpidrro_el0" => RegisterName::TpidrroEl0,
+            "counter" => RegisterName::Counter,
+            "lse" => RegisterName::Lse,
+            _ => {
+                let index = |prefix: char| name.strip_prefix(prefix)?.parse::<usize>().ok();
+                match (index('x'), index('v')) {
+                    (Some(i), _) if i <= 30 => RegisterName::X(i),
+                    (_, Some(i)) if i <= 31 => RegisterName::V(i),
+                    _ => return None,
+                }
+            }
+        })
+    }
+}
+
+impl CpuState {
+    /// The value of register `r`, zero-extended.
+    pub fn register(&self, r: RegisterName) -> u128 {
+        match r {
+            RegisterName::X(i) => self.x[i] as u128,
+            RegisterName::Sp => self.x[SP] as u128,
+            RegisterName::Pc => self.pc as u128,
+            RegisterName::Nzcv => self.nzcv as u128,
+            RegisterName::V(i) => self.v[i],
+            RegisterName::Fpcr => self.fpcr as u128,
+            RegisterName::Fpsr => self.fpsr as u128,
+            RegisterName::TpidrEl0 => self.tpidr_el0 as u128,
+            RegisterName::TpidrroEl0 => self.tpidrro_el0 as u128,
+            RegisterName::Counter => self.counter as u128,
+            RegisterName::Lse => self.lse as u128,
+        }
+    }
+
+    /// Sets register `r`, truncating `value` to its width (NZCV keeps only bits 31..28; lse is
+    /// on for any nonzero value).
+    pub fn set_register(&mut self, r: RegisterName, value: u128) {
+        match r {
+            RegisterName::X(i) => self.x[i] = value as u64,
+            RegisterName::Sp => self.x[SP] = value as u64,
+            RegisterName::Pc => self.pc = value as u64,
+            RegisterName::Nzcv => self.nzcv = value as u32 & 0xF000_0000,
+            RegisterName::V(i) => self.v[i] = value,
+            RegisterName::Fpcr => self.fpcr = value as u32,
+            RegisterName::Fpsr => self.fpsr = value as u32,
+            RegisterName::TpidrEl0 => self.tpidr_el0 = value as u64,
+            RegisterName::TpidrroEl0 => self.tpidrro_el0 = value as u64,
+            RegisterName::Counter => self.counter = value as u64,
+            RegisterName::Lse => self.lse = value != 0,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn register_names_parse_once_for_both_bindings() {
+        assert_eq!(RegisterName::parse("x0"), Some(RegisterName::X(0)));
+        assert_eq!(RegisterName::parse("x30"), Some(RegisterName::X(30)));
+        assert_eq!(RegisterName::parse("v31"), Some(RegisterName::V(31)));
+        assert_eq!(RegisterName::parse("tpidrro_el0"), Some(RegisterName::TpidrroEl0));
+        for bad in ["x31", "v32", "x", "", "w0", "é", "X0"] {
+            assert_eq!(RegisterName::parse(bad), None, "{bad:?}");
+        }
+        let mut cpu = CpuState::default();
+        cpu.set_register(RegisterName::Nzcv, 0xFFFF_FFFF);
+        cpu.set_register(RegisterName::Sp, 1 << 70 | 0x10);
+        assert_eq!(cpu.register(RegisterName::Nzcv), 0xF000_0000);
+        assert_eq!((cpu.x[SP], cpu.register(RegisterName::Sp)), (0x10, 0x10));
+    }
+}

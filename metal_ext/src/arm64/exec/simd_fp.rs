@@ -64,9 +64,12 @@ fn decode_and_run(cpu: &mut CpuState, w: u32) -> Option<()> {
     }
     if bit(w, 21) {
         return match field(w, 10, 2) {
+            // Opcodes 11xxx of "three same" are floating point.
+            0b01 | 0b11 if field(w, 11, 5) >= 0b11000 => simd_float::three_same(cpu, w, scalar),
             0b01 | 0b11 => simd_int::three_same(cpu, w, scalar),
             0b00 => simd_int::three_different(cpu, w, scalar),
             _ => match field(w, 17, 4) {
+                0b0000 if is_fp_two_reg_misc(field(w, 12, 5)) => simd_float::two_reg_misc(cpu, w, scalar),
                 0b0000 => simd_int::two_reg_misc(cpu, w, scalar),
                 0b1000 if scalar => simd_across::scalar_pairwise(cpu, w),
                 0b1000 => simd_across::across_lanes(cpu, w),
@@ -102,4 +105,10 @@ fn decode_and_run(cpu: &mut CpuState, w: u32) -> Option<()> {
         (false, 0b00) if op2 == 0 => simd_permute::table(cpu, w),
         _ => None,
     }
+}
+
+/// The floating-point opcodes of the "two-register miscellaneous" group (conversions, rounding,
+/// compares against zero, estimates); the rest are integer.
+fn is_fp_two_reg_misc(opcode: u32) -> bool {
+    opcode >= 0b10110 || (0b01100..=0b01111).contains(&opcode)
 }

@@ -1,5 +1,6 @@
 //! What system calls read from and write to the calling process: its threads, memory, strings
-//! and argument vectors, and paths resolved from its working directory or a directory descriptor.
+//! and argument vectors, its open file descriptions, and paths resolved from its working directory
+//! or a directory descriptor.
 
 use super::errno::*;
 use super::fd::FileKind;
@@ -115,6 +116,12 @@ impl Machine {
             }
             addr += 8;
         }
+    }
+
+    /// The open file description (index into `files.open`) that descriptor `fd` of the calling
+    /// process names; EBADF for a closed one. `fd` is the raw argument register.
+    pub fn description_of(&self, tid: u32, fd: u64) -> SysResult<usize> {
+        Ok(self.process_of(tid).fds.get(fd as i32)?.file)
     }
 
     /// The directory a *at call starts from: the process's cwd or the directory `dirfd` names.

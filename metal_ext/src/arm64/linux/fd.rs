@@ -5,8 +5,9 @@ use std::collections::{BTreeMap, VecDeque};
 use std::sync::Arc;
 
 use super::errno::*;
+use super::inode::{DirEntry, Device, Ino};
 use super::slab::Slab;
-use super::vfs::{DirEntry, Device, Ino, Loc, Walk};
+use super::vfs::{Loc, Walk};
 
 pub const O_ACCMODE: u32 = 3;
 pub const O_WRONLY: u32 = 1;

@@ -15,7 +15,7 @@ use std::sync::Arc;
 
 use super::errno::*;
 use super::raw_names;
-use super::vfs::{dtype_of, DirEntry, Node, Stat, Timespec};
+use super::inode::{dtype_of, DirEntry, Node, Stat, Timespec};
 
 /// Permission bits the guest may set on host files: never setuid, setgid or sticky.
 const HOST_MODE_MASK: u32 = 0o777;

@@ -1,6 +1,7 @@
 //! The whole machine: processes and threads, their address spaces, the filesystem, the terminal,
 //! the clock and the debugging state; and the run loop that executes guest instructions, turns
 //! `svc` into system calls and faults into signals, and schedules threads round-robin.
+//! What /proc shows of the machine is in proc_view.rs; the tests are in machine/.
 
 use std::collections::{BTreeMap, BTreeSet, HashSet, VecDeque};
 use std::hash::BuildHasherDefault;
@@ -9,7 +10,7 @@ use std::sync::Arc;
 use super::elf::ElfError;
 use super::limits::Limits;
 use super::fd::{FileKind, Files, OpenFile, Stream, Terminal, O_WRONLY};
-use super::procfs::{ProcContext, ProcInfo};
+use super::inode::Timespec;
 use super::process::*;
 use super::rootfs;
 use super::signals::*;
@@ -17,7 +18,7 @@ use super::slab::Slab;
 use super::stack;
 use super::syscalls::{self, Outcome};
 use super::trace::{Before, TraceRing};
-use super::vfs::{Timespec, Vfs};
+use super::vfs::Vfs;
 use crate::arm64::exec::code_cache::CodeCache;
 use crate::arm64::exec::Exception;
 use crate::arm64::mem::{Access, Memory, WatchRange, PAGE_SIZE};
@@ -336,7 +337,7 @@ impl Machine {
             Wait::Sleep | Wait::Signal => false,
             Wait::SignalOf(set) => t.pending.keys().any(|&s| set & bit(s) != 0),
             Wait::Vfork(child) => self.processes.get(&child).is_none_or(|c| c.vfork_released),
-            Wait::Poll => syscalls::files::poll_ready(self, t.tid),
+            Wait::Poll => syscalls::poll_ready(self, t.tid),
         }
     }
 
@@ -728,216 +729,8 @@ fn peek_word(mem: &Memory, pc: u64) -> Option<u32> {
     mem.peek(pc, &mut b).ok().map(|_| u32::from_le_bytes(b))
 }
 
-impl ProcContext for Machine {
-    fn current_pid(&self) -> u32 {
-        self.threads.get(&self.current).map(|t| t.pid).unwrap_or(FIRST_PID)
-    }
-
-    fn pids(&self) -> Vec<u32> {
-        self.processes.keys().copied().collect()
-    }
-
-    fn process(&self, pid: u32) -> Option<ProcInfo> {
-        let p = self.processes.get(&pid)?;
-        let state = if p.is_zombie() {
-            'Z'
-        } else if p.threads.iter().any(|t| self.threads[t].wait.is_none()) {
-            'R'
-        } else {
-            'S'
-        };
-        let maps = match self.spaces.get(p.space) {
-            Some(s) => s
-                .mem
-                .regions()
-                .into_iter()
-                .map(|(a, b, perms)| {
-                    let name = if a >= stack::STACK_TOP - stack::STACK_LIMIT && b <= stack::STACK_TOP {
-                        "[stack]"
-                    } else if a == SIGRETURN_PAGE {
-                        "[vdso]"
-                    } else if a >= s.brk_start && b <= s.brk.max(s.brk_start) {
-                        "[heap]"
-                    } else {
-                        ""
-                    };
-                    (a, b, perms, name.to_string())
-                })
-                .collect(),
-            None => vec![],
-        };
-        let fds = p.fds.fds.iter().map(|(fd, d)| (*fd, self.files.open[d.file].path.clone())).collect();
-        Some(ProcInfo {
-            pid,
-            ppid: p.ppid,
-            state,
-            threads: p.threads.len() as u32,
-            exe: p.exe.clone(),
-            comm: p.comm.clone(),
-            cwd: p.cwd.clone(),
-            argv: p.argv.clone(),
-            envp: p.envp.clone(),
-            maps,
-            fds,
-            cpu_ticks: p.instructions / 10_000_000,
-            start_ticks: p.start_ns / 10_000_000,
-        })
-    }
-
-    fn uptime(&self) -> f64 {
-        self.monotonic_ns() as f64 / 1e9
-    }
-
-    fn cpu_ticks(&self) -> (u64, u64) {
-        (self.instructions / 10_000_000, self.clock.idle_ns / 10_000_000)
-    }
-
-    fn boot_time(&self) -> Timespec {
-        let boot = self.realtime_ns() - self.monotonic_ns();
-        Timespec { sec: (boot / 1_000_000_000) as i64, nsec: (boot % 1_000_000_000) as u32 }
-    }
-
-    fn mounts(&self) -> Vec<(String, bool)> {
-        self.vfs.mounts.iter().map(|m| (m.guest.clone(), m.writable)).collect()
-    }
-
-    fn memory_total_kb(&self) -> u64 {
-        self.limits.memory / 1024
-    }
-
-    fn memory_used_kb(&self) -> u64 {
-        self.spaces.iter().map(|(_, s)| s.mem.regions().iter().map(|r| r.1 - r.0).sum::<u64>()).sum::<u64>() / 1024
-    }
-}
-
+#[cfg(test)]
+pub(crate) mod tests;
 
 #[cfg(test)]
-pub(crate) mod tests {
-    use super::*;
-    use crate::arm64::linux::errno::ENOMEM;
-
-    fn program(path: &str) -> Vec<u8> {
-        std::fs::read(format!("{}/../programs/arm64/{path}", env!("CARGO_MANIFEST_DIR"))).unwrap()
-    }
-
-    pub fn boot(exe: Vec<u8>, exe_path: &str, argv: &[&str]) -> Machine {
-        Machine::boot(Config {
-            exe,
-            exe_path: exe_path.into(),
-            argv: argv.iter().map(|a| a.as_bytes().to_vec()).collect(),
-            envp: vec![b"PATH=/bin:/usr/bin:/sbin:/usr/sbin".to_vec()],
-            files: vec![],
-            mounts: vec![],
-            cwd: "/".into(),
-            stdin: vec![],
-            stdin_closed: true,
-            deterministic: true,
-            limits: Limits::default(),
-        })
-        .unwrap()
-    }
-
-    #[test]
-    fn hello_prints_and_exits() {
-        let mut m = boot(program("c/bin/hello"), "/bin/hello", &["hello"]);
-        assert_eq!(m.run(50_000_000), Stop::Exited, "{:?}", m.faults);
-        assert_eq!(String::from_utf8_lossy(&m.terminal.stdout), std::fs::read_to_string(format!("{}/../programs/arm64/c/expected/hello.out", env!("CARGO_MANIFEST_DIR"))).unwrap());
-        assert_eq!(m.exit_status, Some(0));
-    }
-
-    /// Makes the current thread of `m` execute one system call, as its `svc` would.
-    pub fn call(m: &mut Machine, nr: u64, args: [u64; 6]) -> i64 {
-        let tid = m.focus().unwrap();
-        let t = m.thread_mut(tid);
-        t.cpu.x[8] = nr;
-        t.cpu.x[..6].copy_from_slice(&args);
-        t.cpu.pc += 4;
-        m.syscall(tid);
-        m.threads[&tid].cpu.x[0] as i64
-    }
-
-    #[test]
-    fn guest_memory_is_bounded() {
-        let mut m = boot(program("c/bin/hello"), "/bin/hello", &["hello"]);
-        const MMAP: u64 = 222;
-        let anonymous = |len: u64| [0, len, 3, 0x22, u64::MAX, 0];
-        assert_eq!(call(&mut m, MMAP, anonymous(2 << 30)), -(ENOMEM.0 as i64));
-        // Near the machine's allowance, one more page fits and two do not.
-        let tid = m.focus().unwrap();
-        let others: u64 = m.spaces.iter().map(|(_, s)| s.mapped).sum::<u64>() - m.space_of(tid).mapped;
-        m.space_of_mut(tid).mapped = m.limits.memory - others - 4096;
-        assert_eq!(call(&mut m, MMAP, anonymous(8192)), -(ENOMEM.0 as i64));
-        let page = call(&mut m, MMAP, anonymous(4096));
-        assert!(page > 0);
-        assert_eq!(call(&mut m, MMAP, anonymous(4096)), -(ENOMEM.0 as i64));
-        assert_eq!(call(&mut m, 215, [page as u64, 4096, 0, 0, 0, 0]), 0); // munmap gives it back
-        assert!(call(&mut m, MMAP, anonymous(4096)) > 0);
-    }
-
-    #[test]
-    fn sigtimedwait_takes_a_pending_signal() {
-        let mut m = boot(program("c/bin/hello"), "/bin/hello", &["hello"]);
-        let tid = m.focus().unwrap();
-        let sp = m.threads[&tid].cpu.sp();
-        let (set, info) = (sp - 256, sp - 128);
-        m.write_u64(tid, set, bit(SIGUSR1)).unwrap();
-        m.thread_mut(tid).sigmask = bit(SIGUSR1);
-        m.signal_process(tid, SigInfo { signo: SIGUSR1, code: SI_USER, pid: 42, ..SigInfo::default() });
-        assert_eq!(call(&mut m, 137, [set, info, 0, 8, 0, 0]), SIGUSR1 as i64);
-        assert_eq!(m.read_guest(tid, info + 16, 4).unwrap(), 42u32.to_le_bytes());
-        assert!(m.threads[&tid].pending.is_empty());
-    }
-
-    #[test]
-    fn busybox_echo() {
-        let mut m = boot(program("busybox/busybox"), "/bin/busybox", &["echo", "hi", "there"]);
-        assert_eq!(m.run(50_000_000), Stop::Exited, "{:?}", m.faults);
-        assert_eq!(m.terminal.stdout, b"hi there\n");
-        assert_eq!(m.exit_status, Some(0));
-    }
-}
-
-#[cfg(test)]
-mod fuzz {
-    use super::tests::boot;
-    use super::*;
-
-    /// Random system calls with random arguments (small numbers, pointers into the stack, and
-    /// arbitrary words) never panic the machine.
-    #[test]
-    fn random_system_calls_never_panic() {
-        let exe = std::fs::read(format!("{}/../programs/arm64/c/bin/hello", env!("CARGO_MANIFEST_DIR"))).unwrap();
-        let mut seed = 0x1234_5678_9abc_def0u64;
-        let mut m = boot(exe.clone(), "/bin/hello", &["hello"]);
-        for _ in 0..20_000 {
-            if m.threads.is_empty() {
-                m = boot(exe.clone(), "/bin/hello", &["hello"]);
-            }
-            let tid = m.focus().unwrap();
-            let sp = m.threads[&tid].cpu.sp();
-            let mut next = || splitmix(&mut seed);
-            let nr = next() % 300;
-            if matches!(nr, 93 | 94) {
-                continue; // exiting is tested elsewhere and would only reboot
-            }
-            let mut args = [0u64; 6];
-            for a in args.iter_mut() {
-                *a = match next() % 4 {
-                    0 => next() % 64,
-                    1 => sp.wrapping_sub(next() % 4096) & !7,
-                    2 => (next() % 64).wrapping_neg(),
-                    _ => next(),
-                };
-            }
-            let t = m.thread_mut(tid);
-            t.cpu.x[8] = nr;
-            t.cpu.x[..6].copy_from_slice(&args);
-            t.cpu.pc = t.cpu.pc.wrapping_add(4);
-            m.syscall(tid);
-            if let Some(t) = m.threads.get_mut(&tid) {
-                t.wait = None;
-                t.deadline = None;
-            }
-        }
-    }
-}
+mod fuzz;

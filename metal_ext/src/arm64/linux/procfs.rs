@@ -1,7 +1,7 @@
 //! `/proc`: names and contents computed from the machine's processes when they are looked up or
 //! opened. Only what BusyBox's applets (ps, free, uptime, mount, df, …) and glibc read.
 
-use super::vfs::{DirEntry, Stat, Timespec, DT_DIR, DT_LNK, DT_REG, S_IFDIR, S_IFLNK, S_IFREG};
+use super::inode::{DirEntry, Stat, Timespec, DT_DIR, DT_LNK, DT_REG, S_IFDIR, S_IFLNK, S_IFREG};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Global {

@@ -3,7 +3,8 @@
 
 use std::sync::Arc;
 
-use super::vfs::{Device, Node, Timespec, Vfs};
+use super::inode::{Device, Node, Timespec};
+use super::vfs::Vfs;
 
 pub const HOSTNAME: &str = "ncpu";
 

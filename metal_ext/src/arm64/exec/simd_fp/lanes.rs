@@ -85,6 +85,29 @@ fn map_lanes_of<const B: usize>(
     u128::from_le_bytes(out)
 }
 
+/// The even (`part` 0) or odd (`part` 1) lanes of the concatenation Vm:Vn, as one vector.
+pub fn unzip(va: u128, vb: u128, shape: Shape, part: usize) -> u128 {
+    match shape.esize {
+        8 => unzip_of::<1>(va, vb, shape, part),
+        16 => unzip_of::<2>(va, vb, shape, part),
+        32 => unzip_of::<4>(va, vb, shape, part),
+        _ => unzip_of::<8>(va, vb, shape, part),
+    }
+}
+
+fn unzip_of<const B: usize>(va: u128, vb: u128, shape: Shape, part: usize) -> u128 {
+    let bytes = (shape.bits() / 8) as usize;
+    let mut joined = [0u8; 32];
+    joined[..16].copy_from_slice(&va.to_le_bytes());
+    joined[bytes..bytes + 16].copy_from_slice(&vb.to_le_bytes());
+    let mut out = [0u8; 16];
+    for i in 0..shape.lanes.min(16 / B) {
+        let j = 2 * i + part;
+        out[i * B..i * B + B].copy_from_slice(&joined[j * B..j * B + B]);
+    }
+    u128::from_le_bytes(out)
+}
+
 /// Builds a vector from `count` lanes.
 pub fn from_lanes(count: usize, esize: u32, mut f: impl FnMut(usize) -> u64) -> u128 {
     let mask = ones(esize);

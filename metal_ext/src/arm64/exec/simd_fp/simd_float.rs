@@ -6,8 +6,7 @@
 use super::fp_env::{with_fp_env, Fmt, FpEnv, Rounding};
 use super::fp_estimate::{unsigned_recip_estimate, unsigned_rsqrt_estimate};
 use super::fp_ops::{CompareOp, LaneCompare};
-use super::lanes::{bit, field, from_lanes, lane, map_lanes, ones, rd, rm, rn, write_v, Shape};
-use super::simd_int::{lanewise, unzip};
+use super::lanes::{bit, field, from_lanes, lane, map_lanes, ones, rd, rm, rn, unzip, write_v, Shape};
 use crate::arm64::state::CpuState;
 
 /// Lanes of 32 or 64 bits (`sz`, bit 22); a vector of doubles needs Q=1.
@@ -72,7 +71,7 @@ pub fn three_same(cpu: &mut CpuState, w: u32, scalar: bool) -> Option<()> {
     } else {
         (va, vb, key)
     };
-    let r = with_fp_env(cpu, |env| lanewise(shape, va, vb, vd, |a, b, acc| binary(env, fmt, key, a, b, acc)));
+    let r = with_fp_env(cpu, |env| map_lanes(shape, va, vb, vd, |a, b, acc| binary(env, fmt, key, a, b, acc)));
     write_v(cpu, rd(w), r, shape.bits());
     Some(())
 }

@@ -1,10 +1,9 @@
 //! AdvSIMD integer arithmetic, logic and compares: "three same", "two-register miscellaneous" and
-//! "three different" groups, in vector and scalar forms. Floating-point opcodes of the same groups
-//! go to `simd_float`.
+//! "three different" groups, in vector and scalar forms. The dispatcher (`simd_fp`) sends the
+//! floating-point opcodes of the same groups to `simd_float`; the two never call each other.
 
 use super::fp_env::QC;
-use super::lanes::{bit, field, from_lanes, lane, map_lanes, ones, rd, rm, rn, sext, write_v, Shape};
-use super::simd_float;
+use super::lanes::{bit, field, from_lanes, lane, map_lanes, ones, rd, rm, rn, sext, unzip, write_v, Shape};
 use crate::arm64::state::CpuState;
 
 /// An element read as a signed or unsigned integer.
@@ -52,44 +51,14 @@ pub fn shift_by_reg(a: u64, amount: u64, esize: u32, signed: bool, round: bool, 
     ((x + bias) >> n) as u64 & ones(esize)
 }
 
-/// Applies `f(a, b, d)` to corresponding lanes of two operands and the destination.
-pub fn lanewise(shape: Shape, va: u128, vb: u128, vd: u128, f: impl FnMut(u64, u64, u64) -> u64) -> u128 {
-    map_lanes(shape, va, vb, vd, f)
-}
-
-/// The even (`part` 0) or odd (`part` 1) lanes of the concatenation Vm:Vn, as one vector.
-pub fn unzip(va: u128, vb: u128, shape: Shape, part: usize) -> u128 {
-    match shape.esize {
-        8 => unzip_of::<1>(va, vb, shape, part),
-        16 => unzip_of::<2>(va, vb, shape, part),
-        32 => unzip_of::<4>(va, vb, shape, part),
-        _ => unzip_of::<8>(va, vb, shape, part),
-    }
-}
-
-fn unzip_of<const B: usize>(va: u128, vb: u128, shape: Shape, part: usize) -> u128 {
-    let bytes = (shape.bits() / 8) as usize;
-    let mut joined = [0u8; 32];
-    joined[..16].copy_from_slice(&va.to_le_bytes());
-    joined[bytes..bytes + 16].copy_from_slice(&vb.to_le_bytes());
-    let mut out = [0u8; 16];
-    for i in 0..shape.lanes.min(16 / B) {
-        let j = 2 * i + part;
-        out[i * B..i * B + B].copy_from_slice(&joined[j * B..j * B + B]);
-    }
-    u128::from_le_bytes(out)
-}
-
 /// Polynomial (carry-less) multiplication over GF(2).
 pub fn poly_mul(a: u64, b: u64) -> u128 {
     (0..64).filter(|i| b >> i & 1 == 1).fold(0, |acc, i| acc ^ (a as u128) << i)
 }
 
-/// The "three same" group. `scalar` selects the scalar encodings (one element, fewer opcodes).
+/// The integer opcodes of the "three same" group (`simd_fp` sends the FP ones to `simd_float`).
+/// `scalar` selects the scalar encodings (one element, fewer opcodes).
 pub fn three_same(cpu: &mut CpuState, w: u32, scalar: bool) -> Option<()> {
-    if field(w, 11, 5) >= 0b11000 {
-        return simd_float::three_same(cpu, w, scalar);
-    }
     let vb = cpu.v[rm(w)];
     three_same_with(cpu, w, scalar, vb)
 }
@@ -147,33 +116,33 @@ pub fn three_same_with(cpu: &mut CpuState, w: u32, scalar: bool, vb: u128) -> Op
     let s = |x: u64| int_of(x, e, signed);
     // Each arm instantiates its own lane loop, so the operation is chosen once per instruction.
     let r = match opcode {
-        0b00000 => lanewise(shape, va, vb, vd, |a, b, _| ((s(a) + s(b)) >> 1) as u64),
-        0b00001 => lanewise(shape, va, vb, vd, |a, b, _| saturate(s(a) + s(b), e, signed, &mut qc)),
-        0b00010 => lanewise(shape, va, vb, vd, |a, b, _| ((s(a) + s(b) + 1) >> 1) as u64),
-        0b00100 => lanewise(shape, va, vb, vd, |a, b, _| ((s(a) - s(b)) >> 1) as u64),
-        0b00101 => lanewise(shape, va, vb, vd, |a, b, _| saturate(s(a) - s(b), e, signed, &mut qc)),
-        0b00110 => lanewise(shape, va, vb, vd, |a, b, _| all_ones_if(s(a) > s(b), e)),
-        0b00111 => lanewise(shape, va, vb, vd, |a, b, _| all_ones_if(s(a) >= s(b), e)),
+        0b00000 => map_lanes(shape, va, vb, vd, |a, b, _| ((s(a) + s(b)) >> 1) as u64),
+        0b00001 => map_lanes(shape, va, vb, vd, |a, b, _| saturate(s(a) + s(b), e, signed, &mut qc)),
+        0b00010 => map_lanes(shape, va, vb, vd, |a, b, _| ((s(a) + s(b) + 1) >> 1) as u64),
+        0b00100 => map_lanes(shape, va, vb, vd, |a, b, _| ((s(a) - s(b)) >> 1) as u64),
+        0b00101 => map_lanes(shape, va, vb, vd, |a, b, _| saturate(s(a) - s(b), e, signed, &mut qc)),
+        0b00110 => map_lanes(shape, va, vb, vd, |a, b, _| all_ones_if(s(a) > s(b), e)),
+        0b00111 => map_lanes(shape, va, vb, vd, |a, b, _| all_ones_if(s(a) >= s(b), e)),
         0b01000..=0b01011 => {
             let (round, sat) = (opcode & 2 != 0, opcode & 1 != 0);
-            lanewise(shape, va, vb, vd, |a, b, _| shift_by_reg(a, b, e, signed, round, sat, &mut qc))
+            map_lanes(shape, va, vb, vd, |a, b, _| shift_by_reg(a, b, e, signed, round, sat, &mut qc))
         }
-        0b01100 | 0b10100 => lanewise(shape, va, vb, vd, |a, b, _| s(a).max(s(b)) as u64),
-        0b01101 | 0b10101 => lanewise(shape, va, vb, vd, |a, b, _| s(a).min(s(b)) as u64),
-        0b01110 => lanewise(shape, va, vb, vd, |a, b, _| (s(a) - s(b)).unsigned_abs() as u64),
-        0b01111 => lanewise(shape, va, vb, vd, |a, b, acc| acc.wrapping_add((s(a) - s(b)).unsigned_abs() as u64)),
-        0b10000 if u => lanewise(shape, va, vb, vd, |a, b, _| a.wrapping_sub(b)),
-        0b10000 | 0b10111 => lanewise(shape, va, vb, vd, |a, b, _| a.wrapping_add(b)),
-        0b10001 if u => lanewise(shape, va, vb, vd, |a, b, _| all_ones_if(a == b, e)),
-        0b10001 => lanewise(shape, va, vb, vd, |a, b, _| all_ones_if(a & b != 0, e)),
-        0b10010 if u => lanewise(shape, va, vb, vd, |a, b, acc| acc.wrapping_sub(a.wrapping_mul(b))),
-        0b10010 => lanewise(shape, va, vb, vd, |a, b, acc| acc.wrapping_add(a.wrapping_mul(b))),
-        0b10011 if u => lanewise(shape, va, vb, vd, |a, b, _| poly_mul(a, b) as u64),
-        0b10011 => lanewise(shape, va, vb, vd, |a, b, _| a.wrapping_mul(b)),
+        0b01100 | 0b10100 => map_lanes(shape, va, vb, vd, |a, b, _| s(a).max(s(b)) as u64),
+        0b01101 | 0b10101 => map_lanes(shape, va, vb, vd, |a, b, _| s(a).min(s(b)) as u64),
+        0b01110 => map_lanes(shape, va, vb, vd, |a, b, _| (s(a) - s(b)).unsigned_abs() as u64),
+        0b01111 => map_lanes(shape, va, vb, vd, |a, b, acc| acc.wrapping_add((s(a) - s(b)).unsigned_abs() as u64)),
+        0b10000 if u => map_lanes(shape, va, vb, vd, |a, b, _| a.wrapping_sub(b)),
+        0b10000 | 0b10111 => map_lanes(shape, va, vb, vd, |a, b, _| a.wrapping_add(b)),
+        0b10001 if u => map_lanes(shape, va, vb, vd, |a, b, _| all_ones_if(a == b, e)),
+        0b10001 => map_lanes(shape, va, vb, vd, |a, b, _| all_ones_if(a & b != 0, e)),
+        0b10010 if u => map_lanes(shape, va, vb, vd, |a, b, acc| acc.wrapping_sub(a.wrapping_mul(b))),
+        0b10010 => map_lanes(shape, va, vb, vd, |a, b, acc| acc.wrapping_add(a.wrapping_mul(b))),
+        0b10011 if u => map_lanes(shape, va, vb, vd, |a, b, _| poly_mul(a, b) as u64),
+        0b10011 => map_lanes(shape, va, vb, vd, |a, b, _| a.wrapping_mul(b)),
         _ => {
             // SQDMULH, SQRDMULH: the high half of the doubled product.
             let round = if u { 1i128 << (e - 1) } else { 0 };
-            lanewise(shape, va, vb, vd, |a, b, _| {
+            map_lanes(shape, va, vb, vd, |a, b, _| {
                 saturate((2 * int_of(a, e, true) * int_of(b, e, true) + round) >> e, e, true, &mut qc)
             })
         }
@@ -185,12 +154,10 @@ pub fn three_same_with(cpu: &mut CpuState, w: u32, scalar: bool, vb: u128) -> Op
     Some(())
 }
 
-/// The "two-register miscellaneous" group (integer opcodes; floating point in `simd_float`).
+/// The integer opcodes of the "two-register miscellaneous" group (`simd_fp` sends the FP ones to
+/// `simd_float`).
 pub fn two_reg_misc(cpu: &mut CpuState, w: u32, scalar: bool) -> Option<()> {
     let (u, size, q, opcode) = (bit(w, 29), field(w, 22, 2), bit(w, 30), field(w, 12, 5));
-    if opcode >= 0b10110 || (0b01100..=0b01111).contains(&opcode) {
-        return simd_float::two_reg_misc(cpu, w, scalar);
-    }
     let (n, d) = (rn(w), rd(w));
     let (va, vd) = (cpu.v[n], cpu.v[d]);
     let signed = !u;
@@ -346,7 +313,7 @@ pub fn two_reg_misc(cpu: &mut CpuState, w: u32, scalar: bool) -> Option<()> {
 /// All ones in the lanes whose signed value passes `test`, zeros elsewhere.
 fn test_lanes(shape: Shape, va: u128, test: impl Fn(i64) -> bool) -> u128 {
     let e = shape.esize;
-    lanewise(shape, va, 0, 0, |a, _, _| all_ones_if(test(sext(a, e)), e))
+    map_lanes(shape, va, 0, 0, |a, _, _| all_ones_if(test(sext(a, e)), e))
 }
 
 /// A vector arrangement (64-bit elements need Q=1) or a scalar element of `size`.

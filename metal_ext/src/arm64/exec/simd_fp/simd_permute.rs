@@ -1,8 +1,7 @@
 //! AdvSIMD data movement: element copies (DUP, INS, UMOV, SMOV), permutes (UZP, TRN, ZIP),
 //! EXT, and table lookups (TBL, TBX).
 
-use super::lanes::{bit, broadcast, field, from_lanes, lane, ones, rd, read_x, rm, rn, sext, with_lane, write_v, write_x, Shape};
-use super::simd_int::unzip;
+use super::lanes::{bit, broadcast, field, from_lanes, lane, ones, rd, read_x, rm, rn, sext, unzip, with_lane, write_v, write_x, Shape};
 use crate::arm64::state::CpuState;
 
 /// Element size (log2 bytes) and index from imm5, whose lowest set bit marks the size.

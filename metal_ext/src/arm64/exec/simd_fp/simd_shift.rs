@@ -2,8 +2,8 @@
 //! saturating, narrowing and lengthening shifts, and fixed-point conversions.
 
 use super::fp_env::{with_fp_env, Fmt, Rounding, QC};
-use super::lanes::{bit, field, from_lanes, lane, map_lanes, ones, rd, rn, write_v, Shape};
-use super::simd_int::{int_of, saturate, unzip};
+use super::lanes::{bit, field, from_lanes, lane, map_lanes, ones, rd, rn, unzip, write_v, Shape};
+use super::simd_int::{int_of, saturate};
 use crate::arm64::state::CpuState;
 
 pub fn execute(cpu: &mut CpuState, w: u32, scalar: bool) -> Option<()> {

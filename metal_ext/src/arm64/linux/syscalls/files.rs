@@ -1,297 +1,23 @@
-//! File system calls: opening, reading and writing descriptions, the stat family, directories,
-//! links, descriptor juggling (dup, fcntl, pipe2) and waiting on several descriptors (ppoll).
+//! File system calls: opening and closing, descriptor juggling (dup, fcntl, pipe2), the stat
+//! family, directories, links and attributes. Reading and writing are in read_write.rs, waiting
+//! on several descriptors in poll.rs.
 
 use std::collections::BTreeMap;
-use std::os::unix::fs::FileExt;
 use std::sync::Arc;
 
-use super::{value, Flow, Outcome};
+use super::outcome::{value, Flow};
 use crate::arm64::linux::errno::*;
 use crate::arm64::linux::fd::*;
+use crate::arm64::linux::inode::*;
 use crate::arm64::linux::machine::Machine;
-use crate::arm64::linux::process::Wait;
 use crate::arm64::linux::procfs;
 use crate::arm64::linux::raw_names;
-use crate::arm64::linux::signals::{SigInfo, SIGPIPE, SI_USER};
 use crate::arm64::linux::vfs::*;
 
 const AT_SYMLINK_NOFOLLOW: u64 = 0x100;
 const AT_REMOVEDIR: u64 = 0x200;
 const AT_SYMLINK_FOLLOW: u64 = 0x400;
 const AT_EMPTY_PATH: u64 = 0x1000;
-
-/// The most bytes one read or write moves; more is a short count, which callers loop over. (Linux
-/// allows 2 GiB, but guest buffers are copied through the host here.)
-const MAX_IO: usize = 16 << 20;
-
-fn description(m: &Machine, tid: u32, fd: u64) -> SysResult<usize> {
-    Ok(m.process_of(tid).fds.get(fd as i32)?.file)
-}
-
-/// Bytes read from a description, or the wait that must come first.
-pub fn read_from(m: &mut Machine, file: usize, len: usize, at: Option<u64>) -> SysResult<Result<Vec<u8>, Wait>> {
-    let f = &m.files.open[file];
-    if !f.readable() {
-        return Err(EBADF);
-    }
-    let nonblock = f.flags & O_NONBLOCK != 0;
-    let offset = at.unwrap_or(f.offset);
-    let len = len.min(MAX_IO);
-    let data = match f.kind.clone() {
-        FileKind::Mem(ino) => match &m.vfs.inode(ino).node {
-            Node::File(d) => slice_at(d, offset, len),
-            _ => return Err(EISDIR),
-        },
-        FileKind::Generated(d) => slice_at(&d, offset, len),
-        FileKind::Host { file: h, .. } => {
-            let mut buf = vec![0u8; len];
-            let n = h.read_at(&mut buf, offset)?;
-            buf.truncate(n);
-            buf
-        }
-        FileKind::Dir { .. } => return Err(EISDIR),
-        FileKind::Device(d, _) => match d {
-            Device::Null => vec![],
-            Device::Zero | Device::Full => vec![0; len],
-            Device::Random | Device::Urandom => {
-                let mut buf = vec![0u8; len];
-                m.fill_random(&mut buf);
-                buf
-            }
-            Device::Tty => return Err(EIO),
-        },
-        FileKind::PipeRead(p) => {
-            let pipe = &mut m.files.pipes[p];
-            if pipe.buffer.is_empty() {
-                if pipe.at_eof() {
-                    return Ok(Ok(vec![]));
-                }
-                return if nonblock { Err(EAGAIN) } else { Ok(Err(Wait::PipeRead(p))) };
-            }
-            let n = len.min(pipe.buffer.len());
-            return Ok(Ok(pipe.buffer.drain(..n).collect()));
-        }
-        FileKind::Terminal(Stream::Stdin) => {
-            let t = &mut m.terminal;
-            if t.stdin.is_empty() {
-                if t.stdin_closed {
-                    return Ok(Ok(vec![]));
-                }
-                return if nonblock { Err(EAGAIN) } else { Ok(Err(Wait::Stdin)) };
-            }
-            let n = len.min(t.stdin.len());
-            return Ok(Ok(t.stdin.drain(..n).collect()));
-        }
-        FileKind::PipeWrite(_) | FileKind::Terminal(_) => return Err(EBADF),
-    };
-    if at.is_none() {
-        m.files.open[file].offset = offset + data.len() as u64;
-    }
-    Ok(Ok(data))
-}
-
-fn slice_at(d: &[u8], offset: u64, len: usize) -> Vec<u8> {
-    let start = (offset as usize).min(d.len());
-    d[start..(start + len).min(d.len())].to_vec()
-}
-
-/// Writes bytes to a description: how many were taken, or the wait that must come first.
-pub fn write_to(m: &mut Machine, tid: u32, file: usize, data: &[u8], at: Option<u64>) -> SysResult<Result<usize, Wait>> {
-    let f = &m.files.open[file];
-    if !f.writable() {
-        return Err(EBADF);
-    }
-    let append = f.flags & O_APPEND != 0;
-    let nonblock = f.flags & O_NONBLOCK != 0;
-    let offset = at.unwrap_or(f.offset);
-    let data = &data[..data.len().min(MAX_IO)];
-    let (end, written) = match f.kind.clone() {
-        FileKind::Mem(ino) => {
-            let (start, end) = m.vfs.write_file(ino, if append && at.is_none() { None } else { Some(offset) }, data)?;
-            (end as usize, (end - start) as usize)
-        }
-        FileKind::Host { file: h, .. } => {
-            let start = if append && at.is_none() { h.metadata()?.len() } else { offset };
-            h.write_all_at(data, start)?;
-            (start as usize + data.len(), data.len())
-        }
-        FileKind::Device(Device::Full, _) => return Err(ENOSPC),
-        FileKind::Device(..) => return Ok(Ok(data.len())),
-        FileKind::PipeWrite(p) => {
-            let pipe = &mut m.files.pipes[p];
-            if pipe.broken() {
-                let pid = m.thread(tid).pid;
-                m.signal_thread(tid, SigInfo { signo: SIGPIPE, code: SI_USER, pid, ..SigInfo::default() });
-                return Err(EPIPE);
-            }
-            let room = pipe.room();
-            if room == 0 {
-                return if nonblock { Err(EAGAIN) } else { Ok(Err(Wait::PipeWrite(p))) };
-            }
-            let n = room.min(data.len());
-            pipe.buffer.extend(&data[..n]);
-            return Ok(Ok(n));
-        }
-        FileKind::Terminal(Stream::Stdout) => {
-            m.terminal.stdout.extend_from_slice(data);
-            return Ok(Ok(data.len()));
-        }
-        FileKind::Terminal(Stream::Stderr) => {
-            m.terminal.stderr.extend_from_slice(data);
-            return Ok(Ok(data.len()));
-        }
-        _ => return Err(EBADF),
-    };
-    if at.is_none() {
-        m.files.open[file].offset = end as u64;
-    }
-    Ok(Ok(written))
-}
-
-pub fn read(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
-    let file = description(m, tid, a[0])?;
-    match read_from(m, file, a[2] as usize, None)? {
-        Ok(data) => {
-            m.write_guest(tid, a[1], &data)?;
-            Ok(value(data.len() as u64))
-        }
-        Err(w) => Ok(Outcome::Block(w)),
-    }
-}
-
-pub fn write(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
-    let file = description(m, tid, a[0])?;
-    let data = m.read_guest(tid, a[1], (a[2] as usize).min(MAX_IO))?;
-    match write_to(m, tid, file, &data, None)? {
-        Ok(n) => Ok(value(n as u64)),
-        Err(w) => Ok(Outcome::Block(w)),
-    }
-}
-
-pub fn pread64(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
-    let file = description(m, tid, a[0])?;
-    if matches!(m.files.open[file].kind, FileKind::PipeRead(_) | FileKind::PipeWrite(_) | FileKind::Terminal(_)) {
-        return Err(ESPIPE);
-    }
-    match read_from(m, file, a[2] as usize, Some(a[3]))? {
-        Ok(data) => {
-            m.write_guest(tid, a[1], &data)?;
-            Ok(value(data.len() as u64))
-        }
-        Err(w) => Ok(Outcome::Block(w)),
-    }
-}
-
-pub fn pwrite64(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
-    let file = description(m, tid, a[0])?;
-    if matches!(m.files.open[file].kind, FileKind::PipeRead(_) | FileKind::PipeWrite(_) | FileKind::Terminal(_)) {
-        return Err(ESPIPE);
-    }
-    let data = m.read_guest(tid, a[1], (a[2] as usize).min(MAX_IO))?;
-    match write_to(m, tid, file, &data, Some(a[3]))? {
-        Ok(n) => Ok(value(n as u64)),
-        Err(w) => Ok(Outcome::Block(w)),
-    }
-}
-
-fn iovecs(m: &Machine, tid: u32, addr: u64, count: u64) -> SysResult<Vec<(u64, usize)>> {
-    if count > 1024 {
-        return Err(EINVAL);
-    }
-    (0..count).map(|i| Ok((m.read_u64(tid, addr + 16 * i)?, m.read_u64(tid, addr + 16 * i + 8)? as usize))).collect()
-}
-
-pub fn readv(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
-    let file = description(m, tid, a[0])?;
-    let iov = iovecs(m, tid, a[1], a[2])?;
-    let total = iov.iter().fold(0usize, |t, v| t.saturating_add(v.1));
-    let data = match read_from(m, file, total, None)? {
-        Ok(d) => d,
-        Err(w) => return Ok(Outcome::Block(w)),
-    };
-    let mut done = 0;
-    for (base, len) in iov {
-        let n = len.min(data.len() - done);
-        m.write_guest(tid, base, &data[done..done + n])?;
-        done += n;
-    }
-    Ok(value(done as u64))
-}
-
-pub fn writev(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
-    let file = description(m, tid, a[0])?;
-    let mut data = vec![];
-    for (base, len) in iovecs(m, tid, a[1], a[2])? {
-        let len = len.min(MAX_IO - data.len());
-        data.extend(m.read_guest(tid, base, len)?);
-    }
-    match write_to(m, tid, file, &data, None)? {
-        Ok(n) => Ok(value(n as u64)),
-        Err(w) => Ok(Outcome::Block(w)),
-    }
-}
-
-pub fn sendfile(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
-    let out = description(m, tid, a[0])?;
-    let input = description(m, tid, a[1])?;
-    let at = if a[2] != 0 { Some(m.read_u64(tid, a[2])?) } else { None };
-    let data = match read_from(m, input, (a[3] as usize).min(1 << 20), at)? {
-        Ok(d) => d,
-        Err(w) => return Ok(Outcome::Block(w)),
-    };
-    // Bytes the output does not take are given back to the input's offset.
-    let n = match write_to(m, tid, out, &data, None)? {
-        Ok(n) => n,
-        Err(w) => {
-            unread(m, input, at, data.len());
-            return Ok(Outcome::Block(w));
-        }
-    };
-    unread(m, input, at, data.len() - n);
-    if let Some(off) = at {
-        m.write_u64(tid, a[2], off + n as u64)?;
-    }
-    Ok(value(n as u64))
-}
-
-fn unread(m: &mut Machine, file: usize, at: Option<u64>, n: usize) {
-    if at.is_none() && n > 0 {
-        let f = &mut m.files.open[file];
-        f.offset = f.offset.saturating_sub(n as u64);
-    }
-}
-
-pub fn lseek(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
-    let file = description(m, tid, a[0])?;
-    let size = match &m.files.open[file].kind {
-        FileKind::Mem(ino) => match &m.vfs.inode(*ino).node {
-            Node::File(d) => d.len() as u64,
-            _ => 0,
-        },
-        FileKind::Host { file: h, .. } => h.metadata()?.len(),
-        FileKind::Generated(d) => d.len() as u64,
-        FileKind::Dir { .. } | FileKind::Device(..) => 0,
-        _ => return Err(ESPIPE),
-    };
-    let f = &mut m.files.open[file];
-    let offset = a[1] as i64;
-    let new = match a[2] {
-        0 => offset,
-        1 => f.offset as i64 + offset,
-        2 => size as i64 + offset,
-        _ => return Err(EINVAL),
-    };
-    if new < 0 {
-        return Err(EINVAL);
-    }
-    f.offset = new as u64;
-    if let FileKind::Dir { entries, .. } = &mut f.kind {
-        if new == 0 {
-            *entries = None;
-        }
-    }
-    Ok(value(new as u64))
-}
 
 // ---- opening and closing ----
 
@@ -427,13 +153,13 @@ pub fn close(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
 }
 
 pub fn dup(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
-    let file = description(m, tid, a[0])?;
+    let file = m.description_of(tid, a[0])?;
     let fd = with_fds(m, tid, |files, fds| files.install(fds, file, 0, false))?;
     Ok(value(fd as u64))
 }
 
 pub fn dup3(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
-    let file = description(m, tid, a[0])?;
+    let file = m.description_of(tid, a[0])?;
     if a[0] == a[1] || a[2] as u32 & !O_CLOEXEC != 0 {
         return Err(EINVAL);
     }
@@ -543,7 +269,7 @@ pub fn ioctl(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
 /// flock: granted at once (advisory locks between guest processes are not modelled); the
 /// descriptor must be open.
 pub fn flock(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
-    description(m, tid, a[0])?;
+    m.description_of(tid, a[0])?;
     Ok(value(0))
 }
 
@@ -634,14 +360,14 @@ fn stat_at(m: &Machine, tid: u32, dirfd: u64, path_addr: u64, flags: u64) -> Sys
             let cwd = m.process_of(tid).cwd.clone();
             return m.vfs.stat(&m.vfs.resolve("/", &cwd, true, m)?.loc, m);
         }
-        return stat_of_description(m, description(m, tid, dirfd)?);
+        return stat_of_description(m, m.description_of(tid, dirfd)?);
     }
     let walk = m.resolve_at(tid, dirfd as i32, &path, flags & AT_SYMLINK_NOFOLLOW == 0)?;
     m.vfs.stat(&walk.loc, m)
 }
 
 pub fn fstat(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
-    let st = stat_of_description(m, description(m, tid, a[0])?)?;
+    let st = stat_of_description(m, m.description_of(tid, a[0])?)?;
     m.write_guest(tid, a[1], &stat_bytes(&st))?;
     Ok(value(0))
 }
@@ -660,7 +386,7 @@ pub fn statx(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
 
 pub fn statfs(m: &mut Machine, tid: u32, a: [u64; 6], by_fd: bool) -> Flow {
     if by_fd {
-        description(m, tid, a[0])?;
+        m.description_of(tid, a[0])?;
     } else {
         let path = m.read_path(tid, a[0])?;
         m.resolve_at(tid, -100, &path, true)?;
@@ -680,7 +406,7 @@ pub fn statfs(m: &mut Machine, tid: u32, a: [u64; 6], by_fd: bool) -> Flow {
 // ---- directories and names ----
 
 pub fn getdents64(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
-    let file = description(m, tid, a[0])?;
+    let file = m.description_of(tid, a[0])?;
     let FileKind::Dir { walk, entries } = &m.files.open[file].kind else { return Err(ENOTDIR) };
     let list = match entries {
         Some(l) => l.clone(),
@@ -738,7 +464,7 @@ pub fn chdir(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
 }
 
 pub fn fchdir(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
-    let file = description(m, tid, a[0])?;
+    let file = m.description_of(tid, a[0])?;
     let FileKind::Dir { walk, .. } = &m.files.open[file].kind else { return Err(ENOTDIR) };
     let path = walk.path.clone();
     m.process_of_mut(tid).cwd = path;
@@ -834,7 +560,7 @@ pub fn linkat(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
 }
 
 fn loc_of_fd(m: &Machine, tid: u32, fd: u64) -> SysResult<Loc> {
-    m.files.open[description(m, tid, fd)?].kind.loc().ok_or(EPERM)
+    m.files.open[m.description_of(tid, fd)?].kind.loc().ok_or(EPERM)
 }
 
 pub fn fchmodat(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
@@ -912,7 +638,7 @@ fn truncate_loc(m: &mut Machine, kind: &FileKind, len: u64) -> SysResult<()> {
 }
 
 pub fn ftruncate(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
-    let file = description(m, tid, a[0])?;
+    let file = m.description_of(tid, a[0])?;
     if !m.files.open[file].writable() {
         return Err(EINVAL);
     }
@@ -930,141 +656,4 @@ pub fn truncate(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
     let r = ftruncate(m, tid, [fd as u64, a[1], 0, 0, 0, 0]);
     with_fds(m, tid, |files, fds| files.close(fds, fd))?;
     r
-}
-
-// ---- waiting on several descriptors ----
-
-/// (readable, writable, hung up) for one descriptor; None for a bad one.
-fn readiness(m: &Machine, tid: u32, fd: i32) -> Option<(bool, bool, bool)> {
-    let d = m.process_of(tid).fds.get(fd).ok()?;
-    Some(match &m.files.open[d.file].kind {
-        FileKind::PipeRead(p) => {
-            let p = &m.files.pipes[*p];
-            (!p.buffer.is_empty() || p.at_eof(), false, p.at_eof())
-        }
-        FileKind::PipeWrite(p) => {
-            let p = &m.files.pipes[*p];
-            (false, p.room() > 0 || p.broken(), p.broken())
-        }
-        FileKind::Terminal(Stream::Stdin) => (!m.terminal.stdin.is_empty() || m.terminal.stdin_closed, false, false),
-        FileKind::Terminal(_) => (false, true, false),
-        _ => (true, true, false),
-    })
-}
-
-fn timeout_deadline(m: &mut Machine, tid: u32, addr: u64) -> SysResult<Option<bool>> {
-    // Some(true): the timeout has passed; Some(false): wait with a deadline; None: no timeout.
-    if addr == 0 {
-        return Ok(None);
-    }
-    if let Some(d) = m.thread(tid).deadline {
-        return Ok(Some(m.monotonic_ns() >= d));
-    }
-    let sec = m.read_u64(tid, addr)?;
-    let nsec = m.read_u64(tid, addr + 8)?;
-    let ns = sec.saturating_mul(1_000_000_000).saturating_add(nsec);
-    if ns == 0 {
-        return Ok(Some(true));
-    }
-    let deadline = m.monotonic_ns() + ns;
-    m.thread_mut(tid).deadline = Some(deadline);
-    Ok(Some(false))
-}
-
-/// ppoll's events for each pollfd, and how many have some.
-fn poll_scan(m: &Machine, tid: u32, fds: u64, n: u64) -> SysResult<(Vec<u16>, u64)> {
-    const POLLIN: u16 = 1;
-    const POLLOUT: u16 = 4;
-    const POLLHUP: u16 = 0x10;
-    const POLLNVAL: u16 = 0x20;
-    let mut revents = vec![];
-    let mut ready = 0;
-    for i in 0..n {
-        let raw = m.read_guest(tid, fds + 8 * i, 8)?;
-        let fd = i32::from_le_bytes(raw[0..4].try_into().unwrap());
-        let events = u16::from_le_bytes(raw[4..6].try_into().unwrap());
-        let r = if fd < 0 {
-            0
-        } else {
-            match readiness(m, tid, fd) {
-                None => POLLNVAL,
-                Some((rd, wr, hup)) => {
-                    (if rd { POLLIN & events } else { 0 })
-                        | (if wr { POLLOUT & events } else { 0 })
-                        | (if hup { POLLHUP } else { 0 })
-                }
-            }
-        };
-        ready += (r != 0) as u64;
-        revents.push(r);
-    }
-    Ok((revents, ready))
-}
-
-pub fn ppoll(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
-    if a[1] > 1024 {
-        return Err(EINVAL);
-    }
-    let (revents, ready) = poll_scan(m, tid, a[0], a[1])?;
-    if ready == 0 {
-        match timeout_deadline(m, tid, a[2])? {
-            Some(true) => {}
-            _ => return Ok(Outcome::Block(Wait::Poll)),
-        }
-    }
-    for (i, r) in revents.iter().enumerate() {
-        m.write_guest(tid, a[0] + 8 * i as u64 + 6, &r.to_le_bytes())?;
-    }
-    Ok(value(ready))
-}
-
-fn select_scan(m: &Machine, tid: u32, a: [u64; 6]) -> SysResult<(Vec<Vec<u8>>, u64)> {
-    let n = (a[0] as usize).min(MAX_FDS as usize);
-    let bytes = n.div_ceil(64) * 8;
-    let mut out = vec![];
-    let mut count = 0;
-    for (set, which) in [(a[1], 0), (a[2], 1), (a[3], 2)] {
-        let mut bits = vec![0u8; bytes];
-        if set != 0 {
-            let want = m.read_guest(tid, set, bytes)?;
-            for fd in 0..n {
-                if want[fd / 8] & (1 << (fd % 8)) == 0 {
-                    continue;
-                }
-                let (rd, wr, _) = readiness(m, tid, fd as i32).ok_or(EBADF)?;
-                if [rd, wr, false][which] {
-                    bits[fd / 8] |= 1 << (fd % 8);
-                    count += 1;
-                }
-            }
-        }
-        out.push(bits);
-    }
-    Ok((out, count))
-}
-
-pub fn pselect6(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
-    let (sets, count) = select_scan(m, tid, a)?;
-    if count == 0 {
-        match timeout_deadline(m, tid, a[4])? {
-            Some(true) => {}
-            _ => return Ok(Outcome::Block(Wait::Poll)),
-        }
-    }
-    for (set, bits) in [a[1], a[2], a[3]].into_iter().zip(sets) {
-        if set != 0 {
-            m.write_guest(tid, set, &bits)?;
-        }
-    }
-    Ok(value(count))
-}
-
-/// Whether a thread blocked in ppoll or pselect6 has something to report now.
-pub fn poll_ready(m: &Machine, tid: u32) -> bool {
-    let cpu = &m.thread(tid).cpu;
-    let a = [cpu.x[0], cpu.x[1], cpu.x[2], cpu.x[3], cpu.x[4], cpu.x[5]];
-    match cpu.x[8] {
-        73 => poll_scan(m, tid, a[0], a[1]).map(|(_, n)| n > 0).unwrap_or(true),
-        _ => select_scan(m, tid, a).map(|(_, n)| n > 0).unwrap_or(true),
-    }
 }

@@ -1,11 +1,11 @@
 //! Memory system calls: the program break, anonymous and file mappings, protection changes.
 
-use super::{value, Flow};
+use super::outcome::{value, Flow};
 use crate::arm64::linux::errno::*;
 use crate::arm64::linux::fd::FileKind;
+use crate::arm64::linux::inode::Node;
 use crate::arm64::linux::machine::Machine;
 use crate::arm64::linux::process::Space;
-use crate::arm64::linux::vfs::Node;
 use crate::arm64::mem::{EXEC, PAGE_SIZE, READ, WRITE};
 
 const PROT_READ: u64 = 1;

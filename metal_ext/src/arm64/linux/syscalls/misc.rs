@@ -1,6 +1,6 @@
 //! Identity of the machine and the process: uname, sysinfo, limits, umask, randomness, CPUs.
 
-use super::{value, Flow};
+use super::outcome::{value, Flow};
 use crate::arm64::linux::errno::*;
 use crate::arm64::linux::machine::Machine;
 use crate::arm64::linux::procfs::ProcContext;

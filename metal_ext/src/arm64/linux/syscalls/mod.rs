@@ -5,33 +5,19 @@ pub mod files;
 pub mod memory;
 pub mod misc;
 pub mod names;
+pub mod outcome;
+pub mod poll;
 pub mod process;
+pub mod read_write;
 pub mod signal;
 pub mod time;
 
 use super::errno::*;
 use super::machine::Machine;
-use super::process::Wait;
 
 pub use names::name;
-
-/// What a system call did.
-pub enum Outcome {
-    /// Finished: the value (or negative errno) goes into x0.
-    Return(i64),
-    /// Must wait; the `svc` runs again when the wait is over.
-    Block(Wait),
-    /// Returns the value, but the thread waits before it goes on (a vfork parent).
-    Suspend(Wait, i64),
-    /// Registers were set by the call itself (execve, rt_sigreturn, exit).
-    Done,
-}
-
-pub type Flow = Result<Outcome, Errno>;
-
-pub fn value(v: u64) -> Outcome {
-    Outcome::Return(v as i64)
-}
+pub use outcome::Outcome;
+use outcome::{value, Flow};
 
 pub fn dispatch(m: &mut Machine, tid: u32, nr: u64, a: [u64; 6]) -> Outcome {
     use files as f;
@@ -62,16 +48,16 @@ pub fn dispatch(m: &mut Machine, tid: u32, nr: u64, a: [u64; 6]) -> Outcome {
         57 => f::close(m, tid, a),
         59 => f::pipe2(m, tid, a),
         61 => f::getdents64(m, tid, a),
-        62 => f::lseek(m, tid, a),
-        63 => f::read(m, tid, a),
-        64 => f::write(m, tid, a),
-        65 => f::readv(m, tid, a),
-        66 => f::writev(m, tid, a),
-        67 => f::pread64(m, tid, a),
-        68 => f::pwrite64(m, tid, a),
-        71 => f::sendfile(m, tid, a),
-        72 => f::pselect6(m, tid, a),
-        73 => f::ppoll(m, tid, a),
+        62 => read_write::lseek(m, tid, a),
+        63 => read_write::read(m, tid, a),
+        64 => read_write::write(m, tid, a),
+        65 => read_write::readv(m, tid, a),
+        66 => read_write::writev(m, tid, a),
+        67 => read_write::pread64(m, tid, a),
+        68 => read_write::pwrite64(m, tid, a),
+        71 => read_write::sendfile(m, tid, a),
+        72 => poll::pselect6(m, tid, a),
+        73 => poll::ppoll(m, tid, a),
         78 => f::readlinkat(m, tid, a),
         79 => f::newfstatat(m, tid, a),
         80 => f::fstat(m, tid, a),
@@ -161,5 +147,16 @@ pub fn dispatch(m: &mut Machine, tid: u32, nr: u64, a: [u64; 6]) -> Outcome {
     match r {
         Ok(o) => o,
         Err(e) => Outcome::Return(-(e.0 as i64)),
+    }
+}
+
+/// Whether the call a thread is blocked in with `Wait::Poll` can finish now: the call is read
+/// back from the thread's registers, as the `svc` that runs again will read it.
+pub fn poll_ready(m: &Machine, tid: u32) -> bool {
+    let cpu = &m.thread(tid).cpu;
+    let a = [cpu.x[0], cpu.x[1], cpu.x[2], cpu.x[3], cpu.x[4], cpu.x[5]];
+    match cpu.x[8] {
+        73 => poll::ppoll_ready(m, tid, a),
+        _ => poll::pselect6_ready(m, tid, a),
     }
 }

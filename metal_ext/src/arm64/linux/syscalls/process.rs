@@ -1,11 +1,12 @@
 //! Process and thread system calls: clone (fork, vfork, threads), execve, wait4, exit, futex.
 
-use super::{value, Flow, Outcome};
+use super::outcome::{value, Flow, Outcome};
 use crate::arm64::linux::elf;
 use crate::arm64::linux::errno::*;
+use crate::arm64::linux::inode::{S_IFMT, S_IFREG};
 use crate::arm64::linux::machine::Machine;
 use crate::arm64::linux::process::{exited_status, Process, Thread, Wait};
-use crate::arm64::linux::vfs::{Loc, S_IFMT, S_IFREG};
+use crate::arm64::linux::vfs::Loc;
 
 const CLONE_VM: u64 = 0x100;
 const CLONE_SIGHAND: u64 = 0x800;

@@ -1,6 +1,6 @@
 //! Signal system calls: dispositions, masks, sending, waiting and returning from handlers.
 
-use super::{value, Flow, Outcome};
+use super::outcome::{value, Flow, Outcome};
 use crate::arm64::linux::errno::*;
 use crate::arm64::linux::machine::Machine;
 use crate::arm64::linux::process::Wait;

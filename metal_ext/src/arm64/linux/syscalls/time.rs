@@ -1,7 +1,7 @@
 //! Clocks, sleeping, timers and CPU-time accounting. Guest time comes from the machine's clock
 //! (deterministic by default: one nanosecond per instruction, time skipped while all sleep).
 
-use super::{value, Flow, Outcome};
+use super::outcome::{value, Flow, Outcome};
 use crate::arm64::linux::errno::*;
 use crate::arm64::linux::machine::Machine;
 use crate::arm64::linux::process::Wait;

@@ -1,0 +1,84 @@
+//! Boots real guest programs: start-up, output, memory limits, signals.
+
+use super::*;
+use crate::arm64::linux::errno::ENOMEM;
+
+fn program(path: &str) -> Vec<u8> {
+    std::fs::read(format!("{}/../programs/arm64/{path}", env!("CARGO_MANIFEST_DIR"))).unwrap()
+}
+
+pub fn boot(exe: Vec<u8>, exe_path: &str, argv: &[&str]) -> Machine {
+    Machine::boot(Config {
+        exe,
+        exe_path: exe_path.into(),
+        argv: argv.iter().map(|a| a.as_bytes().to_vec()).collect(),
+        envp: vec![b"PATH=/bin:/usr/bin:/sbin:/usr/sbin".to_vec()],
+        files: vec![],
+        mounts: vec![],
+        cwd: "/".into(),
+        stdin: vec![],
+        stdin_closed: true,
+        deterministic: true,
+        limits: Limits::default(),
+    })
+    .unwrap()
+}
+
+#[test]
+fn hello_prints_and_exits() {
+    let mut m = boot(program("c/bin/hello"), "/bin/hello", &["hello"]);
+    assert_eq!(m.run(50_000_000), Stop::Exited, "{:?}", m.faults);
+    assert_eq!(String::from_utf8_lossy(&m.terminal.stdout), std::fs::read_to_string(format!("{}/../programs/arm64/c/expected/hello.out", env!("CARGO_MANIFEST_DIR"))).unwrap());
+    assert_eq!(m.exit_status, Some(0));
+}
+
+/// Makes the current thread of `m` execute one system call, as its `svc` would.
+pub fn call(m: &mut Machine, nr: u64, args: [u64; 6]) -> i64 {
+    let tid = m.focus().unwrap();
+    let t = m.thread_mut(tid);
+    t.cpu.x[8] = nr;
+    t.cpu.x[..6].copy_from_slice(&args);
+    t.cpu.pc += 4;
+    m.syscall(tid);
+    m.threads[&tid].cpu.x[0] as i64
+}
+
+#[test]
+fn guest_memory_is_bounded() {
+    let mut m = boot(program("c/bin/hello"), "/bin/hello", &["hello"]);
+    const MMAP: u64 = 222;
+    let anonymous = |len: u64| [0, len, 3, 0x22, u64::MAX, 0];
+    assert_eq!(call(&mut m, MMAP, anonymous(2 << 30)), -(ENOMEM.0 as i64));
+    // Near the machine's allowance, one more page fits and two do not.
+    let tid = m.focus().unwrap();
+    let others: u64 = m.spaces.iter().map(|(_, s)| s.mapped).sum::<u64>() - m.space_of(tid).mapped;
+    m.space_of_mut(tid).mapped = m.limits.memory - others - 4096;
+    assert_eq!(call(&mut m, MMAP, anonymous(8192)), -(ENOMEM.0 as i64));
+    let page = call(&mut m, MMAP, anonymous(4096));
+    assert!(page > 0);
+    assert_eq!(call(&mut m, MMAP, anonymous(4096)), -(ENOMEM.0 as i64));
+    assert_eq!(call(&mut m, 215, [page as u64, 4096, 0, 0, 0, 0]), 0); // munmap gives it back
+    assert!(call(&mut m, MMAP, anonymous(4096)) > 0);
+}
+
+#[test]
+fn sigtimedwait_takes_a_pending_signal() {
+    let mut m = boot(program("c/bin/hello"), "/bin/hello", &["hello"]);
+    let tid = m.focus().unwrap();
+    let sp = m.threads[&tid].cpu.sp();
+    let (set, info) = (sp - 256, sp - 128);
+    m.write_u64(tid, set, bit(SIGUSR1)).unwrap();
+    m.thread_mut(tid).sigmask = bit(SIGUSR1);
+    m.signal_process(tid, SigInfo { signo: SIGUSR1, code: SI_USER, pid: 42, ..SigInfo::default() });
+    assert_eq!(call(&mut m, 137, [set, info, 0, 8, 0, 0]), SIGUSR1 as i64);
+    assert_eq!(m.read_guest(tid, info + 16, 4).unwrap(), 42u32.to_le_bytes());
+    assert!(m.threads[&tid].pending.is_empty());
+}
+
+#[test]
+fn busybox_echo() {
+    let mut m = boot(program("busybox/busybox"), "/bin/busybox", &["echo", "hi", "there"]);
+    assert_eq!(m.run(50_000_000), Stop::Exited, "{:?}", m.faults);
+    assert_eq!(m.terminal.stdout, b"hi there\n");
+    assert_eq!(m.exit_status, Some(0));
+}
