@@ -1,7 +1,8 @@
 //! Data processing with an immediate (op0 = 100x): PC-relative addresses, add/subtract,
 //! logical, move wide, bitfield and extract.
 
-use super::alu::{add_with_carry, decode_bit_masks, extract, logic_flags, logical, move_wide, sign_extend, width};
+use super::alu::{add_with_carry, extract, logic_flags, logical, sign_extend, width};
+use crate::arm64::decode::{decode_bit_masks, move_wide};
 use super::Exception;
 use crate::arm64::state::CpuState;
 

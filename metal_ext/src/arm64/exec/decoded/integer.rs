@@ -4,9 +4,9 @@
 //! Immediates, bitmasks and constant results are computed at decode.
 
 use super::{next, Handler, Next, Op};
+use crate::arm64::decode::{decode_bit_masks, move_wide};
 use crate::arm64::exec::alu::{
-    add_with_carry, condition_holds, decode_bit_masks, extend, extract, logic_flags, logical, move_wide, shift,
-    sign_extend, width,
+    add_with_carry, condition_holds, extend, extract, logic_flags, logical, shift, sign_extend, width,
 };
 use crate::arm64::mem::Memory;
 use crate::arm64::state::CpuState;

@@ -14,7 +14,7 @@
 mod branches;
 mod integer;
 mod system;
-pub(crate) mod transfers;
+mod transfers;
 
 use super::Exception;
 use crate::arm64::mem::Memory;

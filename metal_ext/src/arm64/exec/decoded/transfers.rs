@@ -8,14 +8,10 @@
 //! call, so the fast path needs no stack frame and the slow cases behave exactly as `step`.
 
 use super::{generic, next, Handler, Next, Op};
+use crate::arm64::decode::{pair_scale, single_form, SIGN32, SIGN64, ZERO};
 use crate::arm64::exec::alu::{extend, sign_extend};
 use crate::arm64::mem::Memory;
 use crate::arm64::state::CpuState;
-
-/// How a loaded value reaches a general-purpose register.
-pub(crate) const ZERO: u8 = 0;
-pub(crate) const SIGN64: u8 = 1;
-pub(crate) const SIGN32: u8 = 2;
 
 /// Addressing modes, as bits 11..10 of the immediate forms say them.
 const OFFSET: u8 = 0;
@@ -40,39 +36,6 @@ pub fn decode(word: u32) -> Option<Op> {
     match word & 0x3A00_0000 {
         0x3800_0000 => single(word),
         0x2800_0000 => pair(word),
-        _ => None,
-    }
-}
-
-/// A single-register load or store's (SIMD&FP register, log2 of the bytes moved, how a load
-/// extends its value; None for a store); None for PRFM and the unallocated size/opc pairs.
-pub(crate) fn single_form(word: u32) -> Option<(bool, u32, Option<u8>)> {
-    let simd = word & (1 << 26) != 0;
-    let (size, opc) = (word >> 30, (word >> 22) & 3);
-    if simd {
-        if opc & 2 != 0 && size != 0 {
-            return None;
-        }
-        return Some((true, (opc & 2) << 1 | size, (opc & 1 == 1).then_some(ZERO)));
-    }
-    let load_ext = match opc {
-        0 => None,
-        1 => Some(ZERO),
-        2 if size == 3 => return None, // PRFM
-        2 => Some(SIGN64),
-        _ if size >= 2 => return None,
-        _ => Some(SIGN32),
-    };
-    Some((false, size, load_ext))
-}
-
-/// log2 of the bytes in each register of a load or store pair; None for LDPSW, STGP and the
-/// unallocated sizes.
-pub(crate) fn pair_scale(word: u32) -> Option<u32> {
-    match (word >> 30, word & (1 << 26) != 0) {
-        (0, _) => Some(2),
-        (1, true) => Some(3),
-        (2, simd) => Some(if simd { 4 } else { 3 }),
         _ => None,
     }
 }

@@ -19,8 +19,7 @@ use cranelift_codegen::ir::types::{I128, I16, I32, I64, I8};
 use cranelift_codegen::ir::{Block, InstBuilder, MemFlagsData, Type, Value};
 use cranelift_frontend::{FunctionBuilder, Variable};
 
-use super::decode::{self, Address, Insn, Operand, Reg, ZR};
-use crate::arm64::exec::decoded::transfers::{SIGN64, ZERO};
+use crate::arm64::decode::{self, Address, Insn, Operand, Reg, SIGN64, ZERO, ZR};
 use super::{Layout, Link, CHAIN_LINKS};
 use crate::arm64::mem::{READ, TLB_OWNED, WRITE};
 
