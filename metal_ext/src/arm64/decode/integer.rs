@@ -103,6 +103,14 @@ pub(super) fn register(word: u32) -> Option<Insn> {
         return Some(Insn::AddSub { sf, sub, flags, rd, rn: sp(word >> 5), op });
     }
     match op21_24 {
+        0b0000 => {
+            // Bits 15..10 non-zero are the FEAT_FlagM forms (RMIF, SETF8...).
+            if (word >> 10) & 63 != 0 {
+                return None;
+            }
+            let (sub, flags) = (word & (1 << 30) != 0, word & (1 << 29) != 0);
+            Some(Insn::AddCarry { sf, sub, flags, rd, rn, rm })
+        }
         0b0010 => {
             // Conditional compare: register (bit 11 clear) or immediate; bits 10 and 4 are 0.
             if word & (1 << 29) == 0 || word & (1 << 10) != 0 || word & (1 << 4) != 0 {
@@ -144,6 +152,13 @@ pub(super) fn register(word: u32) -> Option<Insn> {
             match opcode {
                 2 | 3 => Some(Insn::Divide { sf, signed: opcode == 3, rd, rn, rm }),
                 8..=11 => Some(Insn::ShiftVariable { sf, kind: (opcode - 8) as u8, rd, rn, rm }),
+                16..=23 => {
+                    let bytes = 1u8 << (opcode & 3);
+                    if (bytes == 8) != sf {
+                        return None;
+                    }
+                    Some(Insn::Crc32 { castagnoli: opcode & 4 != 0, bytes, rd, rn, rm })
+                }
                 _ => None,
             }
         }

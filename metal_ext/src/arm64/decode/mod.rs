@@ -85,6 +85,10 @@ pub enum Insn {
     Divide { sf: bool, signed: bool, rd: Reg, rn: Reg, rm: Reg },
     /// MADD / MSUB.
     MultiplyAdd { sf: bool, sub: bool, rd: Reg, rn: Reg, rm: Reg, ra: Reg },
+    /// ADC, ADCS, SBC, SBCS: rn + rm (inverted for `sub`) + C.
+    AddCarry { sf: bool, sub: bool, flags: bool, rd: Reg, rn: Reg, rm: Reg },
+    /// CRC32B..CRC32X and CRC32CB..CRC32CX (`castagnoli`) over the low `bytes` of rm.
+    Crc32 { castagnoli: bool, bytes: u8, rd: Reg, rn: Reg, rm: Reg },
     /// SMADDL, SMSUBL, UMADDL, UMSUBL.
     MultiplyLong { signed: bool, sub: bool, rd: Reg, rn: Reg, rm: Reg, ra: Reg },
     /// SMULH, UMULH.
