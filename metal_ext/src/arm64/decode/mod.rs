@@ -117,6 +117,8 @@ pub enum Insn {
     StoreVector { size: u8, vt: u8, addr: Address },
     LoadVectorPair { size: u8, vt: u8, vt2: u8, addr: Address },
     StoreVectorPair { size: u8, vt: u8, vt2: u8, addr: Address },
+    /// PRFM, PRFUM: `op` names the prefetch (PLDL1KEEP...); nothing is accessed.
+    Prefetch { op: u8, addr: Address },
 }
 
 impl Insn {

@@ -50,7 +50,9 @@ pub(super) fn decode(word: u32) -> Option<Insn> {
 }
 
 fn single(word: u32) -> Option<Insn> {
-    let (simd, scale, load) = single_form(word)?;
+    // PRFM and PRFUM: size 3, opc 2 of the general-purpose forms.
+    let prefetch = word & 0xC4C0_0000 == 0xC080_0000;
+    let (simd, scale, load) = if prefetch { (false, 3, None) } else { single_form(word)? };
     let base = sp(word >> 5);
     let addr = if word & (1 << 24) != 0 {
         Address::Offset { base, imm: (((word >> 10) & 0xFFF) as u64) << scale }
@@ -72,6 +74,10 @@ fn single(word: u32) -> Option<Insn> {
     };
     let size = 1u8 << scale;
     let t = (word & 31) as u8;
+    if prefetch {
+        // There is no pre- or post-indexed prefetch.
+        return addr.writeback().is_none().then_some(Insn::Prefetch { op: t, addr });
+    }
     if simd {
         return Some(match load {
             Some(_) => Insn::LoadVector { size, vt: t, addr },

@@ -79,7 +79,7 @@ pub fn execute_word(cpu: &mut CpuState, mem: &mut Memory, word: u32) -> Result<(
         op0 => {
             cpu.pc = pc.wrapping_add(4);
             let r = match decode(word, pc) {
-                Some(insn) => execute_decoded(cpu, mem, &insn, word, pc),
+                Some(insn) => execute_decoded(cpu, mem, &insn, pc),
                 // What the decoded form leaves out: system instructions, exclusives, atomics,
                 // literals, structures... (or an undefined word).
                 None => match op0 {
@@ -98,9 +98,9 @@ pub fn execute_word(cpu: &mut CpuState, mem: &mut Memory, word: u32) -> Result<(
     }
 }
 
-/// Executes an instruction of the decoded form found at `pc` as `word` (`cpu.pc` already past it).
+/// Executes an instruction of the decoded form found at `pc` (`cpu.pc` already past it).
 #[inline(always)]
-fn execute_decoded(cpu: &mut CpuState, mem: &mut Memory, insn: &Insn, word: u32, pc: u64) -> Result<(), Exception> {
+fn execute_decoded(cpu: &mut CpuState, mem: &mut Memory, insn: &Insn, pc: u64) -> Result<(), Exception> {
     match insn {
         Insn::Branch { .. }
         | Insn::CondBranch { .. }
@@ -108,7 +108,10 @@ fn execute_decoded(cpu: &mut CpuState, mem: &mut Memory, insn: &Insn, word: u32,
         | Insn::TestBranch { .. }
         | Insn::Indirect { .. }
         | Insn::Nop
-        | Insn::ThreadPointer { .. } => branch_system::execute(cpu, mem, word, pc),
+        | Insn::ThreadPointer { .. } => {
+            branch_system::execute_decoded(cpu, insn, pc);
+            Ok(())
+        }
         Insn::Load { .. }
         | Insn::Store { .. }
         | Insn::LoadPair { .. }
@@ -116,7 +119,8 @@ fn execute_decoded(cpu: &mut CpuState, mem: &mut Memory, insn: &Insn, word: u32,
         | Insn::LoadVector { .. }
         | Insn::StoreVector { .. }
         | Insn::LoadVectorPair { .. }
-        | Insn::StoreVectorPair { .. } => load_store::execute(cpu, mem, word, pc),
+        | Insn::StoreVectorPair { .. }
+        | Insn::Prefetch { .. } => load_store::execute_decoded(cpu, mem, insn, pc),
         _ => {
             integer::execute(cpu, insn);
             Ok(())

@@ -18,7 +18,7 @@ fn translatable(insn: &Insn) -> bool {
         Insn::Load { rt, addr, .. } | Insn::Store { rt, addr, .. } => addr.writeback().is_none_or(|b| b != rt || b == 31),
         Insn::LoadPair { rt, rt2, addr, .. } => rt != rt2 && pair_writeback_is_distinct(addr.writeback(), rt, rt2),
         Insn::StorePair { rt, rt2, addr, .. } => pair_writeback_is_distinct(addr.writeback(), rt, rt2),
-        Insn::AddCarry { .. } | Insn::Crc32 { .. } => false,
+        Insn::AddCarry { .. } | Insn::Crc32 { .. } | Insn::Prefetch { .. } => false,
         _ => true,
     }
 }

@@ -126,7 +126,7 @@ fn registers(insn: &Insn) -> (u32, u32) {
         LoadVector { addr, .. } | StoreVector { addr, .. } | LoadVectorPair { addr, .. } | StoreVectorPair { addr, .. } => {
             address_regs(&addr)
         }
-        AddCarry { .. } | Crc32 { .. } => unreachable!("not translated: {insn:?}"),
+        AddCarry { .. } | Crc32 { .. } | Prefetch { .. } => unreachable!("not translated: {insn:?}"),
     }
 }
 
@@ -1056,7 +1056,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
                 self.store_vector(p, size as i32, size, vt2);
                 self.write_back(wb);
             }
-            AddCarry { .. } | Crc32 { .. } => unreachable!("not translated: {insn:?}"),
+            AddCarry { .. } | Crc32 { .. } | Prefetch { .. } => unreachable!("not translated: {insn:?}"),
         }
         self.pending += 1;
         true
