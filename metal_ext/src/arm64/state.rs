@@ -65,6 +65,24 @@ impl CpuState {
     pub fn set_xr_sp(&mut self, r: u32, v: u64) {
         self.x[r as usize & 31] = v;
     }
+
+    /// Register `r` of the decoded form (`arm64::decode::Reg`: 31 is SP, `ZR` reads 0).
+    #[inline(always)]
+    pub fn reg(&self, r: u8) -> u64 {
+        if r > 31 {
+            0
+        } else {
+            self.x[r as usize]
+        }
+    }
+
+    /// Writes register `r` of the decoded form (writes to `ZR` vanish).
+    #[inline(always)]
+    pub fn set_reg(&mut self, r: u8, v: u64) {
+        if r <= 31 {
+            self.x[r as usize] = v;
+        }
+    }
 }
 
 /// A register as the Python bindings name it: x0..x30, sp, pc, nzcv, v0..v31 (128 bits), fpcr,

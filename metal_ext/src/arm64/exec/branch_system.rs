@@ -1,8 +1,9 @@
 //! Branches, exception generation and system instructions (op0 = 101x): B, BL, B.cond,
-//! CBZ/CBNZ, TBZ/TBNZ, BR/BLR/RET, SVC/BRK, hints, barriers, cache maintenance and the system
-//! registers a Linux user program may touch.
+//! CBZ/CBNZ, TBZ/TBNZ, BR/BLR/RET and hints from the decoded form; SVC/BRK, barriers, cache
+//! maintenance and the system registers a Linux user program may touch from their words.
 
-use super::alu::{condition_holds, sign_extend, width};
+use super::alu::{condition_holds, width};
+use crate::arm64::decode::Insn;
 use super::{write, Exception};
 use crate::arm64::mem::Memory;
 use crate::arm64::state::{CpuState, COUNTER_FREQUENCY};
@@ -44,61 +45,48 @@ const FPCR_MASK: u32 = 0x07F7_0000;
 /// DZC, IOC.
 const FPSR_MASK: u32 = 0xF800_009F;
 
+/// Executes a branch, or a hint or thread-pointer read, of the decoded form at `pc`
+/// (`cpu.pc` already past it).
 #[inline]
-pub fn execute(cpu: &mut CpuState, mem: &mut Memory, word: u32, pc: u64) -> Result<(), Exception> {
-    let undefined = || Exception::undefined(pc, word);
-    match word >> 26 {
-        0b000101 => cpu.pc = pc.wrapping_add(sign_extend(((word & 0x03FF_FFFF) << 2) as u64, 28)),
-        0b100101 => {
-            cpu.x[30] = pc.wrapping_add(4);
-            cpu.pc = pc.wrapping_add(sign_extend(((word & 0x03FF_FFFF) << 2) as u64, 28));
+pub fn execute_decoded(cpu: &mut CpuState, insn: &Insn, pc: u64) {
+    let taken = match *insn {
+        Insn::Branch { target, link } => {
+            if link {
+                cpu.x[30] = pc.wrapping_add(4);
+            }
+            Some(target)
         }
-        0b010101 => {
-            if word & 0xFF00_0010 != 0x5400_0000 {
-                return Err(undefined());
+        Insn::CondBranch { cond, target } => condition_holds(cond as u32, cpu.nzcv).then_some(target),
+        Insn::CompareBranch { sf, nonzero, rt, target } => ((width(cpu.reg(rt), sf) != 0) == nonzero).then_some(target),
+        Insn::TestBranch { nonzero, rt, bit, target } => (((cpu.reg(rt) >> bit) & 1 != 0) == nonzero).then_some(target),
+        Insn::Indirect { rn, link } => {
+            let target = cpu.reg(rn);
+            if link {
+                cpu.x[30] = pc.wrapping_add(4);
             }
-            if condition_holds(word & 15, cpu.nzcv) {
-                cpu.pc = pc.wrapping_add(imm19_offset(word));
-            }
+            Some(target)
         }
-        0b001101 | 0b101101 => {
-            let rt = word & 31;
-            let nonzero = word & (1 << 24) != 0;
-            if word & (1 << 25) == 0 {
-                let value = width(cpu.xr(rt), word >> 31 == 1);
-                if (value != 0) == nonzero {
-                    cpu.pc = pc.wrapping_add(imm19_offset(word));
-                }
-            } else {
-                let bit = (word >> 31) << 5 | (word >> 19) & 31;
-                if ((cpu.xr(rt) >> bit) & 1 != 0) == nonzero {
-                    cpu.pc = pc.wrapping_add(sign_extend((((word >> 5) & 0x3FFF) << 2) as u64, 16));
-                }
-            }
+        // Hints (NOP, YIELD, BTI...) do nothing for a user program here.
+        Insn::Nop => None,
+        Insn::ThreadPointer { rd } => {
+            cpu.set_reg(rd, cpu.tpidr_el0);
+            None
         }
-        0b110101 => match (word >> 24) & 3 {
-            0 => return exception_generation(word, pc),
-            1 => system(cpu, mem, word, pc)?,
-            _ => {
-                // BR, BLR, RET; the pointer-authenticating forms need FEAT_PAuth.
-                let opc = (word >> 21) & 15;
-                if (word >> 16) & 31 != 31 || (word >> 10) & 63 != 0 || word & 31 != 0 || opc > 2 {
-                    return Err(undefined());
-                }
-                let target = cpu.xr((word >> 5) & 31);
-                if opc == 1 {
-                    cpu.x[30] = pc.wrapping_add(4);
-                }
-                cpu.pc = target;
-            }
-        },
-        _ => return Err(undefined()),
+        _ => unreachable!("not a branch: {insn:?}"),
+    };
+    if let Some(target) = taken {
+        cpu.pc = target;
     }
-    Ok(())
 }
 
-fn imm19_offset(word: u32) -> u64 {
-    sign_extend((((word >> 5) & 0x7FFFF) << 2) as u64, 21)
+/// Exception generation and system instructions (bits 31..24 = 0xD4, 0xD5), which the decoded
+/// form leaves out but for hints and reads of the thread pointer.
+pub fn execute(cpu: &mut CpuState, mem: &mut Memory, word: u32, pc: u64) -> Result<(), Exception> {
+    match word >> 24 {
+        0xD4 => exception_generation(word, pc),
+        0xD5 => system(cpu, mem, word, pc),
+        _ => Err(Exception::undefined(pc, word)),
+    }
 }
 
 fn exception_generation(word: u32, pc: u64) -> Result<(), Exception> {
@@ -121,9 +109,8 @@ fn system(cpu: &mut CpuState, mem: &mut Memory, word: u32, pc: u64) -> Result<()
     let op2 = (word >> 5) & 7;
     let rt = word & 31;
     match (read, op0) {
+        // (The HINT space, op1 3 and CRn 2, is the decoded form's `Nop`.)
         (false, 0) => match (op1, crn, rt) {
-            // HINT space: NOP, YIELD, WFE, WFI, SEV, SEVL, BTI, PAC*SP on a core without PAuth...
-            (3, 2, 31) => Ok(()),
             (3, 3, 31) => match op2 {
                 2 => {
                     cpu.exclusive = None;

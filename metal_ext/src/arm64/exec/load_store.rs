@@ -1,12 +1,13 @@
 //! Loads and stores (op0 = x1x0) of one or two registers, general-purpose or SIMD&FP: every
-//! addressing mode (unsigned offset, unscaled, pre/post-index, register offset, literal), pairs,
-//! exclusives and acquire/release. Vector structures (LD1..LD4, ST1..ST4) are in
+//! addressing mode (unsigned offset, unscaled, pre/post-index, register offset) and pairs from
+//! the decoded form; literals, LDPSW, LDTR/STTR, exclusives and acquire/release from their words. Vector structures (LD1..LD4, ST1..ST4) are in
 //! `simd_structures`, the LSE atomics that share these encoding spaces in `atomics`.
 //!
 //! Every instruction reads all its memory before writing any register, and writes memory in a
 //! single all-or-nothing access, so a fault or watchpoint leaves the state untouched.
 
-use super::alu::{extend, sign_extend, width};
+use super::alu::{extend, sign_extend};
+use crate::arm64::decode::{single_form, zr, Address, Insn, Reg, SIGN32, SIGN64, ZERO};
 use super::{atomics, check_aligned, load, read, simd_structures, store, write, Exception};
 use crate::arm64::mem::Memory;
 use crate::arm64::state::CpuState;
@@ -15,11 +16,118 @@ use crate::arm64::state::CpuState;
 #[derive(Clone, Copy)]
 enum Transfer {
     Store,
-    /// A load; `Some(sf)` sign-extends to 64 (`sf`) or 32 bits.
-    Load(Option<bool>),
-    Prefetch,
+    /// A load, extended as the decoded form says (`ZERO`, `SIGN64`, `SIGN32`).
+    Load(u8),
 }
 
+/// Executes a load, store or prefetch of the decoded form at `pc`.
+#[inline]
+pub fn execute_decoded(cpu: &mut CpuState, mem: &mut Memory, insn: &Insn, pc: u64) -> Result<(), Exception> {
+    match *insn {
+        Insn::Load { size, ext, rt, addr } => {
+            let (at, moved) = address(cpu, addr);
+            move_register(cpu, mem, pc, at, size as usize, Transfer::Load(ext), false, rt)?;
+            write_back(cpu, addr, moved);
+        }
+        Insn::Store { size, rt, addr } => {
+            let (at, moved) = address(cpu, addr);
+            move_register(cpu, mem, pc, at, size as usize, Transfer::Store, false, rt)?;
+            write_back(cpu, addr, moved);
+        }
+        Insn::LoadVector { size, vt, addr } => {
+            let (at, moved) = address(cpu, addr);
+            move_register(cpu, mem, pc, at, size as usize, Transfer::Load(ZERO), true, vt)?;
+            write_back(cpu, addr, moved);
+        }
+        Insn::StoreVector { size, vt, addr } => {
+            let (at, moved) = address(cpu, addr);
+            move_register(cpu, mem, pc, at, size as usize, Transfer::Store, true, vt)?;
+            write_back(cpu, addr, moved);
+        }
+        Insn::LoadPair { size, rt, rt2, addr } => {
+            let (at, moved) = address(cpu, addr);
+            let (a, b) = read_pair(mem, pc, at, size as usize)?;
+            cpu.set_reg(rt, a as u64);
+            cpu.set_reg(rt2, b as u64);
+            write_back(cpu, addr, moved);
+        }
+        Insn::StorePair { size, rt, rt2, addr } => {
+            let (a, b) = (cpu.reg(rt) as u128, cpu.reg(rt2) as u128);
+            let (at, moved) = address(cpu, addr);
+            write_pair(mem, pc, at, size as usize, a, b)?;
+            write_back(cpu, addr, moved);
+        }
+        Insn::LoadVectorPair { size, vt, vt2, addr } => {
+            let (at, moved) = address(cpu, addr);
+            let (a, b) = read_pair(mem, pc, at, size as usize)?;
+            cpu.v[vt as usize & 31] = a;
+            cpu.v[vt2 as usize & 31] = b;
+            write_back(cpu, addr, moved);
+        }
+        Insn::StoreVectorPair { size, vt, vt2, addr } => {
+            let (a, b) = (cpu.v[vt as usize & 31], cpu.v[vt2 as usize & 31]);
+            let (at, moved) = address(cpu, addr);
+            write_pair(mem, pc, at, size as usize, a, b)?;
+            write_back(cpu, addr, moved);
+        }
+        // Caches are not modelled, and a prefetch never faults.
+        Insn::Prefetch { .. } => {}
+        _ => unreachable!("not a load or store: {insn:?}"),
+    }
+    Ok(())
+}
+
+/// The address an access of the decoded form touches, and its base moved on (for a pre- or
+/// post-indexed one), worked out before the access may overwrite the base.
+#[inline(always)]
+fn address(cpu: &CpuState, addr: Address) -> (u64, u64) {
+    match addr {
+        Address::Offset { base, imm } | Address::Pre { base, imm } => {
+            let at = cpu.reg(base).wrapping_add(imm);
+            (at, at)
+        }
+        Address::Post { base, imm } => (cpu.reg(base), cpu.reg(base).wrapping_add(imm)),
+        Address::Indexed { base, rm, option, lsl } => {
+            (cpu.reg(base).wrapping_add(extend(cpu.reg(rm), option as u32, lsl as u32)), 0)
+        }
+    }
+}
+
+/// Moves the base of a pre- or post-indexed access on, once the access is done (last, so
+/// that it wins over a loaded register that is also the base).
+#[inline(always)]
+fn write_back(cpu: &mut CpuState, addr: Address, moved: u64) {
+    if let Some(base) = addr.writeback() {
+        cpu.set_reg(base, moved);
+    }
+}
+
+/// Both registers of a pair, read in one access so that the pair faults or watches as a whole.
+fn read_pair(mem: &mut Memory, pc: u64, addr: u64, size: usize) -> Result<(u128, u128), Exception> {
+    if size == 16 {
+        let mut buf = [0u8; 32];
+        read(mem, pc, addr, &mut buf)?;
+        return Ok((element16(&buf[..16]), element16(&buf[16..])));
+    }
+    let both = load(mem, pc, addr, 2 * size)?;
+    let bits = 8 * size as u32;
+    Ok((both & ((1 << bits) - 1), both >> bits))
+}
+
+/// Writes both registers of a pair in one access.
+fn write_pair(mem: &mut Memory, pc: u64, addr: u64, size: usize, a: u128, b: u128) -> Result<(), Exception> {
+    if size == 16 {
+        let mut buf = [0u8; 32];
+        buf[..16].copy_from_slice(&a.to_le_bytes());
+        buf[16..].copy_from_slice(&b.to_le_bytes());
+        return write(mem, pc, addr, &buf);
+    }
+    let bits = 8 * size as u32;
+    store(mem, pc, addr, 2 * size, (a & ((1 << bits) - 1)) | b << bits)
+}
+
+/// The loads and stores the decoded form leaves out, from their words: exclusives and
+/// acquire/release, literals, structures, LDPSW, LSE atomics, LDAPR and LDTR/STTR.
 #[inline(never)]
 pub fn execute(cpu: &mut CpuState, mem: &mut Memory, word: u32, pc: u64) -> Result<(), Exception> {
     let simd = word & (1 << 26) != 0;
@@ -27,40 +135,22 @@ pub fn execute(cpu: &mut CpuState, mem: &mut Memory, word: u32, pc: u64) -> Resu
         0 if simd => simd_structures::execute(cpu, mem, word, pc),
         0 if word & (1 << 24) == 0 => exclusive_or_ordered(cpu, mem, word, pc),
         1 if word & (1 << 24) == 0 => literal(cpu, mem, word, pc),
-        2 => pair(cpu, mem, word, pc),
-        3 => single(cpu, mem, word, pc),
+        2 => load_pair_signed(cpu, mem, word, pc),
+        3 => atomic_or_unprivileged(cpu, mem, word, pc),
         _ => Err(Exception::undefined(pc, word)),
     }
 }
 
-/// Size (log2 bytes) and transfer of the single-register forms from size, V and opc.
-fn decode_single(word: u32) -> Option<(u32, Transfer)> {
-    let size = word >> 30;
-    let opc = (word >> 22) & 3;
-    if word & (1 << 26) != 0 {
-        if opc & 2 != 0 && size != 0 {
-            return None;
-        }
-        let scale = (opc & 2) << 1 | size;
-        return Some((scale, if opc & 1 == 0 { Transfer::Store } else { Transfer::Load(None) }));
-    }
-    let transfer = match opc {
-        0 => Transfer::Store,
-        1 => Transfer::Load(None),
-        2 if size == 3 => Transfer::Prefetch,
-        2 => Transfer::Load(Some(true)),
-        _ if size >= 2 => return None,
-        _ => Transfer::Load(Some(false)),
-    };
-    Some((size, transfer))
-}
-
-fn single(cpu: &mut CpuState, mem: &mut Memory, word: u32, pc: u64) -> Result<(), Exception> {
+fn atomic_or_unprivileged(cpu: &mut CpuState, mem: &mut Memory, word: u32, pc: u64) -> Result<(), Exception> {
     let undefined = || Exception::undefined(pc, word);
     let simd = word & (1 << 26) != 0;
     let rn = (word >> 5) & 31;
     let base = cpu.xr_sp(rn);
-    if word & (1 << 24) == 0 && word & (1 << 21) != 0 && (word >> 10) & 3 == 0 && !simd {
+    let mode = (word >> 10) & 3;
+    if word & (1 << 24) != 0 || simd {
+        return Err(undefined());
+    }
+    if word & (1 << 21) != 0 && mode == 0 {
         if !cpu.lse {
             return Err(undefined());
         }
@@ -74,39 +164,18 @@ fn single(cpu: &mut CpuState, mem: &mut Memory, word: u32, pc: u64) -> Result<()
         }
         return atomics::memory_operation(cpu, mem, word, pc);
     }
-    let (scale, transfer) = decode_single(word).ok_or_else(undefined)?;
-    let (addr, writeback) = if word & (1 << 24) != 0 {
-        (base.wrapping_add((((word >> 10) & 0xFFF) as u64) << scale), None)
-    } else if word & (1 << 21) == 0 {
-        let imm = sign_extend(((word >> 12) & 0x1FF) as u64, 9);
-        let mode = (word >> 10) & 3;
-        // Prefetch has only the offset forms; the unprivileged forms only general registers.
-        if (mode != 0 && matches!(transfer, Transfer::Prefetch)) || (mode == 2 && simd) {
-            return Err(undefined());
-        }
-        match mode {
-            1 => (base, Some(base.wrapping_add(imm))),
-            3 => (base.wrapping_add(imm), Some(base.wrapping_add(imm))),
-            _ => (base.wrapping_add(imm), None),
-        }
-    } else if (word >> 10) & 3 == 2 {
-        let option = (word >> 13) & 7;
-        if option & 2 == 0 {
-            return Err(undefined());
-        }
-        let lsl = if word & (1 << 12) != 0 { scale } else { 0 };
-        (base.wrapping_add(extend(cpu.xr((word >> 16) & 31), option, lsl)), None)
-    } else {
+    if word & (1 << 21) != 0 || mode != 2 {
         return Err(undefined());
-    };
-    move_register(cpu, mem, pc, addr, 1 << scale, transfer, simd, word & 31)?;
-    if let Some(wb) = writeback {
-        cpu.set_xr_sp(rn, wb);
     }
-    Ok(())
+    // LDTR, STTR and their sign-extending forms: at EL0, the plain accesses of LDUR and STUR.
+    let (_, scale, load_ext) = single_form(word).ok_or_else(undefined)?;
+    let addr = base.wrapping_add(sign_extend(((word >> 12) & 0x1FF) as u64, 9));
+    let transfer = load_ext.map_or(Transfer::Store, Transfer::Load);
+    move_register(cpu, mem, pc, addr, 1 << scale, transfer, false, zr(word))
 }
 
-/// Performs one single-register transfer of `size` bytes at `addr`.
+/// Performs one single-register transfer of `size` bytes at `addr` (`rt` a register of the
+/// decoded form, or a SIMD&FP register).
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
 fn move_register(
@@ -117,23 +186,22 @@ fn move_register(
     size: usize,
     transfer: Transfer,
     simd: bool,
-    rt: u32,
+    rt: Reg,
 ) -> Result<(), Exception> {
     match transfer {
         Transfer::Store => {
-            let v = if simd { cpu.v[rt as usize] } else { cpu.xr(rt) as u128 };
+            let v = if simd { cpu.v[rt as usize & 31] } else { cpu.reg(rt) as u128 };
             store(mem, pc, addr, size, v)
         }
-        Transfer::Load(signed) => {
+        Transfer::Load(ext) => {
             let v = load(mem, pc, addr, size)?;
             if simd {
-                cpu.v[rt as usize] = v;
+                cpu.v[rt as usize & 31] = v;
             } else {
-                cpu.set_xr(rt, extend_loaded(v as u64, size, signed));
+                cpu.set_reg(rt, extend_loaded(v as u64, size, ext));
             }
             Ok(())
         }
-        Transfer::Prefetch => Ok(()),
     }
 }
 
@@ -142,10 +210,11 @@ fn element16(bytes: &[u8]) -> u128 {
 }
 
 #[inline(always)]
-fn extend_loaded(v: u64, size: usize, signed: Option<bool>) -> u64 {
-    match signed {
-        None => v,
-        Some(sf) => width(sign_extend(v, 8 * size as u32), sf),
+fn extend_loaded(v: u64, size: usize, ext: u8) -> u64 {
+    match ext {
+        SIGN64 => sign_extend(v, 8 * size as u32),
+        SIGN32 => sign_extend(v, 8 * size as u32) as u32 as u64,
+        _ => v,
     }
 }
 
@@ -161,70 +230,28 @@ fn literal(cpu: &mut CpuState, mem: &mut Memory, word: u32, pc: u64) -> Result<(
         return Ok(());
     }
     match opc {
-        0 => move_register(cpu, mem, pc, addr, 4, Transfer::Load(None), false, rt),
-        1 => move_register(cpu, mem, pc, addr, 8, Transfer::Load(None), false, rt),
-        2 => move_register(cpu, mem, pc, addr, 4, Transfer::Load(Some(true)), false, rt),
-        _ => Ok(()),
+        0 => move_register(cpu, mem, pc, addr, 4, Transfer::Load(ZERO), false, zr(rt)),
+        1 => move_register(cpu, mem, pc, addr, 8, Transfer::Load(ZERO), false, zr(rt)),
+        2 => move_register(cpu, mem, pc, addr, 4, Transfer::Load(SIGN64), false, zr(rt)),
+        _ => Ok(()), // PRFM (literal)
     }
 }
 
-fn pair(cpu: &mut CpuState, mem: &mut Memory, word: u32, pc: u64) -> Result<(), Exception> {
-    let undefined = || Exception::undefined(pc, word);
-    let simd = word & (1 << 26) != 0;
+/// LDPSW: two sign-extended words; the other pairs are in the decoded form, and the store
+/// form is STGP (memory tagging), with no non-temporal LDNPSW.
+fn load_pair_signed(cpu: &mut CpuState, mem: &mut Memory, word: u32, pc: u64) -> Result<(), Exception> {
     let mode = (word >> 23) & 3;
-    let is_load = word & (1 << 22) != 0;
-    let (scale, signed) = match (word >> 30, simd) {
-        (0, true) => (2, false),
-        (1, true) => (3, false),
-        (2, true) => (4, false),
-        (0, false) => (2, false),
-        // LDPSW; the store form is STGP (memory tagging) and there is no non-temporal LDNPSW.
-        (1, false) if is_load && mode != 0 => (2, true),
-        (2, false) => (3, false),
-        _ => return Err(undefined()),
-    };
-    let size = 1usize << scale;
-    let rn = (word >> 5) & 31;
-    let (rt, rt2) = (word & 31, (word >> 10) & 31);
-    let base = cpu.xr_sp(rn);
-    let offset = sign_extend(((word >> 15) & 0x7F) as u64, 7) << scale;
-    let addr = if mode == 1 { base } else { base.wrapping_add(offset) };
-    if is_load {
-        let (a, b) = if size == 16 {
-            let mut buf = [0u8; 32];
-            read(mem, pc, addr, &mut buf)?;
-            (element16(&buf[..16]), element16(&buf[16..]))
-        } else {
-            // Both registers in one access, so the pair faults or watches as a whole.
-            let both = load(mem, pc, addr, 2 * size)?;
-            let bits = 8 * size as u32;
-            (both & ((1 << bits) - 1), both >> bits)
-        };
-        if simd {
-            cpu.v[rt as usize] = a;
-            cpu.v[rt2 as usize] = b;
-        } else {
-            let sign = signed.then_some(true);
-            cpu.set_xr(rt, extend_loaded(a as u64, size, sign));
-            cpu.set_xr(rt2, extend_loaded(b as u64, size, sign));
-        }
-    } else {
-        let (a, b) = if simd {
-            (cpu.v[rt as usize], cpu.v[rt2 as usize])
-        } else {
-            (cpu.xr(rt) as u128, cpu.xr(rt2) as u128)
-        };
-        if size == 16 {
-            let mut buf = [0u8; 32];
-            buf[..16].copy_from_slice(&a.to_le_bytes());
-            buf[16..].copy_from_slice(&b.to_le_bytes());
-            write(mem, pc, addr, &buf)?;
-        } else {
-            let bits = 8 * size as u32;
-            store(mem, pc, addr, 2 * size, (a & ((1 << bits) - 1)) | b << bits)?;
-        }
+    if word >> 30 != 1 || word & (1 << 26) != 0 || word & (1 << 22) == 0 || mode == 0 {
+        return Err(Exception::undefined(pc, word));
     }
-    if mode == 1 || mode == 3 {
+    let rn = (word >> 5) & 31;
+    let base = cpu.xr_sp(rn);
+    let offset = sign_extend(((word >> 15) & 0x7F) as u64, 7) << 2;
+    let addr = if mode == 1 { base } else { base.wrapping_add(offset) };
+    let (a, b) = read_pair(mem, pc, addr, 4)?;
+    cpu.set_xr(word & 31, sign_extend(a as u64, 32));
+    cpu.set_xr((word >> 10) & 31, sign_extend(b as u64, 32));
+    if mode != 2 {
         cpu.set_xr_sp(rn, base.wrapping_add(offset));
     }
     Ok(())
@@ -274,8 +301,8 @@ fn exclusive_or_ordered(cpu: &mut CpuState, mem: &mut Memory, word: u32, pc: u64
         (1, 1) if cpu.lse && (word >> 10) & 31 == 31 => atomics::compare_and_swap(cpu, mem, word, pc),
         (1, 0) if word & (1 << 15) != 0 => {
             check_aligned(pc, addr, size as u64)?;
-            let transfer = if is_load { Transfer::Load(None) } else { Transfer::Store };
-            move_register(cpu, mem, pc, addr, size, transfer, false, rt)
+            let transfer = if is_load { Transfer::Load(ZERO) } else { Transfer::Store };
+            move_register(cpu, mem, pc, addr, size, transfer, false, zr(rt))
         }
         _ => Err(Exception::undefined(pc, word)),
     }

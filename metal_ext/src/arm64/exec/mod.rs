@@ -1,20 +1,22 @@
 //! Fetch, decode and execute one A64 instruction at a time.
 //!
-//! Each family lives in its own file and decodes its own fields; `step` routes on op0
-//! (bits 28..25) and keeps the contract that a failed instruction changes nothing.
+//! The integer, branch and load/store instructions are decoded once into the shared form
+//! (`arm64::decode`) and executed from it; the other families (SIMD&FP, system, exclusives,
+//! atomics...) live in their own files and decode their own fields. `step` keeps the contract
+//! that a failed instruction changes nothing.
 
 pub mod alu;
 mod atomics;
 mod branch_system;
 pub mod code_cache;
-mod data_imm;
-mod data_reg;
 pub(crate) mod decoded;
+mod integer;
 pub mod jit;
 mod load_store;
 pub mod simd_fp;
 mod simd_structures;
 
+use super::decode::{decode, Insn};
 use super::mem::{MemFault, Memory};
 use super::state::CpuState;
 
@@ -76,12 +78,15 @@ pub fn execute_word(cpu: &mut CpuState, mem: &mut Memory, word: u32) -> Result<(
         }
         op0 => {
             cpu.pc = pc.wrapping_add(4);
-            let r = match op0 {
-                0b1000 | 0b1001 => data_imm::execute(cpu, word, pc),
-                0b1010 | 0b1011 => branch_system::execute(cpu, mem, word, pc),
-                0b0101 | 0b1101 => data_reg::execute(cpu, word, pc),
-                0b0100 | 0b0110 | 0b1100 | 0b1110 => load_store::execute(cpu, mem, word, pc),
-                _ => Err(Exception::undefined(pc, word)),
+            let r = match decode(word, pc) {
+                Some(insn) => execute_decoded(cpu, mem, &insn, pc),
+                // What the decoded form leaves out: system instructions, exclusives, atomics,
+                // literals, structures... (or an undefined word).
+                None => match op0 {
+                    0b1010 | 0b1011 => branch_system::execute(cpu, mem, word, pc),
+                    0b0100 | 0b0110 | 0b1100 | 0b1110 => load_store::execute(cpu, mem, word, pc),
+                    _ => Err(Exception::undefined(pc, word)),
+                },
             };
             if let Err(e) = &r {
                 if !matches!(e, Exception::Svc { .. }) {
@@ -89,6 +94,36 @@ pub fn execute_word(cpu: &mut CpuState, mem: &mut Memory, word: u32) -> Result<(
                 }
             }
             r
+        }
+    }
+}
+
+/// Executes an instruction of the decoded form found at `pc` (`cpu.pc` already past it).
+#[inline(always)]
+fn execute_decoded(cpu: &mut CpuState, mem: &mut Memory, insn: &Insn, pc: u64) -> Result<(), Exception> {
+    match insn {
+        Insn::Branch { .. }
+        | Insn::CondBranch { .. }
+        | Insn::CompareBranch { .. }
+        | Insn::TestBranch { .. }
+        | Insn::Indirect { .. }
+        | Insn::Nop
+        | Insn::ThreadPointer { .. } => {
+            branch_system::execute_decoded(cpu, insn, pc);
+            Ok(())
+        }
+        Insn::Load { .. }
+        | Insn::Store { .. }
+        | Insn::LoadPair { .. }
+        | Insn::StorePair { .. }
+        | Insn::LoadVector { .. }
+        | Insn::StoreVector { .. }
+        | Insn::LoadVectorPair { .. }
+        | Insn::StoreVectorPair { .. }
+        | Insn::Prefetch { .. } => load_store::execute_decoded(cpu, mem, insn, pc),
+        _ => {
+            integer::execute(cpu, insn);
+            Ok(())
         }
     }
 }

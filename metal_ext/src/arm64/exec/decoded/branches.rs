@@ -1,52 +1,33 @@
-//! Specialised handlers for branches: targets and return addresses are computed at decode.
+//! Specialised handlers for branches: targets come computed with the decoded form.
 
-use super::{Handler, Next, Op};
-use crate::arm64::exec::alu::{condition_holds, sign_extend, width};
+use super::{field, Handler, Next, Op};
+use crate::arm64::decode::Insn;
+use crate::arm64::exec::alu::{condition_holds, width};
 use crate::arm64::mem::Memory;
 use crate::arm64::state::CpuState;
 
-/// `imm` is the taken target.
-fn to(run: Handler, word: u32, pc: u64, offset: u64) -> Op {
-    Op { imm: pc.wrapping_add(offset), ..Op::new(run, word) }
-}
-
-fn imm19(word: u32) -> u64 {
-    sign_extend((((word >> 5) & 0x7FFFF) << 2) as u64, 21)
-}
-
-/// B, BL, B.cond, CBZ/CBNZ, TBZ/TBNZ, BR/BLR/RET; None leaves the word to the interpreter.
-pub fn decode(word: u32, pc: u64) -> Option<Op> {
-    let imm26 = || sign_extend(((word & 0x03FF_FFFF) << 2) as u64, 28);
-    let rt = (word & 31) as u8;
-    match word >> 26 {
-        0b000101 => Some(to(b, word, pc, imm26())),
-        0b100101 => Some(to(bl, word, pc, imm26())),
-        0b010101 if word & 0xFF00_0010 == 0x5400_0000 => Some(Op { d: (word & 15) as u8, ..to(b_cond, word, pc, imm19(word)) }),
-        0b001101 | 0b101101 if word & (1 << 25) == 0 => {
-            let run: Handler = match (word >> 31 == 1, word & (1 << 24) != 0) {
+/// The handler of a branch, its taken target in `imm`; None for other instructions.
+pub fn build(insn: &Insn, word: u32) -> Option<Op> {
+    let to = |run: Handler, target: u64| Op { imm: target, ..Op::new(run, word) };
+    Some(match *insn {
+        Insn::Branch { target, link } => to(if link { bl as Handler } else { b }, target),
+        Insn::CondBranch { cond, target } => Op { d: cond, ..to(b_cond, target) },
+        Insn::CompareBranch { sf, nonzero, rt, target } => {
+            let run: Handler = match (sf, nonzero) {
                 (true, true) => cb::<true, true>,
                 (true, false) => cb::<true, false>,
                 (false, true) => cb::<false, true>,
                 (false, false) => cb::<false, false>,
             };
-            Some(Op { a: rt, ..to(run, word, pc, imm19(word)) })
+            Op { a: field(rt), ..to(run, target) }
         }
-        0b001101 | 0b101101 => {
-            let run: Handler = if word & (1 << 24) != 0 { tb::<true> } else { tb::<false> };
-            let bit = ((word >> 31) << 5 | (word >> 19) & 31) as u8;
-            let offset = sign_extend((((word >> 5) & 0x3FFF) << 2) as u64, 16);
-            Some(Op { a: rt, d: bit, ..to(run, word, pc, offset) })
+        Insn::TestBranch { nonzero, rt, bit, target } => {
+            let run: Handler = if nonzero { tb::<true> } else { tb::<false> };
+            Op { a: field(rt), d: bit, ..to(run, target) }
         }
-        0b110101 if (word >> 24) & 3 >= 2 => {
-            let opc = (word >> 21) & 15;
-            if (word >> 16) & 31 != 31 || (word >> 10) & 63 != 0 || word & 31 != 0 || opc > 2 {
-                return None;
-            }
-            let run: Handler = if opc == 1 { blr } else { br };
-            Some(Op { b: ((word >> 5) & 31) as u8, ..to(run, word, pc, 0) })
-        }
-        _ => None,
-    }
+        Insn::Indirect { rn, link } => Op { b: field(rn), ..Op::new(if link { blr as Handler } else { br }, word) },
+        _ => return None,
+    })
 }
 
 fn b(_: &mut CpuState, _: &mut Memory, op: &Op, _: u64) -> Next {

@@ -1,18 +1,16 @@
 //! Specialised handlers for the integer data-processing forms that dominate real code:
 //! add/subtract and logical with an immediate or a shifted or extended register, moves,
 //! bitfields, extract, conditional select and compare, variable shifts, multiply-add and CLZ.
-//! Immediates, bitmasks and constant results are computed at decode.
+//! Immediates, bitmasks and constant results come computed with the decoded form.
 
-use super::{next, Handler, Next, Op};
-use crate::arm64::exec::alu::{
-    add_with_carry, condition_holds, decode_bit_masks, extend, extract, logic_flags, logical, move_wide, shift,
-    sign_extend, width,
-};
+use super::{field, next, Handler, Next, Op};
+use crate::arm64::decode::{Insn, Operand, Reg, Unary, ZR};
+use crate::arm64::exec::alu::{add_with_carry, condition_holds, extend, extract, logic_flags, logical, shift, width};
 use crate::arm64::mem::Memory;
 use crate::arm64::state::CpuState;
 
-fn op(run: Handler, word: u32, a: u32, b: u32, c: u32, d: u32) -> Op {
-    Op { a: a as u8, b: b as u8, c: c as u8, d: d as u8, ..Op::new(run, word) }
+fn op(run: Handler, word: u32, a: Reg, b: Reg, c: Reg, d: u8) -> Op {
+    Op { a: field(a), b: field(b), c: field(c), d, ..Op::new(run, word) }
 }
 
 /// A result that goes to XZR with no flags: the instruction only moves on.
@@ -20,253 +18,177 @@ fn nop_op(word: u32) -> Op {
     Op::new(nop, word)
 }
 
-/// Register `rd` (31 here being the register the form names: XZR or SP) gets a constant.
-fn constant(word: u32, rd: u32, value: u64, rd_is_sp: bool) -> Op {
-    if rd == 31 && !rd_is_sp {
+/// Register `rd` (XZR or SP, as the form resolved it) gets a constant.
+fn constant(word: u32, rd: Reg, value: u64) -> Op {
+    if rd == ZR {
         return nop_op(word);
     }
     Op { imm: value, ..op(set_const, word, rd, 0, 0, 0) }
 }
 
-/// Data processing with an immediate (op0 = 100x); None leaves the word to the interpreter.
-pub fn decode_immediate(word: u32, pc: u64) -> Option<Op> {
-    let sf = word >> 31 == 1;
-    let rd = word & 31;
-    let rn = (word >> 5) & 31;
-    match (word >> 23) & 7 {
-        0 | 1 => {
-            let imm = sign_extend((((word >> 5) & 0x7FFFF) << 2 | (word >> 29) & 3) as u64, 21);
-            let value = if sf { (pc & !0xFFF).wrapping_add(imm << 12) } else { pc.wrapping_add(imm) };
-            Some(constant(word, rd, value, false))
+/// The handler for an integer data-processing instruction; None leaves it to the interpreter.
+pub fn build(insn: &Insn, word: u32) -> Option<Op> {
+    Some(match *insn {
+        Insn::Const { rd, value } => constant(word, rd, value),
+        Insn::Insert { .. } | Insn::Bitfield { .. } | Insn::Extract { .. } if insn_writes_zr(insn) => nop_op(word),
+        Insn::Insert { sf, rd, value, mask } => {
+            let run: Handler = if sf { movk::<true> } else { movk::<false> };
+            Op { imm: value, imm2: !mask, ..op(run, word, rd, 0, 0, 0) }
         }
-        2 => {
-            let imm = (((word >> 10) & 0xFFF) as u64) << (12 * ((word >> 22) & 1));
-            let subtract = word & (1 << 30) != 0;
-            let run: Handler = match (sf, subtract, word & (1 << 29) != 0) {
-                (_, _, false) => {
-                    let imm = if subtract { imm.wrapping_neg() } else { imm };
-                    let run: Handler = if sf { add_imm::<true> } else { add_imm::<false> };
-                    return Some(Op { imm, ..op(run, word, rd, rn, 0, 0) });
-                }
-                (true, false, true) => adds_imm::<true, false>,
-                (true, true, true) => adds_imm::<true, true>,
-                (false, false, true) => adds_imm::<false, false>,
-                (false, true, true) => adds_imm::<false, true>,
-            };
-            Some(Op { imm: if subtract { !imm } else { imm }, ..op(run, word, rd, rn, 0, 0) })
-        }
-        4 => {
-            let n = (word >> 22) & 1;
-            if !sf && n == 1 {
-                return None;
-            }
-            let (imm, _) = decode_bit_masks(n, (word >> 10) & 63, (word >> 16) & 63, true, if sf { 64 } else { 32 })?;
-            let opc = (word >> 29) & 3;
-            if opc != 3 && rn == 31 {
-                // MOV (bitmask immediate): ORR with XZR, a constant; AND/EOR of XZR likewise.
-                let value = if opc == 0 { 0 } else { width(imm, sf) };
-                return Some(constant(word, rd, value, true));
-            }
-            let run: Handler = match (sf, opc) {
-                (true, 0) => logic_imm::<true, 0>,
-                (true, 1) => logic_imm::<true, 1>,
-                (true, 2) => logic_imm::<true, 2>,
-                (true, _) => ands_imm::<true>,
-                (false, 0) => logic_imm::<false, 0>,
-                (false, 1) => logic_imm::<false, 1>,
-                (false, 2) => logic_imm::<false, 2>,
-                (false, _) => ands_imm::<false>,
-            };
-            Some(Op { imm, ..op(run, word, rd, rn, 0, 0) })
-        }
-        5 => {
-            let (opc, shift, imm) = move_wide(word)?;
-            match opc {
-                0 => Some(constant(word, rd, width(!imm, sf), false)),
-                2 => Some(constant(word, rd, width(imm, sf), false)),
-                _ if rd == 31 => Some(nop_op(word)),
-                _ => {
-                    let run: Handler = if sf { movk::<true> } else { movk::<false> };
-                    Some(Op { imm, imm2: !(0xFFFF << shift), ..op(run, word, rd, 0, 0, 0) })
-                }
-            }
-        }
-        6 => {
-            let opc = (word >> 29) & 3;
-            let n = (word >> 22) & 1;
-            let immr = (word >> 16) & 63;
-            let imms = (word >> 10) & 63;
-            if opc == 1 || opc == 3 || n != sf as u32 || (!sf && (immr | imms) >= 32) {
-                return None;
-            }
-            let (wmask, tmask) = decode_bit_masks(n, imms, immr, false, if sf { 64 } else { 32 })?;
-            if rd == 31 {
-                return Some(nop_op(word));
-            }
+        Insn::Bitfield { sf, opc, rd, rn, immr, imms, wmask, tmask } => {
             let run: Handler = match (sf, opc) {
                 (true, 0) => sbfm::<true>,
                 (false, 0) => sbfm::<false>,
-                (true, _) => ubfm::<true>,
-                (false, _) => ubfm::<false>,
+                (true, 2) => ubfm::<true>,
+                (false, 2) => ubfm::<false>,
+                _ => return None, // BFM
             };
-            Some(Op { imm: wmask & tmask, imm2: !tmask, ..op(run, word, rd, rn, immr, imms) })
+            Op { imm: wmask & tmask, imm2: !tmask, c: immr, ..op(run, word, rd, rn, 0, imms) }
         }
-        7 => {
-            let lsb = (word >> 10) & 63;
-            let n = (word >> 22) & 1;
-            if (word >> 29) & 3 != 0 || word & (1 << 21) != 0 || n != sf as u32 || (!sf && lsb >= 32) {
-                return None;
-            }
-            if rd == 31 {
-                return Some(nop_op(word));
-            }
+        Insn::Extract { sf, rd, rn, rm, lsb } => {
             let run: Handler = if sf { extr::<true> } else { extr::<false> };
-            Some(op(run, word, rd, rn, (word >> 16) & 31, lsb))
+            op(run, word, rd, rn, rm, lsb)
         }
-        _ => None,
-    }
-}
-
-/// Logical and add/subtract with a shifted register, and conditional select (op0 = x101).
-pub fn decode_register(word: u32) -> Option<Op> {
-    let sf = word >> 31 == 1;
-    let (rd, rn, rm) = (word & 31, (word >> 5) & 31, (word >> 16) & 31);
-    let kind = (word >> 22) & 3;
-    let amount = (word >> 10) & 63;
-    if word & (1 << 28) == 0 {
-        if !sf && amount >= 32 {
-            return None;
-        }
-        if word & (1 << 24) == 0 {
-            let opc = (word >> 29) & 3;
-            let invert = word & (1 << 21) != 0;
-            if opc != 3 && rd == 31 {
-                return Some(nop_op(word));
-            }
-            if opc == 1 && !invert && amount == 0 && rn == 31 {
-                let run: Handler = if sf { mov_reg::<true> } else { mov_reg::<false> };
-                return Some(op(run, word, rd, rn, rm, kind));
-            }
-            let run: Handler = match (sf, opc, invert) {
-                (true, 0, false) => logic_reg::<true, 0, false>,
-                (true, 1, false) => logic_reg::<true, 1, false>,
-                (true, 2, false) => logic_reg::<true, 2, false>,
-                (true, _, false) => logic_reg::<true, 3, false>,
-                (true, 0, true) => logic_reg::<true, 0, true>,
-                (true, 1, true) => logic_reg::<true, 1, true>,
-                (true, 2, true) => logic_reg::<true, 2, true>,
-                (true, _, true) => logic_reg::<true, 3, true>,
-                (false, 0, false) => logic_reg::<false, 0, false>,
-                (false, 1, false) => logic_reg::<false, 1, false>,
-                (false, 2, false) => logic_reg::<false, 2, false>,
-                (false, _, false) => logic_reg::<false, 3, false>,
-                (false, 0, true) => logic_reg::<false, 0, true>,
-                (false, 1, true) => logic_reg::<false, 1, true>,
-                (false, 2, true) => logic_reg::<false, 2, true>,
-                (false, _, _) => logic_reg::<false, 3, true>,
+        Insn::AddSub { sf, sub, flags, rd, rn, op: Operand::Imm(imm) } => add_sub_immediate(word, sf, sub, flags, rd, rn, imm),
+        Insn::AddSub { sf, sub, flags, rd, rn, op: Operand::Shifted { rm, kind, amount } } => {
+            let run: Handler = match (sf, sub, flags) {
+                (true, false, false) => add_reg::<true, false, false>,
+                (true, false, true) => add_reg::<true, false, true>,
+                (true, true, false) => add_reg::<true, true, false>,
+                (true, true, true) => add_reg::<true, true, true>,
+                (false, false, false) => add_reg::<false, false, false>,
+                (false, false, true) => add_reg::<false, false, true>,
+                (false, true, false) => add_reg::<false, true, false>,
+                (false, true, true) => add_reg::<false, true, true>,
             };
-            return Some(Op { imm: amount as u64, ..op(run, word, rd, rn, rm, kind) });
+            Op { imm: amount as u64, ..op(run, word, rd, rn, rm, kind) }
         }
-        if (word >> 21) & 1 != 0 {
-            return decode_extended(word);
+        Insn::AddSub { sf, sub, flags, rd, rn, op: Operand::Extended { rm, option, lsl } } => {
+            let run: Handler = match (sf, sub, flags) {
+                (true, false, false) => add_extended::<true, false, false>,
+                (true, false, true) => add_extended::<true, false, true>,
+                (true, true, false) => add_extended::<true, true, false>,
+                (true, true, true) => add_extended::<true, true, true>,
+                (false, false, false) => add_extended::<false, false, false>,
+                (false, false, true) => add_extended::<false, false, true>,
+                (false, true, false) => add_extended::<false, true, false>,
+                (false, true, true) => add_extended::<false, true, true>,
+            };
+            Op { imm: lsl as u64, ..op(run, word, rd, rn, rm, option) }
         }
-        if kind == 3 {
-            return None; // a reserved shift
+        Insn::Logic { sf, opc, rd, rn, op: Operand::Imm(imm), .. } => logic_immediate(word, sf, opc, rd, rn, imm),
+        Insn::Logic { sf, opc, invert, rd, rn, op: Operand::Shifted { rm, kind, amount } } => {
+            logic_shifted(word, sf, opc, invert, rd, rn, rm, kind, amount)
         }
-        let run: Handler = match (sf, word & (1 << 30) != 0, word & (1 << 29) != 0) {
-            (true, false, false) => add_reg::<true, false, false>,
-            (true, false, true) => add_reg::<true, false, true>,
-            (true, true, false) => add_reg::<true, true, false>,
-            (true, true, true) => add_reg::<true, true, true>,
-            (false, false, false) => add_reg::<false, false, false>,
-            (false, false, true) => add_reg::<false, false, true>,
-            (false, true, false) => add_reg::<false, true, false>,
-            (false, true, true) => add_reg::<false, true, true>,
-        };
-        return Some(Op { imm: amount as u64, ..op(run, word, rd, rn, rm, kind) });
-    }
-    match (word >> 21) & 15 {
-        2 => return decode_conditional_compare(word),
-        6 => return decode_shift_or_count(word),
-        8 if (word >> 29) & 3 == 0 => {
-            // MADD, MSUB
-            let run: Handler = match (sf, word & (1 << 15) != 0) {
+        Insn::Select { sf, cond, invert, increment, rd, rn, rm } => {
+            let run: Handler = if sf { csel::<true> } else { csel::<false> };
+            let variant = (invert as u64) << 1 | increment as u64;
+            Op { imm: variant, ..op(run, word, rd, rn, rm, cond) }
+        }
+        Insn::CondCompare { sf, add, cond, nzcv, rn, op: second } => {
+            let (c, immediate) = match second {
+                Operand::Imm(imm) => (imm as u8, true),
+                Operand::Shifted { rm, .. } | Operand::Extended { rm, .. } => (field(rm), false),
+            };
+            let run: Handler = match (sf, !add, immediate) {
+                (true, false, false) => conditional_compare::<true, false, false>,
+                (true, false, true) => conditional_compare::<true, false, true>,
+                (true, true, false) => conditional_compare::<true, true, false>,
+                (true, true, true) => conditional_compare::<true, true, true>,
+                (false, false, false) => conditional_compare::<false, false, false>,
+                (false, false, true) => conditional_compare::<false, false, true>,
+                (false, true, false) => conditional_compare::<false, true, false>,
+                (false, true, true) => conditional_compare::<false, true, true>,
+            };
+            Op { imm: (nzcv as u64) << 28, c, ..op(run, word, 0, rn, 0, cond) }
+        }
+        Insn::ShiftVariable { sf, kind, rd, rn, rm } => {
+            let run: Handler = if sf { variable_shift::<true> } else { variable_shift::<false> };
+            op(run, word, rd, rn, rm, kind)
+        }
+        Insn::Unary { sf, op: Unary::Clz, rd, rn } => {
+            let run: Handler = if sf { count_leading_zeros::<true> } else { count_leading_zeros::<false> };
+            op(run, word, rd, rn, 0, 0)
+        }
+        Insn::MultiplyAdd { sf, sub, rd, rn, rm, ra } => {
+            let run: Handler = match (sf, sub) {
                 (true, false) => multiply_add::<true, false>,
                 (true, true) => multiply_add::<true, true>,
                 (false, false) => multiply_add::<false, false>,
                 (false, true) => multiply_add::<false, true>,
             };
-            return Some(op(run, word, rd, rn, rm, (word >> 10) & 31));
+            op(run, word, rd, rn, rm, field(ra))
         }
-        4 => {}
         _ => return None,
-    }
-    // CSEL, CSINC, CSINV, CSNEG
-    let variant = (word >> 10) & 3;
-    if word & (1 << 29) != 0 || variant > 1 {
-        return None;
-    }
-    let run: Handler = if sf { csel::<true> } else { csel::<false> };
-    let variant = ((word >> 30) & 1) << 1 | variant;
-    Some(Op { imm: variant as u64, ..op(run, word, rd, rn, rm, (word >> 12) & 15) })
+    })
 }
 
-/// ADD, ADDS, SUB, SUBS with an extended register (UXTW, SXTW... then LSL by 0..4).
-fn decode_extended(word: u32) -> Option<Op> {
-    let lsl = (word >> 10) & 7;
-    if (word >> 22) & 3 != 0 || lsl > 4 {
-        return None;
+/// MOVK, bitfield moves and EXTR into XZR change nothing.
+fn insn_writes_zr(insn: &Insn) -> bool {
+    matches!(*insn, Insn::Insert { rd: ZR, .. } | Insn::Bitfield { rd: ZR, opc: 0 | 2, .. } | Insn::Extract { rd: ZR, .. })
+}
+
+fn add_sub_immediate(word: u32, sf: bool, sub: bool, flags: bool, rd: Reg, rn: Reg, imm: u64) -> Op {
+    if !flags {
+        let imm = if sub { imm.wrapping_neg() } else { imm };
+        let run: Handler = if sf { add_imm::<true> } else { add_imm::<false> };
+        return Op { imm, ..op(run, word, rd, rn, 0, 0) };
     }
-    let run: Handler = match (word >> 31 == 1, word & (1 << 30) != 0, word & (1 << 29) != 0) {
-        (true, false, false) => add_extended::<true, false, false>,
-        (true, false, true) => add_extended::<true, false, true>,
-        (true, true, false) => add_extended::<true, true, false>,
-        (true, true, true) => add_extended::<true, true, true>,
-        (false, false, false) => add_extended::<false, false, false>,
-        (false, false, true) => add_extended::<false, false, true>,
-        (false, true, false) => add_extended::<false, true, false>,
-        (false, true, true) => add_extended::<false, true, true>,
+    let run: Handler = match (sf, sub) {
+        (true, false) => adds_imm::<true, false>,
+        (true, true) => adds_imm::<true, true>,
+        (false, false) => adds_imm::<false, false>,
+        (false, true) => adds_imm::<false, true>,
     };
-    Some(Op { imm: lsl as u64, ..op(run, word, word & 31, (word >> 5) & 31, (word >> 16) & 31, (word >> 13) & 7) })
+    Op { imm: if sub { !imm } else { imm }, ..op(run, word, rd, rn, 0, 0) }
 }
 
-/// CCMP and CCMN with a register or a 5-bit immediate; `imm` holds the flags to set when the
-/// condition fails.
-fn decode_conditional_compare(word: u32) -> Option<Op> {
-    if word & (1 << 29) == 0 || word & (1 << 10) != 0 || word & (1 << 4) != 0 {
-        return None;
+fn logic_immediate(word: u32, sf: bool, opc: u8, rd: Reg, rn: Reg, imm: u64) -> Op {
+    if opc != 3 && rn == ZR {
+        // MOV (bitmask immediate): ORR with XZR, a constant; AND/EOR of XZR likewise.
+        return constant(word, rd, if opc == 0 { 0 } else { width(imm, sf) });
     }
-    let run: Handler = match (word >> 31 == 1, word & (1 << 30) != 0, word & (1 << 11) != 0) {
-        (true, false, false) => conditional_compare::<true, false, false>,
-        (true, false, true) => conditional_compare::<true, false, true>,
-        (true, true, false) => conditional_compare::<true, true, false>,
-        (true, true, true) => conditional_compare::<true, true, true>,
-        (false, false, false) => conditional_compare::<false, false, false>,
-        (false, false, true) => conditional_compare::<false, false, true>,
-        (false, true, false) => conditional_compare::<false, true, false>,
-        (false, true, true) => conditional_compare::<false, true, true>,
+    let run: Handler = match (sf, opc) {
+        (true, 0) => logic_imm::<true, 0>,
+        (true, 1) => logic_imm::<true, 1>,
+        (true, 2) => logic_imm::<true, 2>,
+        (true, _) => ands_imm::<true>,
+        (false, 0) => logic_imm::<false, 0>,
+        (false, 1) => logic_imm::<false, 1>,
+        (false, 2) => logic_imm::<false, 2>,
+        (false, _) => ands_imm::<false>,
     };
-    let fallback = ((word & 15) << 28) as u64;
-    Some(Op { imm: fallback, ..op(run, word, 0, (word >> 5) & 31, (word >> 16) & 31, (word >> 12) & 15) })
+    Op { imm, ..op(run, word, rd, rn, 0, 0) }
 }
 
-/// LSLV, LSRV, ASRV, RORV and CLZ; the other one- and two-source operations stay with the
-/// interpreter.
-fn decode_shift_or_count(word: u32) -> Option<Op> {
-    let sf = word >> 31 == 1;
-    let (rd, rn, rm) = (word & 31, (word >> 5) & 31, (word >> 16) & 31);
-    let opcode = (word >> 10) & 63;
-    match (word & (1 << 29) != 0, word & (1 << 30) != 0, opcode) {
-        (false, false, 8..=11) => {
-            let run: Handler = if sf { variable_shift::<true> } else { variable_shift::<false> };
-            Some(op(run, word, rd, rn, rm, opcode - 8))
-        }
-        (false, true, 4) if rm == 0 => {
-            let run: Handler = if sf { count_leading_zeros::<true> } else { count_leading_zeros::<false> };
-            Some(op(run, word, rd, rn, 0, 0))
-        }
-        _ => None,
+#[allow(clippy::too_many_arguments)]
+fn logic_shifted(word: u32, sf: bool, opc: u8, invert: bool, rd: Reg, rn: Reg, rm: Reg, kind: u8, amount: u8) -> Op {
+    if opc != 3 && rd == ZR {
+        return nop_op(word);
     }
+    if opc == 1 && !invert && amount == 0 && rn == ZR {
+        let run: Handler = if sf { mov_reg::<true> } else { mov_reg::<false> };
+        return op(run, word, rd, rn, rm, kind);
+    }
+    let run: Handler = match (sf, opc, invert) {
+        (true, 0, false) => logic_reg::<true, 0, false>,
+        (true, 1, false) => logic_reg::<true, 1, false>,
+        (true, 2, false) => logic_reg::<true, 2, false>,
+        (true, _, false) => logic_reg::<true, 3, false>,
+        (true, 0, true) => logic_reg::<true, 0, true>,
+        (true, 1, true) => logic_reg::<true, 1, true>,
+        (true, 2, true) => logic_reg::<true, 2, true>,
+        (true, _, true) => logic_reg::<true, 3, true>,
+        (false, 0, false) => logic_reg::<false, 0, false>,
+        (false, 1, false) => logic_reg::<false, 1, false>,
+        (false, 2, false) => logic_reg::<false, 2, false>,
+        (false, _, false) => logic_reg::<false, 3, false>,
+        (false, 0, true) => logic_reg::<false, 0, true>,
+        (false, 1, true) => logic_reg::<false, 1, true>,
+        (false, 2, true) => logic_reg::<false, 2, true>,
+        (false, _, _) => logic_reg::<false, 3, true>,
+    };
+    Op { imm: amount as u64, ..op(run, word, rd, rn, rm, kind) }
 }
 
 fn nop(_: &mut CpuState, _: &mut Memory, _: &Op, pc: u64) -> Next {

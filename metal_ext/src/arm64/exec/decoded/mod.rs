@@ -1,10 +1,10 @@
 //! Instructions decoded once into a handler and its operands, for the code cache.
 //!
 //! The common integer, branch and load/store forms get a handler specialised by width, flags
-//! and addressing mode, with their fields, immediates, bitmasks and branch targets worked out
-//! at decode time. Everything else (and every encoding a specialised decoder is not sure of)
-//! runs through `generic`, the interpreter of `execute_word`, so both paths share one
-//! definition of what is undefined.
+//! and addressing mode, built from the shared decoded form (`arm64::decode`), which has worked
+//! out their fields, immediates, bitmasks and branch targets. Everything else runs through
+//! `generic`, the interpreter of `execute_word`, so both paths share one definition of what is
+//! undefined.
 //!
 //! A handler gets its instruction's address as `pc` and returns the next instruction's, which
 //! the code cache keeps in a host register rather than in `cpu.pc` (a store and reload per
@@ -14,9 +14,10 @@
 mod branches;
 mod integer;
 mod system;
-pub(crate) mod transfers;
+mod transfers;
 
 use super::Exception;
+use crate::arm64::decode::Reg;
 use crate::arm64::mem::Memory;
 use crate::arm64::state::CpuState;
 
@@ -56,16 +57,22 @@ impl Op {
     }
 }
 
-/// Decodes the instruction `word` found at `pc`.
+/// Decodes the instruction `word` found at `pc`: the shared decoded form, then the handler
+/// specialised for it where there is one.
 pub fn decode(word: u32, pc: u64) -> Op {
-    let specialised = match (word >> 25) & 0xF {
-        0b1000 | 0b1001 => integer::decode_immediate(word, pc),
-        0b0101 | 0b1101 => integer::decode_register(word),
-        0b1010 | 0b1011 => branches::decode(word, pc).or_else(|| system::decode(word)),
-        0b0100 | 0b0110 | 0b1100 | 0b1110 => transfers::decode(word),
-        _ => None,
-    };
+    let specialised = crate::arm64::decode::decode(word, pc).and_then(|insn| {
+        integer::build(&insn, word)
+            .or_else(|| branches::build(&insn, word))
+            .or_else(|| system::build(&insn, word))
+            .or_else(|| transfers::build(&insn, word))
+    });
     specialised.unwrap_or_else(|| Op::new(generic, word))
+}
+
+/// A register of the decoded form as the handlers' 5-bit field (XZR and SP both 31: each
+/// handler knows which one its field names).
+fn field(r: Reg) -> u8 {
+    r.min(31)
 }
 
 fn generic(cpu: &mut CpuState, mem: &mut Memory, op: &Op, pc: u64) -> Next {

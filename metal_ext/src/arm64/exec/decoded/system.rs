@@ -2,19 +2,17 @@
 //! a user program here) and MRS of TPIDR_EL0, the thread pointer glibc reads for `errno` and
 //! other thread-local data.
 
-use super::{next, Handler, Next, Op};
+use super::{field, next, Next, Op};
+use crate::arm64::decode::Insn;
 use crate::arm64::mem::Memory;
 use crate::arm64::state::CpuState;
 
-pub fn decode(word: u32) -> Option<Op> {
-    if word & 0xFFFF_F01F == 0xD503_201F {
-        return Some(Op::new(hint, word));
+pub fn build(insn: &Insn, word: u32) -> Option<Op> {
+    match *insn {
+        Insn::Nop => Some(Op::new(hint, word)),
+        Insn::ThreadPointer { rd } => Some(Op { a: field(rd), ..Op::new(read_thread_pointer, word) }),
+        _ => None,
     }
-    if word & 0xFFFF_FFE0 == 0xD53B_D040 {
-        let run: Handler = read_thread_pointer;
-        return Some(Op { a: (word & 31) as u8, ..Op::new(run, word) });
-    }
-    None
 }
 
 fn hint(_: &mut CpuState, _: &mut Memory, _: &Op, pc: u64) -> Next {

@@ -7,17 +7,13 @@
 //! faults and watchpoints included, goes to the interpreter for the whole instruction, as a tail
 //! call, so the fast path needs no stack frame and the slow cases behave exactly as `step`.
 
-use super::{generic, next, Handler, Next, Op};
+use super::{field, generic, next, Handler, Next, Op};
+use crate::arm64::decode::{Address, Insn, Reg, SIGN32, SIGN64, ZERO};
 use crate::arm64::exec::alu::{extend, sign_extend};
 use crate::arm64::mem::Memory;
 use crate::arm64::state::CpuState;
 
-/// How a loaded value reaches a general-purpose register.
-pub(crate) const ZERO: u8 = 0;
-pub(crate) const SIGN64: u8 = 1;
-pub(crate) const SIGN32: u8 = 2;
-
-/// Addressing modes, as bits 11..10 of the immediate forms say them.
+/// The immediate-offset addressing modes, as a handler parameter.
 const OFFSET: u8 = 0;
 const POST: u8 = 1;
 const PRE: u8 = 3;
@@ -35,97 +31,59 @@ macro_rules! sized {
     };
 }
 
-/// Loads and stores (op0 = x1x0); None leaves the word to the interpreter.
-pub fn decode(word: u32) -> Option<Op> {
-    match word & 0x3A00_0000 {
-        0x3800_0000 => single(word),
-        0x2800_0000 => pair(word),
-        _ => None,
-    }
+/// The handler of a load or store; None for other instructions and the forms left to the
+/// interpreter (vectors with writeback or a register offset).
+pub fn build(insn: &Insn, word: u32) -> Option<Op> {
+    let with = |run: Handler, rt: Reg, base: Reg, imm: u64| Op { imm, a: field(rt), b: field(base), ..Op::new(run, word) };
+    Some(match *insn {
+        Insn::Load { size, ext, rt, addr } => single(word, Some(ext), rt, size, addr)?,
+        Insn::Store { size, rt, addr } => single(word, None, rt, size, addr)?,
+        Insn::LoadVector { size, vt, addr: Address::Offset { base, imm } } => with(sized!(load_vector, size), vt, base, imm),
+        Insn::StoreVector { size, vt, addr: Address::Offset { base, imm } } => with(sized!(store_vector, size), vt, base, imm),
+        Insn::LoadPair { size, rt, rt2, addr } => pair(word, false, true, size, rt, rt2, addr)?,
+        Insn::StorePair { size, rt, rt2, addr } => pair(word, false, false, size, rt, rt2, addr)?,
+        Insn::LoadVectorPair { size, vt, vt2, addr } => pair(word, true, true, size, vt, vt2, addr)?,
+        Insn::StoreVectorPair { size, vt, vt2, addr } => pair(word, true, false, size, vt, vt2, addr)?,
+        _ => return None,
+    })
 }
 
-/// A single-register load or store's (SIMD&FP register, log2 of the bytes moved, how a load
-/// extends its value; None for a store); None for PRFM and the unallocated size/opc pairs.
-pub(crate) fn single_form(word: u32) -> Option<(bool, u32, Option<u8>)> {
-    let simd = word & (1 << 26) != 0;
-    let (size, opc) = (word >> 30, (word >> 22) & 3);
-    if simd {
-        if opc & 2 != 0 && size != 0 {
-            return None;
+/// A general-purpose register's load (`load_ext` how it extends) or store.
+fn single(word: u32, load_ext: Option<u8>, rt: Reg, size: u8, addr: Address) -> Option<Op> {
+    let (mode, base, imm) = match addr {
+        Address::Offset { base, imm } => (OFFSET, base, imm),
+        Address::Post { base, imm } => (POST, base, imm),
+        Address::Pre { base, imm } => (PRE, base, imm),
+        Address::Indexed { base, rm, option, lsl } => {
+            let run = match load_ext {
+                None => sized!(store_register, size),
+                Some(ZERO) => sized!(load_register, size, ZERO),
+                Some(SIGN64) => sized!(load_register, size, SIGN64),
+                Some(_) => sized!(load_register, size, SIGN32),
+            };
+            let (a, b, c) = (field(rt), field(base), field(rm));
+            return Some(Op { a, b, c, d: option, imm: lsl as u64, ..Op::new(run, word) });
         }
-        return Some((true, (opc & 2) << 1 | size, (opc & 1 == 1).then_some(ZERO)));
-    }
-    let load_ext = match opc {
-        0 => None,
-        1 => Some(ZERO),
-        2 if size == 3 => return None, // PRFM
-        2 => Some(SIGN64),
-        _ if size >= 2 => return None,
-        _ => Some(SIGN32),
     };
-    Some((false, size, load_ext))
+    Some(Op { imm, a: field(rt), b: field(base), ..Op::new(gpr_handler(size, load_ext, mode), word) })
 }
 
-/// log2 of the bytes in each register of a load or store pair; None for LDPSW, STGP and the
-/// unallocated sizes.
-pub(crate) fn pair_scale(word: u32) -> Option<u32> {
-    match (word >> 30, word & (1 << 26) != 0) {
-        (0, _) => Some(2),
-        (1, true) => Some(3),
-        (2, simd) => Some(if simd { 4 } else { 3 }),
-        _ => None,
-    }
-}
-
-fn single(word: u32) -> Option<Op> {
-    let (simd, scale, load_ext) = single_form(word)?;
-    let bytes = 1u32 << scale;
-    let base = Op { a: (word & 31) as u8, b: ((word >> 5) & 31) as u8, ..Op::new(super::generic, word) };
-    if word & (1 << 24) != 0 {
-        let imm = (((word >> 10) & 0xFFF) as u64) << scale;
-        return Some(Op { imm, run: offset_handler(simd, bytes, load_ext, OFFSET), ..base });
-    }
-    let mode = ((word >> 10) & 3) as u8;
-    if word & (1 << 21) == 0 {
-        // Mode 2 is the unprivileged LDTR/STTR family.
-        if mode == 2 || (simd && mode != OFFSET) {
-            return None;
-        }
-        let imm = sign_extend(((word >> 12) & 0x1FF) as u64, 9);
-        return Some(Op { imm, run: offset_handler(simd, bytes, load_ext, mode), ..base });
-    }
-    let option = (word >> 13) & 7;
-    if mode != 2 || option & 2 == 0 || simd {
-        return None; // atomics, and reserved extends
-    }
-    let lsl = if word & (1 << 12) != 0 { scale } else { 0 };
-    let run = match load_ext {
-        None => sized!(store_register, bytes),
-        Some(ZERO) => sized!(load_register, bytes, ZERO),
-        Some(SIGN64) => sized!(load_register, bytes, SIGN64),
-        Some(_) => sized!(load_register, bytes, SIGN32),
-    };
-    Some(Op { c: ((word >> 16) & 31) as u8, d: option as u8, imm: lsl as u64, run, ..base })
-}
-
-fn offset_handler(simd: bool, bytes: u32, load_ext: Option<u8>, mode: u8) -> Handler {
-    match (simd, load_ext, mode) {
-        (true, None, _) => sized!(store_vector, bytes),
-        (true, Some(_), _) => sized!(load_vector, bytes),
-        (false, None, OFFSET) => sized!(store_single, bytes, OFFSET),
-        (false, None, POST) => sized!(store_single, bytes, POST),
-        (false, None, _) => sized!(store_single, bytes, PRE),
-        (false, Some(ext), OFFSET) => match ext {
+fn gpr_handler(bytes: u8, load_ext: Option<u8>, mode: u8) -> Handler {
+    match (load_ext, mode) {
+        (None, OFFSET) => sized!(store_single, bytes, OFFSET),
+        (None, POST) => sized!(store_single, bytes, POST),
+        (None, _) => sized!(store_single, bytes, PRE),
+        (Some(ext), OFFSET) => match ext {
             ZERO => sized!(load_single, bytes, ZERO, OFFSET),
             SIGN64 => sized!(load_single, bytes, SIGN64, OFFSET),
             _ => sized!(load_single, bytes, SIGN32, OFFSET),
         },
-        (false, Some(ext), POST) => match ext {
+        (Some(ext), POST) => match ext {
             ZERO => sized!(load_single, bytes, ZERO, POST),
             SIGN64 => sized!(load_single, bytes, SIGN64, POST),
             _ => sized!(load_single, bytes, SIGN32, POST),
         },
-        (false, Some(ext), _) => match ext {
+        (Some(ext), _) => match ext {
             ZERO => sized!(load_single, bytes, ZERO, PRE),
             SIGN64 => sized!(load_single, bytes, SIGN64, PRE),
             _ => sized!(load_single, bytes, SIGN32, PRE),
@@ -133,16 +91,15 @@ fn offset_handler(simd: bool, bytes: u32, load_ext: Option<u8>, mode: u8) -> Han
     }
 }
 
-fn pair(word: u32) -> Option<Op> {
-    let simd = word & (1 << 26) != 0;
-    let scale = pair_scale(word)?;
-    let bytes = 1u32 << scale;
-    let mode = match (word >> 23) & 3 {
-        1 => POST,
-        3 => PRE,
-        _ => OFFSET, // 0 is the non-temporal LDNP/STNP
+#[allow(clippy::too_many_arguments)]
+fn pair(word: u32, simd: bool, load: bool, bytes: u8, t: Reg, t2: Reg, addr: Address) -> Option<Op> {
+    let (mode, base, imm) = match addr {
+        Address::Offset { base, imm } => (OFFSET, base, imm),
+        Address::Post { base, imm } => (POST, base, imm),
+        Address::Pre { base, imm } => (PRE, base, imm),
+        Address::Indexed { .. } => return None,
     };
-    let run = match (simd, word & (1 << 22) != 0, mode) {
+    let run = match (simd, load, mode) {
         (false, true, OFFSET) => sized!(load_pair, bytes, OFFSET),
         (false, true, POST) => sized!(load_pair, bytes, POST),
         (false, true, _) => sized!(load_pair, bytes, PRE),
@@ -156,8 +113,7 @@ fn pair(word: u32) -> Option<Op> {
         (true, false, POST) => sized!(store_vector_pair, bytes, POST),
         (true, false, _) => sized!(store_vector_pair, bytes, PRE),
     };
-    let imm = sign_extend(((word >> 15) & 0x7F) as u64, 7) << scale;
-    Some(Op { imm, a: (word & 31) as u8, b: ((word >> 5) & 31) as u8, c: ((word >> 10) & 31) as u8, ..Op::new(run, word) })
+    Some(Op { imm, a: field(t), b: field(base), c: field(t2), ..Op::new(run, word) })
 }
 
 /// The access address and the written-back base of an immediate-offset form.

@@ -19,8 +19,7 @@ use cranelift_codegen::ir::types::{I128, I16, I32, I64, I8};
 use cranelift_codegen::ir::{Block, InstBuilder, MemFlagsData, Type, Value};
 use cranelift_frontend::{FunctionBuilder, Variable};
 
-use super::decode::{self, Address, Insn, Operand, Reg, ZR};
-use crate::arm64::exec::decoded::transfers::{SIGN64, ZERO};
+use crate::arm64::decode::{self, Address, Insn, Operand, Reg, SIGN64, ZERO, ZR};
 use super::{Layout, Link, CHAIN_LINKS};
 use crate::arm64::mem::{READ, TLB_OWNED, WRITE};
 
@@ -127,6 +126,7 @@ fn registers(insn: &Insn) -> (u32, u32) {
         LoadVector { addr, .. } | StoreVector { addr, .. } | LoadVectorPair { addr, .. } | StoreVectorPair { addr, .. } => {
             address_regs(&addr)
         }
+        AddCarry { .. } | Crc32 { .. } | Prefetch { .. } => unreachable!("not translated: {insn:?}"),
     }
 }
 
@@ -1056,6 +1056,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
                 self.store_vector(p, size as i32, size, vt2);
                 self.write_back(wb);
             }
+            AddCarry { .. } | Crc32 { .. } | Prefetch { .. } => unreachable!("not translated: {insn:?}"),
         }
         self.pending += 1;
         true

@@ -1,0 +1,159 @@
+//! The one decoded form of the A64 integer, branch and load/store instructions: operands,
+//! widths and addressing modes worked out once from the word, with every field combination the
+//! architecture leaves unallocated rejected here. The interpreter, the code cache's handlers,
+//! the block compiler and the disassembler all read this form, so that an instruction's meaning
+//! is written once. Words outside it (`None`) are the ones each reader handles on its own or
+//! rejects.
+
+mod branches;
+mod immediates;
+mod integer;
+mod transfers;
+
+pub use immediates::{decode_bit_masks, move_wide};
+pub use transfers::{pair_scale, single_form, SIGN32, SIGN64, ZERO};
+
+/// A register operand: 0..=30 are x0..x30, 31 the stack pointer, `ZR` the zero register
+/// (reads 0, writes vanish). The decoder resolves which of the last two field value 31 means.
+pub type Reg = u8;
+pub const ZR: Reg = 32;
+
+pub(crate) fn zr(field: u32) -> Reg {
+    if field & 31 == 31 {
+        ZR
+    } else {
+        (field & 31) as Reg
+    }
+}
+
+pub(crate) fn sp(field: u32) -> Reg {
+    (field & 31) as Reg
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Operand {
+    Imm(u64),
+    /// Register shifted: kind 0 LSL, 1 LSR, 2 ASR, 3 ROR.
+    Shifted { rm: Reg, kind: u8, amount: u8 },
+    /// Register extended (UXTB..SXTX, option 0..7), then shifted left by `lsl`.
+    Extended { rm: Reg, option: u8, lsl: u8 },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Address {
+    Offset { base: Reg, imm: u64 },
+    Pre { base: Reg, imm: u64 },
+    Post { base: Reg, imm: u64 },
+    /// base + extend(rm, option) << lsl
+    Indexed { base: Reg, rm: Reg, option: u8, lsl: u8 },
+}
+
+impl Address {
+    /// The register written back, if any.
+    pub fn writeback(&self) -> Option<Reg> {
+        match *self {
+            Address::Pre { base, .. } | Address::Post { base, .. } => Some(base),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Unary {
+    Rbit,
+    Rev16,
+    Rev32,
+    Rev,
+    Clz,
+    Cls,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Insn {
+    AddSub { sf: bool, sub: bool, flags: bool, rd: Reg, rn: Reg, op: Operand },
+    /// opc 0 AND, 1 ORR, 2 EOR, 3 ANDS; `invert` negates the second operand (BIC, ORN, EON, BICS).
+    Logic { sf: bool, opc: u8, invert: bool, rd: Reg, rn: Reg, op: Operand },
+    /// rd = value (MOVZ, MOVN, ADR, ADRP).
+    Const { rd: Reg, value: u64 },
+    /// MOVK: rd = (rd & !mask) | value.
+    Insert { sf: bool, rd: Reg, value: u64, mask: u64 },
+    /// SBFM (opc 0), BFM (1), UBFM (2) with their decoded masks.
+    Bitfield { sf: bool, opc: u8, rd: Reg, rn: Reg, immr: u8, imms: u8, wmask: u64, tmask: u64 },
+    Extract { sf: bool, rd: Reg, rn: Reg, rm: Reg, lsb: u8 },
+    /// LSLV, LSRV, ASRV, RORV (kind as in `Operand::Shifted`).
+    ShiftVariable { sf: bool, kind: u8, rd: Reg, rn: Reg, rm: Reg },
+    Divide { sf: bool, signed: bool, rd: Reg, rn: Reg, rm: Reg },
+    /// MADD / MSUB.
+    MultiplyAdd { sf: bool, sub: bool, rd: Reg, rn: Reg, rm: Reg, ra: Reg },
+    /// ADC, ADCS, SBC, SBCS: rn + rm (inverted for `sub`) + C.
+    AddCarry { sf: bool, sub: bool, flags: bool, rd: Reg, rn: Reg, rm: Reg },
+    /// CRC32B..CRC32X and CRC32CB..CRC32CX (`castagnoli`) over the low `bytes` of rm.
+    Crc32 { castagnoli: bool, bytes: u8, rd: Reg, rn: Reg, rm: Reg },
+    /// SMADDL, SMSUBL, UMADDL, UMSUBL.
+    MultiplyLong { signed: bool, sub: bool, rd: Reg, rn: Reg, rm: Reg, ra: Reg },
+    /// SMULH, UMULH.
+    MultiplyHigh { signed: bool, rd: Reg, rn: Reg, rm: Reg },
+    Unary { sf: bool, op: Unary, rd: Reg, rn: Reg },
+    /// CSEL, CSINC (`increment`), CSINV (`invert`), CSNEG (both).
+    Select { sf: bool, cond: u8, invert: bool, increment: bool, rd: Reg, rn: Reg, rm: Reg },
+    /// CCMP / CCMN (`add`) with a register or 5-bit immediate; `nzcv` when the condition fails.
+    CondCompare { sf: bool, add: bool, cond: u8, nzcv: u8, rn: Reg, op: Operand },
+    Branch { target: u64, link: bool },
+    CondBranch { cond: u8, target: u64 },
+    CompareBranch { sf: bool, nonzero: bool, rt: Reg, target: u64 },
+    TestBranch { nonzero: bool, rt: Reg, bit: u8, target: u64 },
+    /// BR, BLR, RET.
+    Indirect { rn: Reg, link: bool },
+    Nop,
+    /// MRS of TPIDR_EL0.
+    ThreadPointer { rd: Reg },
+    /// `ext`: how the value reaches the register (`ZERO`, `SIGN64`, `SIGN32`).
+    Load { size: u8, ext: u8, rt: Reg, addr: Address },
+    Store { size: u8, rt: Reg, addr: Address },
+    LoadPair { size: u8, rt: Reg, rt2: Reg, addr: Address },
+    StorePair { size: u8, rt: Reg, rt2: Reg, addr: Address },
+    /// SIMD&FP registers (v0..v31), 1 to 16 bytes, zero-extended into the whole register on loads.
+    LoadVector { size: u8, vt: u8, addr: Address },
+    StoreVector { size: u8, vt: u8, addr: Address },
+    LoadVectorPair { size: u8, vt: u8, vt2: u8, addr: Address },
+    StoreVectorPair { size: u8, vt: u8, vt2: u8, addr: Address },
+    /// PRFM, PRFUM: `op` names the prefetch (PLDL1KEEP...); nothing is accessed.
+    Prefetch { op: u8, addr: Address },
+}
+
+impl Insn {
+    /// Whether the instruction may leave the straight line (its region's exit or a jump).
+    pub fn is_branch(&self) -> bool {
+        matches!(
+            self,
+            Insn::Branch { .. }
+                | Insn::CondBranch { .. }
+                | Insn::CompareBranch { .. }
+                | Insn::TestBranch { .. }
+                | Insn::Indirect { .. }
+        )
+    }
+
+    /// The direct branch target, if any.
+    pub fn target(&self) -> Option<u64> {
+        match *self {
+            Insn::Branch { target, .. }
+            | Insn::CondBranch { target, .. }
+            | Insn::CompareBranch { target, .. }
+            | Insn::TestBranch { target, .. } => Some(target),
+            _ => None,
+        }
+    }
+}
+
+/// Decodes `word` found at `pc` (branch targets and ADR/ADRP values are absolute), or None for
+/// a word outside the form.
+pub fn decode(word: u32, pc: u64) -> Option<Insn> {
+    match (word >> 25) & 0xF {
+        0b1000 | 0b1001 => integer::immediate(word, pc),
+        0b0101 | 0b1101 => integer::register(word),
+        0b1010 | 0b1011 => branches::decode(word, pc),
+        0b0100 | 0b0110 | 0b1100 | 0b1110 => transfers::decode(word),
+        _ => None,
+    }
+}
