@@ -111,7 +111,7 @@ impl Arm64Core {
 
     /// Stops `step` before any instruction that reads (`read`) or writes (`write`) a byte of
     /// [address, address+size).
-    #[pyo3(signature = (address, size, read = true, write = true))]
+    #[pyo3(signature = (address, size, read = false, write = true))]
     fn watch(&mut self, address: u64, size: u64, read: bool, write: bool) {
         self.mem.watch(address, size, read, write);
     }
