@@ -27,7 +27,8 @@ pub(super) fn decode(word: u32, pc: u64) -> Option<Insn> {
     }
     // BR, BLR, RET (no pointer authentication).
     if word & 0xFF9F_FC1F == 0xD61F_0000 && (word >> 21) & 3 != 3 {
-        return Some(Insn::Indirect { rn: zr(word >> 5), link: (word >> 21) & 3 == 1 });
+        let (link, ret) = ((word >> 21) & 3 == 1, (word >> 21) & 3 == 2);
+        return Some(Insn::Indirect { rn: zr(word >> 5), link, ret });
     }
     // Hints (NOP, YIELD, BTI...) do nothing for a user program here, as in the interpreter.
     if word & 0xFFFF_F01F == 0xD503_201F {

@@ -1,6 +1,6 @@
 //! Data processing with an immediate (op0 = 100x) and on registers (op0 = x101).
 
-use super::{decode_bit_masks, move_wide, sp, zr, Insn, Operand, Unary};
+use super::{decode_bit_masks, move_wide, sp, zr, ConstOrigin, Insn, Operand, Unary};
 use crate::arm64::exec::alu::sign_extend;
 
 pub(super) fn immediate(word: u32, pc: u64) -> Option<Insn> {
@@ -10,13 +10,14 @@ pub(super) fn immediate(word: u32, pc: u64) -> Option<Insn> {
         0 | 1 => {
             let imm = sign_extend((((word >> 5) & 0x7FFFF) << 2 | (word >> 29) & 3) as u64, 21);
             let value = if sf { (pc & !0xFFF).wrapping_add(imm << 12) } else { pc.wrapping_add(imm) };
-            Some(Insn::Const { rd: zr(rd), value })
+            let origin = if sf { ConstOrigin::Adrp } else { ConstOrigin::Adr };
+            Some(Insn::Const { rd: zr(rd), value, origin })
         }
         2 => {
-            let imm = (((word >> 10) & 0xFFF) as u64) << (12 * ((word >> 22) & 1));
+            let op = Operand::ShiftedImm { imm12: ((word >> 10) & 0xFFF) as u16, lsl12: word & (1 << 22) != 0 };
             let flags = word & (1 << 29) != 0;
             let rd = if flags { zr(rd) } else { sp(rd) };
-            Some(Insn::AddSub { sf, sub: word & (1 << 30) != 0, flags, rd, rn: sp(rn), op: Operand::Imm(imm) })
+            Some(Insn::AddSub { sf, sub: word & (1 << 30) != 0, flags, rd, rn: sp(rn), op })
         }
         4 => {
             let n = (word >> 22) & 1;
@@ -32,8 +33,12 @@ pub(super) fn immediate(word: u32, pc: u64) -> Option<Insn> {
             let (opc, shift, imm) = move_wide(word)?;
             let keep = if sf { u64::MAX } else { u32::MAX as u64 };
             match opc {
-                0 => Some(Insn::Const { rd: zr(rd), value: !imm & keep }),
-                2 => Some(Insn::Const { rd: zr(rd), value: imm }),
+                0 | 2 => {
+                    let (inverted, imm16) = (opc == 0, (imm >> shift) as u16);
+                    let origin = ConstOrigin::MoveWide { sf, inverted, imm16, shift: shift as u8 };
+                    let value = if inverted { !imm & keep } else { imm };
+                    Some(Insn::Const { rd: zr(rd), value, origin })
+                }
                 _ => Some(Insn::Insert { sf, rd: zr(rd), value: imm, mask: 0xFFFF << shift }),
             }
         }

@@ -33,10 +33,33 @@ pub(crate) fn sp(field: u32) -> Reg {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Operand {
     Imm(u64),
+    /// ADD/SUB's 12-bit immediate, shifted left by 12 when `lsl12` (see `value`).
+    ShiftedImm { imm12: u16, lsl12: bool },
     /// Register shifted: kind 0 LSL, 1 LSR, 2 ASR, 3 ROR.
     Shifted { rm: Reg, kind: u8, amount: u8 },
     /// Register extended (UXTB..SXTX, option 0..7), then shifted left by `lsl`.
     Extended { rm: Reg, option: u8, lsl: u8 },
+}
+
+impl Operand {
+    /// The value of an immediate operand.
+    #[inline(always)]
+    pub fn immediate(&self) -> Option<u64> {
+        match *self {
+            Operand::Imm(v) => Some(v),
+            Operand::ShiftedImm { imm12, lsl12 } => Some((imm12 as u64) << (12 * lsl12 as u32)),
+            _ => None,
+        }
+    }
+}
+
+/// Which instruction wrote a constant into a register, as it was written (for the disassembler).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ConstOrigin {
+    Adr,
+    Adrp,
+    /// MOVZ (`inverted` false) or MOVN of `imm16` shifted left by `shift`.
+    MoveWide { sf: bool, inverted: bool, imm16: u16, shift: u8 },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -74,7 +97,7 @@ pub enum Insn {
     /// opc 0 AND, 1 ORR, 2 EOR, 3 ANDS; `invert` negates the second operand (BIC, ORN, EON, BICS).
     Logic { sf: bool, opc: u8, invert: bool, rd: Reg, rn: Reg, op: Operand },
     /// rd = value (MOVZ, MOVN, ADR, ADRP).
-    Const { rd: Reg, value: u64 },
+    Const { rd: Reg, value: u64, origin: ConstOrigin },
     /// MOVK: rd = (rd & !mask) | value.
     Insert { sf: bool, rd: Reg, value: u64, mask: u64 },
     /// SBFM (opc 0), BFM (1), UBFM (2) with their decoded masks.
@@ -102,8 +125,8 @@ pub enum Insn {
     CondBranch { cond: u8, target: u64 },
     CompareBranch { sf: bool, nonzero: bool, rt: Reg, target: u64 },
     TestBranch { nonzero: bool, rt: Reg, bit: u8, target: u64 },
-    /// BR, BLR, RET.
-    Indirect { rn: Reg, link: bool },
+    /// BR, BLR, RET (`ret`: BR with a hint to branch prediction that it returns).
+    Indirect { rn: Reg, link: bool, ret: bool },
     Nop,
     /// MRS of TPIDR_EL0.
     ThreadPointer { rd: Reg },

@@ -1,56 +1,42 @@
-//! Branches, exception generation and the system instructions the core executes: hints,
-//! CLREX/DSB/DMB/ISB, the cache operations DC ZVA, DC CVAC/CVAU/CIVAC and IC IVAU, and MRS/MSR of
-//! the registers in `REGISTERS`. Other system encodings (PSTATE writes, other SYS operations and
+//! Branches (printed from the decoded form), exception generation and the system instructions
+//! the core executes: hints, CLREX/DSB/DMB/ISB, the cache operations DC ZVA, DC CVAC/CVAU/CIVAC
+//! and IC IVAU, and MRS/MSR of the registers in `REGISTERS`. Other system encodings (PSTATE writes, other SYS operations and
 //! system registers, SYSL, the transactional-memory forms) read `.inst` with a note.
 
-use super::fields::{bit, bits, not_executed, r, sext, uimm, COND};
+use super::fields::{bit, bits, not_executed, r, reg, sext, uimm, COND};
+use crate::arm64::decode::{self, Insn};
 
 pub fn decode(w: u32, pc: u64) -> Option<String> {
-    let target = |offset: i64| uimm(pc.wrapping_add(offset as u64));
-    match bits(w, 31, 29) {
-        0b000 | 0b100 => {
-            let name = if bit(w, 31) == 1 { "bl" } else { "b" };
-            Some(format!("{name} {}", target(sext(bits(w, 25, 0) as u64, 26) * 4)))
+    match decode::decode(w, pc) {
+        Some(Insn::Branch { target, link }) => Some(format!("{} {}", if link { "bl" } else { "b" }, uimm(target))),
+        Some(Insn::CondBranch { cond, target }) => Some(format!("b.{} {}", COND[cond as usize], uimm(target))),
+        Some(Insn::CompareBranch { sf, nonzero, rt, target }) => {
+            Some(format!("{} {}, {}", if nonzero { "cbnz" } else { "cbz" }, reg(rt, sf), uimm(target)))
         }
-        0b001 | 0b101 => compare_or_test(w, pc),
-        0b010 if bits(w, 25, 24) == 0 => {
-            let c = COND[bits(w, 3, 0) as usize];
-            let name = if bit(w, 4) == 1 { "bc" } else { "b" };
-            Some(format!(
-                "{name}.{c} {}",
-                target(sext(bits(w, 23, 5) as u64, 19) * 4)
-            ))
+        Some(Insn::TestBranch { nonzero, rt, bit, target }) => {
+            let name = if nonzero { "tbnz" } else { "tbz" };
+            Some(format!("{name} {}, {}, {}", reg(rt, bit >= 32), uimm(bit as u64), uimm(target)))
         }
-        0b110 => match bits(w, 25, 22) {
-            0b0000..=0b0011 => exception(w),
-            0b0100 => system(w),
-            0b1000..=0b1111 => branch_register(w),
+        Some(Insn::Indirect { rn: 30, ret: true, .. }) => Some("ret".into()),
+        Some(Insn::Indirect { rn, link, ret }) => {
+            let name = if ret { "ret" } else if link { "blr" } else { "br" };
+            Some(format!("{name} {}", reg(rn, true)))
+        }
+        // The hint's name and the system register are the word's (the form keeps neither).
+        _ => match bits(w, 31, 29) {
+            // BC.cond (FEAT_HBC), which the core does not execute.
+            0b010 if bits(w, 25, 24) == 0 && bit(w, 4) == 1 => {
+                let offset = sext(bits(w, 23, 5) as u64, 19) * 4;
+                Some(format!("bc.{} {}", COND[bits(w, 3, 0) as usize], uimm(pc.wrapping_add(offset as u64))))
+            }
+            0b110 => match bits(w, 25, 22) {
+                0b0000..=0b0011 => exception(w),
+                0b0100 => system(w),
+                0b1000..=0b1111 => branch_register(w),
+                _ => None,
+            },
             _ => None,
         },
-        _ => None,
-    }
-}
-
-fn compare_or_test(w: u32, pc: u64) -> Option<String> {
-    let rt = bits(w, 4, 0);
-    if bit(w, 25) == 0 {
-        let name = if bit(w, 24) == 1 { "cbnz" } else { "cbz" };
-        let off = sext(bits(w, 23, 5) as u64, 19) * 4;
-        Some(format!(
-            "{name} {}, {}",
-            r(rt, bit(w, 31) == 1),
-            uimm(pc.wrapping_add(off as u64))
-        ))
-    } else {
-        let name = if bit(w, 24) == 1 { "tbnz" } else { "tbz" };
-        let bitpos = bit(w, 31) << 5 | bits(w, 23, 19);
-        let off = sext(bits(w, 18, 5) as u64, 14) * 4;
-        Some(format!(
-            "{name} {}, {}, {}",
-            r(rt, bit(w, 31) == 1),
-            uimm(bitpos as u64),
-            uimm(pc.wrapping_add(off as u64))
-        ))
     }
 }
 
@@ -210,10 +196,7 @@ fn branch_register(w: u32) -> Option<String> {
         _ => None,
     };
     match (opc, op3, rn, op4) {
-        (0, 0, _, 0) => Some(format!("br {xn}")),
-        (1, 0, _, 0) => Some(format!("blr {xn}")),
-        (2, 0, 30, 0) => Some("ret".into()),
-        (2, 0, _, 0) => Some(format!("ret {xn}")),
+        // (BR, BLR and RET are the decoded form's `Indirect`.)
         (0 | 1, 2 | 3, _, 31) => Some(format!(
             "{}z {xn}",
             pac_key(if opc == 0 { "bra" } else { "blra" })?

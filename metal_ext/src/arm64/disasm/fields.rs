@@ -1,6 +1,8 @@
 //! Bit fields, register names, vector arrangements and the immediate encodings shared by every
 //! group (the one module the decoders import from; none imports from another decoder).
 
+use crate::arm64::decode::{Reg, ZR};
+
 /// Bits `hi..=lo` of `w`.
 pub fn bits(w: u32, hi: u32, lo: u32) -> u32 {
     (w >> lo) & (((1u64 << (hi - lo + 1)) - 1) as u32)
@@ -24,6 +26,15 @@ pub fn r(n: u32, x: bool) -> String {
         (31, false) => "wzr".into(),
         (_, true) => format!("x{n}"),
         (_, false) => format!("w{n}"),
+    }
+}
+
+/// A register of the decoded form: XZR/WZR for `ZR`, SP/WSP for 31.
+pub fn reg(n: Reg, x: bool) -> String {
+    if n == ZR {
+        r(31, x)
+    } else {
+        rsp(n as u32, x)
     }
 }
 
@@ -117,35 +128,6 @@ pub const SHIFT: [&str; 4] = ["lsl", "lsr", "asr", "ror"];
 /// Extend names of extended-register forms, indexed by the 3-bit option.
 pub const EXTEND: [&str; 8] = ["uxtb", "uxth", "uxtw", "uxtx", "sxtb", "sxth", "sxtw", "sxtx"];
 
-/// The `DecodeBitMasks` value of a logical immediate (N:immr:imms), or None when reserved.
-pub fn bitmask(n: u32, immr: u32, imms: u32, regsize: u32) -> Option<u64> {
-    let combined = (n << 6) | (!imms & 0x3f);
-    if combined == 0 {
-        return None;
-    }
-    let len = 31 - combined.leading_zeros();
-    let size = 1u32 << len;
-    if size > regsize {
-        return None;
-    }
-    let levels = size - 1;
-    let s = imms & levels;
-    let rot = immr & levels;
-    if s == levels {
-        return None;
-    }
-    let ones = (1u64 << (s + 1)) - 1;
-    let mask = if size == 64 { u64::MAX } else { (1u64 << size) - 1 };
-    let elem = ((ones >> rot) | (ones << ((size - rot) % size))) & mask;
-    let mut v = 0u64;
-    let mut i = 0;
-    while i < regsize {
-        v |= elem << i;
-        i += size;
-    }
-    Some(v)
-}
-
 /// The 8-bit floating-point immediate (`VFPExpandImm`) as a double.
 pub fn fp8(imm8: u32) -> f64 {
     let sign = if imm8 & 0x80 != 0 { -1.0 } else { 1.0 };
@@ -174,16 +156,6 @@ pub fn byte_mask(imm8: u32) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn bitmask_immediates() {
-        assert_eq!(bitmask(0, 0, 0, 32), Some(1));
-        assert_eq!(bitmask(1, 0, 0, 64), Some(1));
-        assert_eq!(bitmask(0, 1, 0, 32), Some(0x8000_0000));
-        assert_eq!(bitmask(0, 0, 0b111100, 32), Some(0x5555_5555));
-        assert_eq!(bitmask(0, 0, 0x3f, 32), None);
-        assert_eq!(bitmask(1, 0, 0x3f, 32), None);
-    }
 
     #[test]
     fn fp_immediates() {

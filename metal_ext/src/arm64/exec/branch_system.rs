@@ -59,7 +59,7 @@ pub fn execute_decoded(cpu: &mut CpuState, insn: &Insn, pc: u64) {
         Insn::CondBranch { cond, target } => condition_holds(cond as u32, cpu.nzcv).then_some(target),
         Insn::CompareBranch { sf, nonzero, rt, target } => ((width(cpu.reg(rt), sf) != 0) == nonzero).then_some(target),
         Insn::TestBranch { nonzero, rt, bit, target } => (((cpu.reg(rt) >> bit) & 1 != 0) == nonzero).then_some(target),
-        Insn::Indirect { rn, link } => {
+        Insn::Indirect { rn, link, .. } => {
             let target = cpu.reg(rn);
             if link {
                 cpu.x[30] = pc.wrapping_add(4);

@@ -34,7 +34,7 @@ pub fn execute(cpu: &mut CpuState, insn: &Insn) {
             }
             cpu.set_reg(rd, r);
         }
-        Insn::Const { rd, value } => cpu.set_reg(rd, value),
+        Insn::Const { rd, value, .. } => cpu.set_reg(rd, value),
         Insn::Insert { sf, rd, value, mask } => cpu.set_reg(rd, width((cpu.reg(rd) & !mask) | value, sf)),
         Insn::Bitfield { sf, opc, rd, rn, immr, imms, wmask, tmask } => {
             let src = width(cpu.reg(rn), sf);
@@ -105,8 +105,8 @@ pub fn execute(cpu: &mut CpuState, insn: &Insn) {
         Insn::CondCompare { sf, add, cond, nzcv, rn, op } => {
             cpu.nzcv = if condition_holds(cond as u32, cpu.nzcv) {
                 let y = match op {
-                    Operand::Imm(imm) => imm,
                     Operand::Shifted { rm, .. } | Operand::Extended { rm, .. } => cpu.reg(rm),
+                    _ => op.immediate().expect("an immediate"),
                 };
                 add_with_carry(cpu.reg(rn), if add { y } else { !y }, !add, sf).1
             } else {
@@ -121,7 +121,7 @@ pub fn execute(cpu: &mut CpuState, insn: &Insn) {
 #[inline(always)]
 fn operand(cpu: &CpuState, op: Operand, sf: bool) -> u64 {
     match op {
-        Operand::Imm(imm) => imm,
+        Operand::Imm(_) | Operand::ShiftedImm { .. } => op.immediate().expect("an immediate"),
         Operand::Shifted { rm, kind, amount } => shift(width(cpu.reg(rm), sf), kind as u32, amount as u32, sf),
         Operand::Extended { rm, option, lsl } => extend(cpu.reg(rm), option as u32, lsl as u32),
     }

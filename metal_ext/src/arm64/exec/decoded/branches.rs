@@ -25,7 +25,7 @@ pub fn build(insn: &Insn, word: u32) -> Option<Op> {
             let run: Handler = if nonzero { tb::<true> } else { tb::<false> };
             Op { a: field(rt), d: bit, ..to(run, target) }
         }
-        Insn::Indirect { rn, link } => Op { b: field(rn), ..Op::new(if link { blr as Handler } else { br }, word) },
+        Insn::Indirect { rn, link, .. } => Op { b: field(rn), ..Op::new(if link { blr as Handler } else { br }, word) },
         _ => return None,
     })
 }

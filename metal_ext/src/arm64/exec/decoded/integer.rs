@@ -29,7 +29,7 @@ fn constant(word: u32, rd: Reg, value: u64) -> Op {
 /// The handler for an integer data-processing instruction; None leaves it to the interpreter.
 pub fn build(insn: &Insn, word: u32) -> Option<Op> {
     Some(match *insn {
-        Insn::Const { rd, value } => constant(word, rd, value),
+        Insn::Const { rd, value, .. } => constant(word, rd, value),
         Insn::Insert { .. } | Insn::Bitfield { .. } | Insn::Extract { .. } if insn_writes_zr(insn) => nop_op(word),
         Insn::Insert { sf, rd, value, mask } => {
             let run: Handler = if sf { movk::<true> } else { movk::<false> };
@@ -49,7 +49,9 @@ pub fn build(insn: &Insn, word: u32) -> Option<Op> {
             let run: Handler = if sf { extr::<true> } else { extr::<false> };
             op(run, word, rd, rn, rm, lsb)
         }
-        Insn::AddSub { sf, sub, flags, rd, rn, op: Operand::Imm(imm) } => add_sub_immediate(word, sf, sub, flags, rd, rn, imm),
+        Insn::AddSub { sf, sub, flags, rd, rn, op: op @ Operand::ShiftedImm { .. } } => {
+            add_sub_immediate(word, sf, sub, flags, rd, rn, op.immediate().expect("an immediate"))
+        }
         Insn::AddSub { sf, sub, flags, rd, rn, op: Operand::Shifted { rm, kind, amount } } => {
             let run: Handler = match (sf, sub, flags) {
                 (true, false, false) => add_reg::<true, false, false>,
@@ -89,6 +91,7 @@ pub fn build(insn: &Insn, word: u32) -> Option<Op> {
             let (c, immediate) = match second {
                 Operand::Imm(imm) => (imm as u8, true),
                 Operand::Shifted { rm, .. } | Operand::Extended { rm, .. } => (field(rm), false),
+                Operand::ShiftedImm { .. } => return None,
             };
             let run: Handler = match (sf, !add, immediate) {
                 (true, false, false) => conditional_compare::<true, false, false>,

@@ -80,7 +80,7 @@ fn address_regs(a: &Address) -> (u32, u32) {
 
 fn operand_regs(op: &Operand) -> u32 {
     match *op {
-        Operand::Imm(_) => 0,
+        Operand::Imm(_) | Operand::ShiftedImm { .. } => 0,
         Operand::Shifted { rm, .. } | Operand::Extended { rm, .. } => mask(rm),
     }
 }
@@ -106,7 +106,7 @@ fn registers(insn: &Insn) -> (u32, u32) {
         Branch { link, .. } => (0, if link { 1 << 30 } else { 0 }),
         CondBranch { .. } | Nop => (0, 0),
         CompareBranch { rt, .. } | TestBranch { rt, .. } => (mask(rt), 0),
-        Indirect { rn, link } => (mask(rn), if link { 1 << 30 } else { 0 }),
+        Indirect { rn, link, .. } => (mask(rn), if link { 1 << 30 } else { 0 }),
         Load { rt, addr, .. } => {
             let (r, w) = address_regs(&addr);
             (r, w | mask(rt))
@@ -407,7 +407,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
 
     fn operand(&mut self, op: Operand, sf: bool) -> Value {
         match op {
-            Operand::Imm(v) => self.constant(v, sf),
+            Operand::Imm(_) | Operand::ShiftedImm { .. } => self.constant(op.immediate().expect("an immediate"), sf),
             Operand::Shifted { rm, kind, amount } => {
                 let v = self.read_w(rm, sf);
                 self.shift_by(v, kind, amount)
@@ -820,7 +820,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
                 }
                 self.write_w(rd, r, sf);
             }
-            Const { rd, value } => {
+            Const { rd, value, .. } => {
                 let v = self.b.ins().iconst(I64, value as i64);
                 self.write(rd, v);
             }
@@ -997,7 +997,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
                 self.branch_if(c, pc, target);
                 return true;
             }
-            Indirect { rn, link } => {
+            Indirect { rn, link, .. } => {
                 let target = self.read(rn);
                 if link {
                     let ret = self.b.ins().iconst(I64, pc as i64 + 4);
