@@ -66,11 +66,14 @@ pub enum ConstOrigin {
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Address {
-    Offset { base: Reg, imm: u64 },
+    /// base + imm; `unscaled` for the LDUR/STUR spelling (a signed 9-bit byte offset rather
+    /// than an unsigned 12-bit one scaled by the access size).
+    Offset { base: Reg, imm: u64, unscaled: bool },
     Pre { base: Reg, imm: u64 },
     Post { base: Reg, imm: u64 },
-    /// base + extend(rm, option) << lsl
-    Indexed { base: Reg, rm: Reg, option: u8, lsl: u8 },
+    /// base + extend(rm, option) << lsl; `shifted` when the encoding asks for the shift by the
+    /// access size (LSL #0 for a byte).
+    Indexed { base: Reg, rm: Reg, option: u8, lsl: u8, shifted: bool },
 }
 
 impl Address {
@@ -134,13 +137,14 @@ pub enum Insn {
     /// `ext`: how the value reaches the register (`ZERO`, `SIGN64`, `SIGN32`).
     Load { size: u8, ext: u8, rt: Reg, addr: Address },
     Store { size: u8, rt: Reg, addr: Address },
-    LoadPair { size: u8, rt: Reg, rt2: Reg, addr: Address },
-    StorePair { size: u8, rt: Reg, rt2: Reg, addr: Address },
+    /// Pairs; `non_temporal` for LDNP/STNP (offset addressing with a hint to caches).
+    LoadPair { size: u8, rt: Reg, rt2: Reg, addr: Address, non_temporal: bool },
+    StorePair { size: u8, rt: Reg, rt2: Reg, addr: Address, non_temporal: bool },
     /// SIMD&FP registers (v0..v31), 1 to 16 bytes, zero-extended into the whole register on loads.
     LoadVector { size: u8, vt: u8, addr: Address },
     StoreVector { size: u8, vt: u8, addr: Address },
-    LoadVectorPair { size: u8, vt: u8, vt2: u8, addr: Address },
-    StoreVectorPair { size: u8, vt: u8, vt2: u8, addr: Address },
+    LoadVectorPair { size: u8, vt: u8, vt2: u8, addr: Address, non_temporal: bool },
+    StoreVectorPair { size: u8, vt: u8, vt2: u8, addr: Address, non_temporal: bool },
     /// MRS and MSR of a system register the core knows.
     ReadSystem { reg: SystemRegister, rt: Reg },
     WriteSystem { reg: SystemRegister, rt: Reg },

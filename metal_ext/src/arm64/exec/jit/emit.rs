@@ -712,7 +712,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
     /// The access address and, for pre/post-index, the written-back base.
     fn address(&mut self, a: Address) -> (Value, Option<(Reg, Value)>) {
         match a {
-            Address::Offset { base, imm } => {
+            Address::Offset { base, imm, .. } => {
                 let b = self.read(base);
                 (self.b.ins().iadd_imm_u(b, imm as i64), None)
             }
@@ -726,7 +726,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
                 let moved = self.b.ins().iadd_imm_u(b, imm as i64);
                 (b, Some((base, moved)))
             }
-            Address::Indexed { base, rm, option, lsl } => {
+            Address::Indexed { base, rm, option, lsl, .. } => {
                 let (b, m) = (self.read(base), self.read(rm));
                 let off = self.extend(m, option, lsl);
                 (self.b.ins().iadd(b, off), None)
@@ -1026,7 +1026,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
                 self.store_value(p, 0, rt, size);
                 self.write_back(wb);
             }
-            LoadPair { size, rt, rt2, addr } => {
+            LoadPair { size, rt, rt2, addr, .. } => {
                 let (p, wb) = self.access(addr, 2 * size, READ, pc);
                 let v = self.load_value(p, size, ZERO);
                 let q = self.b.ins().iadd_imm_u(p, size as i64);
@@ -1035,7 +1035,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
                 self.write(rt2, v2);
                 self.write_back(wb);
             }
-            StorePair { size, rt, rt2, addr } => {
+            StorePair { size, rt, rt2, addr, .. } => {
                 let (p, wb) = self.access(addr, 2 * size, WRITE | TLB_OWNED, pc);
                 self.store_value(p, 0, rt, size);
                 self.store_value(p, size as i32, rt2, size);
@@ -1051,13 +1051,13 @@ impl<'a, 'b> Emitter<'a, 'b> {
                 self.store_vector(p, 0, size, vt);
                 self.write_back(wb);
             }
-            LoadVectorPair { size, vt, vt2, addr } => {
+            LoadVectorPair { size, vt, vt2, addr, .. } => {
                 let (p, wb) = self.access(addr, 2 * size, READ, pc);
                 self.load_vector(p, 0, size, vt);
                 self.load_vector(p, size as i32, size, vt2);
                 self.write_back(wb);
             }
-            StoreVectorPair { size, vt, vt2, addr } => {
+            StoreVectorPair { size, vt, vt2, addr, .. } => {
                 let (p, wb) = self.access(addr, 2 * size, WRITE | TLB_OWNED, pc);
                 self.store_vector(p, 0, size, vt);
                 self.store_vector(p, size as i32, size, vt2);
