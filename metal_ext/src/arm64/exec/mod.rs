@@ -1,9 +1,9 @@
 //! Fetch, decode and execute one A64 instruction at a time.
 //!
-//! The integer, branch and load/store instructions are decoded once into the shared form
-//! (`arm64::decode`) and executed from it; the other families (SIMD&FP, exclusives, atomics...)
-//! live in their own files and decode their own fields. `step` keeps the contract
-//! that a failed instruction changes nothing.
+//! The integer, branch, system and load/store instructions are decoded once into the shared
+//! form (`arm64::decode`) and executed from it; the other families (SIMD&FP, exclusives,
+//! atomics, literals, structures...) live in their own files and decode their own fields.
+//! `step` keeps the contract that a failed instruction changes nothing.
 
 pub mod alu;
 mod atomics;
