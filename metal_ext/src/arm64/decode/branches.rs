@@ -1,4 +1,4 @@
-//! Branches and the system instructions the form knows (op0 = 101x).
+//! Branches: B, BL, B.cond, CBZ/CBNZ, TBZ/TBNZ, BR/BLR/RET.
 
 use super::{zr, Insn};
 use crate::arm64::exec::alu::sign_extend;
@@ -29,13 +29,6 @@ pub(super) fn decode(word: u32, pc: u64) -> Option<Insn> {
     if word & 0xFF9F_FC1F == 0xD61F_0000 && (word >> 21) & 3 != 3 {
         let (link, ret) = ((word >> 21) & 3 == 1, (word >> 21) & 3 == 2);
         return Some(Insn::Indirect { rn: zr(word >> 5), link, ret });
-    }
-    // Hints (NOP, YIELD, BTI...) do nothing for a user program here, as in the interpreter.
-    if word & 0xFFFF_F01F == 0xD503_201F {
-        return Some(Insn::Nop);
-    }
-    if word & 0xFFFF_FFE0 == 0xD53B_D040 {
-        return Some(Insn::ThreadPointer { rd: zr(word) });
     }
     None
 }

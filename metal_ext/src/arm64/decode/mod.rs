@@ -8,9 +8,11 @@
 mod branches;
 mod immediates;
 mod integer;
+mod system;
 mod transfers;
 
 pub use immediates::{decode_bit_masks, move_wide};
+pub use system::{Barrier, CacheOperation, SystemRegister};
 pub use transfers::{pair_scale, single_form, SIGN32, SIGN64, ZERO};
 
 /// A register operand: 0..=30 are x0..x30, 31 the stack pointer, `ZR` the zero register
@@ -64,11 +66,14 @@ pub enum ConstOrigin {
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Address {
-    Offset { base: Reg, imm: u64 },
+    /// base + imm; `unscaled` for the LDUR/STUR spelling (a signed 9-bit byte offset rather
+    /// than an unsigned 12-bit one scaled by the access size).
+    Offset { base: Reg, imm: u64, unscaled: bool },
     Pre { base: Reg, imm: u64 },
     Post { base: Reg, imm: u64 },
-    /// base + extend(rm, option) << lsl
-    Indexed { base: Reg, rm: Reg, option: u8, lsl: u8 },
+    /// base + extend(rm, option) << lsl; `shifted` when the encoding asks for the shift by the
+    /// access size (LSL #0 for a byte).
+    Indexed { base: Reg, rm: Reg, option: u8, lsl: u8, shifted: bool },
 }
 
 impl Address {
@@ -127,19 +132,30 @@ pub enum Insn {
     TestBranch { nonzero: bool, rt: Reg, bit: u8, target: u64 },
     /// BR, BLR, RET (`ret`: BR with a hint to branch prediction that it returns).
     Indirect { rn: Reg, link: bool, ret: bool },
-    Nop,
-    /// MRS of TPIDR_EL0.
-    ThreadPointer { rd: Reg },
+    /// A hint (NOP, YIELD, BTI...: CRm:op2), a no-op for a user program here.
+    Hint { number: u8 },
     /// `ext`: how the value reaches the register (`ZERO`, `SIGN64`, `SIGN32`).
     Load { size: u8, ext: u8, rt: Reg, addr: Address },
     Store { size: u8, rt: Reg, addr: Address },
-    LoadPair { size: u8, rt: Reg, rt2: Reg, addr: Address },
-    StorePair { size: u8, rt: Reg, rt2: Reg, addr: Address },
+    /// Pairs; `non_temporal` for LDNP/STNP (offset addressing with a hint to caches).
+    LoadPair { size: u8, rt: Reg, rt2: Reg, addr: Address, non_temporal: bool },
+    StorePair { size: u8, rt: Reg, rt2: Reg, addr: Address, non_temporal: bool },
     /// SIMD&FP registers (v0..v31), 1 to 16 bytes, zero-extended into the whole register on loads.
     LoadVector { size: u8, vt: u8, addr: Address },
     StoreVector { size: u8, vt: u8, addr: Address },
-    LoadVectorPair { size: u8, vt: u8, vt2: u8, addr: Address },
-    StoreVectorPair { size: u8, vt: u8, vt2: u8, addr: Address },
+    LoadVectorPair { size: u8, vt: u8, vt2: u8, addr: Address, non_temporal: bool },
+    StoreVectorPair { size: u8, vt: u8, vt2: u8, addr: Address, non_temporal: bool },
+    /// MRS and MSR of a system register the core knows.
+    ReadSystem { reg: SystemRegister, rt: Reg },
+    WriteSystem { reg: SystemRegister, rt: Reg },
+    /// CLREX, DSB, DMB, ISB with their CRm `option`.
+    Barrier { kind: Barrier, option: u8 },
+    /// DC ZVA and the cache maintenance operations that do nothing here, on the address in rt.
+    Cache { op: CacheOperation, rt: Reg },
+    /// SVC #imm: a system call.
+    Supervisor { imm: u16 },
+    /// BRK #imm.
+    Breakpoint { imm: u16 },
     /// PRFM, PRFUM: `op` names the prefetch (PLDL1KEEP...); nothing is accessed.
     Prefetch { op: u8, addr: Address },
 }
@@ -175,7 +191,7 @@ pub fn decode(word: u32, pc: u64) -> Option<Insn> {
     match (word >> 25) & 0xF {
         0b1000 | 0b1001 => integer::immediate(word, pc),
         0b0101 | 0b1101 => integer::register(word),
-        0b1010 | 0b1011 => branches::decode(word, pc),
+        0b1010 | 0b1011 => branches::decode(word, pc).or_else(|| system::decode(word)),
         0b0100 | 0b0110 | 0b1100 | 0b1110 => transfers::decode(word),
         _ => None,
     }

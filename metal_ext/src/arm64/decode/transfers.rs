@@ -55,11 +55,11 @@ fn single(word: u32) -> Option<Insn> {
     let (simd, scale, load) = if prefetch { (false, 3, None) } else { single_form(word)? };
     let base = sp(word >> 5);
     let addr = if word & (1 << 24) != 0 {
-        Address::Offset { base, imm: (((word >> 10) & 0xFFF) as u64) << scale }
+        Address::Offset { base, imm: (((word >> 10) & 0xFFF) as u64) << scale, unscaled: false }
     } else if word & (1 << 21) == 0 {
         let imm = sign_extend(((word >> 12) & 0x1FF) as u64, 9);
         match (word >> 10) & 3 {
-            0 => Address::Offset { base, imm },
+            0 => Address::Offset { base, imm, unscaled: true },
             1 => Address::Post { base, imm },
             3 => Address::Pre { base, imm },
             _ => return None, // LDTR/STTR
@@ -69,8 +69,9 @@ fn single(word: u32) -> Option<Insn> {
         if (word >> 10) & 3 != 2 || option & 2 == 0 {
             return None; // atomics, and reserved extends
         }
-        let lsl = if word & (1 << 12) != 0 { scale } else { 0 };
-        Address::Indexed { base, rm: zr(word >> 16), option: option as u8, lsl: lsl as u8 }
+        let shifted = word & (1 << 12) != 0;
+        let lsl = if shifted { scale as u8 } else { 0 };
+        Address::Indexed { base, rm: zr(word >> 16), option: option as u8, lsl, shifted }
     };
     let size = 1u8 << scale;
     let t = (word & 31) as u8;
@@ -98,21 +99,22 @@ fn pair(word: u32) -> Option<Insn> {
     let addr = match (word >> 23) & 3 {
         1 => Address::Post { base, imm },
         3 => Address::Pre { base, imm },
-        _ => Address::Offset { base, imm }, // 0 is the non-temporal LDNP/STNP
+        _ => Address::Offset { base, imm, unscaled: false },
     };
+    let non_temporal = (word >> 23) & 3 == 0;
     let (t, t2) = ((word & 31) as u8, ((word >> 10) & 31) as u8);
     let load = word & (1 << 22) != 0;
     let size = 1u8 << scale;
     if simd {
         return Some(if load {
-            Insn::LoadVectorPair { size, vt: t, vt2: t2, addr }
+            Insn::LoadVectorPair { size, vt: t, vt2: t2, addr, non_temporal }
         } else {
-            Insn::StoreVectorPair { size, vt: t, vt2: t2, addr }
+            Insn::StoreVectorPair { size, vt: t, vt2: t2, addr, non_temporal }
         });
     }
     Some(if load {
-        Insn::LoadPair { size, rt: zr(word), rt2: zr(word >> 10), addr }
+        Insn::LoadPair { size, rt: zr(word), rt2: zr(word >> 10), addr, non_temporal }
     } else {
-        Insn::StorePair { size, rt: zr(word), rt2: zr(word >> 10), addr }
+        Insn::StorePair { size, rt: zr(word), rt2: zr(word >> 10), addr, non_temporal }
     })
 }

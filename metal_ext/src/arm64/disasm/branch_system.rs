@@ -1,42 +1,64 @@
-//! Branches (printed from the decoded form), exception generation and the system instructions
-//! the core executes: hints, CLREX/DSB/DMB/ISB, the cache operations DC ZVA, DC CVAC/CVAU/CIVAC
-//! and IC IVAU, and MRS/MSR of the registers in `REGISTERS`. Other system encodings (PSTATE writes, other SYS operations and
-//! system registers, SYSL, the transactional-memory forms) read `.inst` with a note.
+//! Branches, exception generation and the system instructions the core executes (hints,
+//! CLREX/DSB/DMB/ISB, DC ZVA, DC CVAC/CVAU/CIVAC, IC IVAU, MRS/MSR of the registers it knows),
+//! printed from the decoded form. From their words: BC.cond, HVC/SMC/HLT/DCPS, the
+//! pointer-authenticating branches and MTE's DC GVA/GZVA, which capstone names and the core does
+//! not execute; other system encodings (PSTATE writes, other SYS operations and system
+//! registers, SYSL, the transactional-memory forms) read `.inst` with a note.
 
 use super::fields::{bit, bits, not_executed, r, reg, sext, uimm, COND};
-use crate::arm64::decode::{self, Insn};
+use crate::arm64::decode::{self, Barrier, Insn};
 
 pub fn decode(w: u32, pc: u64) -> Option<String> {
     match decode::decode(w, pc) {
-        Some(Insn::Branch { target, link }) => Some(format!("{} {}", if link { "bl" } else { "b" }, uimm(target))),
-        Some(Insn::CondBranch { cond, target }) => Some(format!("b.{} {}", COND[cond as usize], uimm(target))),
-        Some(Insn::CompareBranch { sf, nonzero, rt, target }) => {
-            Some(format!("{} {}, {}", if nonzero { "cbnz" } else { "cbz" }, reg(rt, sf), uimm(target)))
+        Some(insn) => print(&insn),
+        None => outside_the_form(w, pc),
+    }
+}
+
+/// Branches and system instructions of the decoded form.
+fn print(insn: &Insn) -> Option<String> {
+    Some(match *insn {
+        Insn::Branch { target, link } => format!("{} {}", if link { "bl" } else { "b" }, uimm(target)),
+        Insn::CondBranch { cond, target } => format!("b.{} {}", COND[cond as usize], uimm(target)),
+        Insn::CompareBranch { sf, nonzero, rt, target } => {
+            format!("{} {}, {}", if nonzero { "cbnz" } else { "cbz" }, reg(rt, sf), uimm(target))
         }
-        Some(Insn::TestBranch { nonzero, rt, bit, target }) => {
+        Insn::TestBranch { nonzero, rt, bit, target } => {
             let name = if nonzero { "tbnz" } else { "tbz" };
-            Some(format!("{name} {}, {}, {}", reg(rt, bit >= 32), uimm(bit as u64), uimm(target)))
+            format!("{name} {}, {}, {}", reg(rt, bit >= 32), uimm(bit as u64), uimm(target))
         }
-        Some(Insn::Indirect { rn: 30, ret: true, .. }) => Some("ret".into()),
-        Some(Insn::Indirect { rn, link, ret }) => {
+        Insn::Indirect { rn: 30, ret: true, .. } => "ret".into(),
+        Insn::Indirect { rn, link, ret } => {
             let name = if ret { "ret" } else if link { "blr" } else { "br" };
-            Some(format!("{name} {}", reg(rn, true)))
+            format!("{name} {}", reg(rn, true))
         }
-        // The hint's name and the system register are the word's (the form keeps neither).
-        _ => match bits(w, 31, 29) {
-            // BC.cond (FEAT_HBC), which the core does not execute.
-            0b010 if bits(w, 25, 24) == 0 && bit(w, 4) == 1 => {
-                let offset = sext(bits(w, 23, 5) as u64, 19) * 4;
-                Some(format!("bc.{} {}", COND[bits(w, 3, 0) as usize], uimm(pc.wrapping_add(offset as u64))))
-            }
-            0b110 => match bits(w, 25, 22) {
-                0b0000..=0b0011 => exception(w),
-                0b0100 => system(w),
-                0b1000..=0b1111 => branch_register(w),
-                _ => None,
-            },
+        Insn::Supervisor { imm } => format!("svc {}", uimm(imm as u64)),
+        Insn::Breakpoint { imm } => format!("brk {}", uimm(imm as u64)),
+        Insn::Hint { number } => hint(number as u32),
+        Insn::Barrier { kind, option } => barrier(kind, option as u32),
+        Insn::Cache { op, rt } => format!("{}, {}", op.name(), reg(rt, true)),
+        Insn::ReadSystem { reg: register, rt } => format!("mrs {}, {}", reg(rt, true), register.name()),
+        Insn::WriteSystem { reg: register, rt } => format!("msr {}, {}", register.name(), reg(rt, true)),
+        _ => return None,
+    })
+}
+
+/// The words of this space outside the decoded form: BC.cond, HVC/SMC/HLT/DCPS, the
+/// pointer-authenticating branches, and the system encodings the core does not execute.
+fn outside_the_form(w: u32, pc: u64) -> Option<String> {
+    match bits(w, 31, 29) {
+        // BC.cond (FEAT_HBC).
+        0b010 if bits(w, 25, 24) == 0 && bit(w, 4) == 1 => {
+            let offset = sext(bits(w, 23, 5) as u64, 19) * 4;
+            Some(format!("bc.{} {}", COND[bits(w, 3, 0) as usize], uimm(pc.wrapping_add(offset as u64))))
+        }
+        0b110 => match bits(w, 25, 22) {
+            0b0000..=0b0011 => exception(w),
+            0b0100 => memory_tag_cache_operation(w).or_else(|| not_executed(w, "system instruction")),
+            0b1000..=0b1111 => branch_register(w),
             _ => None,
         },
+        _ => None,
     }
 }
 
@@ -47,10 +69,8 @@ fn exception(w: u32) -> Option<String> {
         return None;
     }
     let name = match (opc, ll) {
-        (0, 1) => "svc",
         (0, 2) => "hvc",
         (0, 3) => "smc",
-        (1, 0) => "brk",
         (2, 0) => "hlt",
         (3, 0) => "tcancel",
         (5, 1..=3) if value == 0 => return Some(format!("dcps{ll}")),
@@ -60,59 +80,16 @@ fn exception(w: u32) -> Option<String> {
     Some(format!("{name} {}", uimm(value)))
 }
 
-/// The system registers the core reads (MRS) and writes (MSR), by op0:op1:CRn:CRm:op2 (bits
-/// 20..5 of the word), with capstone's names; MRS and MSR of any other register are not executed.
-const REGISTERS: [(u32, &str, bool); 12] = [
-    (0xda10, "nzcv", true),
-    (0xda20, "fpcr", true),
-    (0xda21, "fpsr", true),
-    (0xde82, "tpidr_el0", true),
-    (0xde83, "tpidrro_el0", false),
-    (0xd801, "ctr_el0", false),
-    (0xd807, "dczid_el0", false),
-    (0xc000, "midr_el1", false),
-    (0xc005, "mpidr_el1", false),
-    (0xc006, "revidr_el1", false),
-    (0xdf00, "cntfrq_el0", false),
-    (0xdf02, "cntvct_el0", false),
-];
-
-/// The cache maintenance operations the core executes (DC ZVA zeroes, the others do nothing),
-/// by op1:CRn:CRm:op2, and MTE's DC GVA and DC GZVA, which it does not execute but glibc's memset
-/// (in BusyBox and the C test programs) carries.
-const SYS_OPS: [(u32, &str); 7] = [
-    (0x1ba1, "dc zva"),
-    (0x1ba9, "ic ivau"),
-    (0x1bd1, "dc cvac"),
-    (0x1bd9, "dc cvau"),
-    (0x1bf1, "dc civac"),
-    (0x1ba3, "dc gva"),
-    (0x1ba4, "dc gzva"),
-];
-
-fn system(w: u32) -> Option<String> {
-    let (l, op0, op1, crn, crm, op2, rt) = (
-        bit(w, 21),
-        bits(w, 20, 19),
-        bits(w, 18, 16),
-        bits(w, 15, 12),
-        bits(w, 11, 8),
-        bits(w, 7, 5),
-        bits(w, 4, 0),
-    );
-    let xt = r(rt, true);
-    let named = match (l, op0) {
-        (0, 0) if op1 == 3 && rt == 31 && crn == 2 => Some(hint(crm << 3 | op2)),
-        (0, 0) if op1 == 3 && rt == 31 && crn == 3 => barrier(crm, op2),
-        (0, 1) => SYS_OPS.iter().find(|(k, _)| *k == bits(w, 18, 5)).map(|(_, op)| format!("{op}, {xt}")),
-        (_, 2 | 3) => REGISTERS.iter().find(|(k, ..)| *k == bits(w, 20, 5)).and_then(|(_, name, writable)| match l {
-            1 => Some(format!("mrs {xt}, {name}")),
-            _ if *writable => Some(format!("msr {name}, {xt}")),
-            _ => None,
-        }),
-        _ => None,
+/// MTE's DC GVA and DC GZVA, which the core does not execute but glibc's memset (in BusyBox and
+/// the C test programs) carries.
+fn memory_tag_cache_operation(w: u32) -> Option<String> {
+    // SYS (L = 0, op0 = 1) with op1:CRn:CRm:op2 of the operation.
+    let name = match (bits(w, 21, 19), bits(w, 18, 5)) {
+        (0b001, 0x1ba3) => "dc gva",
+        (0b001, 0x1ba4) => "dc gzva",
+        _ => return None,
     };
-    named.or_else(|| not_executed(w, "system instruction"))
+    Some(format!("{name}, {}", r(bits(w, 4, 0), true)))
 }
 
 fn hint(n: u32) -> String {
@@ -156,26 +133,26 @@ const BARRIER: [&str; 16] = [
     "sy",
 ];
 
-/// CLREX, DSB, DMB and ISB with any option; the other barriers (SB, DSB nXS...) are not executed.
-fn barrier(crm: u32, op2: u32) -> Option<String> {
+/// CLREX, DSB, DMB and ISB with any option (the other barriers, SB, DSB nXS..., are outside
+/// the decoded form: not executed).
+fn barrier(kind: Barrier, crm: u32) -> String {
     let option = |name: &str| match BARRIER[crm as usize] {
         "" => format!("{name} {}", uimm(crm as u64)),
         o => format!("{name} {o}"),
     };
-    Some(match op2 {
-        2 if crm == 15 => "clrex".into(),
-        2 => format!("clrex {}", uimm(crm as u64)),
-        4 => match crm {
+    match kind {
+        Barrier::ClearExclusive if crm == 15 => "clrex".into(),
+        Barrier::ClearExclusive => format!("clrex {}", uimm(crm as u64)),
+        Barrier::DataSynchronization => match crm {
             0 => "ssbb".into(),
             4 => "pssbb".into(),
             12 => "dfb".into(),
             _ => option("dsb"),
         },
-        5 => option("dmb"),
-        6 if crm == 15 => "isb".into(),
-        6 => format!("isb {}", uimm(crm as u64)),
-        _ => return None,
-    })
+        Barrier::DataMemory => option("dmb"),
+        Barrier::Instruction if crm == 15 => "isb".into(),
+        Barrier::Instruction => format!("isb {}", uimm(crm as u64)),
+    }
 }
 
 fn branch_register(w: u32) -> Option<String> {

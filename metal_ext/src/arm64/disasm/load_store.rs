@@ -1,8 +1,11 @@
-//! Loads and stores: exclusives and ordered accesses, compare-and-swap, literals, pairs, single
-//! registers in every addressing mode, atomics, pointer-authenticated loads, memory tags, memory
-//! copy/set, and AdvSIMD structure loads and stores.
+//! Loads and stores outside the decoded form, from their words: exclusives and ordered
+//! accesses, compare-and-swap, literals, LDPSW, LDTR/STTR, atomics, pointer-authenticated loads,
+//! memory tags, memory copy/set, and AdvSIMD structure loads and stores. (Single registers and
+//! pairs are `transfers`.)
 
 use super::fields::{arrangement, bit, bits, fp_reg, imm, lane, r, rsp, sext, uimm};
+use super::transfers::{self, offset_address, prefetch_op};
+use crate::arm64::decode;
 
 pub fn decode(w: u32, pc: u64) -> Option<String> {
     let v = bit(w, 26) == 1;
@@ -19,32 +22,17 @@ pub fn decode(w: u32, pc: u64) -> Option<String> {
         0b011 if bits(w, 11, 10) == 1 && bit(w, 21) == 0 => memory_copy_set(w),
         0b011 if !v && bits(w, 25, 24) == 1 && bit(w, 21) == 0 && bits(w, 11, 10) == 0 => ordered_unscaled(w),
         0b011 if !v && bits(w, 31, 24) == 0b1101_1001 && bit(w, 21) == 1 => memory_tags(w),
-        0b101 => pair(w),
-        0b111 => single(w),
+        0b101 | 0b111 => match decode::decode(w, pc) {
+            Some(insn) => transfers::print(&insn),
+            None if bits(w, 29, 27) == 0b101 => signed_pair(w),
+            None => single_outside_the_form(w),
+        },
         _ => None,
-    }
-}
-
-/// Register `n` of kind "w", "x" or a SIMD&FP view ("b" .. "q").
-fn reg_text(kind: &str, n: u32) -> String {
-    match kind {
-        "w" => r(n, false),
-        "x" => r(n, true),
-        _ => fp_reg(kind, n),
     }
 }
 
 fn base(rn: u32) -> String {
     rsp(rn, true)
-}
-
-/// "[xn]" or "[xn, #off]".
-fn offset_address(rn: u32, off: i64) -> String {
-    if off == 0 {
-        format!("[{}]", base(rn))
-    } else {
-        format!("[{}, {}]", base(rn), imm(off))
-    }
 }
 
 fn exclusive(w: u32) -> Option<String> {
@@ -135,22 +123,6 @@ fn ordered_unscaled(w: u32) -> Option<String> {
     ))
 }
 
-/// Prefetch operation names; unnamed ones print as an immediate.
-fn prefetch_op(rt: u32) -> String {
-    let kind = ["pld", "pli", "pst"].get((rt >> 3) as usize);
-    let target = rt >> 1 & 3;
-    match kind {
-        Some(kind) if target < 3 => {
-            format!(
-                "{kind}l{}{}",
-                target + 1,
-                if rt & 1 == 1 { "strm" } else { "keep" }
-            )
-        }
-        _ => uimm(rt as u64),
-    }
-}
-
 fn literal(w: u32, pc: u64) -> Option<String> {
     let opc = bits(w, 31, 30);
     let rt = bits(w, 4, 0);
@@ -238,156 +210,54 @@ fn memory_tags(w: u32) -> Option<String> {
     })
 }
 
-fn pair(w: u32) -> Option<String> {
-    let (opc, v, mode, l) = (bits(w, 31, 30), bit(w, 26) == 1, bits(w, 24, 23), bit(w, 22));
-    let (rt2, rn, rt) = (bits(w, 14, 10), bits(w, 9, 5), bits(w, 4, 0));
-    let plain = if mode == 0 {
-        ["stnp", "ldnp"]
-    } else {
-        ["stp", "ldp"]
-    }[l as usize];
-    let (name, scale, kind) = if v {
-        (plain, 2 + opc, *["s", "d", "q"].get(opc as usize)?)
-    } else {
-        match (opc, l, mode) {
-            (0, _, _) => (plain, 2, "w"),
-            (2, _, _) => (plain, 3, "x"),
-            (1, 1, 1..=3) => ("ldpsw", 2, "x"),
-            _ => return None,
-        }
-    };
+/// LDPSW, the one pair outside the decoded form.
+fn signed_pair(w: u32) -> Option<String> {
+    let (mode, rt2, rn, rt) = (bits(w, 24, 23), bits(w, 14, 10), bits(w, 9, 5), bits(w, 4, 0));
+    if bits(w, 31, 30) != 1 || bit(w, 26) == 1 || bit(w, 22) == 0 || mode == 0 {
+        return None;
+    }
     // Like LLVM, refuse the UNPREDICTABLE forms: a load into one register twice, and a
-    // general-register writeback base that is also transferred.
-    if l == 1 && rt == rt2 || !v && mode & 1 == 1 && rn != 31 && (rt == rn || rt2 == rn) {
+    // writeback base that is also transferred.
+    if rt == rt2 || mode & 1 == 1 && rn != 31 && (rt == rn || rt2 == rn) {
         return None;
     }
-    let off = sext(bits(w, 21, 15) as u64, 7) << scale;
-    let regs = format!("{}, {}", reg_text(kind, rt), reg_text(kind, rt2));
+    let off = sext(bits(w, 21, 15) as u64, 7) << 2;
+    let regs = format!("{}, {}", r(rt, true), r(rt2, true));
     Some(match mode {
-        1 => format!("{name} {regs}, [{}], {}", base(rn), imm(off)),
-        3 => format!("{name} {regs}, [{}, {}]!", base(rn), imm(off)),
-        _ => format!("{name} {regs}, {}", offset_address(rn, off)),
+        1 => format!("ldpsw {regs}, [{}], {}", base(rn), imm(off)),
+        3 => format!("ldpsw {regs}, [{}, {}]!", base(rn), imm(off)),
+        _ => format!("ldpsw {regs}, {}", offset_address(rn, off)),
     })
 }
 
-/// Register kind and log2 access size of a single-register access, or None when unallocated.
-fn single_kind(size: u32, v: bool, opc: u32) -> Option<(&'static str, u32)> {
-    if v {
-        return match (size, opc) {
-            (0, 0 | 1) => Some(("b", 0)),
-            (0, 2 | 3) => Some(("q", 4)),
-            (1, 0 | 1) => Some(("h", 1)),
-            (2, 0 | 1) => Some(("s", 2)),
-            (3, 0 | 1) => Some(("d", 3)),
-            _ => None,
-        };
-    }
-    match (size, opc) {
-        (2, 3) | (3, 3) => None,
-        (3, 2) => Some(("prfm", 3)),
-        (_, 0 | 1) => Some((if size == 3 { "x" } else { "w" }, size)),
-        (_, 2) => Some(("x", size)),
-        _ => Some(("w", size)),
-    }
-}
-
-/// Mnemonic stem of a single-register access: "ldr", "strb", "ldrsh", ...
-fn single_name(size: u32, v: bool, opc: u32) -> String {
-    let load = if v { opc & 1 == 1 } else { opc != 0 };
-    let signed = !v && opc >= 2;
-    let width = if v || size >= 2 && !signed {
-        ""
-    } else {
-        ["b", "h", "w", ""][size as usize]
-    };
-    format!(
-        "{}{}{width}",
-        if load { "ldr" } else { "str" },
-        if signed { "s" } else { "" }
-    )
-}
-
-fn single(w: u32) -> Option<String> {
-    let (size, v, opc) = (bits(w, 31, 30), bit(w, 26) == 1, bits(w, 23, 22));
+/// The single-register forms outside the decoded form: LSE atomics, LDRAA/LDRAB, and the
+/// unprivileged LDTR/STTR family.
+fn single_outside_the_form(w: u32) -> Option<String> {
+    let (size, v) = (bits(w, 31, 30), bit(w, 26) == 1);
     let (rn, rt) = (bits(w, 9, 5), bits(w, 4, 0));
-    if bit(w, 24) == 0 && bit(w, 21) == 1 {
+    if bit(w, 24) == 1 || v {
+        return None;
+    }
+    if bit(w, 21) == 1 {
         return match bits(w, 11, 10) {
-            0 if !v => atomic(w),
-            2 => register_offset(w),
-            1 | 3 if !v && size == 3 => pointer_auth_load(w),
+            0 => atomic(w),
+            1 | 3 if size == 3 => pointer_auth_load(w),
             _ => None,
         };
     }
-    let (kind, scale, name, t) = single_operand(size, v, opc, rt)?;
-    if bit(w, 24) == 1 {
-        let off = (bits(w, 21, 10) as i64) << scale;
-        return Some(format!("{name} {t}, {}", offset_address(rn, off)));
+    if bits(w, 11, 10) != 2 {
+        return None;
     }
+    let (_, scale, load_ext) = decode::single_form(w)?;
+    // Like LLVM, refuse a load that writes back to its own base (as the other loads of opc 1
+    // and 3).
+    if bit(w, 22) == 1 && rn != 31 && rt == rn {
+        return None;
+    }
+    let size = 1u8 << scale;
+    let t = r(rt, transfers::unprivileged_is_wide(load_ext, size));
     let off = sext(bits(w, 20, 12) as u64, 9);
-    // Like LLVM, refuse a general-register load that writes back to its own base.
-    if opc & 1 == 1 && bits(w, 11, 10) != 0 && !v && rn != 31 && rt == rn {
-        return None;
-    }
-    match bits(w, 11, 10) {
-        0 => {
-            let name = if kind == "prfm" {
-                "prfum".to_string()
-            } else {
-                name.replacen("r", "ur", 1)
-            };
-            Some(format!("{name} {t}, {}", offset_address(rn, off)))
-        }
-        2 if !v && kind != "prfm" => Some(format!(
-            "{} {t}, {}",
-            name.replacen("r", "tr", 1),
-            offset_address(rn, off)
-        )),
-        // capstone prints this post-index offset as an unsigned 64-bit number.
-        1 if kind != "prfm" => Some(format!("{name} {t}, [{}], {}", base(rn), uimm(off as u64))),
-        3 if kind != "prfm" => Some(format!("{name} {t}, [{}, {}]!", base(rn), imm(off))),
-        _ => None,
-    }
-}
-
-/// A single-register load/store's register kind, access scale, mnemonic and transfer operand
-/// (the prefetch operation for PRFM).
-fn single_operand(size: u32, v: bool, opc: u32, rt: u32) -> Option<(&'static str, u32, String, String)> {
-    let (kind, scale) = single_kind(size, v, opc)?;
-    Some(if kind == "prfm" {
-        (kind, scale, "prfm".to_string(), prefetch_op(rt))
-    } else {
-        (kind, scale, single_name(size, v, opc), reg_text(kind, rt))
-    })
-}
-
-fn register_offset(w: u32) -> Option<String> {
-    let (size, v, opc) = (bits(w, 31, 30), bit(w, 26) == 1, bits(w, 23, 22));
-    let (rm, option, s, rn, rt) = (
-        bits(w, 20, 16),
-        bits(w, 15, 13),
-        bit(w, 12),
-        bits(w, 9, 5),
-        bits(w, 4, 0),
-    );
-    if option & 2 == 0 {
-        return None;
-    }
-    let (_, scale, name, t) = single_operand(size, v, opc, rt)?;
-    let amount = if s == 1 {
-        format!(" #{scale}")
-    } else {
-        String::new()
-    };
-    let index = match option {
-        3 if s == 0 => r(rm, true),
-        3 => format!("{}, lsl{amount}", r(rm, true)),
-        _ => format!(
-            "{}, {}{amount}",
-            r(rm, option & 1 == 1),
-            super::fields::EXTEND[option as usize]
-        ),
-    };
-    Some(format!("{name} {t}, [{}, {index}]", base(rn)))
+    Some(format!("{} {t}, {}", transfers::unprivileged_name(load_ext, size), offset_address(rn, off)))
 }
 
 /// LSE atomics: LDADD..LDUMIN, SWP, LDAPR, and the ST<op> aliases that discard the result.

@@ -45,6 +45,7 @@ mod simd;
 mod simd_crypto;
 mod simd_immediate;
 mod sve;
+mod transfers;
 
 /// Text of the instruction `word` at address `pc`, e.g. "add x0, x1, #4".
 pub fn disassemble(word: u32, pc: u64) -> String {

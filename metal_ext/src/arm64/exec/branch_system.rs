@@ -1,30 +1,12 @@
-//! Branches, exception generation and system instructions (op0 = 101x): B, BL, B.cond,
-//! CBZ/CBNZ, TBZ/TBNZ, BR/BLR/RET and hints from the decoded form; SVC/BRK, barriers, cache
-//! maintenance and the system registers a Linux user program may touch from their words.
+//! Branches, exception generation and system instructions (op0 = 101x), executed from the
+//! decoded form: B, BL, B.cond, CBZ/CBNZ, TBZ/TBNZ, BR/BLR/RET, SVC/BRK, hints, barriers, cache
+//! maintenance and the system registers a Linux user program may touch.
 
 use super::alu::{condition_holds, width};
-use crate::arm64::decode::Insn;
 use super::{write, Exception};
+use crate::arm64::decode::{Barrier, CacheOperation, Insn, SystemRegister};
 use crate::arm64::mem::Memory;
 use crate::arm64::state::{CpuState, COUNTER_FREQUENCY};
-
-/// A system register's op0:op1:CRn:CRm:op2, as bits 20..5 of MRS/MSR hold it.
-const fn sysreg(op0: u32, op1: u32, crn: u32, crm: u32, op2: u32) -> u32 {
-    op0 << 14 | op1 << 11 | crn << 7 | crm << 3 | op2
-}
-
-const NZCV: u32 = sysreg(3, 3, 4, 2, 0);
-const FPCR: u32 = sysreg(3, 3, 4, 4, 0);
-const FPSR: u32 = sysreg(3, 3, 4, 4, 1);
-const TPIDR_EL0: u32 = sysreg(3, 3, 13, 0, 2);
-const TPIDRRO_EL0: u32 = sysreg(3, 3, 13, 0, 3);
-const CTR_EL0: u32 = sysreg(3, 3, 0, 0, 1);
-const DCZID_EL0: u32 = sysreg(3, 3, 0, 0, 7);
-const MIDR_EL1: u32 = sysreg(3, 0, 0, 0, 0);
-const MPIDR_EL1: u32 = sysreg(3, 0, 0, 0, 5);
-const REVIDR_EL1: u32 = sysreg(3, 0, 0, 0, 6);
-const CNTFRQ_EL0: u32 = sysreg(3, 3, 14, 0, 0);
-const CNTVCT_EL0: u32 = sysreg(3, 3, 14, 0, 2);
 
 /// A Cortex-A53 r0p4, as Linux reports it when EL0 reads MIDR_EL1 (the kernel emulates it, and
 /// MPIDR_EL1 and REVIDR_EL1, whose values below are qemu-aarch64's too).
@@ -45,10 +27,10 @@ const FPCR_MASK: u32 = 0x07F7_0000;
 /// DZC, IOC.
 const FPSR_MASK: u32 = 0xF800_009F;
 
-/// Executes a branch, or a hint or thread-pointer read, of the decoded form at `pc`
-/// (`cpu.pc` already past it).
+/// Executes a branch or system instruction of the decoded form at `pc` (`cpu.pc` already past
+/// it; a branch taken moves it).
 #[inline]
-pub fn execute_decoded(cpu: &mut CpuState, insn: &Insn, pc: u64) {
+pub fn execute_decoded(cpu: &mut CpuState, mem: &mut Memory, insn: &Insn, pc: u64) -> Result<(), Exception> {
     let taken = match *insn {
         Insn::Branch { target, link } => {
             if link {
@@ -66,100 +48,63 @@ pub fn execute_decoded(cpu: &mut CpuState, insn: &Insn, pc: u64) {
             }
             Some(target)
         }
+        Insn::Supervisor { imm } => return Err(Exception::Svc { imm }),
+        Insn::Breakpoint { imm } => return Err(Exception::Breakpoint { pc, imm }),
         // Hints (NOP, YIELD, BTI...) do nothing for a user program here.
-        Insn::Nop => None,
-        Insn::ThreadPointer { rd } => {
-            cpu.set_reg(rd, cpu.tpidr_el0);
+        Insn::Hint { .. } => None,
+        Insn::Barrier { kind: Barrier::ClearExclusive, .. } => {
+            cpu.exclusive = None;
             None
         }
-        _ => unreachable!("not a branch: {insn:?}"),
+        // DSB, DMB, ISB: one in-order hart has nothing to wait for.
+        Insn::Barrier { .. } => None,
+        Insn::Cache { op: CacheOperation::ZeroBlock, rt } => {
+            let block = cpu.reg(rt) & !(ZVA_BLOCK - 1);
+            write(mem, pc, block, &[0; ZVA_BLOCK as usize])?;
+            None
+        }
+        // Caches are not modelled.
+        Insn::Cache { .. } => None,
+        Insn::ReadSystem { reg, rt } => {
+            cpu.set_reg(rt, read_system(cpu, reg));
+            None
+        }
+        Insn::WriteSystem { reg, rt } => {
+            write_system(cpu, reg, cpu.reg(rt));
+            None
+        }
+        _ => unreachable!("not a branch or system instruction: {insn:?}"),
     };
     if let Some(target) = taken {
         cpu.pc = target;
     }
+    Ok(())
 }
 
-/// Exception generation and system instructions (bits 31..24 = 0xD4, 0xD5), which the decoded
-/// form leaves out but for hints and reads of the thread pointer.
-pub fn execute(cpu: &mut CpuState, mem: &mut Memory, word: u32, pc: u64) -> Result<(), Exception> {
-    match word >> 24 {
-        0xD4 => exception_generation(word, pc),
-        0xD5 => system(cpu, mem, word, pc),
-        _ => Err(Exception::undefined(pc, word)),
+fn read_system(cpu: &CpuState, reg: SystemRegister) -> u64 {
+    match reg {
+        SystemRegister::Nzcv => cpu.nzcv as u64,
+        SystemRegister::Fpcr => cpu.fpcr as u64,
+        SystemRegister::Fpsr => cpu.fpsr as u64,
+        SystemRegister::TpidrEl0 => cpu.tpidr_el0,
+        SystemRegister::TpidrroEl0 => cpu.tpidrro_el0,
+        SystemRegister::CtrEl0 => CTR_VALUE,
+        SystemRegister::DczidEl0 => DCZID_VALUE,
+        SystemRegister::MidrEl1 => MIDR_VALUE,
+        SystemRegister::MpidrEl1 => MPIDR_VALUE,
+        SystemRegister::RevidrEl1 => 0,
+        SystemRegister::CntfrqEl0 => COUNTER_FREQUENCY,
+        SystemRegister::CntvctEl0 => cpu.counter,
     }
 }
 
-fn exception_generation(word: u32, pc: u64) -> Result<(), Exception> {
-    let imm = (word >> 5) as u16;
-    match ((word >> 21) & 7, (word >> 2) & 7, word & 3) {
-        (0, 0, 1) => Err(Exception::Svc { imm }),
-        (1, 0, 0) => Err(Exception::Breakpoint { pc, imm }),
-        // HVC, SMC, HLT, DCPS: not available to a user program.
-        _ => Err(Exception::undefined(pc, word)),
-    }
-}
-
-fn system(cpu: &mut CpuState, mem: &mut Memory, word: u32, pc: u64) -> Result<(), Exception> {
-    let undefined = || Exception::undefined(pc, word);
-    let read = word & (1 << 21) != 0;
-    let op0 = (word >> 19) & 3;
-    let op1 = (word >> 16) & 7;
-    let crn = (word >> 12) & 15;
-    let crm = (word >> 8) & 15;
-    let op2 = (word >> 5) & 7;
-    let rt = word & 31;
-    match (read, op0) {
-        // (The HINT space, op1 3 and CRn 2, is the decoded form's `Nop`.)
-        (false, 0) => match (op1, crn, rt) {
-            (3, 3, 31) => match op2 {
-                2 => {
-                    cpu.exclusive = None;
-                    Ok(())
-                }
-                4..=6 => Ok(()), // DSB, DMB, ISB: one in-order hart has nothing to wait for
-                _ => Err(undefined()),
-            },
-            _ => Err(undefined()),
-        },
-        (false, 1) => match (op1, crn, crm, op2) {
-            (3, 7, 4, 1) => {
-                let block = cpu.xr(rt) & !(ZVA_BLOCK - 1);
-                write(mem, pc, block, &[0; ZVA_BLOCK as usize])
-            }
-            // IC IVAU, DC CVAC, DC CVAU, DC CIVAC: caches are not modelled.
-            (3, 7, 5 | 10 | 11 | 14, 1) => Ok(()),
-            _ => Err(undefined()),
-        },
-        (true, 2 | 3) => {
-            let value = match (word >> 5) & 0xFFFF {
-                NZCV => cpu.nzcv as u64,
-                FPCR => cpu.fpcr as u64,
-                FPSR => cpu.fpsr as u64,
-                TPIDR_EL0 => cpu.tpidr_el0,
-                TPIDRRO_EL0 => cpu.tpidrro_el0,
-                CTR_EL0 => CTR_VALUE,
-                DCZID_EL0 => DCZID_VALUE,
-                MIDR_EL1 => MIDR_VALUE,
-                MPIDR_EL1 => MPIDR_VALUE,
-                REVIDR_EL1 => 0,
-                CNTFRQ_EL0 => COUNTER_FREQUENCY,
-                CNTVCT_EL0 => cpu.counter,
-                _ => return Err(undefined()),
-            };
-            cpu.set_xr(rt, value);
-            Ok(())
-        }
-        (false, 2 | 3) => {
-            let value = cpu.xr(rt);
-            match (word >> 5) & 0xFFFF {
-                NZCV => cpu.nzcv = value as u32 & 0xF000_0000,
-                FPCR => cpu.fpcr = value as u32 & FPCR_MASK,
-                FPSR => cpu.fpsr = value as u32 & FPSR_MASK,
-                TPIDR_EL0 => cpu.tpidr_el0 = value,
-                _ => return Err(undefined()),
-            }
-            Ok(())
-        }
-        _ => Err(undefined()),
+/// MSR of the registers the decoded form says are writable.
+fn write_system(cpu: &mut CpuState, reg: SystemRegister, value: u64) {
+    match reg {
+        SystemRegister::Nzcv => cpu.nzcv = value as u32 & 0xF000_0000,
+        SystemRegister::Fpcr => cpu.fpcr = value as u32 & FPCR_MASK,
+        SystemRegister::Fpsr => cpu.fpsr = value as u32 & FPSR_MASK,
+        SystemRegister::TpidrEl0 => cpu.tpidr_el0 = value,
+        _ => unreachable!("{reg:?} is read-only"),
     }
 }

@@ -44,27 +44,27 @@ pub fn execute_decoded(cpu: &mut CpuState, mem: &mut Memory, insn: &Insn, pc: u6
             move_register(cpu, mem, pc, at, size as usize, Transfer::Store, true, vt)?;
             write_back(cpu, addr, moved);
         }
-        Insn::LoadPair { size, rt, rt2, addr } => {
+        Insn::LoadPair { size, rt, rt2, addr, .. } => {
             let (at, moved) = address(cpu, addr);
             let (a, b) = read_pair(mem, pc, at, size as usize)?;
             cpu.set_reg(rt, a as u64);
             cpu.set_reg(rt2, b as u64);
             write_back(cpu, addr, moved);
         }
-        Insn::StorePair { size, rt, rt2, addr } => {
+        Insn::StorePair { size, rt, rt2, addr, .. } => {
             let (a, b) = (cpu.reg(rt) as u128, cpu.reg(rt2) as u128);
             let (at, moved) = address(cpu, addr);
             write_pair(mem, pc, at, size as usize, a, b)?;
             write_back(cpu, addr, moved);
         }
-        Insn::LoadVectorPair { size, vt, vt2, addr } => {
+        Insn::LoadVectorPair { size, vt, vt2, addr, .. } => {
             let (at, moved) = address(cpu, addr);
             let (a, b) = read_pair(mem, pc, at, size as usize)?;
             cpu.v[vt as usize & 31] = a;
             cpu.v[vt2 as usize & 31] = b;
             write_back(cpu, addr, moved);
         }
-        Insn::StoreVectorPair { size, vt, vt2, addr } => {
+        Insn::StoreVectorPair { size, vt, vt2, addr, .. } => {
             let (a, b) = (cpu.v[vt as usize & 31], cpu.v[vt2 as usize & 31]);
             let (at, moved) = address(cpu, addr);
             write_pair(mem, pc, at, size as usize, a, b)?;
@@ -82,12 +82,12 @@ pub fn execute_decoded(cpu: &mut CpuState, mem: &mut Memory, insn: &Insn, pc: u6
 #[inline(always)]
 fn address(cpu: &CpuState, addr: Address) -> (u64, u64) {
     match addr {
-        Address::Offset { base, imm } | Address::Pre { base, imm } => {
+        Address::Offset { base, imm, .. } | Address::Pre { base, imm } => {
             let at = cpu.reg(base).wrapping_add(imm);
             (at, at)
         }
         Address::Post { base, imm } => (cpu.reg(base), cpu.reg(base).wrapping_add(imm)),
-        Address::Indexed { base, rm, option, lsl } => {
+        Address::Indexed { base, rm, option, lsl, .. } => {
             (cpu.reg(base).wrapping_add(extend(cpu.reg(rm), option as u32, lsl as u32)), 0)
         }
     }

@@ -1,9 +1,9 @@
 //! Fetch, decode and execute one A64 instruction at a time.
 //!
-//! The integer, branch and load/store instructions are decoded once into the shared form
-//! (`arm64::decode`) and executed from it; the other families (SIMD&FP, system, exclusives,
-//! atomics...) live in their own files and decode their own fields. `step` keeps the contract
-//! that a failed instruction changes nothing.
+//! The integer, branch, system and load/store instructions are decoded once into the shared
+//! form (`arm64::decode`) and executed from it; the other families (SIMD&FP, exclusives,
+//! atomics, literals, structures...) live in their own files and decode their own fields.
+//! `step` keeps the contract that a failed instruction changes nothing.
 
 pub mod alu;
 mod atomics;
@@ -80,10 +80,9 @@ pub fn execute_word(cpu: &mut CpuState, mem: &mut Memory, word: u32) -> Result<(
             cpu.pc = pc.wrapping_add(4);
             let r = match decode(word, pc) {
                 Some(insn) => execute_decoded(cpu, mem, &insn, pc),
-                // What the decoded form leaves out: system instructions, exclusives, atomics,
-                // literals, structures... (or an undefined word).
+                // What the decoded form leaves out: exclusives, atomics, literals, structures...
+                // (or an undefined word).
                 None => match op0 {
-                    0b1010 | 0b1011 => branch_system::execute(cpu, mem, word, pc),
                     0b0100 | 0b0110 | 0b1100 | 0b1110 => load_store::execute(cpu, mem, word, pc),
                     _ => Err(Exception::undefined(pc, word)),
                 },
@@ -107,11 +106,13 @@ fn execute_decoded(cpu: &mut CpuState, mem: &mut Memory, insn: &Insn, pc: u64) -
         | Insn::CompareBranch { .. }
         | Insn::TestBranch { .. }
         | Insn::Indirect { .. }
-        | Insn::Nop
-        | Insn::ThreadPointer { .. } => {
-            branch_system::execute_decoded(cpu, insn, pc);
-            Ok(())
-        }
+        | Insn::Supervisor { .. }
+        | Insn::Breakpoint { .. }
+        | Insn::Hint { .. }
+        | Insn::Barrier { .. }
+        | Insn::Cache { .. }
+        | Insn::ReadSystem { .. }
+        | Insn::WriteSystem { .. } => branch_system::execute_decoded(cpu, mem, insn, pc),
         Insn::Load { .. }
         | Insn::Store { .. }
         | Insn::LoadPair { .. }

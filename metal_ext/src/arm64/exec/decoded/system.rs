@@ -3,14 +3,14 @@
 //! other thread-local data.
 
 use super::{field, next, Next, Op};
-use crate::arm64::decode::Insn;
+use crate::arm64::decode::{Insn, SystemRegister};
 use crate::arm64::mem::Memory;
 use crate::arm64::state::CpuState;
 
 pub fn build(insn: &Insn, word: u32) -> Option<Op> {
     match *insn {
-        Insn::Nop => Some(Op::new(hint, word)),
-        Insn::ThreadPointer { rd } => Some(Op { a: field(rd), ..Op::new(read_thread_pointer, word) }),
+        Insn::Hint { .. } => Some(Op::new(hint, word)),
+        Insn::ReadSystem { reg: SystemRegister::TpidrEl0, rt } => Some(Op { a: field(rt), ..Op::new(read_thread_pointer, word) }),
         _ => None,
     }
 }

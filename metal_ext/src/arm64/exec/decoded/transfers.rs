@@ -38,12 +38,12 @@ pub fn build(insn: &Insn, word: u32) -> Option<Op> {
     Some(match *insn {
         Insn::Load { size, ext, rt, addr } => single(word, Some(ext), rt, size, addr)?,
         Insn::Store { size, rt, addr } => single(word, None, rt, size, addr)?,
-        Insn::LoadVector { size, vt, addr: Address::Offset { base, imm } } => with(sized!(load_vector, size), vt, base, imm),
-        Insn::StoreVector { size, vt, addr: Address::Offset { base, imm } } => with(sized!(store_vector, size), vt, base, imm),
-        Insn::LoadPair { size, rt, rt2, addr } => pair(word, false, true, size, rt, rt2, addr)?,
-        Insn::StorePair { size, rt, rt2, addr } => pair(word, false, false, size, rt, rt2, addr)?,
-        Insn::LoadVectorPair { size, vt, vt2, addr } => pair(word, true, true, size, vt, vt2, addr)?,
-        Insn::StoreVectorPair { size, vt, vt2, addr } => pair(word, true, false, size, vt, vt2, addr)?,
+        Insn::LoadVector { size, vt, addr: Address::Offset { base, imm, .. } } => with(sized!(load_vector, size), vt, base, imm),
+        Insn::StoreVector { size, vt, addr: Address::Offset { base, imm, .. } } => with(sized!(store_vector, size), vt, base, imm),
+        Insn::LoadPair { size, rt, rt2, addr, .. } => pair(word, false, true, size, rt, rt2, addr)?,
+        Insn::StorePair { size, rt, rt2, addr, .. } => pair(word, false, false, size, rt, rt2, addr)?,
+        Insn::LoadVectorPair { size, vt, vt2, addr, .. } => pair(word, true, true, size, vt, vt2, addr)?,
+        Insn::StoreVectorPair { size, vt, vt2, addr, .. } => pair(word, true, false, size, vt, vt2, addr)?,
         _ => return None,
     })
 }
@@ -51,10 +51,10 @@ pub fn build(insn: &Insn, word: u32) -> Option<Op> {
 /// A general-purpose register's load (`load_ext` how it extends) or store.
 fn single(word: u32, load_ext: Option<u8>, rt: Reg, size: u8, addr: Address) -> Option<Op> {
     let (mode, base, imm) = match addr {
-        Address::Offset { base, imm } => (OFFSET, base, imm),
+        Address::Offset { base, imm, .. } => (OFFSET, base, imm),
         Address::Post { base, imm } => (POST, base, imm),
         Address::Pre { base, imm } => (PRE, base, imm),
-        Address::Indexed { base, rm, option, lsl } => {
+        Address::Indexed { base, rm, option, lsl, .. } => {
             let run = match load_ext {
                 None => sized!(store_register, size),
                 Some(ZERO) => sized!(load_register, size, ZERO),
@@ -94,7 +94,7 @@ fn gpr_handler(bytes: u8, load_ext: Option<u8>, mode: u8) -> Handler {
 #[allow(clippy::too_many_arguments)]
 fn pair(word: u32, simd: bool, load: bool, bytes: u8, t: Reg, t2: Reg, addr: Address) -> Option<Op> {
     let (mode, base, imm) = match addr {
-        Address::Offset { base, imm } => (OFFSET, base, imm),
+        Address::Offset { base, imm, .. } => (OFFSET, base, imm),
         Address::Post { base, imm } => (POST, base, imm),
         Address::Pre { base, imm } => (PRE, base, imm),
         Address::Indexed { .. } => return None,

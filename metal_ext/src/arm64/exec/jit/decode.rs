@@ -4,7 +4,7 @@
 //! differential tests check each form against the interpreter).
 
 pub use crate::arm64::decode::Insn;
-use crate::arm64::decode;
+use crate::arm64::decode::{self, SystemRegister};
 
 /// Decodes `word` at `pc`, or None if the block compiler leaves it to the interpreter.
 pub fn decode(word: u32, pc: u64) -> Option<Insn> {
@@ -18,7 +18,16 @@ fn translatable(insn: &Insn) -> bool {
         Insn::Load { rt, addr, .. } | Insn::Store { rt, addr, .. } => addr.writeback().is_none_or(|b| b != rt || b == 31),
         Insn::LoadPair { rt, rt2, addr, .. } => rt != rt2 && pair_writeback_is_distinct(addr.writeback(), rt, rt2),
         Insn::StorePair { rt, rt2, addr, .. } => pair_writeback_is_distinct(addr.writeback(), rt, rt2),
-        Insn::AddCarry { .. } | Insn::Crc32 { .. } | Insn::Prefetch { .. } => false,
+        // Only the thread pointer is read often enough to be worth translating.
+        Insn::ReadSystem { reg, .. } => reg == SystemRegister::TpidrEl0,
+        Insn::AddCarry { .. }
+        | Insn::Crc32 { .. }
+        | Insn::Prefetch { .. }
+        | Insn::WriteSystem { .. }
+        | Insn::Barrier { .. }
+        | Insn::Cache { .. }
+        | Insn::Supervisor { .. }
+        | Insn::Breakpoint { .. } => false,
         _ => true,
     }
 }

@@ -19,7 +19,7 @@ use cranelift_codegen::ir::types::{I128, I16, I32, I64, I8};
 use cranelift_codegen::ir::{Block, InstBuilder, MemFlagsData, Type, Value};
 use cranelift_frontend::{FunctionBuilder, Variable};
 
-use crate::arm64::decode::{self, Address, Insn, Operand, Reg, SIGN64, ZERO, ZR};
+use crate::arm64::decode::{self, Address, Insn, Operand, Reg, SystemRegister, SIGN64, ZERO, ZR};
 use super::{Layout, Link, CHAIN_LINKS};
 use crate::arm64::mem::{READ, TLB_OWNED, WRITE};
 
@@ -90,7 +90,7 @@ fn registers(insn: &Insn) -> (u32, u32) {
     use Insn::*;
     match *insn {
         AddSub { rd, rn, op, .. } | Logic { rd, rn, op, .. } => (mask(rn) | operand_regs(&op), mask(rd)),
-        Const { rd, .. } | ThreadPointer { rd } => (0, mask(rd)),
+        Const { rd, .. } | ReadSystem { rt: rd, .. } => (0, mask(rd)),
         Insert { rd, .. } => (mask(rd), mask(rd)),
         Bitfield { rd, rn, opc, .. } => (mask(rn) | if opc == 1 { mask(rd) } else { 0 }, mask(rd)),
         Extract { rd, rn, rm, .. }
@@ -104,7 +104,7 @@ fn registers(insn: &Insn) -> (u32, u32) {
         Unary { rd, rn, .. } => (mask(rn), mask(rd)),
         CondCompare { rn, op, .. } => (mask(rn) | operand_regs(&op), 0),
         Branch { link, .. } => (0, if link { 1 << 30 } else { 0 }),
-        CondBranch { .. } | Nop => (0, 0),
+        CondBranch { .. } | Hint { .. } => (0, 0),
         CompareBranch { rt, .. } | TestBranch { rt, .. } => (mask(rt), 0),
         Indirect { rn, link, .. } => (mask(rn), if link { 1 << 30 } else { 0 }),
         Load { rt, addr, .. } => {
@@ -126,7 +126,14 @@ fn registers(insn: &Insn) -> (u32, u32) {
         LoadVector { addr, .. } | StoreVector { addr, .. } | LoadVectorPair { addr, .. } | StoreVectorPair { addr, .. } => {
             address_regs(&addr)
         }
-        AddCarry { .. } | Crc32 { .. } | Prefetch { .. } => unreachable!("not translated: {insn:?}"),
+        AddCarry { .. }
+            | Crc32 { .. }
+            | Prefetch { .. }
+            | WriteSystem { .. }
+            | Barrier { .. }
+            | Cache { .. }
+            | Supervisor { .. }
+            | Breakpoint { .. } => unreachable!("not translated: {insn:?}"),
     }
 }
 
@@ -705,7 +712,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
     /// The access address and, for pre/post-index, the written-back base.
     fn address(&mut self, a: Address) -> (Value, Option<(Reg, Value)>) {
         match a {
-            Address::Offset { base, imm } => {
+            Address::Offset { base, imm, .. } => {
                 let b = self.read(base);
                 (self.b.ins().iadd_imm_u(b, imm as i64), None)
             }
@@ -719,7 +726,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
                 let moved = self.b.ins().iadd_imm_u(b, imm as i64);
                 (b, Some((base, moved)))
             }
-            Address::Indexed { base, rm, option, lsl } => {
+            Address::Indexed { base, rm, option, lsl, .. } => {
                 let (b, m) = (self.read(base), self.read(rm));
                 let off = self.extend(m, option, lsl);
                 (self.b.ins().iadd(b, off), None)
@@ -963,11 +970,11 @@ impl<'a, 'b> Emitter<'a, 'b> {
                 self.b.def_var(self.nzcv, p);
                 self.flags = Flags::Packed;
             }
-            ThreadPointer { rd } => {
+            ReadSystem { reg: SystemRegister::TpidrEl0, rt: rd } => {
                 let v = self.b.ins().load(I64, host(), self.cpu, self.layout.tpidr_el0);
                 self.write(rd, v);
             }
-            Nop => {}
+            Hint { .. } => {}
             Branch { target, link } => {
                 if link {
                     let ret = self.b.ins().iconst(I64, pc as i64 + 4);
@@ -1019,7 +1026,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
                 self.store_value(p, 0, rt, size);
                 self.write_back(wb);
             }
-            LoadPair { size, rt, rt2, addr } => {
+            LoadPair { size, rt, rt2, addr, .. } => {
                 let (p, wb) = self.access(addr, 2 * size, READ, pc);
                 let v = self.load_value(p, size, ZERO);
                 let q = self.b.ins().iadd_imm_u(p, size as i64);
@@ -1028,7 +1035,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
                 self.write(rt2, v2);
                 self.write_back(wb);
             }
-            StorePair { size, rt, rt2, addr } => {
+            StorePair { size, rt, rt2, addr, .. } => {
                 let (p, wb) = self.access(addr, 2 * size, WRITE | TLB_OWNED, pc);
                 self.store_value(p, 0, rt, size);
                 self.store_value(p, size as i32, rt2, size);
@@ -1044,19 +1051,27 @@ impl<'a, 'b> Emitter<'a, 'b> {
                 self.store_vector(p, 0, size, vt);
                 self.write_back(wb);
             }
-            LoadVectorPair { size, vt, vt2, addr } => {
+            LoadVectorPair { size, vt, vt2, addr, .. } => {
                 let (p, wb) = self.access(addr, 2 * size, READ, pc);
                 self.load_vector(p, 0, size, vt);
                 self.load_vector(p, size as i32, size, vt2);
                 self.write_back(wb);
             }
-            StoreVectorPair { size, vt, vt2, addr } => {
+            StoreVectorPair { size, vt, vt2, addr, .. } => {
                 let (p, wb) = self.access(addr, 2 * size, WRITE | TLB_OWNED, pc);
                 self.store_vector(p, 0, size, vt);
                 self.store_vector(p, size as i32, size, vt2);
                 self.write_back(wb);
             }
-            AddCarry { .. } | Crc32 { .. } | Prefetch { .. } => unreachable!("not translated: {insn:?}"),
+            AddCarry { .. }
+            | Crc32 { .. }
+            | Prefetch { .. }
+            | WriteSystem { .. }
+            | Barrier { .. }
+            | Cache { .. }
+            | Supervisor { .. }
+            | Breakpoint { .. }
+            | ReadSystem { .. } => unreachable!("not translated: {insn:?}"),
         }
         self.pending += 1;
         true
