@@ -11,6 +11,10 @@
 //! directly) exits *before* the instruction, so the interpreter then runs it with the whole
 //! machinery (faults, copy-on-write, code epochs); compiled code calls nothing but the next
 //! region (see `exit`).
+//!
+//! Over 900 lines on purpose: one `Emitter` holds a region's builder state (register variables,
+//! lazy flags, exits, chain links) and has one arm per translated form; split by instruction class,
+//! every part would take that whole state, and the forms' arms read best side by side.
 
 use std::collections::HashMap;
 
