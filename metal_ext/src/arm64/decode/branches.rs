@@ -1,6 +1,7 @@
 //! Branches: B, BL, B.cond, CBZ/CBNZ, TBZ/TBNZ, BR/BLR/RET.
 
-use super::{zr, Insn};
+use super::fields::zr;
+use super::form::Insn;
 use crate::arm64::exec::alu::sign_extend;
 
 pub(super) fn decode(word: u32, pc: u64) -> Option<Insn> {

@@ -1,6 +1,8 @@
 //! Data processing with an immediate (op0 = 100x) and on registers (op0 = x101).
 
-use super::{decode_bit_masks, move_wide, sp, zr, ConstOrigin, Insn, Operand, Unary};
+use super::fields::{sp, zr};
+use super::form::{ConstOrigin, Insn, Operand, Unary};
+use super::immediates::{decode_bit_masks, move_wide};
 use crate::arm64::exec::alu::sign_extend;
 
 pub(super) fn immediate(word: u32, pc: u64) -> Option<Insn> {

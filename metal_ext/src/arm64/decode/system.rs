@@ -3,81 +3,8 @@
 //! models and MRS/MSR of the system registers it knows. The rest of the space (HVC, PSTATE
 //! writes, other registers and operations, SYSL...) is outside the form: undefined here.
 
-use super::{zr, Insn};
-
-/// The system registers MRS reads and MSR (where `writable`) writes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SystemRegister {
-    Nzcv,
-    Fpcr,
-    Fpsr,
-    TpidrEl0,
-    TpidrroEl0,
-    CtrEl0,
-    DczidEl0,
-    MidrEl1,
-    MpidrEl1,
-    RevidrEl1,
-    CntfrqEl0,
-    CntvctEl0,
-}
-
-/// Each register's op0:op1:CRn:CRm:op2 (bits 20..5 of MRS/MSR), its name, and whether MSR
-/// writes it.
-const REGISTERS: [(u32, SystemRegister, &str, bool); 12] = [
-    (0xda10, SystemRegister::Nzcv, "nzcv", true),
-    (0xda20, SystemRegister::Fpcr, "fpcr", true),
-    (0xda21, SystemRegister::Fpsr, "fpsr", true),
-    (0xde82, SystemRegister::TpidrEl0, "tpidr_el0", true),
-    (0xde83, SystemRegister::TpidrroEl0, "tpidrro_el0", false),
-    (0xd801, SystemRegister::CtrEl0, "ctr_el0", false),
-    (0xd807, SystemRegister::DczidEl0, "dczid_el0", false),
-    (0xc000, SystemRegister::MidrEl1, "midr_el1", false),
-    (0xc005, SystemRegister::MpidrEl1, "mpidr_el1", false),
-    (0xc006, SystemRegister::RevidrEl1, "revidr_el1", false),
-    (0xdf00, SystemRegister::CntfrqEl0, "cntfrq_el0", false),
-    (0xdf02, SystemRegister::CntvctEl0, "cntvct_el0", false),
-];
-
-impl SystemRegister {
-    /// The name MRS and MSR show, e.g. "tpidr_el0".
-    pub fn name(self) -> &'static str {
-        REGISTERS.iter().find(|entry| entry.1 == self).map_or("", |entry| entry.2)
-    }
-}
-
-/// CLREX and the barriers, by op2 of their encoding.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Barrier {
-    ClearExclusive,
-    /// DSB (with CRm 0 and 4 the speculation barriers SSBB and PSSBB).
-    DataSynchronization,
-    DataMemory,
-    Instruction,
-}
-
-/// The cache maintenance operations the core executes (caches are not modelled: only DC ZVA,
-/// which zeroes a block, does anything).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CacheOperation {
-    ZeroBlock,
-    InvalidateInstructions,
-    CleanData,
-    CleanDataToUnification,
-    CleanInvalidateData,
-}
-
-impl CacheOperation {
-    pub fn name(self) -> &'static str {
-        match self {
-            CacheOperation::ZeroBlock => "dc zva",
-            CacheOperation::InvalidateInstructions => "ic ivau",
-            CacheOperation::CleanData => "dc cvac",
-            CacheOperation::CleanDataToUnification => "dc cvau",
-            CacheOperation::CleanInvalidateData => "dc civac",
-        }
-    }
-}
+use super::fields::zr;
+use super::form::{Barrier, CacheOperation, Insn, REGISTERS};
 
 pub(super) fn decode(word: u32) -> Option<Insn> {
     match word >> 24 {

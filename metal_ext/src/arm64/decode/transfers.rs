@@ -1,12 +1,8 @@
 //! Loads and stores of one or two registers (op0 = x1x0) with an immediate or register offset.
 
-use super::{sp, zr, Address, Insn};
+use super::fields::{sp, zr};
+use super::form::{Address, Insn, SIGN32, SIGN64, ZERO};
 use crate::arm64::exec::alu::sign_extend;
-
-/// How a loaded value reaches a general-purpose register.
-pub const ZERO: u8 = 0;
-pub const SIGN64: u8 = 1;
-pub const SIGN32: u8 = 2;
 
 /// A single-register load or store's (SIMD&FP register, log2 of the bytes moved, how a load
 /// extends its value; None for a store); None for PRFM and the unallocated size/opc pairs.

@@ -7,7 +7,8 @@
 //! value back, so a read-only page faults either way, as with a hardware compare-and-swap).
 
 use super::alu::{sign_extend, width};
-use super::{check_aligned, load, store, Exception};
+use super::exception::Exception;
+use super::guest_memory::{check_aligned, load, store};
 use crate::arm64::mem::Memory;
 use crate::arm64::state::CpuState;
 

@@ -3,7 +3,8 @@
 //! maintenance and the system registers a Linux user program may touch.
 
 use super::alu::{condition_holds, width};
-use super::{write, Exception};
+use super::exception::Exception;
+use super::guest_memory::write;
 use crate::arm64::decode::{Barrier, CacheOperation, Insn, SystemRegister};
 use crate::arm64::mem::Memory;
 use crate::arm64::state::{CpuState, COUNTER_FREQUENCY};

@@ -10,7 +10,7 @@ use std::hash::BuildHasherDefault;
 use super::decoded::decode;
 pub use super::decoded::Op;
 use super::jit;
-use super::Exception;
+use super::exception::Exception;
 use crate::arm64::mem::{Memory, PageHasher, PAGE_SHIFT, PAGE_SIZE};
 use crate::arm64::state::CpuState;
 

@@ -8,7 +8,9 @@
 
 use super::alu::{extend, sign_extend};
 use crate::arm64::decode::{single_form, zr, Address, Insn, Reg, SIGN32, SIGN64, ZERO};
-use super::{atomics, check_aligned, load, read, simd_structures, store, write, Exception};
+use super::exception::Exception;
+use super::guest_memory::{check_aligned, load, read, store, write};
+use super::{atomics, simd_structures};
 use crate::arm64::mem::Memory;
 use crate::arm64::state::CpuState;
 

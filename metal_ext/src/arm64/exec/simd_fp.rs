@@ -25,7 +25,7 @@ mod simd_shift;
 #[cfg(test)]
 mod tests;
 
-use super::Exception;
+use super::exception::Exception;
 use crate::arm64::state::CpuState;
 use lanes::{bit, field};
 

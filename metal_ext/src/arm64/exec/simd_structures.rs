@@ -1,7 +1,8 @@
 //! AdvSIMD element and structure loads and stores: LD1-LD4/ST1-ST4 (multiple structures),
 //! their single-lane forms and LD1R-LD4R, each with optional post-increment.
 
-use super::{read, write, Exception};
+use super::exception::Exception;
+use super::guest_memory::{read, write};
 use crate::arm64::mem::Memory;
 use crate::arm64::state::CpuState;
 

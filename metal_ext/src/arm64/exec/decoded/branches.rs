@@ -1,6 +1,6 @@
 //! Specialised handlers for branches: targets come computed with the decoded form.
 
-use super::{field, Handler, Next, Op};
+use super::op::{field, Handler, Next, Op};
 use crate::arm64::decode::Insn;
 use crate::arm64::exec::alu::{condition_holds, width};
 use crate::arm64::mem::Memory;

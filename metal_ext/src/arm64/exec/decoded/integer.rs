@@ -3,7 +3,7 @@
 //! bitfields, extract, conditional select and compare, variable shifts, multiply-add and CLZ.
 //! Immediates, bitmasks and constant results come computed with the decoded form.
 
-use super::{field, next, Handler, Next, Op};
+use super::op::{field, next, Handler, Next, Op};
 use crate::arm64::decode::{Insn, Operand, Reg, Unary, ZR};
 use crate::arm64::exec::alu::{add_with_carry, condition_holds, extend, extract, logic_flags, logical, shift, width};
 use crate::arm64::mem::Memory;

@@ -2,7 +2,7 @@
 //! a user program here) and MRS of TPIDR_EL0, the thread pointer glibc reads for `errno` and
 //! other thread-local data.
 
-use super::{field, next, Next, Op};
+use super::op::{field, next, Next, Op};
 use crate::arm64::decode::{Insn, SystemRegister};
 use crate::arm64::mem::Memory;
 use crate::arm64::state::CpuState;

@@ -7,7 +7,7 @@
 //! faults and watchpoints included, goes to the interpreter for the whole instruction, as a tail
 //! call, so the fast path needs no stack frame and the slow cases behave exactly as `step`.
 
-use super::{field, generic, next, Handler, Next, Op};
+use super::op::{field, generic, next, Handler, Next, Op};
 use crate::arm64::decode::{Address, Insn, Reg, SIGN32, SIGN64, ZERO};
 use crate::arm64::exec::alu::{extend, sign_extend};
 use crate::arm64::mem::Memory;

@@ -24,7 +24,7 @@ use cranelift_codegen::ir::{Block, InstBuilder, MemFlagsData, Type, Value};
 use cranelift_frontend::{FunctionBuilder, Variable};
 
 use crate::arm64::decode::{self, Address, Insn, Operand, Reg, SystemRegister, SIGN64, ZERO, ZR};
-use super::{Layout, Link, CHAIN_LINKS};
+use super::abi::{region_signature, Layout, Link, CHAIN_LINKS};
 use crate::arm64::mem::{READ, TLB_OWNED, WRITE};
 
 /// What the flags are at this point of the translation.
@@ -616,7 +616,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
         self.b.seal_block(back);
         self.b.switch_to_block(on);
         let code = self.b.ins().load(I64, host(), link, l.link_code);
-        let sig = self.b.import_signature(super::region_signature());
+        let sig = self.b.import_signature(region_signature());
         self.b.ins().return_call_indirect(sig, code, &[self.cpu, self.env]);
         self.b.switch_to_block(back);
         self.b.ins().return_(&[next]);

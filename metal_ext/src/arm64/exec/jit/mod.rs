@@ -13,6 +13,7 @@
 //! for the whole process, keyed by both: a forked child, a re-executed BusyBox or the same
 //! page after an `mmap` elsewhere finds its code already compiled.
 
+mod abi;
 mod arena;
 mod decode;
 mod emit;
@@ -20,17 +21,18 @@ mod emit;
 mod tests;
 
 use std::collections::HashMap;
-use std::mem::offset_of;
 use std::sync::{Mutex, OnceLock};
 
 use cranelift_codegen::ir::{types::I64, AbiParam, Function, InstBuilder, Signature, UserFuncName};
-use cranelift_codegen::isa::{CallConv, OwnedTargetIsa};
+use cranelift_codegen::isa::OwnedTargetIsa;
 use cranelift_codegen::settings::{self, Configurable};
 use cranelift_codegen::Context;
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
 
+use abi::{region_signature, Enter, Env, Layout};
+pub use abi::{clear_chain, empty_chain, link_slot, Link, CHAIN_LINKS};
 use super::decoded::{decode as decode_op, Next, Op};
-use crate::arm64::mem::{Memory, TlbEntry, PAGE_SIZE, TLB_DATA, TLB_ENTRIES, TLB_ENTRY_SIZE, TLB_PAGE, TLB_PERMS};
+use crate::arm64::mem::{Memory, PAGE_SIZE};
 use crate::arm64::state::CpuState;
 
 /// Longest region, in instructions.
@@ -40,98 +42,6 @@ const MAX_REGION: usize = 64;
 const MIN_REGION: usize = 3;
 /// Executable memory taken at most; past it nothing more is compiled.
 const MAX_CODE_BYTES: usize = 256 << 20;
-
-/// What compiled code exchanges with its caller besides the registers.
-#[repr(C)]
-struct Env {
-    tlb: *const TlbEntry,
-    /// Instructions the regions of this call may retire in all.
-    budget: u64,
-    /// Instructions they did retire (each region adds its own).
-    retired: u64,
-    chain: *const Link,
-}
-
-/// Entries of a chain table: a region's PC, code and length. An exit to a PC found here goes
-/// straight on into that region (a tail call), while the budget allows a pass through it.
-#[derive(Clone, Copy)]
-#[repr(C)]
-pub struct Link {
-    pc: u64,
-    code: *const u8,
-    len: u64,
-}
-
-/// Entries in a chain table (direct-mapped by PC).
-pub const CHAIN_LINKS: usize = 1024;
-
-/// The table slot of `pc`.
-pub fn link_slot(pc: u64) -> usize {
-    (pc >> 2) as usize & (CHAIN_LINKS - 1)
-}
-
-/// An empty slot `i` of a chain table: it holds a PC of another slot, so that no PC, whatever
-/// a guest branches to, finds it.
-fn no_link(i: usize) -> Link {
-    Link { pc: ((i ^ 1) << 2) as u64, code: std::ptr::null(), len: 0 }
-}
-
-pub fn empty_chain() -> Box<[Link; CHAIN_LINKS]> {
-    Box::new(std::array::from_fn(no_link))
-}
-
-pub fn clear_chain(chain: &mut [Link; CHAIN_LINKS]) {
-    for (i, link) in chain.iter_mut().enumerate() {
-        *link = no_link(i);
-    }
-}
-
-/// Regions use Cranelift's tail-call convention, so that one region can end by jumping into
-/// the next; `enter` (compiled once, C convention) is how Rust calls the first.
-type Enter = unsafe extern "C" fn(*const u8, *mut CpuState, *mut Env) -> u64;
-
-/// Field offsets compiled code uses.
-struct Layout {
-    x: i32,
-    nzcv: i32,
-    v: i32,
-    tpidr_el0: i32,
-    env_tlb: i32,
-    env_budget: i32,
-    env_retired: i32,
-    env_chain: i32,
-    link_pc: i32,
-    link_code: i32,
-    link_len: i32,
-    tlb_entries: i32,
-    tlb_entry_size: i32,
-    tlb_page: i32,
-    tlb_data: i32,
-    tlb_perms: i32,
-}
-
-impl Layout {
-    fn new() -> Layout {
-        Layout {
-            x: offset_of!(CpuState, x) as i32,
-            nzcv: offset_of!(CpuState, nzcv) as i32,
-            v: offset_of!(CpuState, v) as i32,
-            tpidr_el0: offset_of!(CpuState, tpidr_el0) as i32,
-            env_tlb: offset_of!(Env, tlb) as i32,
-            env_budget: offset_of!(Env, budget) as i32,
-            env_retired: offset_of!(Env, retired) as i32,
-            env_chain: offset_of!(Env, chain) as i32,
-            link_pc: offset_of!(Link, pc) as i32,
-            link_code: offset_of!(Link, code) as i32,
-            link_len: offset_of!(Link, len) as i32,
-            tlb_entries: TLB_ENTRIES as i32,
-            tlb_entry_size: TLB_ENTRY_SIZE as i32,
-            tlb_page: TLB_PAGE as i32,
-            tlb_data: TLB_DATA as i32,
-            tlb_perms: TLB_PERMS as i32,
-        }
-    }
-}
 
 /// A compiled region.
 pub struct Region {
@@ -263,14 +173,6 @@ impl Compiler {
         }
         self.arena.install(compiled.code_buffer())
     }
-}
-
-/// `fn(cpu, env) -> next pc` in the tail-call convention: what every region is.
-fn region_signature() -> Signature {
-    let mut sig = Signature::new(CallConv::Tail);
-    sig.params.extend([AbiParam::new(I64); 2]);
-    sig.returns.push(AbiParam::new(I64));
-    sig
 }
 
 /// The regions compiled from one version of a page.
