@@ -44,3 +44,28 @@ def view(title: str, *parts: str) -> str:
 
 def box(*parts: str) -> str:
     return f"<div class='box'>{''.join(parts)}</div>"
+
+
+class Table:
+    """Rows of results: an HTML table in a notebook, aligned text in a terminal or `print`.
+
+    Cells are plain values (escaped here); `numeric` columns align right; `notes` are lines under
+    the table (totals, what a column means)."""
+
+    def __init__(self, title: str, headers, rows, numeric=(), notes=()):
+        self.title, self.headers, self.numeric = title, list(headers), tuple(numeric)
+        self.rows = [[str(c) for c in row] for row in rows]
+        self.notes = [str(n) for n in notes]
+
+    def _repr_html_(self) -> str:
+        rows = [[escape(c) for c in row] for row in self.rows]
+        notes = "".join(f"<div class='dim'>{escape(n)}</div>" for n in self.notes)
+        return view(self.title, table(self.headers, rows, numeric=self.numeric), notes)
+
+    def __str__(self) -> str:
+        widths = [max(len(str(h)), *(len(r[i]) for r in self.rows)) for i, h in enumerate(self.headers)]
+        fmt = lambda row: "  ".join(c.rjust(w) if i in self.numeric else c.ljust(w)  # noqa: E731
+                                    for i, (c, w) in enumerate(zip(row, widths))).rstrip()
+        return "\n".join([self.title, fmt(self.headers), *map(fmt, self.rows), *([""] + self.notes if self.notes else [])])
+
+    __repr__ = __str__

@@ -18,6 +18,7 @@ from ncpu_nb.synthesis.gradient_search import GradientSearch
 from ncpu_nb.synthesis.spec import SynthesisSpec
 from ncpu_nb.synthesis.synthesizer import METHODS, Synthesizer
 from ncpu_nb.ncpu.exact_check import passing
+from ncpu_nb.html import Table
 from ncpu_nb.resources import data_dir
 
 
@@ -103,31 +104,34 @@ def totals(outcomes: list[TaskOutcome]) -> dict:
                                                         for o in outcomes)}
 
 
-def format_report(outcomes: list[TaskOutcome], ablation=None, methods=METHODS) -> str:
-    lines = [f"ablation {ablation}: {ABLATIONS[ablation]}", ""] if ablation else []
-    lines += [f"{'task':26s} {'category':13s} {'result':32s} {'seconds':>8s} {'held-out':>9s} "
-             f"{'restarts ok':>12s} {'len':>4s}"]
+def report(outcomes: list[TaskOutcome], ablation=None, methods=METHODS) -> Table:
+    """Task by task, then the totals: a table in a notebook, text in a terminal."""
+    rows = []
     for o in outcomes:
         result = f"solved ({o.method})" if o.solved else ("FAILED held-out" if o.method else "not solved")
         if o.gradient_solved and o.method != "gradient":
             result = f"solved ({o.method}; gradient too)"
-        lines.append(f"{o.name:26s} {o.category:13s} {result:32s} {o.seconds:8.2f} "
-                     f"{o.held_out[0]:>4d}/{o.held_out[1]:<4d} {o.restart_successes:>5d}/{o.restarts:<6d} "
-                     f"{o.length:4d}")
+        rows.append([o.name, o.category, result, f"{o.seconds:.2f}", f"{o.held_out[0]}/{o.held_out[1]}",
+                     f"{o.restart_successes}/{o.restarts}", o.length])
     t = totals(outcomes)
-    lines += ["",
-              f"tasks: {t['tasks']}",
-              f"solved by gradient descent alone: {t['solved_by_gradient']} ({t['gradient_percent']} %)",
-              "solved by the portfolio: — (gradient descent alone ran)" if ablation or tuple(methods) == ("gradient",)
-              else f"solved by the portfolio: {t['solved_by_portfolio']} ({t['portfolio_percent']} %)  reported: "
-              + ", ".join(f"{m} {k}" for m, k in t["by_method"].items())
-              + f"  (gradient descent solved {t['gradient_solved_but_shorter_reported']} more; a sketch's "
-              "shorter program was reported)",
-              f"fit the training examples but failed held-out: {t['fit_examples_but_failed_held_out']}",
-              f"median seconds per task: {t['median_seconds']}",
-              f"gradient restarts: {t['restart_successes']} of {t['restarts']} succeeded "
-              f"(per-restart success rate {t['per_restart_success_rate']:.4f})"]
-    return "\n".join(lines)
+    notes = [f"tasks: {t['tasks']}",
+             f"solved by gradient descent alone: {t['solved_by_gradient']} ({t['gradient_percent']} %)",
+             "solved by the portfolio: — (gradient descent alone ran)" if ablation or tuple(methods) == ("gradient",)
+             else f"solved by the portfolio: {t['solved_by_portfolio']} ({t['portfolio_percent']} %)  reported: "
+             + ", ".join(f"{m} {k}" for m, k in t["by_method"].items())
+             + f"  (gradient descent solved {t['gradient_solved_but_shorter_reported']} more; a sketch's "
+             "shorter program was reported)",
+             f"fit the training examples but failed held-out: {t['fit_examples_but_failed_held_out']}",
+             f"median seconds per task: {t['median_seconds']}",
+             f"gradient restarts: {t['restart_successes']} of {t['restarts']} succeeded "
+             f"(per-restart success rate {t['per_restart_success_rate']:.4f})"]
+    title = "Synthesis benchmark" + (f" — ablation {ablation}: {ABLATIONS[ablation]}" if ablation else "")
+    return Table(title, ["task", "category", "result", "seconds", "held-out", "restarts ok", "len"], rows,
+                 numeric=(3, 4, 5, 6), notes=notes)
+
+
+def format_report(outcomes: list[TaskOutcome], ablation=None, methods=METHODS) -> str:
+    return str(report(outcomes, ablation, methods))
 
 
 def as_json(outcomes: list[TaskOutcome], ablation=None) -> str:
