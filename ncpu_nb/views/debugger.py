@@ -37,6 +37,12 @@ FRAME = 1 / 30  # seconds: the most often a running machine updates the view
 CHECKPOINT_EVERY = 0.25  # seconds of running between checkpoints: the most that stepping back re-executes
 
 
+def shown_status(status: str, cycles: int) -> str:
+    """What the status line says of an idle machine (as the live view does): an engine says
+    'running' whenever it can go on, which reads 'ready' at the start and 'paused' after."""
+    return status if status != "running" else "ready" if cycles == 0 else "paused"
+
+
 class Debugger(MachineView):
     """`Debugger(machine)` or `machine.debugger()`.
 
@@ -318,7 +324,7 @@ class Debugger(MachineView):
         s = self.machine_state
         with self._lock:  # the worker owns the machine while it runs: show memory when it stops
             page = None if self._worker else self.pages.read(int(self.memory_address, 16), self._generation)
-        head = html.table(["", ""], [["pc", s["pc"]], ["cycles", f"{s['cycles']:,}"], ["status", s["status"]]])
+        head = html.table(["", ""], [["pc", s["pc"]], ["cycles", f"{s['cycles']:,}"], ["status", shown_status(s["status"], s["cycles"])]])
         return html.view(
             f"Debugger: {s['title']} at cycle {s['cycles']:,}",
             html.box(static.registers([g for g in s["groups"] if g["open"]], self.radix), static.flags(s["flags"]), head),
