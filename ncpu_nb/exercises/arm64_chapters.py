@@ -190,10 +190,12 @@ def _(answer):
     lines = [answer] if isinstance(answer, str) else require(answer, (list, tuple), "a list of lines")
     if not all(isinstance(line, str) for line in lines):
         raise WrongKind("every line must be text")
-    # one shell reading the lines from its standard input, as the terminal's shell does
-    result = ncpu_nb.busybox("sh", stdin="\n".join([*lines, "echo $greeting"]) + "\n")
-    printed = result.stdout.strip().splitlines()
-    return [expect("what `echo $greeting` printed", "hi there", printed[-1] if printed else "")]
+    # one shell reading the lines from its standard input, as the terminal's shell does; the marker
+    # separates what the learner's lines print from what the later `echo $greeting` prints
+    marker = "--- your lines end here ---"
+    result = ncpu_nb.busybox("sh", stdin="\n".join([*lines, f"echo '{marker}'", "echo $greeting"]) + "\n")
+    printed = result.stdout.rpartition(marker)[2].strip()
+    return [expect("what `echo $greeting` printed", "hi there", printed)]
 
 
 @exercise("15", "interrupted_status", "After Ctrl-C stops `yes > /dev/null`, what does `echo status $?` print as the status?")
