@@ -91,7 +91,7 @@ def test_wrong_answer_fails_with_a_row(number, exercise):
 def test_answers_of_the_wrong_kind_and_raising_code_become_rows():
     sub_word = chapter("01")["sub_word"]
     result = sub_word.check("0x11123000")
-    assert result.rows == (Row("your answer", False, "WrongKind: expected the word as a number, e.g. 0x12345678, "
+    assert result.rows == (Row("your answer", False, "expected the word as a number, e.g. 0x12345678, "
                                                     "got str '0x11123000'"),)
 
     def explode(answer):

@@ -71,6 +71,8 @@ class Exercise:
             return ExerciseResult(self, (UNANSWERED,))
         try:
             rows = tuple(Row(*row) for row in self.check_answer(answer))
+        except WrongKind as error:  # the message says what kind of answer is wanted
+            rows = (Row("your answer", False, str(error)),)
         except Exception as error:  # the learner's answer, or code it passed in, failed: a ✘ row says how
             rows = (Row("your answer", False, one_line(error)),)
         return ExerciseResult(self, rows)
