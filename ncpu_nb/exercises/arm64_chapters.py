@@ -1,7 +1,7 @@
 """The exercises of chapters 09-15: the AArch64 machine, its Linux, BusyBox and the debugging tools."""
 from __future__ import annotations
 
-from ncpu_nb.exercises.checker import Row, WrongKind, expect, exercise, integer, require
+from ncpu_nb.exercises.checker import Row, WrongKind, expect, exercise, integer, require, text
 
 
 def hex_word(value: int) -> str:
@@ -12,10 +12,6 @@ def c_program(name: str):
     from ncpu_nb.resources import data_dir
 
     return data_dir("programs") / "arm64" / "c" / "bin" / name
-
-
-def text(answer, description: str) -> str:
-    return require(answer, str, description).strip()
 
 
 # --- 09 · the ARM64 machine --------------------------------------------------------------------------
@@ -54,7 +50,7 @@ def _(answer):
     return [expect("entry point", ncpu_nb.ElfFile.read(c_program("hello")).entry, integer(answer), show=hex_word)]
 
 
-@exercise("10", "busybox_bss", "How many bytes of .bss does BusyBox's writable LOAD segment add (memory size − file size)?")
+@exercise("10", "busybox_bss", "Bytes of .bss in BusyBox's writable LOAD segment (memory size − file size)")
 def _(answer):
     import ncpu_nb
     from ncpu_nb.arm64 import busybox_path
@@ -183,7 +179,7 @@ def _(answer):
 
 # --- 15 · the BusyBox terminal -----------------------------------------------------------------------
 
-@exercise("15", "remembered_greeting", "Lines to type so that a later `echo $greeting` in the same shell prints `hi there`")
+@exercise("15", "remembered_greeting", "Lines after which `echo $greeting` in the same shell prints `hi there`")
 def _(answer):
     import ncpu_nb
 
@@ -198,7 +194,7 @@ def _(answer):
     return [expect("what `echo $greeting` printed", "hi there", printed)]
 
 
-@exercise("15", "interrupted_status", "After Ctrl-C stops `yes > /dev/null`, what does `echo status $?` print as the status?")
+@exercise("15", "interrupted_status", "After Ctrl-C stops `yes > /dev/null`, which status does `echo status $?` print?")
 def _(answer):
     sigint = 2
     return [expect("status", 128 + sigint, integer(answer))]

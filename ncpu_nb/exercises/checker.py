@@ -49,6 +49,14 @@ def integer(answer, description: str = "a whole number") -> int:
     return int(require(answer, numbers.Integral, description))
 
 
+def number(answer, description: str = "a number") -> float:
+    return float(require(answer, numbers.Real, description))
+
+
+def text(answer, description: str) -> str:
+    return require(answer, str, description).strip()
+
+
 def short(value, limit: int = 60) -> str:
     text = repr(value)
     return text if len(text) <= limit else text[:limit - 1] + "…"
@@ -123,7 +131,8 @@ class Chapter:
         try:
             return self.exercises[name]
         except KeyError:
-            raise KeyError(f"chapter {self.number} has no exercise {name!r}; it has {', '.join(self.exercises)}") from None
+            known = ", ".join(self.exercises)
+            raise KeyError(f"chapter {self.number} has no exercise {name!r}; it has {known}") from None
 
     def __iter__(self):
         return iter(self.exercises.values())

@@ -2,9 +2,8 @@
 from __future__ import annotations
 
 import math
-import numbers
 
-from ncpu_nb.exercises.checker import Row, expect, exercise, integer, require
+from ncpu_nb.exercises.checker import Row, expect, exercise, integer, number, require, text
 from ncpu_nb.exercises.programs import instruction_count, program_rows
 
 
@@ -20,17 +19,9 @@ def gradient(program: str, inputs: dict, output: str, wrt: str) -> float:
     return values[wrt].grad.item()
 
 
-def number(answer, description: str = "a number") -> float:
-    return float(require(answer, numbers.Real, description))
-
-
 def close(what: str, expected: float, got: float, relative: float = 1e-6) -> Row:
     passed = math.isclose(got, expected, rel_tol=relative, abs_tol=1e-9)
     return Row(what, passed, f"got {got:.6g}" if passed else f"expected {expected:.6g}, got {got:.6g}")
-
-
-def text(answer, description: str) -> str:
-    return require(answer, str, description).strip()
 
 
 def choices(answer, description: str) -> set[str]:
@@ -122,7 +113,7 @@ def _(answer):
 CANDIDATES = {"A": "MOV R1, R0\nHALT", "B": "MUL R1, R0, R0\nHALT", "C": "AND R1, R0, 1\nHALT"}
 
 
-@exercise("07", "which_generalises", "Examples 0 → 0 and 1 → 1; held out 3 → 9. Which candidate, A, B or C, is solved?")
+@exercise("07", "which_generalises", "Examples 0 → 0, 1 → 1; held out 3 → 9: which candidate, A, B or C, is solved?")
 def _(answer):
     import ncpu_nb
 
@@ -135,7 +126,8 @@ def _(answer):
     if letter not in CANDIDATES:
         return [Row("candidate", False, f"expected one of A, B, C, got {letter!r}")]
     right = next(c for c in CANDIDATES if r1(c, 3) == 9)
-    return [Row("fits the examples 0 → 0, 1 → 1", r1(letter, 0) == 0 and r1(letter, 1) == 1, "every candidate does"),
+    fits = r1(letter, 0) == 0 and r1(letter, 1) == 1
+    return [Row("fits the examples 0 → 0, 1 → 1", fits, "every candidate does"),
             expect(f"{letter} on the held-out R0 = 3", 9, r1(letter, 3)),
             expect("candidate", right, letter, show=str)]
 
@@ -154,7 +146,7 @@ def _(answer):
 FACTORIAL = "MOV R1, 1\nloop: MUL R1, R1, R0\nDEC R0\nJNZ loop\nHALT"
 
 
-@exercise("08", "no_path_register", "In the factorial flow (R0 = 5 and 6), which register has gradient 0 in the `(inputs)` row?")
+@exercise("08", "no_path_register", "Factorial flow (R0 = 5 and 6): which register has gradient 0 in the `(inputs)` row?")
 def _(answer):
     import torch
     import ncpu_nb

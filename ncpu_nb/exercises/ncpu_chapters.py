@@ -30,7 +30,8 @@ def _(answer):
     n = integer(answer)
     rows = [expect("n", longest, n)]
     if n != longest and 1 <= n <= 1000:
-        rows.append(Row("its steps", False, f"{n} takes {collatz_steps(n)}; the longest takes {collatz_steps(longest)}"))
+        detail = f"{n} takes {collatz_steps(n)}; the longest takes {collatz_steps(longest)}"
+        rows.append(Row("its steps", False, detail))
     return rows
 
 
