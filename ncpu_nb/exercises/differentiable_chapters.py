@@ -1,0 +1,158 @@
+"""The exercises of chapters 05-08: gradients through programs, optimization and synthesis."""
+from __future__ import annotations
+
+import math
+
+from ncpu_nb.exercises.checker import Row, expect, exercise, integer, number, require, text
+from ncpu_nb.exercises.programs import instruction_count, program_rows
+
+
+def gradient(program: str, inputs: dict, output: str, wrt: str) -> float:
+    """d output / d wrt at `inputs`, by autograd through the differentiable engine."""
+    import torch
+    import ncpu_nb
+
+    values = {name: torch.tensor([float(v)], dtype=torch.float64, requires_grad=name == wrt)
+              for name, v in inputs.items()}
+    run = ncpu_nb.DifferentiableEngine(program).run(inputs=values)
+    run[output].sum().backward()
+    return values[wrt].grad.item()
+
+
+def close(what: str, expected: float, got: float, relative: float = 1e-6) -> Row:
+    passed = math.isclose(got, expected, rel_tol=relative, abs_tol=1e-9)
+    return Row(what, passed, f"got {got:.6g}" if passed else f"expected {expected:.6g}, got {got:.6g}")
+
+
+def choices(answer, description: str) -> set[str]:
+    """A set of names from text ("XOR, SHL") or a collection, upper-cased."""
+    items = require(answer, (str, set, list, tuple, frozenset), description)
+    if isinstance(items, str):
+        items = items.replace(",", " ").split()
+    return {str(item).strip().upper() for item in items}
+
+
+# --- 05 · backpropagation through a program ----------------------------------------------------------
+
+HAND_PROGRAM = "MUL R2, R0, R1\nADD R3, R2, R0\nHALT"
+
+
+@exercise("05", "hand_gradient", "By hand: dR3/dR0 of `MUL R2, R0, R1; ADD R3, R2, R0` at R0 = 4, R1 = 5")
+def _(answer):
+    autograd = gradient(HAND_PROGRAM, {"R0": 4, "R1": 5}, "R3", "R0")
+    return [close("dR3/dR0 (autograd says the same?)", autograd, number(answer))]
+
+
+SMOOTH = {"ADD": True, "MUL": True, "NEG": True, "XOR": False, "SHL": False, "DIV": False}
+
+
+@exercise("05", "straight_through", "Which of ADD, MUL, NEG, XOR, SHL, DIV get a straight-through gradient?")
+def _(answer):
+    chosen = choices(answer, "mnemonics, e.g. \"ADD MUL\"")
+    return [Row(op, (op in chosen) != smooth, "smooth: its true derivative" if smooth
+                else "piecewise constant: straight-through") for op, smooth in SMOOTH.items()]
+
+
+@exercise("05", "slope_seven", "A straight-line program whose R2 has derivative 7 with respect to R0, for any R0")
+def _(answer):
+    source = require(answer, str, "the program as text")
+    rows = []
+    for r0 in (-3, 0, 11):
+        rows.append(close(f"dR2/dR0 at R0 = {r0}", 7.0, gradient(source, {"R0": r0}, "R2", "R0")))
+    return rows
+
+
+# --- 06 · optimizing inputs and constants ------------------------------------------------------------
+
+SQUARE_PLUS = "MUL R1, R0, R0\nADD R2, R1, R0\nHALT"
+
+
+@exercise("06", "find_input", "Which R0 makes `MUL R1, R0, R0; ADD R2, R1, R0` end with R2 = 56?")
+def _(answer):
+    import ncpu_nb
+
+    if isinstance(answer, dict):  # an optimizer's `result.values` is fine too
+        answer = answer.get("R0")
+    cpu = ncpu_nb.CPU(SQUARE_PLUS, registers={"R0": integer(answer, "R0 as a whole number")})
+    cpu.run()
+    return [expect("R2 on the exact CPU", 56, cpu.registers["R2"])]
+
+
+LINE = "MUL R1, R0, 0\nADD R1, R1, 0\nHALT"
+
+
+@exercise("06", "fit_line", "The line program with its two constants fitted to R1 = 5·R0 − 3")
+def _(answer):
+    from ncpu_nb.ncpu import assemble
+    from ncpu_nb.ncpu.program import Program
+
+    program = answer if isinstance(answer, Program) else assemble(require(answer, str, "the program as text"))
+    shape = [i.form.mnemonic for i in assemble(LINE).instructions]
+    rows = [expect("same instructions, only constants changed", shape, [i.form.mnemonic for i in program.instructions],
+                   show=lambda ops: " ".join(ops))]
+    cases = [({"R0": x}, {"R1": 5 * x - 3}) for x in (-50, -1, 0, 2, 9, 1000)]
+    return rows + program_rows(program, cases, "points, far ones included")
+
+
+# --- 07 · synthesis by gradient descent --------------------------------------------------------------
+
+@exercise("07", "shortest_fit", "The shortest program for `three_x_plus_1` (at most two instructions and HALT)")
+def _(answer):
+    from ncpu_nb.synthesis import synth_bench
+    from ncpu_nb.synthesis.spec import SynthesisSpec
+
+    spec = SynthesisSpec.from_json(synth_bench.default_directory() / "three_x_plus_1.json")
+    rows = program_rows(answer, [(dict(i), dict(o)) for i, o in spec.examples], "examples")
+    if rows[0].passed:
+        rows += program_rows(answer, [(dict(i), dict(o)) for i, o in spec.held_out], "held-out examples")[1:]
+        count = instruction_count(answer)
+        rows.append(Row("instructions besides HALT", count <= 2, f"{count} (at most 2)"))
+    return rows
+
+
+CANDIDATES = {"A": "MOV R1, R0\nHALT", "B": "MUL R1, R0, R0\nHALT", "C": "AND R1, R0, 1\nHALT"}
+
+
+@exercise("07", "which_generalises", "Examples 0 → 0, 1 → 1; held out 3 → 9: which candidate, A, B or C, is solved?")
+def _(answer):
+    import ncpu_nb
+
+    def r1(letter: str, r0: int) -> int:
+        cpu = ncpu_nb.CPU(CANDIDATES[letter], registers={"R0": r0})
+        cpu.run()
+        return cpu.registers["R1"]
+
+    letter = require(answer, str, "a letter, \"A\", \"B\" or \"C\"").strip().upper()
+    if letter not in CANDIDATES:
+        return [Row("candidate", False, f"expected one of A, B, C, got {letter!r}")]
+    right = next(c for c in CANDIDATES if r1(c, 3) == 9)
+    fits = r1(letter, 0) == 0 and r1(letter, 1) == 1
+    return [Row("fits the examples 0 → 0, 1 → 1", fits, "every candidate does"),
+            expect(f"{letter} on the held-out R0 = 3", 9, r1(letter, 3)),
+            expect("candidate", right, letter, show=str)]
+
+
+# --- 08 · gradient flow ------------------------------------------------------------------------------
+
+SQUARINGS = "MUL R0, R0, R0\nMUL R0, R0, R0\nMUL R0, R0, R0\nMUL R0, R0, R0\nHALT"
+
+
+@exercise("08", "explode_gradient", "By hand: d(final R0)/d(R0) for four squarings, starting at R0 = 1.7")
+def _(answer):
+    autograd = gradient(SQUARINGS, {"R0": 1.7}, "R0", "R0")
+    return [close("d(final R0)/d(R0) (autograd agrees?)", autograd, number(answer))]
+
+
+FACTORIAL = "MOV R1, 1\nloop: MUL R1, R1, R0\nDEC R0\nJNZ loop\nHALT"
+
+
+@exercise("08", "no_path_register", "Factorial flow (R0 = 5 and 6): which register has gradient 0 in the `(inputs)` row?")
+def _(answer):
+    import torch
+    import ncpu_nb
+    from ncpu_nb.differentiable.gradient_flow import trace_gradients
+
+    engine = ncpu_nb.DifferentiableEngine(FACTORIAL, max_steps=200)
+    flow = trace_gradients(engine, {"R0": torch.tensor([5.0, 6.0], dtype=torch.float64)}, lambda run: run["R1"].sum())
+    unreached = " ".join(name for name, magnitude in zip(flow.registers, flow.grid[0]) if magnitude == 0)
+    return [expect("register", unreached, text(answer, "a register's name, e.g. \"R3\"").upper(), show=str)]

@@ -1,0 +1,33 @@
+"""Model answers to every chapter's "Your turn" (tests only: never shown in the notebooks)."""
+
+SOLUTIONS = {
+    "00": {"collatz_97": 118, "longest_below_1000": 871},
+    "01": {
+        "sub_word": 0x11123000,
+        "unsigned_less": """
+    MOV R2, 0
+    CMP R0, R1
+    JAE done          ; unsigned R0 >= R1: leave 0
+    MOV R2, 1
+done:
+    HALT
+""",
+        "floor_quarter": "SAR R1, R0, 2\nHALT",
+    },
+    "02": {"nor_neuron": ([-1, -1], 0.5), "shifter_cell": "mux", "combine_cells": 129},
+    "03": {"gcd_neural_cycles": 84, "through_the_cells": "ACE",
+           "square_minus_one": "MUL R1, R0, R0\nDEC R1\nHALT"},
+    "04": {"first_pass_cycle": 106, "passes": 7},
+    "05": {"hand_gradient": 6.0, "straight_through": {"XOR", "SHL", "DIV"}, "slope_seven": "MUL R2, R0, 7\nHALT"},
+    "06": {"find_input": 7, "fit_line": "MUL R1, R0, 5\nADD R1, R1, -3\nHALT"},
+    "07": {"shortest_fit": "MUL R1, R0, 3\nINC R1\nHALT", "which_generalises": "B"},
+    "08": {"explode_gradient": 16 * 1.7 ** 15, "no_path_register": "R1"},
+    "09": {"add_word": 0x8B020023, "flags_after_subs": "ZC"},
+    "10": {"hello_entry": 0x400580, "busybox_bss": 28912},
+    "11": {"hello_syscalls": 15, "first_syscall_number": 214},
+    "12": {"distinct_words": "tr -s ' ' '\\n' | sort -u | grep -c .",
+           "column_sum": "awk -F, 'NR > 1 { s += $2 } END { print s }'"},
+    "13": {"call_register": "x3", "first_read_of_vd_b": 0x4006C8},
+    "14": {"check_calls": 14, "first_check_message": "sqrtf(2) correctly rounded", "failures_writes": 0},
+    "15": {"remembered_greeting": ["greeting='hi there'"], "interrupted_status": 130},
+}
