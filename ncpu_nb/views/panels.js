@@ -214,6 +214,7 @@ function memoryPanel(model, chan, onMessage) {
         h("span", { class: "bytes" }, spaced), "  ", h("span", { class: "chars" }, chars)));
     }
     grid.replaceChildren(...rows);
+    keepVisible(grid, rows[Math.floor(at / 16)]);  // the debugger shows a few rows of the page at a time
     node.dataset.address = message.address;
   }
   return {

@@ -53,7 +53,9 @@ def test_run_all_save_and_reopen(lab, page, chapter):
     page.screenshot(path=str(ARTIFACTS / "curriculum" / f"{chapter.stem}.png"), full_page=True)
     shut_down(page)
     lab_command(page, "application:close-all")
-    assert [e for e in errors if "favicon" not in e] == [], f"{name}: console errors {errors}"
+    # JupyterLab's own debugger extension complains when the test shuts a kernel down under it.
+    ours = [e for e in errors if "favicon" not in e and "debug_request" not in e]
+    assert ours == [], f"{name}: console errors {ours}"
 
 
 def shut_down(page) -> None:
