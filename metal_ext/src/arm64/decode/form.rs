@@ -137,6 +137,37 @@ pub enum Insn {
     Breakpoint { imm: u16 },
     /// PRFM, PRFUM: `op` names the prefetch (PLDL1KEEP...); nothing is accessed.
     Prefetch { op: u8, addr: Address },
+    /// LDR (literal) and LDRSW (literal) at the absolute address `target`.
+    LoadLiteral { size: u8, ext: u8, rt: Reg, target: u64 },
+    LoadVectorLiteral { size: u8, vt: u8, target: u64 },
+    PrefetchLiteral { op: u8, target: u64 },
+    /// LDPSW: two sign-extended words (there is no non-temporal form).
+    LoadPairSigned { rt: Reg, rt2: Reg, addr: Address },
+    /// LDTR, STTR and their kinds (unprivileged: at EL0, plain accesses at base + imm).
+    LoadUnprivileged { size: u8, ext: u8, rt: Reg, base: Reg, imm: u64 },
+    StoreUnprivileged { size: u8, rt: Reg, base: Reg, imm: u64 },
+    /// LDXR, LDAXR (`acquire`) and with `pair` LDXP, LDAXP: `size` bytes a register. `rs`, and
+    /// `rt2` of a single register, are fields the architecture wants all ones, as encoded.
+    LoadExclusive { size: u8, pair: bool, acquire: bool, rt: Reg, rt2: Reg, rs: Reg, base: Reg },
+    /// STXR, STLXR (`release`), STXP, STLXP: `rs` gets 0 where it stored, 1 where the monitor
+    /// was lost.
+    StoreExclusive { size: u8, pair: bool, release: bool, rs: Reg, rt: Reg, rt2: Reg, base: Reg },
+    /// LDAR and STLR; `rs` and `rt2` as for `LoadExclusive`.
+    LoadAcquire { size: u8, rt: Reg, rs: Reg, rt2: Reg, base: Reg },
+    StoreRelease { size: u8, rt: Reg, rs: Reg, rt2: Reg, base: Reg },
+    /// LDAPR (FEAT_LRCPC).
+    LoadAcquirePc { size: u8, rt: Reg, base: Reg },
+    /// CAS{A}{L}{B,H}: memory compared with rs, rt stored where equal; rs gets the old value.
+    CompareSwap { size: u8, acquire: bool, release: bool, rs: Reg, rt: Reg, base: Reg },
+    /// CASP{A}{L}: the same on the even-numbered pairs rs, rs + 1 and rt, rt + 1, `size` bytes
+    /// a register.
+    CompareSwapPair { size: u8, acquire: bool, release: bool, rs: Reg, rt: Reg, base: Reg },
+    /// LDADD..LDUMIN and SWP: memory becomes op(memory, rs); rt gets the old value (the ST<op>
+    /// aliases are rt = ZR without acquire).
+    Atomic { op: AtomicOp, size: u8, acquire: bool, release: bool, rs: Reg, rt: Reg, base: Reg },
+    /// LD1..LD4, ST1..ST4 and LD1R..LD4R from vt on (wrapping after v31), at base; `post` the
+    /// post-increment register, ZR for the bytes moved.
+    Structures { load: bool, vt: u8, base: Reg, post: Option<Reg>, layout: Structure },
 }
 
 impl Insn {
@@ -160,6 +191,42 @@ impl Insn {
             | Insn::CompareBranch { target, .. }
             | Insn::TestBranch { target, .. } => Some(target),
             _ => None,
+        }
+    }
+}
+
+/// The LSE atomic memory operations: LD<op> in the encoding's opc order, then SWP.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AtomicOp {
+    Add,
+    Clear,
+    Eor,
+    Set,
+    Smax,
+    Smin,
+    Umax,
+    Umin,
+    Swap,
+}
+
+/// What a structure load or store moves; elements of 1 << `scale` bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Structure {
+    /// Whole registers (`q`: 16 bytes, else 8), `registers` of them, in structures of `selem`
+    /// elements interleaved across `selem` consecutive registers.
+    Multiple { q: bool, scale: u8, selem: u8, registers: u8 },
+    /// Lane `index` of `selem` registers.
+    Lane { scale: u8, index: u8, selem: u8 },
+    /// LD1R..LD4R: one structure, each element into every lane of its register.
+    Replicate { q: bool, scale: u8, selem: u8 },
+}
+
+impl Structure {
+    /// The bytes moved (the immediate post-increment).
+    pub fn bytes(self) -> u64 {
+        match self {
+            Structure::Multiple { q, registers, .. } => registers as u64 * if q { 16 } else { 8 },
+            Structure::Lane { scale, selem, .. } | Structure::Replicate { scale, selem, .. } => (selem as u64) << scale,
         }
     }
 }

@@ -6,18 +6,19 @@
 //! rejects.
 
 mod branches;
+mod exclusives;
 mod fields;
 mod form;
 mod immediates;
 mod integer;
+mod structures;
 mod system;
 mod transfers;
 
-pub use form::{Address, Barrier, CacheOperation, ConstOrigin, Insn, Operand, Reg, SystemRegister, Unary, SIGN32,
-               SIGN64, ZERO, ZR};
+pub use form::{Address, AtomicOp, Barrier, CacheOperation, ConstOrigin, Insn, Operand, Reg, Structure,
+               SystemRegister, Unary, SIGN32, SIGN64, ZERO, ZR};
 pub(crate) use fields::zr;
 pub use immediates::{decode_bit_masks, move_wide};
-pub use transfers::{pair_scale, single_form};
 
 /// Decodes `word` found at `pc` (branch targets and ADR/ADRP values are absolute), or None for
 /// a word outside the form.
@@ -26,7 +27,7 @@ pub fn decode(word: u32, pc: u64) -> Option<Insn> {
         0b1000 | 0b1001 => integer::immediate(word, pc),
         0b0101 | 0b1101 => integer::register(word),
         0b1010 | 0b1011 => branches::decode(word, pc).or_else(|| system::decode(word)),
-        0b0100 | 0b0110 | 0b1100 | 0b1110 => transfers::decode(word),
+        0b0100 | 0b0110 | 0b1100 | 0b1110 => transfers::decode(word, pc),
         _ => None,
     }
 }

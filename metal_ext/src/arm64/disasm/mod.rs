@@ -102,6 +102,25 @@ mod tests {
     }
 
     #[test]
+    fn load_store_class_from_the_form() {
+        assert_eq!(disassemble(0xc85f7c20, 0), "ldxr x0, [x1]");
+        assert_eq!(disassemble(0xc8027c20, 0), "stxr w2, x0, [x1]");
+        assert_eq!(disassemble(0x88dffc20, 0), "ldar w0, [x1]");
+        assert_eq!(disassemble(0x38bfc041, 0), "ldaprb w1, [x2]");
+        assert_eq!(disassemble(0xf8200041, 0), "ldadd x0, x1, [x2]");
+        assert_eq!(disassemble(0xf820005f, 0), "stadd x0, [x2]");
+        assert_eq!(disassemble(0x48207c82, 0), "casp x0, x1, x2, x3, [x4]");
+        // CASP wants even registers: Rs = 31 is odd.
+        assert_eq!(disassemble(0x483f7e2e, 0), ".inst 0x483f7e2e");
+        assert_eq!(disassemble(0x58000040, 0x1000), "ldr x0, #0x1008");
+        assert_eq!(disassemble(0x69400440, 0), "ldpsw x0, x1, [x2]");
+        assert_eq!(disassemble(0xb8404820, 0), "ldtr w0, [x1, #4]");
+        assert_eq!(disassemble(0x4c402000, 0), "ld1 {v0.16b, v1.16b, v2.16b, v3.16b}, [x0]");
+        assert_eq!(disassemble(0x4d40c420, 0), "ld1r {v0.8h}, [x1]");
+        assert_eq!(disassemble(0x0ddf8420, 0), "ld1 {v0.d}[0], [x1], #8");
+    }
+
+    #[test]
     fn sve_forms_glibc_carries() {
         assert_eq!(disassemble(0xe40de087, 0), "st1b {z7.b}, p0, [x4, #-3, mul vl]");
         assert_eq!(disassemble(0xa4024421, 0), "ld1b {z1.b}, p1/z, [x1, x2]");

@@ -8,41 +8,42 @@
 
 use super::alu::{sign_extend, width};
 use super::exception::Exception;
+use crate::arm64::decode::{zr, AtomicOp, Reg};
 use super::guest_memory::{check_aligned, load, store};
 use crate::arm64::mem::Memory;
 use crate::arm64::state::CpuState;
 
-/// The atomic memory operations (bit 21 set, bits 11..10 = 00 in the register-offset space).
-pub fn memory_operation(cpu: &mut CpuState, mem: &mut Memory, word: u32, pc: u64) -> Result<(), Exception> {
-    let size = 1usize << (word >> 30);
+/// LDADD..LDUMIN and SWP.
+#[allow(clippy::too_many_arguments)]
+pub fn memory_operation(
+    cpu: &mut CpuState,
+    mem: &mut Memory,
+    pc: u64,
+    op: AtomicOp,
+    size: u8,
+    rs: Reg,
+    rt: Reg,
+    base: Reg,
+) -> Result<(), Exception> {
     let bits = 8 * size as u32;
-    let rs = cpu.xr((word >> 16) & 31);
-    let rt = word & 31;
-    let addr = cpu.xr_sp((word >> 5) & 31);
-    let opc = (word >> 12) & 7;
-    let swap = word & (1 << 15) != 0;
-    if swap && opc != 0 {
-        return Err(Exception::undefined(pc, word));
-    }
+    let rs = cpu.reg(rs);
+    let addr = cpu.reg(base);
     check_aligned(pc, addr, size as u64)?;
-    let old = load(mem, pc, addr, size)? as u64;
+    let old = load(mem, pc, addr, size as usize)? as u64;
     let signed = |v: u64| sign_extend(v, bits) as i64;
-    let new = if swap {
-        rs
-    } else {
-        match opc {
-            0 => old.wrapping_add(rs),
-            1 => old & !rs,
-            2 => old ^ rs,
-            3 => old | rs,
-            4 => if signed(old) >= signed(rs) { old } else { rs },
-            5 => if signed(old) <= signed(rs) { old } else { rs },
-            6 => if old >= width_bits(rs, bits) { old } else { rs },
-            _ => if old <= width_bits(rs, bits) { old } else { rs },
-        }
+    let new = match op {
+        AtomicOp::Swap => rs,
+        AtomicOp::Add => old.wrapping_add(rs),
+        AtomicOp::Clear => old & !rs,
+        AtomicOp::Eor => old ^ rs,
+        AtomicOp::Set => old | rs,
+        AtomicOp::Smax => if signed(old) >= signed(rs) { old } else { rs },
+        AtomicOp::Smin => if signed(old) <= signed(rs) { old } else { rs },
+        AtomicOp::Umax => if old >= width_bits(rs, bits) { old } else { rs },
+        AtomicOp::Umin => if old <= width_bits(rs, bits) { old } else { rs },
     };
-    store(mem, pc, addr, size, new as u128)?;
-    cpu.set_xr(rt, old);
+    store(mem, pc, addr, size as usize, new as u128)?;
+    cpu.set_reg(rt, old);
     Ok(())
 }
 
@@ -55,38 +56,48 @@ fn width_bits(v: u64, bits: u32) -> u64 {
 }
 
 /// CAS{A}{L}{B,H}: compares Rs with memory, stores Rt if equal; Rs gets the old value.
-pub fn compare_and_swap(cpu: &mut CpuState, mem: &mut Memory, word: u32, pc: u64) -> Result<(), Exception> {
-    let size = 1usize << (word >> 30);
+pub fn compare_and_swap(
+    cpu: &mut CpuState,
+    mem: &mut Memory,
+    pc: u64,
+    size: u8,
+    rs: Reg,
+    rt: Reg,
+    base: Reg,
+) -> Result<(), Exception> {
     let bits = 8 * size as u32;
-    let rs = (word >> 16) & 31;
-    let addr = cpu.xr_sp((word >> 5) & 31);
+    let addr = cpu.reg(base);
     check_aligned(pc, addr, size as u64)?;
-    let old = load(mem, pc, addr, size)? as u64;
-    let new = if old == width_bits(cpu.xr(rs), bits) { cpu.xr(word & 31) } else { old };
-    store(mem, pc, addr, size, new as u128)?;
-    cpu.set_xr(rs, old);
+    let old = load(mem, pc, addr, size as usize)? as u64;
+    let new = if old == width_bits(cpu.reg(rs), bits) { cpu.reg(rt) } else { old };
+    store(mem, pc, addr, size as usize, new as u128)?;
+    cpu.set_reg(rs, old);
     Ok(())
 }
 
 /// CASP{A}{L}: the same on a pair of even-numbered registers and two adjacent elements.
-pub fn compare_and_swap_pair(cpu: &mut CpuState, mem: &mut Memory, word: u32, pc: u64) -> Result<(), Exception> {
-    let sf = word & (1 << 30) != 0;
-    let size = if sf { 8 } else { 4 };
-    let (rs, rt) = ((word >> 16) & 31, word & 31);
-    if rs & 1 != 0 || rt & 1 != 0 {
-        return Err(Exception::undefined(pc, word));
-    }
-    let addr = cpu.xr_sp((word >> 5) & 31);
+pub fn compare_and_swap_pair(
+    cpu: &mut CpuState,
+    mem: &mut Memory,
+    pc: u64,
+    size: u8,
+    rs: Reg,
+    rt: Reg,
+    base: Reg,
+) -> Result<(), Exception> {
+    let sf = size == 8;
+    let size = size as usize;
+    let addr = cpu.reg(base);
     check_aligned(pc, addr, 2 * size as u64)?;
     let old = load(mem, pc, addr, 2 * size)?;
-    let pair = |lo: u32| {
-        let (a, b) = (width(cpu.xr(lo), sf) as u128, width(cpu.xr(lo + 1), sf) as u128);
+    let pair = |lo: Reg| {
+        let (a, b) = (width(cpu.reg(lo), sf) as u128, width(cpu.reg(zr(lo as u32 + 1)), sf) as u128);
         a | b << (8 * size)
     };
     let new = if old == pair(rs) { pair(rt) } else { old };
     store(mem, pc, addr, 2 * size, new)?;
     let mask = if sf { u64::MAX as u128 } else { u32::MAX as u128 };
-    cpu.set_xr(rs, (old & mask) as u64);
-    cpu.set_xr(rs + 1, (old >> (8 * size)) as u64);
+    cpu.set_reg(rs, (old & mask) as u64);
+    cpu.set_reg(zr(rs as u32 + 1), (old >> (8 * size)) as u64);
     Ok(())
 }

@@ -38,16 +38,11 @@ pub fn execute_word(cpu: &mut CpuState, mem: &mut Memory, word: u32) -> Result<(
             }
             r
         }
-        op0 => {
+        _ => {
             cpu.pc = pc.wrapping_add(4);
             let r = match decode(word, pc) {
-                Some(insn) => execute_decoded(cpu, mem, &insn, pc),
-                // What the decoded form leaves out: exclusives, atomics, literals, structures...
-                // (or an undefined word).
-                None => match op0 {
-                    0b0100 | 0b0110 | 0b1100 | 0b1110 => load_store::execute(cpu, mem, word, pc),
-                    _ => Err(Exception::undefined(pc, word)),
-                },
+                Some(insn) => execute_decoded(cpu, mem, &insn, pc, word),
+                None => Err(Exception::undefined(pc, word)),
             };
             if let Err(e) = &r {
                 if !matches!(e, Exception::Svc { .. }) {
@@ -59,10 +54,16 @@ pub fn execute_word(cpu: &mut CpuState, mem: &mut Memory, word: u32) -> Result<(
     }
 }
 
-/// Executes an instruction of the decoded form found at `pc` (`cpu.pc` already past it).
+/// Executes an instruction of the decoded form, `word`, found at `pc` (`cpu.pc` already past it).
 #[inline(always)]
-fn execute_decoded(cpu: &mut CpuState, mem: &mut Memory, insn: &Insn, pc: u64) -> Result<(), Exception> {
+fn execute_decoded(cpu: &mut CpuState, mem: &mut Memory, insn: &Insn, pc: u64, word: u32) -> Result<(), Exception> {
     match insn {
+        // FEAT_LSE and FEAT_LRCPC: undefined on a core without them (see `CpuState::lse`).
+        Insn::Atomic { .. } | Insn::CompareSwap { .. } | Insn::CompareSwapPair { .. } | Insn::LoadAcquirePc { .. }
+            if !cpu.lse =>
+        {
+            Err(Exception::undefined(pc, word))
+        }
         Insn::Branch { .. }
         | Insn::CondBranch { .. }
         | Insn::CompareBranch { .. }
@@ -83,7 +84,22 @@ fn execute_decoded(cpu: &mut CpuState, mem: &mut Memory, insn: &Insn, pc: u64) -
         | Insn::StoreVector { .. }
         | Insn::LoadVectorPair { .. }
         | Insn::StoreVectorPair { .. }
-        | Insn::Prefetch { .. } => load_store::execute_decoded(cpu, mem, insn, pc),
+        | Insn::Prefetch { .. }
+        | Insn::LoadLiteral { .. }
+        | Insn::LoadVectorLiteral { .. }
+        | Insn::PrefetchLiteral { .. }
+        | Insn::LoadPairSigned { .. }
+        | Insn::LoadUnprivileged { .. }
+        | Insn::StoreUnprivileged { .. }
+        | Insn::LoadExclusive { .. }
+        | Insn::StoreExclusive { .. }
+        | Insn::LoadAcquire { .. }
+        | Insn::StoreRelease { .. }
+        | Insn::LoadAcquirePc { .. }
+        | Insn::CompareSwap { .. }
+        | Insn::CompareSwapPair { .. }
+        | Insn::Atomic { .. }
+        | Insn::Structures { .. } => load_store::execute_decoded(cpu, mem, insn, pc),
         _ => {
             integer::execute(cpu, insn);
             Ok(())

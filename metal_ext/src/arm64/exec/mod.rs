@@ -1,8 +1,8 @@
 //! Fetch, decode and execute one A64 instruction at a time.
 //!
-//! The integer, branch, system and load/store instructions are decoded once into the shared
-//! form (`arm64::decode`) and executed from it; the other families (SIMD&FP, exclusives,
-//! atomics, literals, structures...) live in their own files and decode their own fields.
+//! The integer, branch, system and load/store instructions (exclusives, LSE atomics, literals
+//! and vector structures included) are decoded once into the shared form (`arm64::decode`) and
+//! executed from it; SIMD&FP data processing (`simd_fp`) decodes its own fields.
 //! `step` keeps the contract that a failed instruction changes nothing.
 
 pub mod alu;

@@ -2,21 +2,39 @@
 //! their single-lane forms and LD1R-LD4R, each with optional post-increment.
 
 use super::exception::Exception;
+use crate::arm64::decode::{Reg, Structure, ZR};
 use super::guest_memory::{read, write};
 use crate::arm64::mem::Memory;
 use crate::arm64::state::CpuState;
 
-pub fn execute(cpu: &mut CpuState, mem: &mut Memory, word: u32, pc: u64) -> Result<(), Exception> {
-    let post = word & (1 << 23) != 0;
-    let rm = (word >> 16) & 31;
-    if word >> 31 != 0 || (!post && rm != 0) {
-        return Err(Exception::undefined(pc, word));
+/// Executes LD1..LD4, ST1..ST4 or LD1R..LD4R of the decoded form.
+#[allow(clippy::too_many_arguments)]
+pub fn execute(
+    cpu: &mut CpuState,
+    mem: &mut Memory,
+    pc: u64,
+    load: bool,
+    vt: u8,
+    base: Reg,
+    post: Option<Reg>,
+    layout: Structure,
+) -> Result<(), Exception> {
+    let addr = cpu.reg(base);
+    let vt = vt as usize;
+    match layout {
+        Structure::Multiple { q, scale, selem, registers } => {
+            multiple(cpu, mem, pc, load, vt, addr, q, 1 << scale, (registers / selem) as usize, selem as usize)?
+        }
+        Structure::Lane { scale, index, selem } => {
+            single(cpu, mem, pc, load, vt, addr, 1 << scale, Some(index as u32), false, selem as usize)?
+        }
+        Structure::Replicate { q, scale, selem } => {
+            single(cpu, mem, pc, load, vt, addr, 1 << scale, None, q, selem as usize)?
+        }
     }
-    let total = if word & (1 << 24) == 0 { multiple(cpu, mem, word, pc)? } else { single(cpu, mem, word, pc)? };
-    if post {
-        let rn = (word >> 5) & 31;
-        let step = if rm == 31 { total } else { cpu.xr(rm) };
-        cpu.set_xr_sp(rn, cpu.xr_sp(rn).wrapping_add(step));
+    if let Some(rm) = post {
+        let step = if rm == ZR { layout.bytes() } else { cpu.reg(rm) };
+        cpu.set_reg(base, cpu.reg(base).wrapping_add(step));
     }
     Ok(())
 }
@@ -27,34 +45,26 @@ fn element(bytes: &[u8]) -> u128 {
     u128::from_le_bytes(b)
 }
 
-/// LD1-LD4 / ST1-ST4 of whole registers; returns the bytes moved.
-fn multiple(cpu: &mut CpuState, mem: &mut Memory, word: u32, pc: u64) -> Result<u64, Exception> {
-    let undefined = || Exception::undefined(pc, word);
-    let q = word & (1 << 30) != 0;
-    let size = (word >> 10) & 3;
-    // (register repeats, structure elements)
-    let (rpt, selem) = match (word >> 12) & 15 {
-        0 => (1, 4),
-        2 => (4, 1),
-        4 => (1, 3),
-        6 => (3, 1),
-        7 => (1, 1),
-        8 => (1, 2),
-        10 => (2, 1),
-        _ => return Err(undefined()),
-    };
-    if word & (1 << 21) != 0 || (size == 3 && !q && selem != 1) {
-        return Err(undefined());
-    }
-    let ebytes = 1usize << size;
+/// LD1-LD4 / ST1-ST4 of whole registers: `rpt` groups of `selem` registers.
+#[allow(clippy::too_many_arguments)]
+fn multiple(
+    cpu: &mut CpuState,
+    mem: &mut Memory,
+    pc: u64,
+    load: bool,
+    rt: usize,
+    addr: u64,
+    q: bool,
+    ebytes: usize,
+    rpt: usize,
+    selem: usize,
+) -> Result<(), Exception> {
     let elements = if q { 16 } else { 8 } / ebytes;
     let total = rpt * selem * elements * ebytes;
-    let rt = (word & 31) as usize;
-    let addr = cpu.xr_sp((word >> 5) & 31);
     let mut buf = [0u8; 64];
     // Memory order: for each register group, element by element, interleaving the structure.
     let slot = |r: usize, e: usize, s: usize| (r + s, (e * selem + s) * ebytes + r * elements * ebytes);
-    if word & (1 << 22) != 0 {
+    if load {
         read(mem, pc, addr, &mut buf[..total])?;
         let mut regs = [0u128; 4];
         for r in 0..rpt {
@@ -80,32 +90,25 @@ fn multiple(cpu: &mut CpuState, mem: &mut Memory, word: u32, pc: u64) -> Result<
         }
         write(mem, pc, addr, &buf[..total])?;
     }
-    Ok(total as u64)
+    Ok(())
 }
 
-/// One lane of 1-4 registers (LD1..LD4/ST1..ST4 single structure) or LD1R..LD4R; returns the
-/// bytes moved.
-fn single(cpu: &mut CpuState, mem: &mut Memory, word: u32, pc: u64) -> Result<u64, Exception> {
-    let undefined = || Exception::undefined(pc, word);
-    let q = (word >> 30) & 1;
-    let is_load = word & (1 << 22) != 0;
-    let s = (word >> 12) & 1;
-    let size = (word >> 10) & 3;
-    let opcode = (word >> 13) & 7;
-    let selem = (((opcode & 1) << 1) | ((word >> 21) & 1)) as usize + 1;
-    // (log2 element bytes, lane index), or None for the replicating forms.
-    let (scale, index) = match opcode >> 1 {
-        0 => (0, Some(q << 3 | s << 2 | size)),
-        1 if size & 1 == 0 => (1, Some(q << 2 | s << 1 | size >> 1)),
-        2 if size == 0 => (2, Some(q << 1 | s)),
-        2 if size == 1 && s == 0 => (3, Some(q)),
-        3 if is_load && s == 0 => (size, None),
-        _ => return Err(undefined()),
-    };
-    let ebytes = 1usize << scale;
+/// One lane (`index`) of 1-4 registers (LD1..LD4/ST1..ST4 single structure) or, without an
+/// index, LD1R..LD4R (`q`: into 16 bytes of each register, else 8).
+#[allow(clippy::too_many_arguments)]
+fn single(
+    cpu: &mut CpuState,
+    mem: &mut Memory,
+    pc: u64,
+    is_load: bool,
+    rt: usize,
+    addr: u64,
+    ebytes: usize,
+    index: Option<u32>,
+    q: bool,
+    selem: usize,
+) -> Result<(), Exception> {
     let total = selem * ebytes;
-    let rt = (word & 31) as usize;
-    let addr = cpu.xr_sp((word >> 5) & 31);
     let mut buf = [0u8; 32];
     let mask = if ebytes == 16 { u128::MAX } else { (1u128 << (8 * ebytes)) - 1 };
     if is_load {
@@ -119,7 +122,7 @@ fn single(cpu: &mut CpuState, mem: &mut Memory, word: u32, pc: u64) -> Result<u6
                     *reg = (*reg & !(mask << at)) | (e << at);
                 }
                 None => {
-                    let lanes = if q == 1 { 16 } else { 8 } / ebytes;
+                    let lanes = if q { 16 } else { 8 } / ebytes;
                     *reg = (0..lanes).fold(0, |acc, l| acc | e << (8 * ebytes * l));
                 }
             }
@@ -132,5 +135,5 @@ fn single(cpu: &mut CpuState, mem: &mut Memory, word: u32, pc: u64) -> Result<u6
         }
         write(mem, pc, addr, &buf[..total])?;
     }
-    Ok(total as u64)
+    Ok(())
 }

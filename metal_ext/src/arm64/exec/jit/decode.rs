@@ -27,7 +27,23 @@ fn translatable(insn: &Insn) -> bool {
         | Insn::Barrier { .. }
         | Insn::Cache { .. }
         | Insn::Supervisor { .. }
-        | Insn::Breakpoint { .. } => false,
+        | Insn::Breakpoint { .. }
+        // The rest of the load/store class: the interpreter's.
+        | Insn::LoadLiteral { .. }
+        | Insn::LoadVectorLiteral { .. }
+        | Insn::PrefetchLiteral { .. }
+        | Insn::LoadPairSigned { .. }
+        | Insn::LoadUnprivileged { .. }
+        | Insn::StoreUnprivileged { .. }
+        | Insn::LoadExclusive { .. }
+        | Insn::StoreExclusive { .. }
+        | Insn::LoadAcquire { .. }
+        | Insn::StoreRelease { .. }
+        | Insn::LoadAcquirePc { .. }
+        | Insn::CompareSwap { .. }
+        | Insn::CompareSwapPair { .. }
+        | Insn::Atomic { .. }
+        | Insn::Structures { .. } => false,
         _ => true,
     }
 }

@@ -137,7 +137,22 @@ fn registers(insn: &Insn) -> (u32, u32) {
             | Barrier { .. }
             | Cache { .. }
             | Supervisor { .. }
-            | Breakpoint { .. } => unreachable!("not translated: {insn:?}"),
+            | Breakpoint { .. }
+            | LoadLiteral { .. }
+            | LoadVectorLiteral { .. }
+            | PrefetchLiteral { .. }
+            | LoadPairSigned { .. }
+            | LoadUnprivileged { .. }
+            | StoreUnprivileged { .. }
+            | LoadExclusive { .. }
+            | StoreExclusive { .. }
+            | LoadAcquire { .. }
+            | StoreRelease { .. }
+            | LoadAcquirePc { .. }
+            | CompareSwap { .. }
+            | CompareSwapPair { .. }
+            | Atomic { .. }
+            | Structures { .. } => unreachable!("not translated: {insn:?}"),
     }
 }
 
@@ -1075,6 +1090,21 @@ impl<'a, 'b> Emitter<'a, 'b> {
             | Cache { .. }
             | Supervisor { .. }
             | Breakpoint { .. }
+            | LoadLiteral { .. }
+            | LoadVectorLiteral { .. }
+            | PrefetchLiteral { .. }
+            | LoadPairSigned { .. }
+            | LoadUnprivileged { .. }
+            | StoreUnprivileged { .. }
+            | LoadExclusive { .. }
+            | StoreExclusive { .. }
+            | LoadAcquire { .. }
+            | StoreRelease { .. }
+            | LoadAcquirePc { .. }
+            | CompareSwap { .. }
+            | CompareSwapPair { .. }
+            | Atomic { .. }
+            | Structures { .. }
             | ReadSystem { .. } => unreachable!("not translated: {insn:?}"),
         }
         self.pending += 1;
