@@ -1,4 +1,5 @@
-//! The one decoded form of the A64 integer, branch and load/store instructions: operands,
+//! The one decoded form of the A64 integer, branch and load/store instructions (`form`) and of
+//! SIMD&FP data processing (`simd_form`, so far scalar FP): operands,
 //! widths and addressing modes worked out once from the word, with every field combination the
 //! architecture leaves unallocated rejected here. The interpreter, the code cache's handlers,
 //! the block compiler and the disassembler all read this form, so that an instruction's meaning
@@ -8,8 +9,10 @@
 mod branches;
 mod fields;
 mod form;
+mod fp_scalar;
 mod immediates;
 mod integer;
+mod simd_form;
 mod system;
 mod transfers;
 
@@ -17,6 +20,7 @@ pub use form::{Address, Barrier, CacheOperation, ConstOrigin, Insn, Operand, Reg
                SIGN64, ZERO, ZR};
 pub(crate) use fields::zr;
 pub use immediates::{decode_bit_masks, move_wide};
+pub use simd_form::{FmovReg, FpBinaryOp, FpType, FpUnaryOp, RoundMode, SimdInsn, VReg};
 pub use transfers::{pair_scale, single_form};
 
 /// Decodes `word` found at `pc` (branch targets and ADR/ADRP values are absolute), or None for
@@ -28,5 +32,16 @@ pub fn decode(word: u32, pc: u64) -> Option<Insn> {
         0b1010 | 0b1011 => branches::decode(word, pc).or_else(|| system::decode(word)),
         0b0100 | 0b0110 | 0b1100 | 0b1110 => transfers::decode(word),
         _ => None,
+    }
+}
+
+/// Decodes a SIMD&FP data-processing word (bits 27..25 = 111) of the families the form covers so
+/// far: scalar floating point (bit 28 set, bit 30 clear). None for an unallocated word of those
+/// families; the other (Advanced SIMD) words are for their readers to decode, not this.
+pub fn decode_simd_fp(word: u32) -> Option<SimdInsn> {
+    if word & (1 << 28) != 0 && word & (1 << 30) == 0 {
+        fp_scalar::decode(word)
+    } else {
+        None
     }
 }

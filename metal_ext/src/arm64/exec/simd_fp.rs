@@ -1,7 +1,8 @@
 //! Data processing on the SIMD & FP registers (op0 = x111): scalar FP and AdvSIMD, the whole
 //! ARMv8.0-A group including the cryptographic extension (FP16 arithmetic, an ARMv8.2 feature,
 //! is undefined, as on a Cortex-A53). This file decodes the instruction class; each class lives
-//! in a submodule.
+//! in a submodule. Scalar FP is executed from the decoded form (`decode::SimdInsn`); the
+//! Advanced SIMD families still decode their own fields.
 //!
 //! Floating point is computed in software on exact integers (`fp_env`, `fp_ops`): every FPCR
 //! rounding mode, FZ, DN and AHP is honoured, FPSR's cumulative flags (IOC, DZC, OFC, UFC, IXC,
@@ -26,6 +27,7 @@ mod simd_shift;
 mod tests;
 
 use super::exception::Exception;
+use crate::arm64::decode::decode_simd_fp;
 use crate::arm64::state::CpuState;
 use lanes::{bit, field};
 
@@ -38,7 +40,7 @@ pub fn execute(cpu: &mut CpuState, word: u32) -> Result<(), Exception> {
 fn decode_and_run(cpu: &mut CpuState, w: u32) -> Option<()> {
     let scalar_fp = bit(w, 28) && !bit(w, 30);
     if scalar_fp {
-        return fp_scalar::execute(cpu, w);
+        return fp_scalar::execute(cpu, decode_simd_fp(w)?);
     }
     if bit(w, 31) {
         return None;
@@ -112,3 +114,4 @@ fn decode_and_run(cpu: &mut CpuState, w: u32) -> Option<()> {
 fn is_fp_two_reg_misc(opcode: u32) -> bool {
     opcode >= 0b10110 || (0b01100..=0b01111).contains(&opcode)
 }
+

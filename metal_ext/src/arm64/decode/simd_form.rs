@@ -1,0 +1,124 @@
+//! The decoded form of SIMD&FP data processing (op0 = x111), read by the interpreter and the
+//! disassembler. So far it holds scalar floating point; the Advanced SIMD families are still
+//! decoded by their readers (see `decode_simd_fp`).
+//!
+//! The form holds every encoding capstone names in these families, including a few the core
+//! does not execute (half-precision arithmetic, BFCVT, FJCVTZS, FRINT32/64): the interpreter
+//! rejects those, the disassembler prints them.
+
+/// A SIMD&FP register number (v0..v31) or, where the operand is a general register, its field
+/// value (31 is XZR/WZR there).
+pub type VReg = u8;
+
+/// The precision of a scalar FP operand (ftype 11, 00, 01).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FpType {
+    H,
+    S,
+    D,
+}
+
+impl FpType {
+    /// The register letter: "h", "s", "d".
+    pub fn letter(self) -> &'static str {
+        match self {
+            FpType::H => "h",
+            FpType::S => "s",
+            FpType::D => "d",
+        }
+    }
+}
+
+/// A rounding mode written in the encoding: to nearest with ties to even (N), towards plus
+/// infinity (P), minus infinity (M), zero (Z), to nearest with ties away from zero (A).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RoundMode {
+    N,
+    P,
+    M,
+    Z,
+    A,
+}
+
+impl RoundMode {
+    /// The letter in the mnemonics (FRINTN, FCVTPS...).
+    pub fn letter(self) -> &'static str {
+        ["n", "p", "m", "z", "a"][self as usize]
+    }
+}
+
+/// FP data processing with one source (besides FCVT between precisions).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FpUnaryOp {
+    Mov,
+    Abs,
+    Neg,
+    Sqrt,
+    /// FRINTN, FRINTP, FRINTM, FRINTZ, FRINTA.
+    Round(RoundMode),
+    /// FRINTX (`exact`: raises Inexact) and FRINTI, in FPCR's rounding mode.
+    RoundCurrent { exact: bool },
+    /// FRINT32Z, FRINT32X, FRINT64Z, FRINT64X (Armv8.5; by their opcode's low two bits).
+    RoundToInt { op: u8 },
+}
+
+/// FP data processing with two sources, by opcode (bits 15..12).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FpBinaryOp {
+    Mul,
+    Div,
+    Add,
+    Sub,
+    Max,
+    Min,
+    MaxNm,
+    MinNm,
+    Nmul,
+}
+
+impl FpBinaryOp {
+    pub fn name(self) -> &'static str {
+        ["fmul", "fdiv", "fadd", "fsub", "fmax", "fmin", "fmaxnm", "fminnm", "fnmul"][self as usize]
+    }
+}
+
+/// The FP register side of FMOV (general): a scalar of `FpType`, or the upper half of a vector
+/// register (`V.D[1]`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FmovReg {
+    H,
+    S,
+    D,
+    Upper,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SimdInsn {
+    FpUnary { ty: FpType, op: FpUnaryOp, rd: VReg, rn: VReg },
+    /// FCVT between precisions (`from` != `to`).
+    FpConvert { from: FpType, to: FpType, rd: VReg, rn: VReg },
+    /// BFCVT (single to BFloat16).
+    Bfcvt { rd: VReg, rn: VReg },
+    FpBinary { ty: FpType, op: FpBinaryOp, rd: VReg, rn: VReg, rm: VReg },
+    /// FMADD, FMSUB (`sub`), FNMADD (`negate`), FNMSUB (both): rd = ±ra ± rn·rm.
+    FpMulAdd { ty: FpType, negate: bool, sub: bool, rd: VReg, rn: VReg, rm: VReg, ra: VReg },
+    /// FCMP, FCMPE (`signaling`) of rn with rm, or with +0.0 when `zero`.
+    FpCompare { ty: FpType, signaling: bool, zero: bool, rn: VReg, rm: VReg },
+    /// FCCMP, FCCMPE: compares when `cond` holds, otherwise sets NZCV to `nzcv`.
+    FpCondCompare { ty: FpType, signaling: bool, cond: u8, nzcv: u8, rn: VReg, rm: VReg },
+    /// FCSEL.
+    FpSelect { ty: FpType, cond: u8, rd: VReg, rn: VReg, rm: VReg },
+    /// FMOV (scalar, immediate) of the 8-bit encoded constant.
+    FpMovImm { ty: FpType, imm8: u8, rd: VReg },
+    /// FCVT{N,P,M,Z,A}{S,U} to a W (`sf` false) or X register, to fixed point with `fbits`
+    /// fraction bits when nonzero (then `round` is Z).
+    FpToInt { ty: FpType, sf: bool, unsigned: bool, round: RoundMode, fbits: u8, rd: VReg, rn: VReg },
+    /// SCVTF, UCVTF from a W or X register, from fixed point with `fbits` fraction bits when
+    /// nonzero.
+    IntToFp { ty: FpType, sf: bool, unsigned: bool, fbits: u8, rd: VReg, rn: VReg },
+    /// FMOV between a general register (W or X by `sf`) and an FP register, into the FP register
+    /// when `to_fp`.
+    FmovGeneral { sf: bool, fp: FmovReg, to_fp: bool, rd: VReg, rn: VReg },
+    /// FJCVTZS (Armv8.3).
+    Fjcvtzs { rd: VReg, rn: VReg },
+}
