@@ -29,6 +29,7 @@ fn fp_type(w: u32) -> Option<FpType> {
 
 const ROUND: [RoundMode; 4] = [RoundMode::N, RoundMode::P, RoundMode::M, RoundMode::Z];
 
+#[inline]
 pub(super) fn decode(w: u32) -> Option<SimdInsn> {
     if bit(w, 30) || bit(w, 29) {
         return None;

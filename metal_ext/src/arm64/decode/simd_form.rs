@@ -1,6 +1,7 @@
 //! The decoded form of SIMD&FP data processing (op0 = x111), read by the interpreter and the
-//! disassembler. So far it holds scalar floating point; the Advanced SIMD families are still
-//! decoded by their readers (see `decode_simd_fp`).
+//! disassembler. So far it holds scalar floating point and the Advanced SIMD modified
+//! immediates; the other Advanced SIMD families are still decoded by their readers (see
+//! `decode_simd_fp`).
 //!
 //! The form holds every encoding capstone names in these families, including a few the core
 //! does not execute (half-precision arithmetic, BFCVT, FJCVTZS, FRINT32/64): the interpreter
@@ -92,6 +93,19 @@ pub enum FmovReg {
     Upper,
 }
 
+/// What an Advanced SIMD modified immediate does with its pattern.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VectorImmOp {
+    Movi,
+    /// MOVI's pattern inverted.
+    Mvni,
+    /// ORR (vector, immediate): the pattern ORed into the register.
+    Orr,
+    /// BIC (vector, immediate): the pattern cleared from the register.
+    Bic,
+    Fmov,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SimdInsn {
     FpUnary { ty: FpType, op: FpUnaryOp, rd: VReg, rn: VReg },
@@ -121,4 +135,9 @@ pub enum SimdInsn {
     FmovGeneral { sf: bool, fp: FmovReg, to_fp: bool, rd: VReg, rn: VReg },
     /// FJCVTZS (Armv8.3).
     Fjcvtzs { rd: VReg, rn: VReg },
+    /// MOVI, MVNI, ORR, BIC and FMOV (vector, immediate) on `esize`-bit lanes of a 64-bit (`q`
+    /// false) or 128-bit vector: imm8 shifted left by `shift`, with ones shifted in for `msl`
+    /// (MSL rather than LSL); for `esize` 64 (MOVI only) each bit of imm8 is a byte of ones or
+    /// zeros; FMOV expands imm8 as a floating-point constant of `esize` bits.
+    VectorImm { q: bool, op: VectorImmOp, esize: u8, shift: u8, msl: bool, imm8: u8, rd: VReg },
 }

@@ -1,8 +1,8 @@
 //! Data processing on the SIMD & FP registers (op0 = x111): scalar FP and AdvSIMD, the whole
 //! ARMv8.0-A group including the cryptographic extension (FP16 arithmetic, an ARMv8.2 feature,
 //! is undefined, as on a Cortex-A53). This file decodes the instruction class; each class lives
-//! in a submodule. Scalar FP is executed from the decoded form (`decode::SimdInsn`); the
-//! Advanced SIMD families still decode their own fields.
+//! in a submodule. Scalar FP and the modified immediates are executed from the decoded form
+//! (`decode::SimdInsn`); the other Advanced SIMD families still decode their own fields.
 //!
 //! Floating point is computed in software on exact integers (`fp_env`, `fp_ops`): every FPCR
 //! rounding mode, FZ, DN and AHP is honoured, FPSR's cumulative flags (IOC, DZC, OFC, UFC, IXC,
@@ -55,7 +55,7 @@ fn decode_and_run(cpu: &mut CpuState, w: u32) -> Option<()> {
                 if scalar {
                     None
                 } else {
-                    simd_imm::execute(cpu, w)
+                    simd_imm::execute(cpu, decode_simd_fp(w)?)
                 }
             } else {
                 simd_shift::execute(cpu, w, scalar)
@@ -114,4 +114,3 @@ fn decode_and_run(cpu: &mut CpuState, w: u32) -> Option<()> {
 fn is_fp_two_reg_misc(opcode: u32) -> bool {
     opcode >= 0b10110 || (0b01100..=0b01111).contains(&opcode)
 }
-
