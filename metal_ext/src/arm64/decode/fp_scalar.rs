@@ -5,19 +5,23 @@
 
 use super::simd_form::{FmovReg, FpBinaryOp, FpType, FpUnaryOp, RoundMode, SimdInsn, VReg};
 
+#[inline(always)]
 fn field(w: u32, lo: u32, len: u32) -> u32 {
     (w >> lo) & ((1 << len) - 1)
 }
 
+#[inline(always)]
 fn bit(w: u32, n: u32) -> bool {
     w >> n & 1 == 1
 }
 
+#[inline(always)]
 fn reg(w: u32, lo: u32) -> VReg {
     field(w, lo, 5) as VReg
 }
 
 /// The precision field (bits 23..22); 10 is unallocated.
+#[inline(always)]
 fn fp_type(w: u32) -> Option<FpType> {
     match field(w, 22, 2) {
         0 => Some(FpType::S),
@@ -29,7 +33,7 @@ fn fp_type(w: u32) -> Option<FpType> {
 
 const ROUND: [RoundMode; 4] = [RoundMode::N, RoundMode::P, RoundMode::M, RoundMode::Z];
 
-#[inline]
+#[inline(always)]
 pub(super) fn decode(w: u32) -> Option<SimdInsn> {
     if bit(w, 30) || bit(w, 29) {
         return None;
@@ -87,6 +91,7 @@ pub(super) fn decode(w: u32) -> Option<SimdInsn> {
     }
 }
 
+#[inline(always)]
 fn one_source(w: u32, rd: VReg, rn: VReg) -> Option<SimdInsn> {
     let opcode = field(w, 15, 6);
     if field(w, 22, 2) == 1 && opcode == 0b000110 {
@@ -116,6 +121,7 @@ fn one_source(w: u32, rd: VReg, rn: VReg) -> Option<SimdInsn> {
 }
 
 /// Conversions between FP and general registers, FMOV (general) and FJCVTZS.
+#[inline(always)]
 fn int_convert(w: u32, rd: VReg, rn: VReg) -> Option<SimdInsn> {
     let sf = bit(w, 31);
     let (ftype, rmode, opcode) = (field(w, 22, 2), field(w, 19, 2), field(w, 16, 3));
@@ -141,6 +147,7 @@ fn int_convert(w: u32, rd: VReg, rn: VReg) -> Option<SimdInsn> {
 }
 
 /// SCVTF/UCVTF/FCVTZS/FCVTZU with a fixed-point scale (fbits = 64 - scale).
+#[inline(always)]
 fn fixed_point(w: u32) -> Option<SimdInsn> {
     let (ty, sf, scale) = (fp_type(w)?, bit(w, 31), field(w, 10, 6));
     if !sf && scale < 32 {

@@ -41,7 +41,7 @@ pub fn decode(word: u32, pc: u64) -> Option<Insn> {
 /// far: scalar floating point (bit 28 set, bit 30 clear) and the Advanced SIMD modified
 /// immediates (bits 31, 28..19 = 0, 0111100000 and bit 10 set). None for an unallocated word
 /// of those families; the other Advanced SIMD words are for their readers to decode, not this.
-#[inline]
+#[inline(always)]
 pub fn decode_simd_fp(word: u32) -> Option<SimdInsn> {
     if word & (1 << 28) != 0 && word & (1 << 30) == 0 {
         fp_scalar::decode(word)

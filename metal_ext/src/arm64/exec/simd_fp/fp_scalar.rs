@@ -48,6 +48,7 @@ fn put(cpu: &mut CpuState, d: u8, bits: u64) {
     cpu.v[d as usize] = bits as u128;
 }
 
+#[inline(always)]
 pub fn execute(cpu: &mut CpuState, insn: SimdInsn) -> Option<()> {
     match insn {
         SimdInsn::FpUnary { ty, op, rd, rn } => {
