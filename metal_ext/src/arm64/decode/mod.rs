@@ -13,6 +13,7 @@ mod fp_scalar;
 mod immediates;
 mod integer;
 mod modified_immediate;
+mod reduction;
 mod simd_form;
 mod system;
 mod transfers;
@@ -21,7 +22,7 @@ pub use form::{Address, Barrier, CacheOperation, ConstOrigin, Insn, Operand, Reg
                SIGN64, ZERO, ZR};
 pub(crate) use fields::zr;
 pub use immediates::{decode_bit_masks, move_wide};
-pub use simd_form::{FmovReg, FpBinaryOp, FpType, FpUnaryOp, RoundMode, SimdInsn, VReg,
+pub use simd_form::{FmovReg, FpBinaryOp, FpType, FpUnaryOp, ReduceOp, RoundMode, SimdInsn, VReg,
                     VectorImmOp};
 pub use transfers::{pair_scale, single_form};
 
@@ -38,15 +39,19 @@ pub fn decode(word: u32, pc: u64) -> Option<Insn> {
 }
 
 /// Decodes a SIMD&FP data-processing word (bits 27..25 = 111) of the families the form covers so
-/// far: scalar floating point (bit 28 set, bit 30 clear) and the Advanced SIMD modified
-/// immediates (bits 31, 28..19 = 0, 0111100000 and bit 10 set). None for an unallocated word
-/// of those families; the other Advanced SIMD words are for their readers to decode, not this.
+/// far: scalar floating point (bit 28 set, bit 30 clear), the Advanced SIMD modified
+/// immediates (bits 31, 28..19 = 0, 0111100000 and bit 10 set) and the reductions across lanes
+/// and scalar pairwise (bit 31 clear, bits 27..17 = 1110x110000, bits 11..10 = 10). None for an
+/// unallocated word of those families; the other Advanced SIMD words are for their readers to
+/// decode, not this.
 #[inline(always)]
 pub fn decode_simd_fp(word: u32) -> Option<SimdInsn> {
     if word & (1 << 28) != 0 && word & (1 << 30) == 0 {
         fp_scalar::decode(word)
     } else if word & 0x9FF8_0400 == 0x0F00_0400 {
         modified_immediate::decode(word)
+    } else if word & 0x8F3E_0C00 == 0x0E30_0800 {
+        reduction::decode(word)
     } else {
         None
     }

@@ -1,6 +1,6 @@
 //! The decoded form of SIMD&FP data processing (op0 = x111), read by the interpreter and the
 //! disassembler. So far it holds scalar floating point and the Advanced SIMD modified
-//! immediates; the other Advanced SIMD families are still decoded by their readers (see
+//! immediates, reductions across lanes and scalar pairwise reductions; the other Advanced SIMD families are still decoded by their readers (see
 //! `decode_simd_fp`).
 //!
 //! The form holds every encoding capstone names in these families, including a few the core
@@ -106,6 +106,28 @@ pub enum VectorImmOp {
     Fmov,
 }
 
+/// The operation of a reduction: integer sum (ADDV, ADDP), sum into a lane twice as wide
+/// (SADDLV, UADDLV), maximum and minimum (signed or unsigned), and the FP forms.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReduceOp {
+    Add,
+    AddLong,
+    Max,
+    Min,
+    FAdd,
+    FMax,
+    FMin,
+    FMaxNm,
+    FMinNm,
+}
+
+impl ReduceOp {
+    /// The mnemonic without its suffix ("v" across lanes, "p" pairwise) and sign letter.
+    pub fn stem(self) -> &'static str {
+        ["add", "addl", "max", "min", "fadd", "fmax", "fmin", "fmaxnm", "fminnm"][self as usize]
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SimdInsn {
     FpUnary { ty: FpType, op: FpUnaryOp, rd: VReg, rn: VReg },
@@ -140,4 +162,11 @@ pub enum SimdInsn {
     /// (MSL rather than LSL); for `esize` 64 (MOVI only) each bit of imm8 is a byte of ones or
     /// zeros; FMOV expands imm8 as a floating-point constant of `esize` bits.
     VectorImm { q: bool, op: VectorImmOp, esize: u8, shift: u8, msl: bool, imm8: u8, rd: VReg },
+    /// ADDV, SADDLV, UADDLV, SMAXV, UMAXV, SMINV, UMINV over the lanes of `size` (0..=2: 8 to
+    /// 32 bits) of a 64-bit (`q` false) or 128-bit vector, and FMAXV, FMINV, FMAXNMV, FMINNMV
+    /// (`size` 1 half, 2 single precision).
+    AcrossLanes { op: ReduceOp, unsigned: bool, q: bool, size: u8, rd: VReg, rn: VReg },
+    /// ADDP (scalar, `size` 3) and FADDP, FMAXP, FMINP, FMAXNMP, FMINNMP (scalar; `size` 1 half,
+    /// 2 single, 3 double precision) of the two lowest lanes of rn.
+    PairwiseScalar { op: ReduceOp, size: u8, rd: VReg, rn: VReg },
 }

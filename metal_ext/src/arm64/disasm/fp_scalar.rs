@@ -77,6 +77,6 @@ pub fn decode(w: u32) -> Option<String> {
         }
         SimdInsn::Fjcvtzs { rd, rn } => format!("fjcvtzs {}, d{rn}", r(rd as u32, false)),
         // Advanced SIMD forms: not a scalar FP word.
-        SimdInsn::VectorImm { .. } => return None,
+        _ => return None,
     })
 }

@@ -4,6 +4,7 @@
 
 use super::fields::{arrangement, bit, bits, elem, fp_arrangement, lane, not_executed, operand, r, uimm, v};
 use super::simd_crypto;
+use crate::arm64::decode::{decode_simd_fp, ReduceOp, SimdInsn};
 use super::simd_immediate::{modified_immediate, shift_immediate};
 
 /// The note on the Advanced SIMD instructions added after Armv8.0 (rounding doubling multiply-
@@ -39,8 +40,7 @@ pub fn decode(w: u32) -> Option<String> {
             _ => match bits(w, 20, 17) {
                 0b0000 => two_register_misc(w, scalar),
                 0b1100 if bit(w, 22) == 1 => fp_misc(w, scalar, true),
-                0b1000 if scalar => pairwise(w),
-                0b1000 => across_lanes(w),
+                0b1000 => reduction(w),
                 0b0100 if !scalar => simd_crypto::aes(w),
                 0b0100 => simd_crypto::sha_two_register(w),
                 _ => None,
@@ -565,70 +565,26 @@ fn fp_misc(w: u32, scalar: bool, half: bool) -> Option<String> {
     }
 }
 
-fn across_lanes(w: u32) -> Option<String> {
-    let (q, u, size, opcode) = (bit(w, 30), bit(w, 29), bits(w, 23, 22), bits(w, 16, 12));
-    let (rn, rd) = (bits(w, 9, 5), bits(w, 4, 0));
-    if opcode == 12 || opcode == 15 {
-        // U selects single precision (4s only) or half precision.
-        if size & 1 == 1 || u == 1 && q == 0 {
-            return None;
+/// Reductions across lanes and scalar pairwise, printed from the decoded form.
+fn reduction(w: u32) -> Option<String> {
+    Some(match decode_simd_fp(w)? {
+        SimdInsn::AcrossLanes { op, unsigned, q, size, rd, rn } => {
+            let (q, size) = (q as u32, size as u32);
+            let is_fp = matches!(op, ReduceOp::FMax | ReduceOp::FMin | ReduceOp::FMaxNm | ReduceOp::FMinNm);
+            let sign = if is_fp || op == ReduceOp::Add { "" } else if unsigned { "u" } else { "s" };
+            let (e, arr) = match (is_fp, size) {
+                (true, 2) => ("s", "4s"),
+                (true, _) => ("h", arrangement(1, q)),
+                _ => (elem(size + (op == ReduceOp::AddLong) as u32), arrangement(size, q)),
+            };
+            format!("{sign}{}v {e}{rd}, {}", op.stem(), v(rn as u32, arr))
         }
-        let name = match (opcode, size >> 1) {
-            (12, 0) => "fmaxnmv",
-            (12, _) => "fminnmv",
-            (_, 0) => "fmaxv",
-            _ => "fminv",
-        };
-        let (e, arr) = if u == 1 {
-            ("s", "4s")
-        } else {
-            ("h", arrangement(1, q))
-        };
-        return Some(format!("{name} {e}{rd}, {}", v(rn, arr)));
-    }
-    let (name, widen) = match (u, opcode) {
-        (_, 3) => (["saddlv", "uaddlv"][u as usize], 1),
-        (_, 10) => (["smaxv", "umaxv"][u as usize], 0),
-        (_, 26) => (["sminv", "uminv"][u as usize], 0),
-        (0, 27) => ("addv", 0),
+        SimdInsn::PairwiseScalar { op, size, rd, rn } => {
+            let (e, arr) = [("h", "2h"), ("s", "2s"), ("d", "2d")][size as usize - 1];
+            format!("{}p {e}{rd}, {}", op.stem(), v(rn as u32, arr))
+        }
         _ => return None,
-    };
-    if size == 3 || size == 2 && q == 0 {
-        return None;
-    }
-    Some(format!(
-        "{name} {}{rd}, {}",
-        elem(size + widen),
-        v(rn, arrangement(size, q))
-    ))
-}
-
-fn pairwise(w: u32) -> Option<String> {
-    let (u, size, opcode) = (bit(w, 29), bits(w, 23, 22), bits(w, 16, 12));
-    let (rn, rd) = (bits(w, 9, 5), bits(w, 4, 0));
-    if u == 0 && opcode == 27 {
-        return if size == 3 {
-            Some(format!("addp d{rd}, {}", v(rn, "2d")))
-        } else {
-            None
-        };
-    }
-    let name = match (opcode, size >> 1) {
-        (12, 0) => "fmaxnmp",
-        (12, _) => "fminnmp",
-        (13, 0) => "faddp",
-        (15, 0) => "fmaxp",
-        (15, _) => "fminp",
-        _ => return None,
-    };
-    // U selects single/double precision or half precision.
-    let (e, arr) = match (u, size & 1) {
-        (0, 0) => ("h", "2h"),
-        (0, _) => return None,
-        (_, 1) => ("d", "2d"),
-        _ => ("s", "2s"),
-    };
-    Some(format!("{name} {e}{rd}, {}", v(rn, arr)))
+    })
 }
 
 fn copy(w: u32, scalar: bool) -> Option<String> {

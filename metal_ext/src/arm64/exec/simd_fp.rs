@@ -1,8 +1,8 @@
 //! Data processing on the SIMD & FP registers (op0 = x111): scalar FP and AdvSIMD, the whole
 //! ARMv8.0-A group including the cryptographic extension (FP16 arithmetic, an ARMv8.2 feature,
 //! is undefined, as on a Cortex-A53). This file decodes the instruction class; each class lives
-//! in a submodule. Scalar FP and the modified immediates are executed from the decoded form
-//! (`decode::SimdInsn`); the other Advanced SIMD families still decode their own fields.
+//! in a submodule. Scalar FP, the modified immediates and the reductions are executed from the
+//! decoded form (`decode::SimdInsn`); the other Advanced SIMD families still decode their own fields.
 //!
 //! Floating point is computed in software on exact integers (`fp_env`, `fp_ops`): every FPCR
 //! rounding mode, FZ, DN and AHP is honoured, FPSR's cumulative flags (IOC, DZC, OFC, UFC, IXC,
@@ -73,8 +73,7 @@ fn decode_and_run(cpu: &mut CpuState, w: u32) -> Option<()> {
             _ => match field(w, 17, 4) {
                 0b0000 if is_fp_two_reg_misc(field(w, 12, 5)) => simd_float::two_reg_misc(cpu, w, scalar),
                 0b0000 => simd_int::two_reg_misc(cpu, w, scalar),
-                0b1000 if scalar => simd_across::scalar_pairwise(cpu, w),
-                0b1000 => simd_across::across_lanes(cpu, w),
+                0b1000 => simd_across::execute(cpu, decode_simd_fp(w)?),
                 // AES and the two-register SHA forms: Q=1, U=0 only.
                 0b0100 if bit(w, 30) && !bit(w, 29) => {
                     if scalar {
