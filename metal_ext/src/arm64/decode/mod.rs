@@ -7,6 +7,7 @@
 //! rejects.
 
 mod branches;
+mod copy;
 mod fields;
 mod form;
 mod fp_scalar;
@@ -41,7 +42,8 @@ pub fn decode(word: u32, pc: u64) -> Option<Insn> {
 /// Decodes a SIMD&FP data-processing word (bits 27..25 = 111) of the families the form covers so
 /// far: scalar floating point (bit 28 set, bit 30 clear), the Advanced SIMD modified
 /// immediates (bits 31, 28..19 = 0, 0111100000 and bit 10 set) and the reductions across lanes
-/// and scalar pairwise (bit 31 clear, bits 27..17 = 1110x110000, bits 11..10 = 10). None for an
+/// and scalar pairwise (bit 31 clear, bits 27..17 = 1110x110000, bits 11..10 = 10), and the
+/// copies (bit 31 clear, bits 27..21 = 1110000, bit 15 clear, bit 10 set). None for an
 /// unallocated word of those families; the other Advanced SIMD words are for their readers to
 /// decode, not this.
 #[inline(always)]
@@ -52,6 +54,8 @@ pub fn decode_simd_fp(word: u32) -> Option<SimdInsn> {
         modified_immediate::decode(word)
     } else if word & 0x8F3E_0C00 == 0x0E30_0800 {
         reduction::decode(word)
+    } else if word & 0x8FE0_8400 == 0x0E00_0400 {
+        copy::decode(word)
     } else {
         None
     }

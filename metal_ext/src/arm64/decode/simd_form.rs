@@ -1,6 +1,7 @@
 //! The decoded form of SIMD&FP data processing (op0 = x111), read by the interpreter and the
 //! disassembler. So far it holds scalar floating point and the Advanced SIMD modified
-//! immediates, reductions across lanes and scalar pairwise reductions; the other Advanced SIMD families are still decoded by their readers (see
+//! immediates, reductions across lanes and scalar pairwise reductions, and the copies (DUP,
+//! INS, UMOV, SMOV); the other Advanced SIMD families are still decoded by their readers (see
 //! `decode_simd_fp`).
 //!
 //! The form holds every encoding capstone names in these families, including a few the core
@@ -169,4 +170,15 @@ pub enum SimdInsn {
     /// ADDP (scalar, `size` 3) and FADDP, FMAXP, FMINP, FMAXNMP, FMINNMP (scalar; `size` 1 half,
     /// 2 single, 3 double precision) of the two lowest lanes of rn.
     PairwiseScalar { op: ReduceOp, size: u8, rd: VReg, rn: VReg },
+    /// DUP (element): element `index` of rn (lanes of `size`, 0..=3: 8 to 64 bits) into every
+    /// lane of a 64-bit (`q` false) or 128-bit vector, or, `scalar`, into a scalar (MOV).
+    DupElement { scalar: bool, q: bool, size: u8, index: u8, rd: VReg, rn: VReg },
+    /// DUP (general): general register rn (31 is the zero register) into every lane.
+    DupGeneral { q: bool, size: u8, rd: VReg, rn: VReg },
+    /// INS (element), MOV: element `from` of rn into element `index` of rd.
+    InsElement { size: u8, index: u8, from: u8, rd: VReg, rn: VReg },
+    /// INS (general), MOV: general register rn into element `index` of rd.
+    InsGeneral { size: u8, index: u8, rd: VReg, rn: VReg },
+    /// UMOV, SMOV (`signed`): element `index` of rn into a W (`sf` false) or X register.
+    MoveToGeneral { signed: bool, sf: bool, size: u8, index: u8, rd: VReg, rn: VReg },
 }

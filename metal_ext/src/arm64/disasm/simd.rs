@@ -54,7 +54,7 @@ pub fn decode(w: u32) -> Option<String> {
         return not_executed(w, LATER);
     }
     if bit(w, 15) == 0 && bits(w, 23, 21) == 0 && bit(w, 10) == 1 && (bit(w, 29) == 0 || !scalar) {
-        return copy(w, scalar);
+        return copy(w);
     }
     if scalar {
         return if bits(w, 23, 21) == 0 && bits(w, 11, 10) == 0 && bit(w, 29) == 0 {
@@ -587,50 +587,40 @@ fn reduction(w: u32) -> Option<String> {
     })
 }
 
-fn copy(w: u32, scalar: bool) -> Option<String> {
-    let (q, op, imm5, imm4) = (bit(w, 30), bit(w, 29), bits(w, 20, 16), bits(w, 14, 11));
-    let (rn, rd) = (bits(w, 9, 5), bits(w, 4, 0));
-    let size = imm5.trailing_zeros();
-    if size > 3 {
-        return None;
-    }
-    let e = elem(size);
-    let index = lane(imm5 >> (size + 1));
-    if scalar {
-        if op != 0 || imm4 != 0 {
-            return None;
-        }
-        return Some(format!("mov {e}{rd}, v{rn}.{e}{index}"));
-    }
-    if op == 1 {
-        if q == 0 {
-            return None;
-        }
-        let from = lane(imm4 >> size);
-        return Some(format!("mov v{rd}.{e}{index}, v{rn}.{e}{from}"));
-    }
-    match imm4 {
-        0 | 1 => {
-            if size == 3 && q == 0 {
-                return None;
-            }
-            let arr = arrangement(size, q);
-            if imm4 == 0 {
-                Some(format!("dup {}, v{rn}.{e}{index}", v(rd, arr)))
+/// DUP, INS, UMOV, SMOV, printed from the decoded form.
+fn copy(w: u32) -> Option<String> {
+    let text = |size: u8, index: u8| (elem(size as u32), lane(index as u32));
+    Some(match decode_simd_fp(w)? {
+        SimdInsn::DupElement { scalar, q, size, index, rd, rn } => {
+            let (e, index) = text(size, index);
+            if scalar {
+                format!("mov {e}{rd}, v{rn}.{e}{index}")
             } else {
-                Some(format!("dup {}, {}", v(rd, arr), r(rn, size == 3)))
+                format!("dup {}, v{rn}.{e}{index}", v(rd as u32, arrangement(size as u32, q as u32)))
             }
         }
-        3 if q == 1 => Some(format!("mov v{rd}.{e}{index}, {}", r(rn, size == 3))),
-        5 if size < 2 || size == 2 && q == 1 => Some(format!("smov {}, v{rn}.{e}{index}", r(rd, q == 1))),
-        7 => match (size, q) {
-            (0 | 1, 0) => Some(format!("umov {}, v{rn}.{e}{index}", r(rd, false))),
-            (2, 0) => Some(format!("mov {}, v{rn}.{e}{index}", r(rd, false))),
-            (3, 1) => Some(format!("mov {}, v{rn}.{e}{index}", r(rd, true))),
-            _ => None,
-        },
-        _ => None,
-    }
+        SimdInsn::DupGeneral { q, size, rd, rn } => {
+            format!("dup {}, {}", v(rd as u32, arrangement(size as u32, q as u32)), r(rn as u32, size == 3))
+        }
+        SimdInsn::InsElement { size, index, from, rd, rn } => {
+            let (e, index) = text(size, index);
+            format!("mov v{rd}.{e}{index}, v{rn}.{e}{}", lane(from as u32))
+        }
+        SimdInsn::InsGeneral { size, index, rd, rn } => {
+            let (e, index) = text(size, index);
+            format!("mov v{rd}.{e}{index}, {}", r(rn as u32, size == 3))
+        }
+        SimdInsn::MoveToGeneral { signed, sf, size, index, rd, rn } => {
+            let (e, index) = text(size, index);
+            let name = match (signed, size) {
+                (true, _) => "smov",
+                (false, 0 | 1) => "umov",
+                _ => "mov",
+            };
+            format!("{name} {}, v{rn}.{e}{index}", r(rd as u32, sf))
+        }
+        _ => return None,
+    })
 }
 
 fn indexed_element(w: u32, scalar: bool) -> Option<String> {

@@ -2,67 +2,45 @@
 //! EXT, and table lookups (TBL, TBX).
 
 use super::lanes::{bit, broadcast, field, from_lanes, lane, ones, rd, read_x, rm, rn, sext, unzip, with_lane, write_v, write_x, Shape};
+use crate::arm64::decode::SimdInsn;
 use crate::arm64::state::CpuState;
 
-/// Element size (log2 bytes) and index from imm5, whose lowest set bit marks the size.
-fn size_index(imm5: u32) -> Option<(u32, usize)> {
-    let size = imm5.trailing_zeros();
-    if size > 3 {
-        return None;
-    }
-    Some((size, (imm5 >> (size + 1)) as usize))
-}
-
-/// The "copy" group: DUP (element, general), INS (element, general), UMOV, SMOV.
-pub fn copy(cpu: &mut CpuState, w: u32) -> Option<()> {
-    let (q, op, imm5, imm4) = (bit(w, 30), bit(w, 29), field(w, 16, 5), field(w, 11, 4));
-    let (size, index) = size_index(imm5)?;
-    let esize = 8 << size;
-    let (n, d) = (rn(w), rd(w));
-    if op {
-        // INS (element): imm4 holds the source index.
-        if !q {
-            return None;
-        }
-        let x = lane(cpu.v[n], (imm4 >> size) as usize, esize);
-        cpu.v[d] = with_lane(cpu.v[d], index, esize, x);
-        return Some(());
-    }
-    match imm4 {
-        0b0000 | 0b0001 => {
-            if size == 3 && !q {
-                return None;
+/// The "copy" group, from the decoded form: DUP (element, general; vector and scalar), INS
+/// (element, general), UMOV, SMOV.
+#[inline(always)]
+pub fn copy(cpu: &mut CpuState, insn: SimdInsn) -> Option<()> {
+    match insn {
+        SimdInsn::DupElement { scalar, q, size, index, rd, rn } => {
+            let esize = 8 << size;
+            let x = lane(cpu.v[rn as usize], index as usize, esize);
+            if scalar {
+                write_v(cpu, rd as usize, x as u128, esize);
+            } else {
+                write_v(cpu, rd as usize, broadcast(x, esize), if q { 128 } else { 64 });
             }
-            let x = if imm4 == 0 { lane(cpu.v[n], index, esize) } else { read_x(cpu, n) };
-            write_v(cpu, d, broadcast(x & ones(esize), esize), if q { 128 } else { 64 });
         }
-        0b0011 if q => {
-            let x = read_x(cpu, n);
-            cpu.v[d] = with_lane(cpu.v[d], index, esize, x);
+        SimdInsn::DupGeneral { q, size, rd, rn } => {
+            let esize = 8 << size;
+            let x = read_x(cpu, rn as usize);
+            write_v(cpu, rd as usize, broadcast(x & ones(esize), esize), if q { 128 } else { 64 });
         }
-        // SMOV to W (bytes, halves) or X (also words); UMOV to W (up to words) or X (doublewords).
-        0b0101 if size < 2 || (size == 2 && q) => {
-            let x = sext(lane(cpu.v[n], index, esize), esize) as u64;
-            write_x(cpu, d, x, q);
+        SimdInsn::InsElement { size, index, from, rd, rn } => {
+            let esize = 8 << size;
+            let x = lane(cpu.v[rn as usize], from as usize, esize);
+            cpu.v[rd as usize] = with_lane(cpu.v[rd as usize], index as usize, esize, x);
         }
-        0b0111 if (size == 3) == q => {
-            let x = lane(cpu.v[n], index, esize);
-            write_x(cpu, d, x, q);
+        SimdInsn::InsGeneral { size, index, rd, rn } => {
+            let x = read_x(cpu, rn as usize);
+            cpu.v[rd as usize] = with_lane(cpu.v[rd as usize], index as usize, 8 << size, x);
+        }
+        SimdInsn::MoveToGeneral { signed, sf, size, index, rd, rn } => {
+            let esize = 8 << size;
+            let x = lane(cpu.v[rn as usize], index as usize, esize);
+            let x = if signed { sext(x, esize) as u64 } else { x };
+            write_x(cpu, rd as usize, x, sf);
         }
         _ => return None,
     }
-    Some(())
-}
-
-/// DUP (element) in its scalar form (MOV Bd/Hd/Sd/Dd, Vn.T[i]).
-pub fn scalar_copy(cpu: &mut CpuState, w: u32) -> Option<()> {
-    if bit(w, 29) || field(w, 11, 4) != 0 {
-        return None;
-    }
-    let (size, index) = size_index(field(w, 16, 5))?;
-    let esize = 8 << size;
-    let x = lane(cpu.v[rn(w)], index, esize);
-    write_v(cpu, rd(w), x as u128, esize);
     Some(())
 }
 
