@@ -14,6 +14,7 @@ mod fp_scalar;
 mod immediates;
 mod integer;
 mod modified_immediate;
+mod permute;
 mod reduction;
 mod simd_form;
 mod system;
@@ -23,7 +24,7 @@ pub use form::{Address, Barrier, CacheOperation, ConstOrigin, Insn, Operand, Reg
                SIGN64, ZERO, ZR};
 pub(crate) use fields::zr;
 pub use immediates::{decode_bit_masks, move_wide};
-pub use simd_form::{FmovReg, FpBinaryOp, FpType, FpUnaryOp, ReduceOp, RoundMode, SimdInsn, VReg,
+pub use simd_form::{FmovReg, FpBinaryOp, FpType, FpUnaryOp, PermuteOp, ReduceOp, RoundMode, SimdInsn, VReg,
                     VectorImmOp};
 pub use transfers::{pair_scale, single_form};
 
@@ -43,7 +44,8 @@ pub fn decode(word: u32, pc: u64) -> Option<Insn> {
 /// far: scalar floating point (bit 28 set, bit 30 clear), the Advanced SIMD modified
 /// immediates (bits 31, 28..19 = 0, 0111100000 and bit 10 set) and the reductions across lanes
 /// and scalar pairwise (bit 31 clear, bits 27..17 = 1110x110000, bits 11..10 = 10), and the
-/// copies (bit 31 clear, bits 27..21 = 1110000, bit 15 clear, bit 10 set). None for an
+/// copies (bit 31 clear, bits 27..21 = 1110000, bit 15 clear, bit 10 set), and the permutes,
+/// EXT and table lookups (bits 31, 28..24 = 0, 01110, bits 21, 15 and 10 clear). None for an
 /// unallocated word of those families; the other Advanced SIMD words are for their readers to
 /// decode, not this.
 #[inline(always)]
@@ -56,6 +58,8 @@ pub fn decode_simd_fp(word: u32) -> Option<SimdInsn> {
         reduction::decode(word)
     } else if word & 0x8FE0_8400 == 0x0E00_0400 {
         copy::decode(word)
+    } else if word & 0x9F20_8400 == 0x0E00_0000 {
+        permute::decode(word)
     } else {
         None
     }

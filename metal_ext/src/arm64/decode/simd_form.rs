@@ -1,8 +1,8 @@
 //! The decoded form of SIMD&FP data processing (op0 = x111), read by the interpreter and the
-//! disassembler. So far it holds scalar floating point and the Advanced SIMD modified
-//! immediates, reductions across lanes and scalar pairwise reductions, and the copies (DUP,
-//! INS, UMOV, SMOV); the other Advanced SIMD families are still decoded by their readers (see
-//! `decode_simd_fp`).
+//! disassembler. So far it holds scalar floating point and, of Advanced SIMD, the modified
+//! immediates, the reductions (across lanes, scalar pairwise), the copies (DUP, INS, UMOV,
+//! SMOV), and the permutes, EXT and table lookups; the other Advanced SIMD families are still
+//! decoded by their readers (see `decode_simd_fp`).
 //!
 //! The form holds every encoding capstone names in these families, including a few the core
 //! does not execute (half-precision arithmetic, BFCVT, FJCVTZS, FRINT32/64): the interpreter
@@ -129,6 +129,15 @@ impl ReduceOp {
     }
 }
 
+/// UZP (unzip: the even or odd elements of rm:rn), TRN (transpose: even or odd elements of each
+/// pair interleaved), ZIP (interleave the low or high halves).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PermuteOp {
+    Uzp,
+    Trn,
+    Zip,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SimdInsn {
     FpUnary { ty: FpType, op: FpUnaryOp, rd: VReg, rn: VReg },
@@ -181,4 +190,11 @@ pub enum SimdInsn {
     InsGeneral { size: u8, index: u8, rd: VReg, rn: VReg },
     /// UMOV, SMOV (`signed`): element `index` of rn into a W (`sf` false) or X register.
     MoveToGeneral { signed: bool, sf: bool, size: u8, index: u8, rd: VReg, rn: VReg },
+    /// UZP1/2, TRN1/2, ZIP1/2 (`second` for the "2" forms) on lanes of `size`.
+    Permute { op: PermuteOp, second: bool, q: bool, size: u8, rd: VReg, rn: VReg, rm: VReg },
+    /// EXT: the bytes of rm:rn from byte `index` of rn.
+    Extract { q: bool, index: u8, rd: VReg, rn: VReg, rm: VReg },
+    /// TBL and TBX (`tbx`: out-of-range indices keep the destination byte rather than giving 0),
+    /// with a table of `len` (1..=4) consecutive registers from rn, wrapping from v31 to v0.
+    Table { q: bool, tbx: bool, len: u8, rd: VReg, rn: VReg, rm: VReg },
 }

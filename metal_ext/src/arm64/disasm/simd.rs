@@ -63,26 +63,7 @@ pub fn decode(w: u32) -> Option<String> {
             None
         };
     }
-    match (bit(w, 29), bit(w, 15), bits(w, 11, 10)) {
-        (0, 0, 2) => permute(w),
-        (0, 0, 0) if bits(w, 23, 22) == 0 => table_lookup(w),
-        (1, 0, 0 | 2) if bits(w, 23, 22) == 0 => {
-            let q = bit(w, 30);
-            let index = bits(w, 14, 11);
-            if q == 0 && index >= 8 {
-                return None;
-            }
-            let arr = if q == 1 { "16b" } else { "8b" };
-            Some(format!(
-                "ext {}, {}, {}, {}",
-                v(bits(w, 4, 0), arr),
-                v(bits(w, 9, 5), arr),
-                v(bits(w, 20, 16), arr),
-                uimm(index as u64)
-            ))
-        }
-        _ => None,
-    }
+    permute(w)
 }
 
 /// Name of an FP three-same operation (shared by the half, single and double forms).
@@ -702,32 +683,26 @@ fn indexed_element(w: u32, scalar: bool) -> Option<String> {
     })
 }
 
+/// UZP, TRN, ZIP, EXT, TBL, TBX, printed from the decoded form.
 fn permute(w: u32) -> Option<String> {
-    let (q, size, opcode) = (bit(w, 30), bits(w, 23, 22), bits(w, 14, 12));
-    let name = ["", "uzp1", "trn1", "zip1", "", "uzp2", "trn2", "zip2"][opcode as usize];
-    if name.is_empty() || size == 3 && q == 0 {
-        return None;
-    }
-    let arr = arrangement(size, q);
-    Some(format!(
-        "{name} {}, {}, {}",
-        v(bits(w, 4, 0), arr),
-        v(bits(w, 9, 5), arr),
-        v(bits(w, 20, 16), arr)
-    ))
-}
-
-fn table_lookup(w: u32) -> Option<String> {
-    let q = bit(w, 30);
-    let len = bits(w, 14, 13) + 1;
-    let name = if bit(w, 12) == 1 { "tbx" } else { "tbl" };
-    let arr = if q == 1 { "16b" } else { "8b" };
-    let rn = bits(w, 9, 5);
-    let list: Vec<String> = (0..len).map(|i| v((rn + i) % 32, "16b")).collect();
-    Some(format!(
-        "{name} {}, {{{}}}, {}",
-        v(bits(w, 4, 0), arr),
-        list.join(", "),
-        v(bits(w, 20, 16), arr)
-    ))
+    Some(match decode_simd_fp(w)? {
+        SimdInsn::Permute { op, second, q, size, rd, rn, rm } => {
+            let name = ["uzp", "trn", "zip"][op as usize];
+            let arr = arrangement(size as u32, q as u32);
+            let (rd, rn, rm) = (v(rd as u32, arr), v(rn as u32, arr), v(rm as u32, arr));
+            format!("{name}{} {rd}, {rn}, {rm}", 1 + second as u8)
+        }
+        SimdInsn::Extract { q, index, rd, rn, rm } => {
+            let arr = if q { "16b" } else { "8b" };
+            let (rd, rn, rm) = (v(rd as u32, arr), v(rn as u32, arr), v(rm as u32, arr));
+            format!("ext {rd}, {rn}, {rm}, {}", uimm(index as u64))
+        }
+        SimdInsn::Table { q, tbx, len, rd, rn, rm } => {
+            let name = if tbx { "tbx" } else { "tbl" };
+            let arr = if q { "16b" } else { "8b" };
+            let list: Vec<String> = (0..len as u32).map(|i| v((rn as u32 + i) % 32, "16b")).collect();
+            format!("{name} {}, {{{}}}, {}", v(rd as u32, arr), list.join(", "), v(rm as u32, arr))
+        }
+        _ => return None,
+    })
 }

@@ -1,8 +1,8 @@
 //! Data processing on the SIMD & FP registers (op0 = x111): scalar FP and AdvSIMD, the whole
 //! ARMv8.0-A group including the cryptographic extension (FP16 arithmetic, an ARMv8.2 feature,
 //! is undefined, as on a Cortex-A53). This file decodes the instruction class; each class lives
-//! in a submodule. Scalar FP, the modified immediates, the reductions and the copies are executed
-//! from the decoded form (`decode::SimdInsn`); the other Advanced SIMD families still decode their own fields.
+//! in a submodule. Scalar FP, the modified immediates, the reductions, the copies and the permutes are
+//! executed from the decoded form (`decode::SimdInsn`); the other Advanced SIMD families still decode their own fields.
 //!
 //! Floating point is computed in software on exact integers (`fp_env`, `fp_ops`): every FPCR
 //! rounding mode, FZ, DN and AHP is honoured, FPSR's cumulative flags (IOC, DZC, OFC, UFC, IXC,
@@ -86,7 +86,7 @@ fn decode_and_run(cpu: &mut CpuState, w: u32) -> Option<()> {
             },
         };
     }
-    let (op2, bit15) = (field(w, 22, 2), bit(w, 15));
+    let bit15 = bit(w, 15);
     if field(w, 21, 3) == 0 && !bit15 && bit(w, 10) {
         return simd_permute::copy(cpu, decode_simd_fp(w)?);
     }
@@ -97,9 +97,7 @@ fn decode_and_run(cpu: &mut CpuState, w: u32) -> Option<()> {
         return None;
     }
     match (bit(w, 29), field(w, 10, 2)) {
-        (false, 0b10) => simd_permute::permute(cpu, w),
-        (true, 0b00 | 0b10) if op2 == 0 => simd_permute::ext(cpu, w),
-        (false, 0b00) if op2 == 0 => simd_permute::table(cpu, w),
+        (false, 0b10) | (true, 0b00 | 0b10) | (false, 0b00) => simd_permute::permute(cpu, decode_simd_fp(w)?),
         _ => None,
     }
 }

@@ -1,8 +1,8 @@
 //! AdvSIMD data movement: element copies (DUP, INS, UMOV, SMOV), permutes (UZP, TRN, ZIP),
 //! EXT, and table lookups (TBL, TBX).
 
-use super::lanes::{bit, broadcast, field, from_lanes, lane, ones, rd, read_x, rm, rn, sext, unzip, with_lane, write_v, write_x, Shape};
-use crate::arm64::decode::SimdInsn;
+use super::lanes::{broadcast, from_lanes, lane, ones, read_x, sext, unzip, with_lane, write_v, write_x, Shape};
+use crate::arm64::decode::{PermuteOp, SimdInsn};
 use crate::arm64::state::CpuState;
 
 /// The "copy" group, from the decoded form: DUP (element, general; vector and scalar), INS
@@ -44,85 +44,65 @@ pub fn copy(cpu: &mut CpuState, insn: SimdInsn) -> Option<()> {
     Some(())
 }
 
-/// UZP1/2, TRN1/2, ZIP1/2.
-pub fn permute(cpu: &mut CpuState, w: u32) -> Option<()> {
-    let (q, size, opcode) = (bit(w, 30), field(w, 22, 2), field(w, 12, 3));
-    if (size == 3 && !q) || opcode & 3 == 0 {
-        return None;
-    }
-    let shape = Shape::vector(size, q);
-    let (e, count) = (shape.esize, shape.lanes);
-    let (va, vb) = (cpu.v[rn(w)], cpu.v[rm(w)]);
-    let part = (opcode >> 2) as usize; // 0 for the "1" forms, 1 for the "2" forms
-    if opcode & 3 == 1 {
-        // UZP: even (or odd) elements of Vm:Vn.
-        write_v(cpu, rd(w), unzip(va, vb, shape, part), shape.bits());
-        return Some(());
-    }
-    let r = from_lanes(count, e, |i| match opcode & 3 {
-        // TRN: pairs interleave the even (or odd) elements of each operand.
-        2 => {
-            let base = i & !1;
-            if i % 2 == 0 {
-                lane(va, base + part, e)
+/// UZP1/2, TRN1/2, ZIP1/2, EXT, TBL and TBX, from the decoded form.
+pub fn permute(cpu: &mut CpuState, insn: SimdInsn) -> Option<()> {
+    match insn {
+        SimdInsn::Permute { op, second, q, size, rd, rn, rm } => {
+            let shape = Shape::vector(size as u32, q);
+            let (e, count) = (shape.esize, shape.lanes);
+            let (va, vb) = (cpu.v[rn as usize], cpu.v[rm as usize]);
+            let part = second as usize;
+            let r = match op {
+                // UZP: even (or odd) elements of Vm:Vn.
+                PermuteOp::Uzp => unzip(va, vb, shape, part),
+                // TRN: pairs interleave the even (or odd) elements of each operand.
+                PermuteOp::Trn => from_lanes(count, e, |i| {
+                    let base = i & !1;
+                    lane(if i % 2 == 0 { va } else { vb }, base + part, e)
+                }),
+                // ZIP: interleave the low (or high) halves.
+                PermuteOp::Zip => from_lanes(count, e, |i| {
+                    let j = part * count / 2 + i / 2;
+                    lane(if i % 2 == 0 { va } else { vb }, j, e)
+                }),
+            };
+            write_v(cpu, rd as usize, r, shape.bits());
+        }
+        // EXT: bytes from Vm:Vn starting at byte `index` of Vn.
+        SimdInsn::Extract { q, index, rd, rn, rm } => {
+            let (va, vb) = (cpu.v[rn as usize], cpu.v[rm as usize]);
+            let shift = 8 * index as u32;
+            let r = if q {
+                if shift == 0 {
+                    va
+                } else {
+                    va >> shift | vb << (128 - shift)
+                }
             } else {
-                lane(vb, base + part, e)
-            }
+                let low = u64::MAX as u128;
+                ((vb & low) << 64 | (va & low)) >> shift
+            };
+            write_v(cpu, rd as usize, r, if q { 128 } else { 64 });
         }
-        // ZIP: interleave the low (or high) halves.
-        _ => {
-            let j = part * count / 2 + i / 2;
-            if i % 2 == 0 {
-                lane(va, j, e)
-            } else {
-                lane(vb, j, e)
-            }
+        // TBL (out-of-range indices give 0) and TBX (they keep the destination byte).
+        SimdInsn::Table { q, tbx, len, rd, rn, rm } => {
+            let len = len as usize;
+            let table: Vec<u128> = (0..len).map(|k| cpu.v[(rn as usize + k) % 32]).collect();
+            let (indices, vd) = (cpu.v[rm as usize], cpu.v[rd as usize]);
+            let bytes = if q { 16 } else { 8 };
+            let r = from_lanes(bytes, 8, |i| {
+                let idx = lane(indices, i, 8) as usize;
+                if idx < 16 * len {
+                    lane(table[idx / 16], idx % 16, 8)
+                } else if tbx {
+                    lane(vd, i, 8)
+                } else {
+                    0
+                }
+            });
+            write_v(cpu, rd as usize, r, bytes as u32 * 8);
         }
-    });
-    write_v(cpu, rd(w), r, shape.bits());
-    Some(())
-}
-
-/// EXT: bytes from Vm:Vn starting at byte `imm4` of Vn.
-pub fn ext(cpu: &mut CpuState, w: u32) -> Option<()> {
-    let (q, imm4) = (bit(w, 30), field(w, 11, 4));
-    if !q && imm4 >= 8 {
-        return None;
+        _ => return None,
     }
-    let (va, vb) = (cpu.v[rn(w)], cpu.v[rm(w)]);
-    let shift = 8 * imm4;
-    let r = if q {
-        if shift == 0 {
-            va
-        } else {
-            va >> shift | vb << (128 - shift)
-        }
-    } else {
-        let low = u64::MAX as u128;
-        ((vb & low) << 64 | (va & low)) >> shift
-    };
-    write_v(cpu, rd(w), r, if q { 128 } else { 64 });
-    Some(())
-}
-
-/// TBL (out-of-range indices give 0) and TBX (they keep the destination byte), tables of one
-/// to four consecutive registers (wrapping from v31 to v0).
-pub fn table(cpu: &mut CpuState, w: u32) -> Option<()> {
-    let (q, len, tbx) = (bit(w, 30), field(w, 13, 2) as usize + 1, bit(w, 12));
-    let n = rn(w);
-    let table: Vec<u128> = (0..len).map(|k| cpu.v[(n + k) % 32]).collect();
-    let (indices, vd) = (cpu.v[rm(w)], cpu.v[rd(w)]);
-    let bytes = if q { 16 } else { 8 };
-    let r = from_lanes(bytes, 8, |i| {
-        let idx = lane(indices, i, 8) as usize;
-        if idx < 16 * len {
-            lane(table[idx / 16], idx % 16, 8)
-        } else if tbx {
-            lane(vd, i, 8)
-        } else {
-            0
-        }
-    });
-    write_v(cpu, rd(w), r, bytes as u32 * 8);
     Some(())
 }
