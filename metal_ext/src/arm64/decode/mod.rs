@@ -1,4 +1,5 @@
-//! The one decoded form of the A64 integer, branch and load/store instructions: operands,
+//! The one decoded form of the A64 integer, branch and load/store instructions (`form`) and of
+//! SIMD&FP data processing (`simd_form`, so far scalar FP): operands,
 //! widths and addressing modes worked out once from the word, with every field combination the
 //! architecture leaves unallocated rejected here. The interpreter, the code cache's handlers,
 //! the block compiler and the disassembler all read this form, so that an instruction's meaning
@@ -6,11 +7,17 @@
 //! rejects.
 
 mod branches;
+mod copy;
 mod exclusives;
 mod fields;
 mod form;
+mod fp_scalar;
 mod immediates;
 mod integer;
+mod modified_immediate;
+mod permute;
+mod reduction;
+mod simd_form;
 mod structures;
 mod system;
 mod transfers;
@@ -19,6 +26,8 @@ pub use form::{Address, AtomicOp, Barrier, CacheOperation, ConstOrigin, Insn, Op
                SystemRegister, Unary, SIGN32, SIGN64, ZERO, ZR};
 pub(crate) use fields::zr;
 pub use immediates::{decode_bit_masks, move_wide};
+pub use simd_form::{FmovReg, FpBinaryOp, FpType, FpUnaryOp, PermuteOp, ReduceOp, RoundMode, SimdInsn, VReg,
+                    VectorImmOp};
 
 /// Decodes `word` found at `pc` (branch targets and ADR/ADRP values are absolute), or None for
 /// a word outside the form.
@@ -29,5 +38,30 @@ pub fn decode(word: u32, pc: u64) -> Option<Insn> {
         0b1010 | 0b1011 => branches::decode(word, pc).or_else(|| system::decode(word)),
         0b0100 | 0b0110 | 0b1100 | 0b1110 => transfers::decode(word, pc),
         _ => None,
+    }
+}
+
+/// Decodes a SIMD&FP data-processing word (bits 27..25 = 111) of the families the form covers so
+/// far: scalar floating point (bit 28 set, bit 30 clear), the Advanced SIMD modified
+/// immediates (bits 31, 28..19 = 0, 0111100000 and bit 10 set) and the reductions across lanes
+/// and scalar pairwise (bit 31 clear, bits 27..17 = 1110x110000, bits 11..10 = 10), and the
+/// copies (bit 31 clear, bits 27..21 = 1110000, bit 15 clear, bit 10 set), and the permutes,
+/// EXT and table lookups (bits 31, 28..24 = 0, 01110, bits 21, 15 and 10 clear). None for an
+/// unallocated word of those families; the other Advanced SIMD words are for their readers to
+/// decode, not this.
+#[inline(always)]
+pub fn decode_simd_fp(word: u32) -> Option<SimdInsn> {
+    if word & (1 << 28) != 0 && word & (1 << 30) == 0 {
+        fp_scalar::decode(word)
+    } else if word & 0x9FF8_0400 == 0x0F00_0400 {
+        modified_immediate::decode(word)
+    } else if word & 0x8F3E_0C00 == 0x0E30_0800 {
+        reduction::decode(word)
+    } else if word & 0x8FE0_8400 == 0x0E00_0400 {
+        copy::decode(word)
+    } else if word & 0x9F20_8400 == 0x0E00_0000 {
+        permute::decode(word)
+    } else {
+        None
     }
 }

@@ -4,6 +4,7 @@
 
 use super::fields::{arrangement, bit, bits, elem, fp_arrangement, lane, not_executed, operand, r, uimm, v};
 use super::simd_crypto;
+use crate::arm64::decode::{decode_simd_fp, ReduceOp, SimdInsn};
 use super::simd_immediate::{modified_immediate, shift_immediate};
 
 /// The note on the Advanced SIMD instructions added after Armv8.0 (rounding doubling multiply-
@@ -39,8 +40,7 @@ pub fn decode(w: u32) -> Option<String> {
             _ => match bits(w, 20, 17) {
                 0b0000 => two_register_misc(w, scalar),
                 0b1100 if bit(w, 22) == 1 => fp_misc(w, scalar, true),
-                0b1000 if scalar => pairwise(w),
-                0b1000 => across_lanes(w),
+                0b1000 => reduction(w),
                 0b0100 if !scalar => simd_crypto::aes(w),
                 0b0100 => simd_crypto::sha_two_register(w),
                 _ => None,
@@ -54,7 +54,7 @@ pub fn decode(w: u32) -> Option<String> {
         return not_executed(w, LATER);
     }
     if bit(w, 15) == 0 && bits(w, 23, 21) == 0 && bit(w, 10) == 1 && (bit(w, 29) == 0 || !scalar) {
-        return copy(w, scalar);
+        return copy(w);
     }
     if scalar {
         return if bits(w, 23, 21) == 0 && bits(w, 11, 10) == 0 && bit(w, 29) == 0 {
@@ -63,26 +63,7 @@ pub fn decode(w: u32) -> Option<String> {
             None
         };
     }
-    match (bit(w, 29), bit(w, 15), bits(w, 11, 10)) {
-        (0, 0, 2) => permute(w),
-        (0, 0, 0) if bits(w, 23, 22) == 0 => table_lookup(w),
-        (1, 0, 0 | 2) if bits(w, 23, 22) == 0 => {
-            let q = bit(w, 30);
-            let index = bits(w, 14, 11);
-            if q == 0 && index >= 8 {
-                return None;
-            }
-            let arr = if q == 1 { "16b" } else { "8b" };
-            Some(format!(
-                "ext {}, {}, {}, {}",
-                v(bits(w, 4, 0), arr),
-                v(bits(w, 9, 5), arr),
-                v(bits(w, 20, 16), arr),
-                uimm(index as u64)
-            ))
-        }
-        _ => None,
-    }
+    permute(w)
 }
 
 /// Name of an FP three-same operation (shared by the half, single and double forms).
@@ -565,116 +546,62 @@ fn fp_misc(w: u32, scalar: bool, half: bool) -> Option<String> {
     }
 }
 
-fn across_lanes(w: u32) -> Option<String> {
-    let (q, u, size, opcode) = (bit(w, 30), bit(w, 29), bits(w, 23, 22), bits(w, 16, 12));
-    let (rn, rd) = (bits(w, 9, 5), bits(w, 4, 0));
-    if opcode == 12 || opcode == 15 {
-        // U selects single precision (4s only) or half precision.
-        if size & 1 == 1 || u == 1 && q == 0 {
-            return None;
+/// Reductions across lanes and scalar pairwise, printed from the decoded form.
+fn reduction(w: u32) -> Option<String> {
+    Some(match decode_simd_fp(w)? {
+        SimdInsn::AcrossLanes { op, unsigned, q, size, rd, rn } => {
+            let (q, size) = (q as u32, size as u32);
+            let is_fp = matches!(op, ReduceOp::FMax | ReduceOp::FMin | ReduceOp::FMaxNm | ReduceOp::FMinNm);
+            let sign = if is_fp || op == ReduceOp::Add { "" } else if unsigned { "u" } else { "s" };
+            let (e, arr) = match (is_fp, size) {
+                (true, 2) => ("s", "4s"),
+                (true, _) => ("h", arrangement(1, q)),
+                _ => (elem(size + (op == ReduceOp::AddLong) as u32), arrangement(size, q)),
+            };
+            format!("{sign}{}v {e}{rd}, {}", op.stem(), v(rn as u32, arr))
         }
-        let name = match (opcode, size >> 1) {
-            (12, 0) => "fmaxnmv",
-            (12, _) => "fminnmv",
-            (_, 0) => "fmaxv",
-            _ => "fminv",
-        };
-        let (e, arr) = if u == 1 {
-            ("s", "4s")
-        } else {
-            ("h", arrangement(1, q))
-        };
-        return Some(format!("{name} {e}{rd}, {}", v(rn, arr)));
-    }
-    let (name, widen) = match (u, opcode) {
-        (_, 3) => (["saddlv", "uaddlv"][u as usize], 1),
-        (_, 10) => (["smaxv", "umaxv"][u as usize], 0),
-        (_, 26) => (["sminv", "uminv"][u as usize], 0),
-        (0, 27) => ("addv", 0),
+        SimdInsn::PairwiseScalar { op, size, rd, rn } => {
+            let (e, arr) = [("h", "2h"), ("s", "2s"), ("d", "2d")][size as usize - 1];
+            format!("{}p {e}{rd}, {}", op.stem(), v(rn as u32, arr))
+        }
         _ => return None,
-    };
-    if size == 3 || size == 2 && q == 0 {
-        return None;
-    }
-    Some(format!(
-        "{name} {}{rd}, {}",
-        elem(size + widen),
-        v(rn, arrangement(size, q))
-    ))
+    })
 }
 
-fn pairwise(w: u32) -> Option<String> {
-    let (u, size, opcode) = (bit(w, 29), bits(w, 23, 22), bits(w, 16, 12));
-    let (rn, rd) = (bits(w, 9, 5), bits(w, 4, 0));
-    if u == 0 && opcode == 27 {
-        return if size == 3 {
-            Some(format!("addp d{rd}, {}", v(rn, "2d")))
-        } else {
-            None
-        };
-    }
-    let name = match (opcode, size >> 1) {
-        (12, 0) => "fmaxnmp",
-        (12, _) => "fminnmp",
-        (13, 0) => "faddp",
-        (15, 0) => "fmaxp",
-        (15, _) => "fminp",
-        _ => return None,
-    };
-    // U selects single/double precision or half precision.
-    let (e, arr) = match (u, size & 1) {
-        (0, 0) => ("h", "2h"),
-        (0, _) => return None,
-        (_, 1) => ("d", "2d"),
-        _ => ("s", "2s"),
-    };
-    Some(format!("{name} {e}{rd}, {}", v(rn, arr)))
-}
-
-fn copy(w: u32, scalar: bool) -> Option<String> {
-    let (q, op, imm5, imm4) = (bit(w, 30), bit(w, 29), bits(w, 20, 16), bits(w, 14, 11));
-    let (rn, rd) = (bits(w, 9, 5), bits(w, 4, 0));
-    let size = imm5.trailing_zeros();
-    if size > 3 {
-        return None;
-    }
-    let e = elem(size);
-    let index = lane(imm5 >> (size + 1));
-    if scalar {
-        if op != 0 || imm4 != 0 {
-            return None;
-        }
-        return Some(format!("mov {e}{rd}, v{rn}.{e}{index}"));
-    }
-    if op == 1 {
-        if q == 0 {
-            return None;
-        }
-        let from = lane(imm4 >> size);
-        return Some(format!("mov v{rd}.{e}{index}, v{rn}.{e}{from}"));
-    }
-    match imm4 {
-        0 | 1 => {
-            if size == 3 && q == 0 {
-                return None;
-            }
-            let arr = arrangement(size, q);
-            if imm4 == 0 {
-                Some(format!("dup {}, v{rn}.{e}{index}", v(rd, arr)))
+/// DUP, INS, UMOV, SMOV, printed from the decoded form.
+fn copy(w: u32) -> Option<String> {
+    let text = |size: u8, index: u8| (elem(size as u32), lane(index as u32));
+    Some(match decode_simd_fp(w)? {
+        SimdInsn::DupElement { scalar, q, size, index, rd, rn } => {
+            let (e, index) = text(size, index);
+            if scalar {
+                format!("mov {e}{rd}, v{rn}.{e}{index}")
             } else {
-                Some(format!("dup {}, {}", v(rd, arr), r(rn, size == 3)))
+                format!("dup {}, v{rn}.{e}{index}", v(rd as u32, arrangement(size as u32, q as u32)))
             }
         }
-        3 if q == 1 => Some(format!("mov v{rd}.{e}{index}, {}", r(rn, size == 3))),
-        5 if size < 2 || size == 2 && q == 1 => Some(format!("smov {}, v{rn}.{e}{index}", r(rd, q == 1))),
-        7 => match (size, q) {
-            (0 | 1, 0) => Some(format!("umov {}, v{rn}.{e}{index}", r(rd, false))),
-            (2, 0) => Some(format!("mov {}, v{rn}.{e}{index}", r(rd, false))),
-            (3, 1) => Some(format!("mov {}, v{rn}.{e}{index}", r(rd, true))),
-            _ => None,
-        },
-        _ => None,
-    }
+        SimdInsn::DupGeneral { q, size, rd, rn } => {
+            format!("dup {}, {}", v(rd as u32, arrangement(size as u32, q as u32)), r(rn as u32, size == 3))
+        }
+        SimdInsn::InsElement { size, index, from, rd, rn } => {
+            let (e, index) = text(size, index);
+            format!("mov v{rd}.{e}{index}, v{rn}.{e}{}", lane(from as u32))
+        }
+        SimdInsn::InsGeneral { size, index, rd, rn } => {
+            let (e, index) = text(size, index);
+            format!("mov v{rd}.{e}{index}, {}", r(rn as u32, size == 3))
+        }
+        SimdInsn::MoveToGeneral { signed, sf, size, index, rd, rn } => {
+            let (e, index) = text(size, index);
+            let name = match (signed, size) {
+                (true, _) => "smov",
+                (false, 0 | 1) => "umov",
+                _ => "mov",
+            };
+            format!("{name} {}, v{rn}.{e}{index}", r(rd as u32, sf))
+        }
+        _ => return None,
+    })
 }
 
 fn indexed_element(w: u32, scalar: bool) -> Option<String> {
@@ -756,32 +683,26 @@ fn indexed_element(w: u32, scalar: bool) -> Option<String> {
     })
 }
 
+/// UZP, TRN, ZIP, EXT, TBL, TBX, printed from the decoded form.
 fn permute(w: u32) -> Option<String> {
-    let (q, size, opcode) = (bit(w, 30), bits(w, 23, 22), bits(w, 14, 12));
-    let name = ["", "uzp1", "trn1", "zip1", "", "uzp2", "trn2", "zip2"][opcode as usize];
-    if name.is_empty() || size == 3 && q == 0 {
-        return None;
-    }
-    let arr = arrangement(size, q);
-    Some(format!(
-        "{name} {}, {}, {}",
-        v(bits(w, 4, 0), arr),
-        v(bits(w, 9, 5), arr),
-        v(bits(w, 20, 16), arr)
-    ))
-}
-
-fn table_lookup(w: u32) -> Option<String> {
-    let q = bit(w, 30);
-    let len = bits(w, 14, 13) + 1;
-    let name = if bit(w, 12) == 1 { "tbx" } else { "tbl" };
-    let arr = if q == 1 { "16b" } else { "8b" };
-    let rn = bits(w, 9, 5);
-    let list: Vec<String> = (0..len).map(|i| v((rn + i) % 32, "16b")).collect();
-    Some(format!(
-        "{name} {}, {{{}}}, {}",
-        v(bits(w, 4, 0), arr),
-        list.join(", "),
-        v(bits(w, 20, 16), arr)
-    ))
+    Some(match decode_simd_fp(w)? {
+        SimdInsn::Permute { op, second, q, size, rd, rn, rm } => {
+            let name = ["uzp", "trn", "zip"][op as usize];
+            let arr = arrangement(size as u32, q as u32);
+            let (rd, rn, rm) = (v(rd as u32, arr), v(rn as u32, arr), v(rm as u32, arr));
+            format!("{name}{} {rd}, {rn}, {rm}", 1 + second as u8)
+        }
+        SimdInsn::Extract { q, index, rd, rn, rm } => {
+            let arr = if q { "16b" } else { "8b" };
+            let (rd, rn, rm) = (v(rd as u32, arr), v(rn as u32, arr), v(rm as u32, arr));
+            format!("ext {rd}, {rn}, {rm}, {}", uimm(index as u64))
+        }
+        SimdInsn::Table { q, tbx, len, rd, rn, rm } => {
+            let name = if tbx { "tbx" } else { "tbl" };
+            let arr = if q { "16b" } else { "8b" };
+            let list: Vec<String> = (0..len as u32).map(|i| v((rn as u32 + i) % 32, "16b")).collect();
+            format!("{name} {}, {{{}}}, {}", v(rd as u32, arr), list.join(", "), v(rm as u32, arr))
+        }
+        _ => return None,
+    })
 }

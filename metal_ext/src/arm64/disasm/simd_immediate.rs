@@ -2,44 +2,20 @@
 //! and shift by immediate (vector and scalar, including the fixed-point conversions).
 
 use super::fields::{arrangement, bit, bits, byte_mask, elem, fp8_text, fp_arrangement, operand, uimm, v};
+use crate::arm64::decode::{decode_simd_fp, SimdInsn, VectorImmOp};
 
-/// AdvSIMD modified immediate: MOVI, MVNI, ORR, BIC and FMOV (vector, immediate).
+/// AdvSIMD modified immediate: MOVI, MVNI, ORR, BIC and FMOV (vector, immediate), printed from
+/// the decoded form.
 pub fn modified_immediate(w: u32) -> Option<String> {
-    let (q, op, cmode, o2) = (bit(w, 30), bit(w, 29), bits(w, 15, 12), bit(w, 11));
-    let imm8 = bits(w, 18, 16) << 5 | bits(w, 9, 5);
-    let rd = bits(w, 4, 0);
-    if o2 == 1 {
-        // Half-precision FMOV (vector, immediate).
-        return if cmode == 15 && op == 0 {
-            Some(format!("fmov {}, {}", v(rd, arrangement(1, q)), fp8_text(imm8)))
-        } else {
-            None
-        };
-    }
-    let value = uimm(imm8 as u64);
-    match cmode {
-        // 32-bit lanes shifted by 0, 8, 16 or 24; 16-bit lanes by 0 or 8.
-        0..=11 => {
-            let (size, shift) = if cmode < 8 { (2, (cmode >> 1) * 8) } else { (1, (cmode >> 1 & 1) * 8) };
-            let name = match (cmode & 1, op) {
-                (0, 0) => "movi",
-                (0, _) => "mvni",
-                (_, 0) => "orr",
-                _ => "bic",
-            };
-            Some(shifted(name, &v(rd, arrangement(size, q)), &value, "lsl", shift))
-        }
-        12 | 13 => {
-            let name = if op == 0 { "movi" } else { "mvni" };
-            Some(format!(
-                "{name} {}, {value}, msl #{}",
-                v(rd, arrangement(2, q)),
-                ((cmode & 1) + 1) * 8
-            ))
-        }
-        14 if op == 0 => Some(format!("movi {}, {value}", v(rd, arrangement(0, q)))),
-        14 => {
-            let mask = byte_mask(imm8);
+    let SimdInsn::VectorImm { q, op, esize, shift, msl, imm8, rd } = decode_simd_fp(w)? else {
+        return None;
+    };
+    let (rd, q) = (rd as u32, q as u32);
+    let arr = arrangement((esize / 8).trailing_zeros(), q);
+    let name = match op {
+        VectorImmOp::Fmov => return Some(format!("fmov {}, {}", v(rd, arr), fp8_text(imm8 as u32))),
+        _ if esize == 64 => {
+            let mask = byte_mask(imm8 as u32);
             // capstone formats this mask with C's "%#016llx": zero-padded to 16 characters
             // including the "0x", which C leaves out for zero.
             let text = if mask == 0 {
@@ -47,18 +23,19 @@ pub fn modified_immediate(w: u32) -> Option<String> {
             } else {
                 format!("{mask:#016x}")
             };
-            Some(if q == 0 {
+            return Some(if q == 0 {
                 format!("movi d{rd}, #{text}")
             } else {
                 format!("movi {}, #{text}", v(rd, "2d"))
-            })
+            });
         }
-        _ => match (op, q) {
-            (0, _) => Some(format!("fmov {}, {}", v(rd, arrangement(2, q)), fp8_text(imm8))),
-            (1, 1) => Some(format!("fmov {}, {}", v(rd, "2d"), fp8_text(imm8))),
-            _ => None,
-        },
-    }
+        VectorImmOp::Movi => "movi",
+        VectorImmOp::Mvni => "mvni",
+        VectorImmOp::Orr => "orr",
+        VectorImmOp::Bic => "bic",
+    };
+    let kind = if msl { "msl" } else { "lsl" };
+    Some(shifted(name, &v(rd, arr), &uimm(imm8 as u64), kind, shift as u32))
 }
 
 /// "name reg, #imm" with ", lsl #n" only when the shift is nonzero.

@@ -1,7 +1,8 @@
 //! Data processing on the SIMD & FP registers (op0 = x111): scalar FP and AdvSIMD, the whole
 //! ARMv8.0-A group including the cryptographic extension (FP16 arithmetic, an ARMv8.2 feature,
 //! is undefined, as on a Cortex-A53). This file decodes the instruction class; each class lives
-//! in a submodule.
+//! in a submodule. Scalar FP, the modified immediates, the reductions, the copies and the permutes are
+//! executed from the decoded form (`decode::SimdInsn`); the other Advanced SIMD families still decode their own fields.
 //!
 //! Floating point is computed in software on exact integers (`fp_env`, `fp_ops`): every FPCR
 //! rounding mode, FZ, DN and AHP is honoured, FPSR's cumulative flags (IOC, DZC, OFC, UFC, IXC,
@@ -26,6 +27,7 @@ mod simd_shift;
 mod tests;
 
 use super::exception::Exception;
+use crate::arm64::decode::decode_simd_fp;
 use crate::arm64::state::CpuState;
 use lanes::{bit, field};
 
@@ -38,7 +40,7 @@ pub fn execute(cpu: &mut CpuState, word: u32) -> Result<(), Exception> {
 fn decode_and_run(cpu: &mut CpuState, w: u32) -> Option<()> {
     let scalar_fp = bit(w, 28) && !bit(w, 30);
     if scalar_fp {
-        return fp_scalar::execute(cpu, w);
+        return fp_scalar::execute(cpu, decode_simd_fp(w)?);
     }
     if bit(w, 31) {
         return None;
@@ -53,7 +55,7 @@ fn decode_and_run(cpu: &mut CpuState, w: u32) -> Option<()> {
                 if scalar {
                     None
                 } else {
-                    simd_imm::execute(cpu, w)
+                    simd_imm::execute(cpu, decode_simd_fp(w)?)
                 }
             } else {
                 simd_shift::execute(cpu, w, scalar)
@@ -71,8 +73,7 @@ fn decode_and_run(cpu: &mut CpuState, w: u32) -> Option<()> {
             _ => match field(w, 17, 4) {
                 0b0000 if is_fp_two_reg_misc(field(w, 12, 5)) => simd_float::two_reg_misc(cpu, w, scalar),
                 0b0000 => simd_int::two_reg_misc(cpu, w, scalar),
-                0b1000 if scalar => simd_across::scalar_pairwise(cpu, w),
-                0b1000 => simd_across::across_lanes(cpu, w),
+                0b1000 => simd_across::execute(cpu, decode_simd_fp(w)?),
                 // AES and the two-register SHA forms: Q=1, U=0 only.
                 0b0100 if bit(w, 30) && !bit(w, 29) => {
                     if scalar {
@@ -85,13 +86,9 @@ fn decode_and_run(cpu: &mut CpuState, w: u32) -> Option<()> {
             },
         };
     }
-    let (op2, bit15) = (field(w, 22, 2), bit(w, 15));
+    let bit15 = bit(w, 15);
     if field(w, 21, 3) == 0 && !bit15 && bit(w, 10) {
-        return if scalar {
-            simd_permute::scalar_copy(cpu, w)
-        } else {
-            simd_permute::copy(cpu, w)
-        };
+        return simd_permute::copy(cpu, decode_simd_fp(w)?);
     }
     if scalar && !bit15 && !bit(w, 29) && field(w, 10, 2) == 0 {
         return simd_crypto::sha_three(cpu, w);
@@ -100,9 +97,7 @@ fn decode_and_run(cpu: &mut CpuState, w: u32) -> Option<()> {
         return None;
     }
     match (bit(w, 29), field(w, 10, 2)) {
-        (false, 0b10) => simd_permute::permute(cpu, w),
-        (true, 0b00 | 0b10) if op2 == 0 => simd_permute::ext(cpu, w),
-        (false, 0b00) if op2 == 0 => simd_permute::table(cpu, w),
+        (false, 0b10) | (true, 0b00 | 0b10) | (false, 0b00) => simd_permute::permute(cpu, decode_simd_fp(w)?),
         _ => None,
     }
 }

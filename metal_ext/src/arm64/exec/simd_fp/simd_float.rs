@@ -7,6 +7,7 @@ use super::fp_env::{with_fp_env, Fmt, FpEnv, Rounding};
 use super::fp_estimate::{unsigned_recip_estimate, unsigned_rsqrt_estimate};
 use super::fp_ops::{CompareOp, LaneCompare};
 use super::lanes::{bit, field, from_lanes, lane, map_lanes, ones, rd, rm, rn, unzip, write_v, Shape};
+use crate::arm64::decode::ReduceOp;
 use crate::arm64::state::CpuState;
 
 /// Lanes of 32 or 64 bits (`sz`, bit 22); a vector of doubles needs Q=1.
@@ -206,42 +207,31 @@ fn max_min_op(num: bool, max: bool) -> impl Fn(&mut FpEnv, Fmt, u64, u64) -> u64
     move |e, f, a, b| if num { e.max_min_num(f, a, b, max) } else { e.max_min(f, a, b, max) }
 }
 
-/// FMAXNMV, FMINNMV, FMAXV, FMINV (single precision, four lanes).
-pub fn across(cpu: &mut CpuState, w: u32) -> Option<()> {
-    if !bit(w, 29) || bit(w, 22) || !bit(w, 30) {
-        return None;
-    }
-    let num = match field(w, 12, 5) {
-        0b01100 => true,
-        0b01111 => false,
-        _ => return None,
-    };
-    let va = cpu.v[rn(w)];
+/// FMAXV, FMINV, FMAXNMV, FMINNMV (single precision, 4S) of Vn into Sd.
+pub fn across(cpu: &mut CpuState, op: ReduceOp, d: usize, n: usize) -> Option<()> {
+    let va = cpu.v[n];
     let xs: Vec<u64> = (0..4).map(|i| lane(va, i, 32)).collect();
-    let op = max_min_op(num, !bit(w, 23));
+    let op = max_min_op(matches!(op, ReduceOp::FMaxNm | ReduceOp::FMinNm), matches!(op, ReduceOp::FMax | ReduceOp::FMaxNm));
     let r = with_fp_env(cpu, |e| reduce(e, Fmt::S, &xs, &op));
-    write_v(cpu, rd(w), r as u128, 32);
+    write_v(cpu, d, r as u128, 32);
     Some(())
 }
 
-/// Scalar pairwise FP: FADDP, FMAXP, FMINP, FMAXNMP, FMINNMP on the two lanes of Vn.
-pub fn scalar_pairwise(cpu: &mut CpuState, w: u32) -> Option<()> {
-    if !bit(w, 29) {
-        return None;
-    }
-    let fmt = if bit(w, 22) { Fmt::D } else { Fmt::S };
+/// Scalar pairwise FP: FADDP, FMAXP, FMINP, FMAXNMP, FMINNMP on the two lanes of Vn, single or
+/// `double` precision.
+pub fn scalar_pairwise(cpu: &mut CpuState, op: ReduceOp, double: bool, d: usize, n: usize) {
+    let fmt = if double { Fmt::D } else { Fmt::S };
     let e = fmt.width();
-    let va = cpu.v[rn(w)];
+    let va = cpu.v[n];
     let (a, b) = (lane(va, 0, e), lane(va, 1, e));
-    let max = !bit(w, 23);
-    let r = match field(w, 12, 5) {
-        0b01101 if max => with_fp_env(cpu, |env| env.add(fmt, a, b, false)),
-        0b01100 => with_fp_env(cpu, |env| max_min_op(true, max)(env, fmt, a, b)),
-        0b01111 => with_fp_env(cpu, |env| max_min_op(false, max)(env, fmt, a, b)),
-        _ => return None,
+    let r = match op {
+        ReduceOp::FAdd => with_fp_env(cpu, |env| env.add(fmt, a, b, false)),
+        ReduceOp::FMaxNm | ReduceOp::FMinNm => {
+            with_fp_env(cpu, |env| max_min_op(true, op == ReduceOp::FMaxNm)(env, fmt, a, b))
+        }
+        _ => with_fp_env(cpu, |env| max_min_op(false, op == ReduceOp::FMax)(env, fmt, a, b)),
     };
-    write_v(cpu, rd(w), r as u128, e);
-    Some(())
+    write_v(cpu, d, r as u128, e);
 }
 
 /// FP by element: FMLA, FMLS, FMUL, FMULX (vector and scalar), with the element of Vm at index.

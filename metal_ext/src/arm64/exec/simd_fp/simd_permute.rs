@@ -1,150 +1,108 @@
 //! AdvSIMD data movement: element copies (DUP, INS, UMOV, SMOV), permutes (UZP, TRN, ZIP),
 //! EXT, and table lookups (TBL, TBX).
 
-use super::lanes::{bit, broadcast, field, from_lanes, lane, ones, rd, read_x, rm, rn, sext, unzip, with_lane, write_v, write_x, Shape};
+use super::lanes::{broadcast, from_lanes, lane, ones, read_x, sext, unzip, with_lane, write_v, write_x, Shape};
+use crate::arm64::decode::{PermuteOp, SimdInsn};
 use crate::arm64::state::CpuState;
 
-/// Element size (log2 bytes) and index from imm5, whose lowest set bit marks the size.
-fn size_index(imm5: u32) -> Option<(u32, usize)> {
-    let size = imm5.trailing_zeros();
-    if size > 3 {
-        return None;
-    }
-    Some((size, (imm5 >> (size + 1)) as usize))
-}
-
-/// The "copy" group: DUP (element, general), INS (element, general), UMOV, SMOV.
-pub fn copy(cpu: &mut CpuState, w: u32) -> Option<()> {
-    let (q, op, imm5, imm4) = (bit(w, 30), bit(w, 29), field(w, 16, 5), field(w, 11, 4));
-    let (size, index) = size_index(imm5)?;
-    let esize = 8 << size;
-    let (n, d) = (rn(w), rd(w));
-    if op {
-        // INS (element): imm4 holds the source index.
-        if !q {
-            return None;
-        }
-        let x = lane(cpu.v[n], (imm4 >> size) as usize, esize);
-        cpu.v[d] = with_lane(cpu.v[d], index, esize, x);
-        return Some(());
-    }
-    match imm4 {
-        0b0000 | 0b0001 => {
-            if size == 3 && !q {
-                return None;
+/// The "copy" group, from the decoded form: DUP (element, general; vector and scalar), INS
+/// (element, general), UMOV, SMOV.
+#[inline(always)]
+pub fn copy(cpu: &mut CpuState, insn: SimdInsn) -> Option<()> {
+    match insn {
+        SimdInsn::DupElement { scalar, q, size, index, rd, rn } => {
+            let esize = 8 << size;
+            let x = lane(cpu.v[rn as usize], index as usize, esize);
+            if scalar {
+                write_v(cpu, rd as usize, x as u128, esize);
+            } else {
+                write_v(cpu, rd as usize, broadcast(x, esize), if q { 128 } else { 64 });
             }
-            let x = if imm4 == 0 { lane(cpu.v[n], index, esize) } else { read_x(cpu, n) };
-            write_v(cpu, d, broadcast(x & ones(esize), esize), if q { 128 } else { 64 });
         }
-        0b0011 if q => {
-            let x = read_x(cpu, n);
-            cpu.v[d] = with_lane(cpu.v[d], index, esize, x);
+        SimdInsn::DupGeneral { q, size, rd, rn } => {
+            let esize = 8 << size;
+            let x = read_x(cpu, rn as usize);
+            write_v(cpu, rd as usize, broadcast(x & ones(esize), esize), if q { 128 } else { 64 });
         }
-        // SMOV to W (bytes, halves) or X (also words); UMOV to W (up to words) or X (doublewords).
-        0b0101 if size < 2 || (size == 2 && q) => {
-            let x = sext(lane(cpu.v[n], index, esize), esize) as u64;
-            write_x(cpu, d, x, q);
+        SimdInsn::InsElement { size, index, from, rd, rn } => {
+            let esize = 8 << size;
+            let x = lane(cpu.v[rn as usize], from as usize, esize);
+            cpu.v[rd as usize] = with_lane(cpu.v[rd as usize], index as usize, esize, x);
         }
-        0b0111 if (size == 3) == q => {
-            let x = lane(cpu.v[n], index, esize);
-            write_x(cpu, d, x, q);
+        SimdInsn::InsGeneral { size, index, rd, rn } => {
+            let x = read_x(cpu, rn as usize);
+            cpu.v[rd as usize] = with_lane(cpu.v[rd as usize], index as usize, 8 << size, x);
+        }
+        SimdInsn::MoveToGeneral { signed, sf, size, index, rd, rn } => {
+            let esize = 8 << size;
+            let x = lane(cpu.v[rn as usize], index as usize, esize);
+            let x = if signed { sext(x, esize) as u64 } else { x };
+            write_x(cpu, rd as usize, x, sf);
         }
         _ => return None,
     }
     Some(())
 }
 
-/// DUP (element) in its scalar form (MOV Bd/Hd/Sd/Dd, Vn.T[i]).
-pub fn scalar_copy(cpu: &mut CpuState, w: u32) -> Option<()> {
-    if bit(w, 29) || field(w, 11, 4) != 0 {
-        return None;
-    }
-    let (size, index) = size_index(field(w, 16, 5))?;
-    let esize = 8 << size;
-    let x = lane(cpu.v[rn(w)], index, esize);
-    write_v(cpu, rd(w), x as u128, esize);
-    Some(())
-}
-
-/// UZP1/2, TRN1/2, ZIP1/2.
-pub fn permute(cpu: &mut CpuState, w: u32) -> Option<()> {
-    let (q, size, opcode) = (bit(w, 30), field(w, 22, 2), field(w, 12, 3));
-    if (size == 3 && !q) || opcode & 3 == 0 {
-        return None;
-    }
-    let shape = Shape::vector(size, q);
-    let (e, count) = (shape.esize, shape.lanes);
-    let (va, vb) = (cpu.v[rn(w)], cpu.v[rm(w)]);
-    let part = (opcode >> 2) as usize; // 0 for the "1" forms, 1 for the "2" forms
-    if opcode & 3 == 1 {
-        // UZP: even (or odd) elements of Vm:Vn.
-        write_v(cpu, rd(w), unzip(va, vb, shape, part), shape.bits());
-        return Some(());
-    }
-    let r = from_lanes(count, e, |i| match opcode & 3 {
-        // TRN: pairs interleave the even (or odd) elements of each operand.
-        2 => {
-            let base = i & !1;
-            if i % 2 == 0 {
-                lane(va, base + part, e)
+/// UZP1/2, TRN1/2, ZIP1/2, EXT, TBL and TBX, from the decoded form.
+pub fn permute(cpu: &mut CpuState, insn: SimdInsn) -> Option<()> {
+    match insn {
+        SimdInsn::Permute { op, second, q, size, rd, rn, rm } => {
+            let shape = Shape::vector(size as u32, q);
+            let (e, count) = (shape.esize, shape.lanes);
+            let (va, vb) = (cpu.v[rn as usize], cpu.v[rm as usize]);
+            let part = second as usize;
+            let r = match op {
+                // UZP: even (or odd) elements of Vm:Vn.
+                PermuteOp::Uzp => unzip(va, vb, shape, part),
+                // TRN: pairs interleave the even (or odd) elements of each operand.
+                PermuteOp::Trn => from_lanes(count, e, |i| {
+                    let base = i & !1;
+                    lane(if i % 2 == 0 { va } else { vb }, base + part, e)
+                }),
+                // ZIP: interleave the low (or high) halves.
+                PermuteOp::Zip => from_lanes(count, e, |i| {
+                    let j = part * count / 2 + i / 2;
+                    lane(if i % 2 == 0 { va } else { vb }, j, e)
+                }),
+            };
+            write_v(cpu, rd as usize, r, shape.bits());
+        }
+        // EXT: bytes from Vm:Vn starting at byte `index` of Vn.
+        SimdInsn::Extract { q, index, rd, rn, rm } => {
+            let (va, vb) = (cpu.v[rn as usize], cpu.v[rm as usize]);
+            let shift = 8 * index as u32;
+            let r = if q {
+                if shift == 0 {
+                    va
+                } else {
+                    va >> shift | vb << (128 - shift)
+                }
             } else {
-                lane(vb, base + part, e)
-            }
+                let low = u64::MAX as u128;
+                ((vb & low) << 64 | (va & low)) >> shift
+            };
+            write_v(cpu, rd as usize, r, if q { 128 } else { 64 });
         }
-        // ZIP: interleave the low (or high) halves.
-        _ => {
-            let j = part * count / 2 + i / 2;
-            if i % 2 == 0 {
-                lane(va, j, e)
-            } else {
-                lane(vb, j, e)
-            }
+        // TBL (out-of-range indices give 0) and TBX (they keep the destination byte).
+        SimdInsn::Table { q, tbx, len, rd, rn, rm } => {
+            let len = len as usize;
+            let table: Vec<u128> = (0..len).map(|k| cpu.v[(rn as usize + k) % 32]).collect();
+            let (indices, vd) = (cpu.v[rm as usize], cpu.v[rd as usize]);
+            let bytes = if q { 16 } else { 8 };
+            let r = from_lanes(bytes, 8, |i| {
+                let idx = lane(indices, i, 8) as usize;
+                if idx < 16 * len {
+                    lane(table[idx / 16], idx % 16, 8)
+                } else if tbx {
+                    lane(vd, i, 8)
+                } else {
+                    0
+                }
+            });
+            write_v(cpu, rd as usize, r, bytes as u32 * 8);
         }
-    });
-    write_v(cpu, rd(w), r, shape.bits());
-    Some(())
-}
-
-/// EXT: bytes from Vm:Vn starting at byte `imm4` of Vn.
-pub fn ext(cpu: &mut CpuState, w: u32) -> Option<()> {
-    let (q, imm4) = (bit(w, 30), field(w, 11, 4));
-    if !q && imm4 >= 8 {
-        return None;
+        _ => return None,
     }
-    let (va, vb) = (cpu.v[rn(w)], cpu.v[rm(w)]);
-    let shift = 8 * imm4;
-    let r = if q {
-        if shift == 0 {
-            va
-        } else {
-            va >> shift | vb << (128 - shift)
-        }
-    } else {
-        let low = u64::MAX as u128;
-        ((vb & low) << 64 | (va & low)) >> shift
-    };
-    write_v(cpu, rd(w), r, if q { 128 } else { 64 });
-    Some(())
-}
-
-/// TBL (out-of-range indices give 0) and TBX (they keep the destination byte), tables of one
-/// to four consecutive registers (wrapping from v31 to v0).
-pub fn table(cpu: &mut CpuState, w: u32) -> Option<()> {
-    let (q, len, tbx) = (bit(w, 30), field(w, 13, 2) as usize + 1, bit(w, 12));
-    let n = rn(w);
-    let table: Vec<u128> = (0..len).map(|k| cpu.v[(n + k) % 32]).collect();
-    let (indices, vd) = (cpu.v[rm(w)], cpu.v[rd(w)]);
-    let bytes = if q { 16 } else { 8 };
-    let r = from_lanes(bytes, 8, |i| {
-        let idx = lane(indices, i, 8) as usize;
-        if idx < 16 * len {
-            lane(table[idx / 16], idx % 16, 8)
-        } else if tbx {
-            lane(vd, i, 8)
-        } else {
-            0
-        }
-    });
-    write_v(cpu, rd(w), r, bytes as u32 * 8);
     Some(())
 }

@@ -1,0 +1,200 @@
+//! The decoded form of SIMD&FP data processing (op0 = x111), read by the interpreter and the
+//! disassembler. So far it holds scalar floating point and, of Advanced SIMD, the modified
+//! immediates, the reductions (across lanes, scalar pairwise), the copies (DUP, INS, UMOV,
+//! SMOV), and the permutes, EXT and table lookups; the other Advanced SIMD families are still
+//! decoded by their readers (see `decode_simd_fp`).
+//!
+//! The form holds every encoding capstone names in these families, including a few the core
+//! does not execute (half-precision arithmetic, BFCVT, FJCVTZS, FRINT32/64): the interpreter
+//! rejects those, the disassembler prints them.
+
+/// A SIMD&FP register number (v0..v31) or, where the operand is a general register, its field
+/// value (31 is XZR/WZR there).
+pub type VReg = u8;
+
+/// The precision of a scalar FP operand (ftype 11, 00, 01).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FpType {
+    H,
+    S,
+    D,
+}
+
+impl FpType {
+    /// The register letter: "h", "s", "d".
+    pub fn letter(self) -> &'static str {
+        match self {
+            FpType::H => "h",
+            FpType::S => "s",
+            FpType::D => "d",
+        }
+    }
+}
+
+/// A rounding mode written in the encoding: to nearest with ties to even (N), towards plus
+/// infinity (P), minus infinity (M), zero (Z), to nearest with ties away from zero (A).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RoundMode {
+    N,
+    P,
+    M,
+    Z,
+    A,
+}
+
+impl RoundMode {
+    /// The letter in the mnemonics (FRINTN, FCVTPS...).
+    pub fn letter(self) -> &'static str {
+        ["n", "p", "m", "z", "a"][self as usize]
+    }
+}
+
+/// FP data processing with one source (besides FCVT between precisions).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FpUnaryOp {
+    Mov,
+    Abs,
+    Neg,
+    Sqrt,
+    /// FRINTN, FRINTP, FRINTM, FRINTZ, FRINTA.
+    Round(RoundMode),
+    /// FRINTX (`exact`: raises Inexact) and FRINTI, in FPCR's rounding mode.
+    RoundCurrent { exact: bool },
+    /// FRINT32Z, FRINT32X, FRINT64Z, FRINT64X (Armv8.5; by their opcode's low two bits).
+    RoundToInt { op: u8 },
+}
+
+/// FP data processing with two sources, by opcode (bits 15..12).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FpBinaryOp {
+    Mul,
+    Div,
+    Add,
+    Sub,
+    Max,
+    Min,
+    MaxNm,
+    MinNm,
+    Nmul,
+}
+
+impl FpBinaryOp {
+    pub fn name(self) -> &'static str {
+        ["fmul", "fdiv", "fadd", "fsub", "fmax", "fmin", "fmaxnm", "fminnm", "fnmul"][self as usize]
+    }
+}
+
+/// The FP register side of FMOV (general): a scalar of `FpType`, or the upper half of a vector
+/// register (`V.D[1]`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FmovReg {
+    H,
+    S,
+    D,
+    Upper,
+}
+
+/// What an Advanced SIMD modified immediate does with its pattern.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VectorImmOp {
+    Movi,
+    /// MOVI's pattern inverted.
+    Mvni,
+    /// ORR (vector, immediate): the pattern ORed into the register.
+    Orr,
+    /// BIC (vector, immediate): the pattern cleared from the register.
+    Bic,
+    Fmov,
+}
+
+/// The operation of a reduction: integer sum (ADDV, ADDP), sum into a lane twice as wide
+/// (SADDLV, UADDLV), maximum and minimum (signed or unsigned), and the FP forms.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReduceOp {
+    Add,
+    AddLong,
+    Max,
+    Min,
+    FAdd,
+    FMax,
+    FMin,
+    FMaxNm,
+    FMinNm,
+}
+
+impl ReduceOp {
+    /// The mnemonic without its suffix ("v" across lanes, "p" pairwise) and sign letter.
+    pub fn stem(self) -> &'static str {
+        ["add", "addl", "max", "min", "fadd", "fmax", "fmin", "fmaxnm", "fminnm"][self as usize]
+    }
+}
+
+/// UZP (unzip: the even or odd elements of rm:rn), TRN (transpose: even or odd elements of each
+/// pair interleaved), ZIP (interleave the low or high halves).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PermuteOp {
+    Uzp,
+    Trn,
+    Zip,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SimdInsn {
+    FpUnary { ty: FpType, op: FpUnaryOp, rd: VReg, rn: VReg },
+    /// FCVT between precisions (`from` != `to`).
+    FpConvert { from: FpType, to: FpType, rd: VReg, rn: VReg },
+    /// BFCVT (single to BFloat16).
+    Bfcvt { rd: VReg, rn: VReg },
+    FpBinary { ty: FpType, op: FpBinaryOp, rd: VReg, rn: VReg, rm: VReg },
+    /// FMADD, FMSUB (`sub`), FNMADD (`negate`), FNMSUB (both): rd = ±ra ± rn·rm.
+    FpMulAdd { ty: FpType, negate: bool, sub: bool, rd: VReg, rn: VReg, rm: VReg, ra: VReg },
+    /// FCMP, FCMPE (`signaling`) of rn with rm, or with +0.0 when `zero`.
+    FpCompare { ty: FpType, signaling: bool, zero: bool, rn: VReg, rm: VReg },
+    /// FCCMP, FCCMPE: compares when `cond` holds, otherwise sets NZCV to `nzcv`.
+    FpCondCompare { ty: FpType, signaling: bool, cond: u8, nzcv: u8, rn: VReg, rm: VReg },
+    /// FCSEL.
+    FpSelect { ty: FpType, cond: u8, rd: VReg, rn: VReg, rm: VReg },
+    /// FMOV (scalar, immediate) of the 8-bit encoded constant.
+    FpMovImm { ty: FpType, imm8: u8, rd: VReg },
+    /// FCVT{N,P,M,Z,A}{S,U} to a W (`sf` false) or X register, to fixed point with `fbits`
+    /// fraction bits when nonzero (then `round` is Z).
+    FpToInt { ty: FpType, sf: bool, unsigned: bool, round: RoundMode, fbits: u8, rd: VReg, rn: VReg },
+    /// SCVTF, UCVTF from a W or X register, from fixed point with `fbits` fraction bits when
+    /// nonzero.
+    IntToFp { ty: FpType, sf: bool, unsigned: bool, fbits: u8, rd: VReg, rn: VReg },
+    /// FMOV between a general register (W or X by `sf`) and an FP register, into the FP register
+    /// when `to_fp`.
+    FmovGeneral { sf: bool, fp: FmovReg, to_fp: bool, rd: VReg, rn: VReg },
+    /// FJCVTZS (Armv8.3).
+    Fjcvtzs { rd: VReg, rn: VReg },
+    /// MOVI, MVNI, ORR, BIC and FMOV (vector, immediate) on `esize`-bit lanes of a 64-bit (`q`
+    /// false) or 128-bit vector: imm8 shifted left by `shift`, with ones shifted in for `msl`
+    /// (MSL rather than LSL); for `esize` 64 (MOVI only) each bit of imm8 is a byte of ones or
+    /// zeros; FMOV expands imm8 as a floating-point constant of `esize` bits.
+    VectorImm { q: bool, op: VectorImmOp, esize: u8, shift: u8, msl: bool, imm8: u8, rd: VReg },
+    /// ADDV, SADDLV, UADDLV, SMAXV, UMAXV, SMINV, UMINV over the lanes of `size` (0..=2: 8 to
+    /// 32 bits) of a 64-bit (`q` false) or 128-bit vector, and FMAXV, FMINV, FMAXNMV, FMINNMV
+    /// (`size` 1 half, 2 single precision).
+    AcrossLanes { op: ReduceOp, unsigned: bool, q: bool, size: u8, rd: VReg, rn: VReg },
+    /// ADDP (scalar, `size` 3) and FADDP, FMAXP, FMINP, FMAXNMP, FMINNMP (scalar; `size` 1 half,
+    /// 2 single, 3 double precision) of the two lowest lanes of rn.
+    PairwiseScalar { op: ReduceOp, size: u8, rd: VReg, rn: VReg },
+    /// DUP (element): element `index` of rn (lanes of `size`, 0..=3: 8 to 64 bits) into every
+    /// lane of a 64-bit (`q` false) or 128-bit vector, or, `scalar`, into a scalar (MOV).
+    DupElement { scalar: bool, q: bool, size: u8, index: u8, rd: VReg, rn: VReg },
+    /// DUP (general): general register rn (31 is the zero register) into every lane.
+    DupGeneral { q: bool, size: u8, rd: VReg, rn: VReg },
+    /// INS (element), MOV: element `from` of rn into element `index` of rd.
+    InsElement { size: u8, index: u8, from: u8, rd: VReg, rn: VReg },
+    /// INS (general), MOV: general register rn into element `index` of rd.
+    InsGeneral { size: u8, index: u8, rd: VReg, rn: VReg },
+    /// UMOV, SMOV (`signed`): element `index` of rn into a W (`sf` false) or X register.
+    MoveToGeneral { signed: bool, sf: bool, size: u8, index: u8, rd: VReg, rn: VReg },
+    /// UZP1/2, TRN1/2, ZIP1/2 (`second` for the "2" forms) on lanes of `size`.
+    Permute { op: PermuteOp, second: bool, q: bool, size: u8, rd: VReg, rn: VReg, rm: VReg },
+    /// EXT: the bytes of rm:rn from byte `index` of rn.
+    Extract { q: bool, index: u8, rd: VReg, rn: VReg, rm: VReg },
+    /// TBL and TBX (`tbx`: out-of-range indices keep the destination byte rather than giving 0),
+    /// with a table of `len` (1..=4) consecutive registers from rn, wrapping from v31 to v0.
+    Table { q: bool, tbx: bool, len: u8, rd: VReg, rn: VReg, rm: VReg },
+}
