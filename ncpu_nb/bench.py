@@ -85,10 +85,12 @@ def bench_neural(quick: bool = False) -> dict:
     return rows
 
 
-def bench_torch_wiring(quick: bool = False) -> dict:
+def bench_torch_wiring(quick: bool = False, progress: bool = False) -> dict:
     """Operations per second of the torch NeuralALU on one large batch: on the CPU, and on a GPU
-    when torch sees one (the tier for whole verification sets and many lanes at once)."""
+    when torch sees one (the tier for whole verification sets and many lanes at once).
+    `progress`: a bar per operation (DIV alone takes most of the time)."""
     import torch
+    from tqdm.auto import tqdm
 
     from ncpu_nb.ncpu.neural_alu import NeuralALU, to_bits
 
@@ -100,7 +102,7 @@ def bench_torch_wiring(quick: bool = False) -> dict:
     for device in devices:
         alu = NeuralALU(device=device)
         x, y = to_bits(a, device), to_bits(b, device)
-        for name in ("add", "mul", "and", "shl", "div"):
+        for name in tqdm(("add", "mul", "and", "shl", "div"), desc=f"torch wiring on {device}", disable=not progress):
             with torch.no_grad():
                 alu.op(name)(x[:64], y[:64])  # warm up (kernels, allocator)
                 if device == "cuda":
