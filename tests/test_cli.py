@@ -164,7 +164,8 @@ def _subcommands() -> set[str]:
 
 
 NOT_PIPED = {"verify": "minutes of work (its report goes through the same main)", "lab": "starts JupyterLab",
-             "conformance": "runs BusyBox's own testsuite"}
+             "conformance": "runs BusyBox's own testsuite",
+             "coursework": "runs nbgrader on notebooks (tests/test_coursework.py)"}
 
 
 @pytest.mark.slow
