@@ -8,6 +8,7 @@
 
 mod branches;
 mod copy;
+mod crypto;
 mod exclusives;
 mod fields;
 mod form;
@@ -17,6 +18,7 @@ mod integer;
 mod modified_immediate;
 mod permute;
 mod reduction;
+mod shift_immediate;
 mod simd_form;
 mod structures;
 mod system;
@@ -26,7 +28,7 @@ pub use form::{Address, AtomicOp, Barrier, CacheOperation, ConstOrigin, Insn, Op
                SystemRegister, Unary, SIGN32, SIGN64, ZERO, ZR};
 pub(crate) use fields::zr;
 pub use immediates::{decode_bit_masks, move_wide};
-pub use simd_form::{FmovReg, FpBinaryOp, FpType, FpUnaryOp, PermuteOp, ReduceOp, RoundMode, SimdInsn, VReg,
+pub use simd_form::{CryptoOp, FmovReg, FpBinaryOp, FpType, FpUnaryOp, PermuteOp, ReduceOp, RoundMode, ShiftImmOp, SimdInsn, VReg,
                     VectorImmOp};
 
 /// Decodes `word` found at `pc` (branch targets and ADR/ADRP values are absolute), or None for
@@ -46,7 +48,8 @@ pub fn decode(word: u32, pc: u64) -> Option<Insn> {
 /// immediates (bits 31, 28..19 = 0, 0111100000 and bit 10 set) and the reductions across lanes
 /// and scalar pairwise (bit 31 clear, bits 27..17 = 1110x110000, bits 11..10 = 10), and the
 /// copies (bit 31 clear, bits 27..21 = 1110000, bit 15 clear, bit 10 set), and the permutes,
-/// EXT and table lookups (bits 31, 28..24 = 0, 01110, bits 21, 15 and 10 clear). None for an
+/// EXT and table lookups (bits 31, 28..24 = 0, 01110, bits 21, 15 and 10 clear), and the AES and
+/// SHA instructions (see `crypto`). None for an
 /// unallocated word of those families; the other Advanced SIMD words are for their readers to
 /// decode, not this.
 #[inline(always)]
@@ -61,6 +64,12 @@ pub fn decode_simd_fp(word: u32) -> Option<SimdInsn> {
         copy::decode(word)
     } else if word & 0x9F20_8400 == 0x0E00_0000 {
         permute::decode(word)
+    } else if word & 0x8F80_0400 == 0x0F00_0400 {
+        shift_immediate::decode(word)
+    } else if word & 0xEFFE_0C00 == 0x4E28_0800 {
+        crypto::two_register(word)
+    } else if word & 0xFFE0_8C00 == 0x5E00_0000 {
+        crypto::three_register(word)
     } else {
         None
     }

@@ -138,6 +138,63 @@ pub enum PermuteOp {
     Zip,
 }
 
+/// The operation of an Advanced SIMD shift by immediate; `unsigned` (U) picks the S or U form.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ShiftImmOp {
+    /// SSHR, USHR, SRSHR, URSHR, SSRA, USRA, SRSRA, URSRA.
+    ShiftRight { round: bool, accumulate: bool },
+    /// SRI.
+    ShiftRightInsert,
+    /// SHL.
+    ShiftLeft,
+    /// SLI.
+    ShiftLeftInsert,
+    /// SQSHLU: signed in, unsigned saturated out.
+    SatShiftLeftUnsigned,
+    /// SQSHL, UQSHL (immediate).
+    SatShiftLeft,
+    /// SHRN, RSHRN.
+    ShiftRightNarrow { round: bool },
+    /// SQSHRUN, SQRSHRUN: signed in, unsigned saturated out.
+    SatShiftRightNarrowUnsigned { round: bool },
+    /// SQSHRN, UQSHRN, SQRSHRN, UQRSHRN.
+    SatShiftRightNarrow { round: bool },
+    /// SSHLL, USHLL.
+    ShiftLeftLong,
+    /// SCVTF, UCVTF (vector or scalar, fixed point).
+    FixedToFp,
+    /// FCVTZS, FCVTZU (vector or scalar, fixed point).
+    FpToFixed,
+}
+
+/// The AES rounds and SHA-1 / SHA-256 steps of the cryptographic extension.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CryptoOp {
+    Aese,
+    Aesd,
+    Aesmc,
+    Aesimc,
+    Sha1h,
+    Sha1su1,
+    Sha256su0,
+    Sha1c,
+    Sha1p,
+    Sha1m,
+    Sha1su0,
+    Sha256h,
+    Sha256h2,
+    Sha256su1,
+}
+
+impl CryptoOp {
+    pub fn name(self) -> &'static str {
+        [
+            "aese", "aesd", "aesmc", "aesimc", "sha1h", "sha1su1", "sha256su0", "sha1c", "sha1p", "sha1m", "sha1su0",
+            "sha256h", "sha256h2", "sha256su1",
+        ][self as usize]
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SimdInsn {
     FpUnary { ty: FpType, op: FpUnaryOp, rd: VReg, rn: VReg },
@@ -197,4 +254,11 @@ pub enum SimdInsn {
     /// TBL and TBX (`tbx`: out-of-range indices keep the destination byte rather than giving 0),
     /// with a table of `len` (1..=4) consecutive registers from rn, wrapping from v31 to v0.
     Table { q: bool, tbx: bool, len: u8, rd: VReg, rn: VReg, rm: VReg },
+    /// A shift by immediate on lanes of `size` (0..=3: 8 to 64 bits; for the narrowing and
+    /// lengthening forms the narrow side) of a 64-bit (`q` false) or 128-bit vector, or a
+    /// `scalar`; `shift` is the amount (right or left as `op` says; the fraction bits for the
+    /// conversions). Q picks the upper half ("2" forms) for the narrowing and lengthening forms.
+    ShiftImm { op: ShiftImmOp, unsigned: bool, scalar: bool, q: bool, size: u8, shift: u8, rd: VReg, rn: VReg },
+    /// AES and SHA instructions on whole registers (`rm` 0 for the two-register forms).
+    Crypto { op: CryptoOp, rd: VReg, rn: VReg, rm: VReg },
 }

@@ -27,7 +27,7 @@ pub fn decode(w: u32) -> Option<String> {
             } else if !scalar && bits(w, 22, 19) == 0 {
                 modified_immediate(w)
             } else {
-                shift_immediate(w, scalar)
+                shift_immediate(w)
             }
         } else {
             indexed_element(w, scalar)
@@ -41,8 +41,7 @@ pub fn decode(w: u32) -> Option<String> {
                 0b0000 => two_register_misc(w, scalar),
                 0b1100 if bit(w, 22) == 1 => fp_misc(w, scalar, true),
                 0b1000 => reduction(w),
-                0b0100 if !scalar => simd_crypto::aes(w),
-                0b0100 => simd_crypto::sha_two_register(w),
+                0b0100 => simd_crypto::print(w),
                 _ => None,
             },
         };
@@ -57,11 +56,7 @@ pub fn decode(w: u32) -> Option<String> {
         return copy(w);
     }
     if scalar {
-        return if bits(w, 23, 21) == 0 && bits(w, 11, 10) == 0 && bit(w, 29) == 0 {
-            simd_crypto::sha_three_register(w)
-        } else {
-            None
-        };
+        return simd_crypto::print(w);
     }
     permute(w)
 }

@@ -24,6 +24,9 @@ mod simd_permute;
 mod simd_shift;
 
 #[cfg(test)]
+mod fingerprints;
+
+#[cfg(test)]
 mod tests;
 
 use super::exception::Exception;
@@ -58,7 +61,7 @@ fn decode_and_run(cpu: &mut CpuState, w: u32) -> Option<()> {
                     simd_imm::execute(cpu, decode_simd_fp(w)?)
                 }
             } else {
-                simd_shift::execute(cpu, w, scalar)
+                simd_shift::execute(cpu, decode_simd_fp(w)?)
             }
         } else {
             simd_elem::execute(cpu, w, scalar)
@@ -74,14 +77,7 @@ fn decode_and_run(cpu: &mut CpuState, w: u32) -> Option<()> {
                 0b0000 if is_fp_two_reg_misc(field(w, 12, 5)) => simd_float::two_reg_misc(cpu, w, scalar),
                 0b0000 => simd_int::two_reg_misc(cpu, w, scalar),
                 0b1000 => simd_across::execute(cpu, decode_simd_fp(w)?),
-                // AES and the two-register SHA forms: Q=1, U=0 only.
-                0b0100 if bit(w, 30) && !bit(w, 29) => {
-                    if scalar {
-                        simd_crypto::sha_two(cpu, w)
-                    } else {
-                        simd_crypto::aes(cpu, w)
-                    }
-                }
+                0b0100 => simd_crypto::execute(cpu, decode_simd_fp(w)?),
                 _ => None,
             },
         };
@@ -91,7 +87,7 @@ fn decode_and_run(cpu: &mut CpuState, w: u32) -> Option<()> {
         return simd_permute::copy(cpu, decode_simd_fp(w)?);
     }
     if scalar && !bit15 && !bit(w, 29) && field(w, 10, 2) == 0 {
-        return simd_crypto::sha_three(cpu, w);
+        return simd_crypto::execute(cpu, decode_simd_fp(w)?);
     }
     if scalar || bit15 {
         return None;
