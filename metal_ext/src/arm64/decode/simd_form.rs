@@ -167,6 +167,40 @@ pub enum ShiftImmOp {
     FpToFixed,
 }
 
+/// The operation of an Advanced SIMD "three different" instruction, by opcode (bits 15..12).
+/// `unsigned` (U) picks the S or U form, or for the narrowing-high forms the rounding one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ThreeDifferentOp {
+    /// SADDL, UADDL.
+    AddLong,
+    /// SADDW, UADDW: a wide first operand.
+    AddWide,
+    SubLong,
+    SubWide,
+    /// ADDHN, RADDHN: wide operands, the high halves of the sums.
+    AddHighNarrow,
+    /// SABAL, UABAL.
+    AbsDiffAccLong,
+    /// SUBHN, RSUBHN.
+    SubHighNarrow,
+    /// SABDL, UABDL.
+    AbsDiffLong,
+    /// SMLAL, UMLAL.
+    MulAccLong,
+    /// SQDMLAL.
+    SatDoublingMulAccLong,
+    /// SMLSL, UMLSL.
+    MulSubLong,
+    /// SQDMLSL.
+    SatDoublingMulSubLong,
+    /// SMULL, UMULL.
+    MulLong,
+    /// SQDMULL.
+    SatDoublingMulLong,
+    /// PMULL (polynomial).
+    PolyMulLong,
+}
+
 /// The AES rounds and SHA-1 / SHA-256 steps of the cryptographic extension.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CryptoOp {
@@ -259,6 +293,9 @@ pub enum SimdInsn {
     /// `scalar`; `shift` is the amount (right or left as `op` says; the fraction bits for the
     /// conversions). Q picks the upper half ("2" forms) for the narrowing and lengthening forms.
     ShiftImm { op: ShiftImmOp, unsigned: bool, scalar: bool, q: bool, size: u8, shift: u8, rd: VReg, rn: VReg },
+    /// "Three different": lanes of `size` (the narrow side) from the low (`q` false) or high
+    /// ("2" forms) half of the narrow operands, or a `scalar` (SQDMLAL, SQDMLSL, SQDMULL).
+    ThreeDifferent { op: ThreeDifferentOp, unsigned: bool, scalar: bool, q: bool, size: u8, rd: VReg, rn: VReg, rm: VReg },
     /// AES and SHA instructions on whole registers (`rm` 0 for the two-register forms).
     Crypto { op: CryptoOp, rd: VReg, rn: VReg, rm: VReg },
 }

@@ -4,7 +4,7 @@
 
 use super::fields::{arrangement, bit, bits, elem, fp_arrangement, lane, not_executed, operand, r, uimm, v};
 use super::simd_crypto;
-use crate::arm64::decode::{decode_simd_fp, ReduceOp, SimdInsn};
+use crate::arm64::decode::{decode_simd_fp, ReduceOp, SimdInsn, ThreeDifferentOp};
 use super::simd_immediate::{modified_immediate, shift_immediate};
 
 /// The note on the Advanced SIMD instructions added after Armv8.0 (rounding doubling multiply-
@@ -36,7 +36,7 @@ pub fn decode(w: u32) -> Option<String> {
     if bit(w, 21) == 1 {
         return match bits(w, 11, 10) {
             1 | 3 => three_same(w, scalar),
-            0 => three_different(w, scalar),
+            0 => three_different(w),
             _ => match bits(w, 20, 17) {
                 0b0000 => two_register_misc(w, scalar),
                 0b1100 if bit(w, 22) == 1 => fp_misc(w, scalar, true),
@@ -217,26 +217,12 @@ fn three_same(w: u32, scalar: bool) -> Option<String> {
     Some(format!("{name} {}, {}, {}", o(rd), o(rn), o(rm)))
 }
 
-fn three_different(w: u32, scalar: bool) -> Option<String> {
-    let (q, u, size, opcode) = (bit(w, 30), bit(w, 29), bits(w, 23, 22), bits(w, 15, 12));
-    let (rm, rn, rd) = (bits(w, 20, 16), bits(w, 9, 5), bits(w, 4, 0));
-    if scalar {
-        let name = match (u, opcode) {
-            (0, 9) => "sqdmlal",
-            (0, 11) => "sqdmlsl",
-            (0, 13) => "sqdmull",
-            _ => return None,
-        };
-        if size == 0 || size == 3 {
-            return None;
-        }
-        return Some(format!(
-            "{name} {}{rd}, {}{rn}, {}{rm}",
-            elem(size + 1),
-            elem(size),
-            elem(size)
-        ));
-    }
+/// Long, wide and narrowing-high forms, printed from the decoded form.
+fn three_different(w: u32) -> Option<String> {
+    let SimdInsn::ThreeDifferent { op, unsigned, scalar, q, size, rd, rn, rm } = decode_simd_fp(w)? else {
+        return None;
+    };
+    let (q, size, rd, rn, rm) = (q as u32, size as u32, rd as u32, rn as u32, rm as u32);
     const NAMES: [[&str; 2]; 15] = [
         ["saddl", "uaddl"],
         ["saddw", "uaddw"],
@@ -254,24 +240,20 @@ fn three_different(w: u32, scalar: bool) -> Option<String> {
         ["sqdmull", ""],
         ["pmull", ""],
     ];
-    let name = *NAMES.get(opcode as usize)?.get(u as usize)?;
-    if name.is_empty() {
-        return None;
-    }
-    let valid = match name {
-        "pmull" => size == 0 || size == 3,
-        "sqdmlal" | "sqdmlsl" | "sqdmull" => size == 1 || size == 2,
-        _ => size != 3,
-    };
-    if !valid {
-        return None;
+    let name = NAMES[op as usize][unsigned as usize];
+    if scalar {
+        return Some(format!("{name} {}{rd}, {}{rn}, {}{rm}", elem(size + 1), elem(size), elem(size)));
     }
     let name = format!("{name}{}", if q == 1 { "2" } else { "" });
     let wide = if size == 3 { "1q" } else { arrangement(size + 1, 1) };
     let narrow = arrangement(size, q);
-    Some(match opcode {
-        1 | 3 => format!("{name} {}, {}, {}", v(rd, wide), v(rn, wide), v(rm, narrow)),
-        4 | 6 => format!("{name} {}, {}, {}", v(rd, narrow), v(rn, wide), v(rm, wide)),
+    Some(match op {
+        ThreeDifferentOp::AddWide | ThreeDifferentOp::SubWide => {
+            format!("{name} {}, {}, {}", v(rd, wide), v(rn, wide), v(rm, narrow))
+        }
+        ThreeDifferentOp::AddHighNarrow | ThreeDifferentOp::SubHighNarrow => {
+            format!("{name} {}, {}, {}", v(rd, narrow), v(rn, wide), v(rm, wide))
+        }
         _ => format!("{name} {}, {}, {}", v(rd, wide), v(rn, narrow), v(rm, narrow)),
     })
 }

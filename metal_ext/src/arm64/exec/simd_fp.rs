@@ -72,7 +72,7 @@ fn decode_and_run(cpu: &mut CpuState, w: u32) -> Option<()> {
             // Opcodes 11xxx of "three same" are floating point.
             0b01 | 0b11 if field(w, 11, 5) >= 0b11000 => simd_float::three_same(cpu, w, scalar),
             0b01 | 0b11 => simd_int::three_same(cpu, w, scalar),
-            0b00 => simd_int::three_different(cpu, w, scalar),
+            0b00 => simd_int::three_different(cpu, decode_simd_fp(w)?),
             _ => match field(w, 17, 4) {
                 0b0000 if is_fp_two_reg_misc(field(w, 12, 5)) => simd_float::two_reg_misc(cpu, w, scalar),
                 0b0000 => simd_int::two_reg_misc(cpu, w, scalar),

@@ -4,6 +4,7 @@
 use super::lanes::{bit, broadcast, field, lane};
 use super::simd_float;
 use super::simd_int::{three_different_with, three_same_with};
+use crate::arm64::decode::decode_simd_fp;
 use crate::arm64::state::CpuState;
 
 pub fn execute(cpu: &mut CpuState, w: u32, scalar: bool) -> Option<()> {
@@ -30,12 +31,12 @@ pub fn execute(cpu: &mut CpuState, w: u32, scalar: bool) -> Option<()> {
         (true, 0b0100) if !scalar => three_same_with(cpu, same(0b10010, 1), scalar, broadcast),
         (false, 0b1100) => three_same_with(cpu, same(0b10110, 0), scalar, broadcast),
         (false, 0b1101) => three_same_with(cpu, same(0b10110, 1), scalar, broadcast),
-        (_, 0b0010) if !scalar => three_different_with(cpu, different(0b1000), scalar, broadcast),
-        (_, 0b0110) if !scalar => three_different_with(cpu, different(0b1010), scalar, broadcast),
-        (_, 0b1010) if !scalar => three_different_with(cpu, different(0b1100), scalar, broadcast),
-        (false, 0b0011) => three_different_with(cpu, different(0b1001), scalar, broadcast),
-        (false, 0b0111) => three_different_with(cpu, different(0b1011), scalar, broadcast),
-        (false, 0b1011) => three_different_with(cpu, different(0b1101), scalar, broadcast),
+        (_, 0b0010) if !scalar => three_different_with(cpu, decode_simd_fp(different(0b1000))?, broadcast),
+        (_, 0b0110) if !scalar => three_different_with(cpu, decode_simd_fp(different(0b1010))?, broadcast),
+        (_, 0b1010) if !scalar => three_different_with(cpu, decode_simd_fp(different(0b1100))?, broadcast),
+        (false, 0b0011) => three_different_with(cpu, decode_simd_fp(different(0b1001))?, broadcast),
+        (false, 0b0111) => three_different_with(cpu, decode_simd_fp(different(0b1011))?, broadcast),
+        (false, 0b1011) => three_different_with(cpu, decode_simd_fp(different(0b1101))?, broadcast),
         _ => None,
     }
 }

@@ -4,6 +4,7 @@
 
 use super::fp_env::QC;
 use super::lanes::{bit, field, from_lanes, lane, map_lanes, ones, rd, rm, rn, sext, unzip, write_v, Shape};
+use crate::arm64::decode::{SimdInsn, ThreeDifferentOp};
 use crate::arm64::state::CpuState;
 
 /// An element read as a signed or unsigned integer.
@@ -327,70 +328,64 @@ fn shape_of(size: u32, q: bool, scalar: bool) -> Option<Shape> {
     }
 }
 
-/// The "three different" group: long, wide and narrowing-high forms.
-pub fn three_different(cpu: &mut CpuState, w: u32, scalar: bool) -> Option<()> {
-    let vb = cpu.v[rm(w)];
-    three_different_with(cpu, w, scalar, vb)
+/// The "three different" group, from the decoded form: long, wide and narrowing-high forms.
+pub fn three_different(cpu: &mut CpuState, insn: SimdInsn) -> Option<()> {
+    let SimdInsn::ThreeDifferent { rm, .. } = insn else {
+        return None;
+    };
+    let vb = cpu.v[rm as usize];
+    three_different_with(cpu, insn, vb)
 }
 
 /// "Three different" with the second operand given (by-element forms pass a broadcast lane).
-pub fn three_different_with(cpu: &mut CpuState, w: u32, scalar: bool, vb: u128) -> Option<()> {
-    let (u, size, q, opcode) = (bit(w, 29), field(w, 22, 2), bit(w, 30), field(w, 12, 4));
-    let (n, d) = (rn(w), rd(w));
+pub fn three_different_with(cpu: &mut CpuState, insn: SimdInsn, vb: u128) -> Option<()> {
+    let SimdInsn::ThreeDifferent { op, unsigned: u, scalar, q, size, rd, rn, .. } = insn else {
+        return None;
+    };
+    let (n, d) = (rn as usize, rd as usize);
     let (va, vd) = (cpu.v[n], cpu.v[d]);
     let signed = !u;
-    let doubling = matches!(opcode, 0b1001 | 0b1011 | 0b1101);
-    let valid = match opcode {
-        _ if scalar => doubling && !u && (size == 1 || size == 2),
-        0b1110 => !u && (size == 0 || size == 3),
-        0b1111 => false,
-        _ if doubling => !u && (size == 1 || size == 2),
-        _ => size != 3,
-    };
-    if !valid {
-        return None;
-    }
     let e = 8 << size;
     let half = |v: u128| if q { v >> 64 } else { v & u64::MAX as u128 };
     let mut qc = false;
-    if matches!(opcode, 0b0100 | 0b0110) {
+    if matches!(op, ThreeDifferentOp::AddHighNarrow | ThreeDifferentOp::SubHighNarrow) {
         // ADDHN, RADDHN, SUBHN, RSUBHN: wide operands, the high halves of the results.
         let round = if u { 1u128 << (e - 1) } else { 0 };
         let narrowed = from_lanes((64 / e) as usize, e, |i| {
             let (x, y) = (lane(va, i, 2 * e) as u128, lane(vb, i, 2 * e) as u128);
-            let v = if opcode == 0b0100 { x + y } else { x.wrapping_sub(y) };
+            let v = if op == ThreeDifferentOp::AddHighNarrow { x + y } else { x.wrapping_sub(y) };
             (v.wrapping_add(round) >> e) as u64
         });
         let r = if q { (vd & u64::MAX as u128) | narrowed << 64 } else { narrowed };
         write_v(cpu, d, r, if q { 128 } else { 64 });
         return Some(());
     }
-    if opcode == 0b1110 && size == 3 {
+    if op == ThreeDifferentOp::PolyMulLong && size == 3 {
         write_v(cpu, d, poly_mul(half(va) as u64, half(vb) as u64), 128);
         return Some(());
     }
     let count = if scalar { 1 } else { (64 / e) as usize };
     let (ha, hb) = if scalar { (va, vb) } else { (half(va), half(vb)) };
-    let wide_first = matches!(opcode, 0b0001 | 0b0011);
+    let wide_first = matches!(op, ThreeDifferentOp::AddWide | ThreeDifferentOp::SubWide);
     let r = from_lanes(count, 2 * e, |i| {
         let x = if wide_first { int_of(lane(va, i, 2 * e), 2 * e, signed) } else { int_of(lane(ha, i, e), e, signed) };
         let y = int_of(lane(hb, i, e), e, signed);
         let acc = int_of(lane(vd, i, 2 * e), 2 * e, signed);
-        let v = match opcode {
-            0b0000 | 0b0001 => x + y,
-            0b0010 | 0b0011 => x - y,
-            0b0101 => acc + (x - y).abs(),
-            0b0111 => (x - y).abs(),
-            0b1000 => acc + x * y,
-            0b1010 => acc - x * y,
-            0b1100 => x * y,
-            0b1110 => poly_mul(lane(ha, i, e), lane(hb, i, e)) as i128,
+        let v = match op {
+            ThreeDifferentOp::AddLong | ThreeDifferentOp::AddWide => x + y,
+            ThreeDifferentOp::SubLong | ThreeDifferentOp::SubWide => x - y,
+            ThreeDifferentOp::AbsDiffAccLong => acc + (x - y).abs(),
+            ThreeDifferentOp::AbsDiffLong => (x - y).abs(),
+            ThreeDifferentOp::MulAccLong => acc + x * y,
+            ThreeDifferentOp::MulSubLong => acc - x * y,
+            ThreeDifferentOp::MulLong => x * y,
+            ThreeDifferentOp::PolyMulLong => poly_mul(lane(ha, i, e), lane(hb, i, e)) as i128,
             _ => {
                 let product = saturate(2 * x * y, 2 * e, true, &mut qc) as i128;
                 let product = sext(product as u64, 2 * e) as i128;
-                match opcode {
-                    0b1001 => saturate(acc + product, 2 * e, true, &mut qc) as i128,
-                    0b1011 => saturate(acc - product, 2 * e, true, &mut qc) as i128,
+                match op {
+                    ThreeDifferentOp::SatDoublingMulAccLong => saturate(acc + product, 2 * e, true, &mut qc) as i128,
+                    ThreeDifferentOp::SatDoublingMulSubLong => saturate(acc - product, 2 * e, true, &mut qc) as i128,
                     _ => product,
                 }
             }
