@@ -23,13 +23,14 @@ mod simd_form;
 mod structures;
 mod system;
 mod three_different;
+mod three_same;
 mod transfers;
 
 pub use form::{Address, AtomicOp, Barrier, CacheOperation, ConstOrigin, Insn, Operand, Reg, Structure,
                SystemRegister, Unary, SIGN32, SIGN64, ZERO, ZR};
 pub(crate) use fields::zr;
 pub use immediates::{decode_bit_masks, move_wide};
-pub use simd_form::{CryptoOp, FmovReg, FpBinaryOp, FpType, FpUnaryOp, PermuteOp, ReduceOp, RoundMode, ShiftImmOp, SimdInsn, ThreeDifferentOp, VReg,
+pub use simd_form::{BitwiseOp, CryptoOp, FmovReg, FpBinaryOp, FpThreeSameOp, FpType, FpUnaryOp, PermuteOp, ReduceOp, RoundMode, ShiftImmOp, SimdInsn, ThreeDifferentOp, ThreeSameOp, VReg,
                     VectorImmOp};
 
 /// Decodes `word` found at `pc` (branch targets and ADR/ADRP values are absolute), or None for
@@ -67,6 +68,8 @@ pub fn decode_simd_fp(word: u32) -> Option<SimdInsn> {
         permute::decode(word)
     } else if word & 0x8F80_0400 == 0x0F00_0400 {
         shift_immediate::decode(word)
+    } else if word & 0x8F20_0400 == 0x0E20_0400 {
+        three_same::decode(word)
     } else if word & 0x8F20_0C00 == 0x0E20_0000 {
         three_different::decode(word)
     } else if word & 0xEFFE_0C00 == 0x4E28_0800 {

@@ -167,6 +167,119 @@ pub enum ShiftImmOp {
     FpToFixed,
 }
 
+/// The integer operations of Advanced SIMD "three same", by opcode (bits 15..11) and, where the
+/// two differ in more than signedness, U; otherwise `unsigned` (U) picks the S or U form.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ThreeSameOp {
+    /// SHADD, UHADD.
+    HalvingAdd,
+    /// SQADD, UQADD.
+    SatAdd,
+    /// SRHADD, URHADD.
+    RoundingHalvingAdd,
+    HalvingSub,
+    SatSub,
+    /// CMGT, CMHI.
+    CompareGreater,
+    /// CMGE, CMHS.
+    CompareGreaterEqual,
+    /// SSHL, USHL (by a signed register amount).
+    ShiftLeft,
+    SatShiftLeft,
+    RoundingShiftLeft,
+    SatRoundingShiftLeft,
+    Max,
+    Min,
+    /// SABD, UABD.
+    AbsDiff,
+    /// SABA, UABA.
+    AbsDiffAcc,
+    Add,
+    Sub,
+    /// CMTST.
+    Test,
+    /// CMEQ.
+    CompareEqual,
+    /// MLA.
+    MulAcc,
+    /// MLS.
+    MulSub,
+    Mul,
+    /// PMUL (polynomial, bytes).
+    PolyMul,
+    /// SMAXP, UMAXP.
+    MaxPairwise,
+    MinPairwise,
+    /// SQDMULH.
+    DoublingMulHigh,
+    /// SQRDMULH.
+    RoundingDoublingMulHigh,
+    /// ADDP (vector).
+    AddPairwise,
+}
+
+/// The bitwise operations of "three same" (opcode 00011; U and size select).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BitwiseOp {
+    And,
+    Bic,
+    Orr,
+    Orn,
+    Eor,
+    /// BSL: rd selects between rn (ones) and rm (zeros).
+    Bsl,
+    /// BIT: rn inserted where rm is one.
+    Bit,
+    /// BIF: rn inserted where rm is zero.
+    Bif,
+}
+
+/// The floating-point operations of "three same" (opcodes 11xxx).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FpThreeSameOp {
+    /// FMAXNM.
+    MaxNum,
+    /// FMLA.
+    MulAdd,
+    Add,
+    Mulx,
+    /// FCMEQ.
+    CompareEqual,
+    Max,
+    /// FRECPS.
+    RecipStep,
+    /// FMINNM.
+    MinNum,
+    /// FMLS.
+    MulSub,
+    Sub,
+    Min,
+    /// FRSQRTS.
+    RsqrtStep,
+    /// FMAXNMP.
+    MaxNumPairwise,
+    /// FADDP.
+    AddPairwise,
+    Mul,
+    /// FCMGE.
+    CompareGreaterEqual,
+    /// FACGE.
+    AbsCompareGreaterEqual,
+    /// FMAXP.
+    MaxPairwise,
+    Div,
+    /// FMINNMP.
+    MinNumPairwise,
+    /// FABD.
+    AbsDiff,
+    /// FCMGT.
+    CompareGreater,
+    /// FACGT.
+    AbsCompareGreater,
+    /// FMINP.
+    MinPairwise,
+}
+
 /// The operation of an Advanced SIMD "three different" instruction, by opcode (bits 15..12).
 /// `unsigned` (U) picks the S or U form, or for the narrowing-high forms the rounding one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -293,6 +406,14 @@ pub enum SimdInsn {
     /// `scalar`; `shift` is the amount (right or left as `op` says; the fraction bits for the
     /// conversions). Q picks the upper half ("2" forms) for the narrowing and lengthening forms.
     ShiftImm { op: ShiftImmOp, unsigned: bool, scalar: bool, q: bool, size: u8, shift: u8, rd: VReg, rn: VReg },
+    /// Integer "three same" on lanes of `size` (0..=3: 8 to 64 bits) of a 64-bit (`q` false) or
+    /// 128-bit vector, or on a `scalar`.
+    ThreeSame { op: ThreeSameOp, unsigned: bool, scalar: bool, q: bool, size: u8, rd: VReg, rn: VReg, rm: VReg },
+    /// AND, BIC, ORR, ORN, EOR, BSL, BIT, BIF (vector) on 64 or 128 bits.
+    Bitwise { op: BitwiseOp, q: bool, rd: VReg, rn: VReg, rm: VReg },
+    /// FP "three same" on single or `double` precision lanes of a 64-bit (`q` false) or 128-bit
+    /// vector, or on a `scalar`.
+    FpThreeSame { op: FpThreeSameOp, scalar: bool, q: bool, double: bool, rd: VReg, rn: VReg, rm: VReg },
     /// "Three different": lanes of `size` (the narrow side) from the low (`q` false) or high
     /// ("2" forms) half of the narrow operands, or a `scalar` (SQDMLAL, SQDMLSL, SQDMULL).
     ThreeDifferent { op: ThreeDifferentOp, unsigned: bool, scalar: bool, q: bool, size: u8, rd: VReg, rn: VReg, rm: VReg },

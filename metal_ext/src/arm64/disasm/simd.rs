@@ -4,7 +4,7 @@
 
 use super::fields::{arrangement, bit, bits, elem, fp_arrangement, lane, not_executed, operand, r, uimm, v};
 use super::simd_crypto;
-use crate::arm64::decode::{decode_simd_fp, ReduceOp, SimdInsn, ThreeDifferentOp};
+use crate::arm64::decode::{decode_simd_fp, BitwiseOp, FpThreeSameOp, ReduceOp, SimdInsn, ThreeDifferentOp, ThreeSameOp};
 use super::simd_immediate::{modified_immediate, shift_immediate};
 
 /// The note on the Advanced SIMD instructions added after Armv8.0 (rounding doubling multiply-
@@ -35,7 +35,7 @@ pub fn decode(w: u32) -> Option<String> {
     }
     if bit(w, 21) == 1 {
         return match bits(w, 11, 10) {
-            1 | 3 => three_same(w, scalar),
+            1 | 3 => three_same(w),
             0 => three_different(w),
             _ => match bits(w, 20, 17) {
                 0b0000 => two_register_misc(w, scalar),
@@ -128,93 +128,106 @@ fn fp16_three_same(w: u32, scalar: bool) -> Option<String> {
     )
 }
 
-fn three_same(w: u32, scalar: bool) -> Option<String> {
-    let (q, u, size, opcode) = (bit(w, 30), bit(w, 29), bits(w, 23, 22), bits(w, 15, 11));
-    let (rm, rn, rd) = (bits(w, 20, 16), bits(w, 9, 5), bits(w, 4, 0));
-    if bit(w, 10) == 0 {
-        return None;
+/// "Three same", integer, bitwise and floating point, printed from the decoded form.
+fn three_same(w: u32) -> Option<String> {
+    let (u, opcode) = (bit(w, 29), bits(w, 15, 11));
+    if opcode == 0b11101 && u == 0 || opcode == 0b11001 && u == 1 {
+        // FMLAL, FMLSL and the like (Armv8.2), with a vector of singles.
+        return if bit(w, 28) == 1 || bit(w, 22) == 1 { None } else { not_executed(w, LATER) };
     }
-    if opcode >= 0b11000 {
-        let (a, sz) = (size >> 1, size & 1);
-        if opcode == 0b11101 && u == 0 || opcode == 0b11001 && u == 1 {
-            return if scalar || sz == 1 {
-                None
-            } else {
-                not_executed(w, LATER)
-            };
+    Some(match decode_simd_fp(w)? {
+        SimdInsn::Bitwise { op, q, rd, rn, rm } => {
+            let arr = if q { "16b" } else { "8b" };
+            let (rd, rn, rm) = (rd as u32, rn as u32, rm as u32);
+            if op == BitwiseOp::Orr && rm == rn {
+                return Some(format!("mov {}, {}", v(rd, arr), v(rn, arr)));
+            }
+            let name = ["and", "bic", "orr", "orn", "eor", "bsl", "bit", "bif"][op as usize];
+            format!("{name} {}, {}, {}", v(rd, arr), v(rn, arr), v(rm, arr))
         }
-        let e = if sz == 1 { "d" } else { "s" };
-        let arr = if scalar { "" } else { fp_arrangement(sz, q)? };
-        return fp_three_same(u, a, opcode & 7, scalar, e, arr, [rd, rn, rm]);
-    }
-    if opcode == 0b00011 {
-        if scalar {
-            return None;
+        SimdInsn::ThreeSame { op, unsigned, scalar, q, size, rd, rn, rm } => {
+            let (size, q) = (size as u32, q as u32);
+            let arr = arrangement(size, q);
+            let o = |n: u8| operand(n as u32, scalar, elem(size), arr);
+            format!("{} {}, {}, {}", three_same_name(op, unsigned), o(rd), o(rn), o(rm))
         }
-        let arr = if q == 1 { "16b" } else { "8b" };
-        let name = ["and", "bic", "orr", "orn", "eor", "bsl", "bit", "bif"][(u << 2 | size) as usize];
-        if name == "orr" && rm == rn {
-            return Some(format!("mov {}, {}", v(rd, arr), v(rn, arr)));
+        SimdInsn::FpThreeSame { op, scalar, q, double, rd, rn, rm } => {
+            let e = if double { "d" } else { "s" };
+            let arr = if scalar { "" } else { fp_arrangement(double as u32, q as u32)? };
+            let o = |n: u8| operand(n as u32, scalar, e, arr);
+            format!("{} {}, {}, {}", fp_three_same_op_name(op), o(rd), o(rn), o(rm))
         }
-        return Some(format!("{name} {}, {}, {}", v(rd, arr), v(rn, arr), v(rm, arr)));
-    }
-    const NAMES: [[&str; 2]; 23] = [
-        ["shadd", "uhadd"],
-        ["sqadd", "uqadd"],
-        ["srhadd", "urhadd"],
-        ["", ""],
-        ["shsub", "uhsub"],
-        ["sqsub", "uqsub"],
-        ["cmgt", "cmhi"],
-        ["cmge", "cmhs"],
-        ["sshl", "ushl"],
-        ["sqshl", "uqshl"],
-        ["srshl", "urshl"],
-        ["sqrshl", "uqrshl"],
-        ["smax", "umax"],
-        ["smin", "umin"],
-        ["sabd", "uabd"],
-        ["saba", "uaba"],
-        ["add", "sub"],
-        ["cmtst", "cmeq"],
-        ["mla", "mls"],
-        ["mul", "pmul"],
-        ["smaxp", "umaxp"],
-        ["sminp", "uminp"],
-        ["sqdmulh", "sqrdmulh"],
-    ];
-    let name = match opcode {
-        0b10111 if u == 0 => "addp",
-        0b10111 => return None,
-        _ => NAMES[opcode as usize][u as usize],
+        _ => return None,
+    })
+}
+
+fn three_same_name(op: ThreeSameOp, unsigned: bool) -> &'static str {
+    use ThreeSameOp::*;
+    let [signed_name, unsigned_name] = match op {
+        HalvingAdd => ["shadd", "uhadd"],
+        SatAdd => ["sqadd", "uqadd"],
+        RoundingHalvingAdd => ["srhadd", "urhadd"],
+        HalvingSub => ["shsub", "uhsub"],
+        SatSub => ["sqsub", "uqsub"],
+        CompareGreater => ["cmgt", "cmhi"],
+        CompareGreaterEqual => ["cmge", "cmhs"],
+        ShiftLeft => ["sshl", "ushl"],
+        SatShiftLeft => ["sqshl", "uqshl"],
+        RoundingShiftLeft => ["srshl", "urshl"],
+        SatRoundingShiftLeft => ["sqrshl", "uqrshl"],
+        Max => ["smax", "umax"],
+        Min => ["smin", "umin"],
+        AbsDiff => ["sabd", "uabd"],
+        AbsDiffAcc => ["saba", "uaba"],
+        MaxPairwise => ["smaxp", "umaxp"],
+        MinPairwise => ["sminp", "uminp"],
+        Add => return "add",
+        Sub => return "sub",
+        Test => return "cmtst",
+        CompareEqual => return "cmeq",
+        MulAcc => return "mla",
+        MulSub => return "mls",
+        Mul => return "mul",
+        PolyMul => return "pmul",
+        DoublingMulHigh => return "sqdmulh",
+        RoundingDoublingMulHigh => return "sqrdmulh",
+        AddPairwise => return "addp",
     };
-    // Which element sizes each operation allows: 64-bit lanes only for the saturating, shift,
-    // compare and add/sub group; scalar forms only for those and the doubling multiplies.
-    let wide_ok = matches!(opcode, 0b00001 | 0b00101..=0b01011 | 0b10000 | 0b10001) || name == "addp";
-    let valid = match opcode {
-        0b10010 | 0b10011 if name == "pmul" => size == 0,
-        0b10010 | 0b10011 => size != 3,
-        0b10110 => size == 1 || size == 2,
-        _ if size == 3 => wide_ok && (q == 1 || scalar),
-        _ => true,
-    };
-    if !valid {
-        return None;
+    if unsigned {
+        unsigned_name
+    } else {
+        signed_name
     }
-    if scalar {
-        let scalar_ok = match opcode {
-            0b00001 | 0b00101 | 0b01001 | 0b01011 => true,
-            0b00110 | 0b00111 | 0b01000 | 0b01010 | 0b10000 | 0b10001 => size == 3,
-            0b10110 => true,
-            _ => false,
-        };
-        if !scalar_ok {
-            return None;
-        }
+}
+
+fn fp_three_same_op_name(op: FpThreeSameOp) -> &'static str {
+    use FpThreeSameOp::*;
+    match op {
+        MaxNum => "fmaxnm",
+        MulAdd => "fmla",
+        Add => "fadd",
+        Mulx => "fmulx",
+        CompareEqual => "fcmeq",
+        Max => "fmax",
+        RecipStep => "frecps",
+        MinNum => "fminnm",
+        MulSub => "fmls",
+        Sub => "fsub",
+        Min => "fmin",
+        RsqrtStep => "frsqrts",
+        MaxNumPairwise => "fmaxnmp",
+        AddPairwise => "faddp",
+        Mul => "fmul",
+        CompareGreaterEqual => "fcmge",
+        AbsCompareGreaterEqual => "facge",
+        MaxPairwise => "fmaxp",
+        Div => "fdiv",
+        MinNumPairwise => "fminnmp",
+        AbsDiff => "fabd",
+        CompareGreater => "fcmgt",
+        AbsCompareGreater => "facgt",
+        MinPairwise => "fminp",
     }
-    let arr = arrangement(size, q);
-    let o = |n| operand(n, scalar, elem(size), arr);
-    Some(format!("{name} {}, {}, {}", o(rd), o(rn), o(rm)))
 }
 
 /// Long, wide and narrowing-high forms, printed from the decoded form.

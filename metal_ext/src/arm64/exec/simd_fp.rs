@@ -30,7 +30,7 @@ mod fingerprints;
 mod tests;
 
 use super::exception::Exception;
-use crate::arm64::decode::decode_simd_fp;
+use crate::arm64::decode::{decode_simd_fp, SimdInsn};
 use crate::arm64::state::CpuState;
 use lanes::{bit, field};
 
@@ -69,9 +69,11 @@ fn decode_and_run(cpu: &mut CpuState, w: u32) -> Option<()> {
     }
     if bit(w, 21) {
         return match field(w, 10, 2) {
-            // Opcodes 11xxx of "three same" are floating point.
-            0b01 | 0b11 if field(w, 11, 5) >= 0b11000 => simd_float::three_same(cpu, w, scalar),
-            0b01 | 0b11 => simd_int::three_same(cpu, w, scalar),
+            0b01 | 0b11 => match decode_simd_fp(w)? {
+                insn @ SimdInsn::FpThreeSame { .. } => simd_float::three_same(cpu, insn),
+                insn @ SimdInsn::Bitwise { .. } => simd_int::bitwise(cpu, insn),
+                insn => simd_int::three_same(cpu, insn),
+            },
             0b00 => simd_int::three_different(cpu, decode_simd_fp(w)?),
             _ => match field(w, 17, 4) {
                 0b0000 if is_fp_two_reg_misc(field(w, 12, 5)) => simd_float::two_reg_misc(cpu, w, scalar),

@@ -26,11 +26,11 @@ pub fn execute(cpu: &mut CpuState, w: u32, scalar: bool) -> Option<()> {
     let group = if scalar { 0b11110 } else { 0b01110 } << 24 | 1 << 21;
     let (same, different) = (|op: u32, u: u32| base & !(1 << 29) | u << 29 | group | op << 11 | 1 << 10, |op: u32| base | group | op << 12);
     match (u, opcode) {
-        (false, 0b1000) if !scalar => three_same_with(cpu, same(0b10011, 0), scalar, broadcast),
-        (true, 0b0000) if !scalar => three_same_with(cpu, same(0b10010, 0), scalar, broadcast),
-        (true, 0b0100) if !scalar => three_same_with(cpu, same(0b10010, 1), scalar, broadcast),
-        (false, 0b1100) => three_same_with(cpu, same(0b10110, 0), scalar, broadcast),
-        (false, 0b1101) => three_same_with(cpu, same(0b10110, 1), scalar, broadcast),
+        (false, 0b1000) if !scalar => three_same_with(cpu, decode_simd_fp(same(0b10011, 0))?, broadcast),
+        (true, 0b0000) if !scalar => three_same_with(cpu, decode_simd_fp(same(0b10010, 0))?, broadcast),
+        (true, 0b0100) if !scalar => three_same_with(cpu, decode_simd_fp(same(0b10010, 1))?, broadcast),
+        (false, 0b1100) => three_same_with(cpu, decode_simd_fp(same(0b10110, 0))?, broadcast),
+        (false, 0b1101) => three_same_with(cpu, decode_simd_fp(same(0b10110, 1))?, broadcast),
         (_, 0b0010) if !scalar => three_different_with(cpu, decode_simd_fp(different(0b1000))?, broadcast),
         (_, 0b0110) if !scalar => three_different_with(cpu, decode_simd_fp(different(0b1010))?, broadcast),
         (_, 0b1010) if !scalar => three_different_with(cpu, decode_simd_fp(different(0b1100))?, broadcast),

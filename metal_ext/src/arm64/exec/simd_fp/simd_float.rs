@@ -7,7 +7,7 @@ use super::fp_env::{with_fp_env, Fmt, FpEnv, Rounding};
 use super::fp_estimate::{unsigned_recip_estimate, unsigned_rsqrt_estimate};
 use super::fp_ops::{CompareOp, LaneCompare};
 use super::lanes::{bit, field, from_lanes, lane, map_lanes, ones, rd, rm, rn, unzip, write_v, Shape};
-use crate::arm64::decode::ReduceOp;
+use crate::arm64::decode::{FpThreeSameOp, ReduceOp, SimdInsn};
 use crate::arm64::state::CpuState;
 
 /// Lanes of 32 or 64 bits (`sz`, bit 22); a vector of doubles needs Q=1.
@@ -23,57 +23,61 @@ fn fp_shape(w: u32, scalar: bool) -> Option<(Shape, Fmt)> {
     Some((shape, Fmt::of_bits(esize)))
 }
 
-/// A two-operand lane operation of the "three same" group, keyed by U, a (bit 23), opcode<2:0>.
-/// `acc` is the destination lane (FMLA, FMLS).
-fn binary(e: &mut FpEnv, fmt: Fmt, key: (bool, bool, u32), a: u64, b: u64, acc: u64) -> u64 {
+/// A two-operand lane operation of the "three same" group (pairwise forms as their base
+/// operation). `acc` is the destination lane (FMLA, FMLS).
+fn binary(e: &mut FpEnv, fmt: Fmt, op: FpThreeSameOp, a: u64, b: u64, acc: u64) -> u64 {
+    use FpThreeSameOp::*;
     let truth = |t: bool| if t { ones(fmt.width()) } else { 0 };
     let cmp = |op, absolute| LaneCompare { op, absolute };
-    match key {
-        (_, false, 0b000) => e.max_min_num(fmt, a, b, true),
-        (_, true, 0b000) => e.max_min_num(fmt, a, b, false),
-        (false, false, 0b001) => e.mul_add(fmt, acc, a, b),
-        (false, true, 0b001) => e.mul_add(fmt, acc, a ^ fmt.sign_bit(), b),
-        (_, false, 0b010) => e.add(fmt, a, b, false),
-        (false, true, 0b010) => e.add(fmt, a, b, true),
-        (true, true, 0b010) => e.add(fmt, a, b, true) & !fmt.sign_bit(),
-        (false, false, 0b011) => e.mulx(fmt, a, b),
-        (true, false, 0b011) => e.mul(fmt, a, b),
-        (false, false, 0b100) => truth(e.compare_lanes(fmt, a, b, cmp(CompareOp::Eq, false))),
-        (true, false, 0b100) => truth(e.compare_lanes(fmt, a, b, cmp(CompareOp::Ge, false))),
-        (true, true, 0b100) => truth(e.compare_lanes(fmt, a, b, cmp(CompareOp::Gt, false))),
-        (true, false, 0b101) => truth(e.compare_lanes(fmt, a, b, cmp(CompareOp::Ge, true))),
-        (true, true, 0b101) => truth(e.compare_lanes(fmt, a, b, cmp(CompareOp::Gt, true))),
-        (_, false, 0b110) => e.max_min(fmt, a, b, true),
-        (_, true, 0b110) => e.max_min(fmt, a, b, false),
-        (false, false, 0b111) => e.recip_step(fmt, a, b, false),
-        (false, true, 0b111) => e.recip_step(fmt, a, b, true),
-        _ => e.div(fmt, a, b), // (true, false, 0b111): FDIV
+    match op {
+        MaxNum | MaxNumPairwise => e.max_min_num(fmt, a, b, true),
+        MinNum | MinNumPairwise => e.max_min_num(fmt, a, b, false),
+        MulAdd => e.mul_add(fmt, acc, a, b),
+        MulSub => e.mul_add(fmt, acc, a ^ fmt.sign_bit(), b),
+        Add | AddPairwise => e.add(fmt, a, b, false),
+        Sub => e.add(fmt, a, b, true),
+        AbsDiff => e.add(fmt, a, b, true) & !fmt.sign_bit(),
+        Mulx => e.mulx(fmt, a, b),
+        Mul => e.mul(fmt, a, b),
+        CompareEqual => truth(e.compare_lanes(fmt, a, b, cmp(CompareOp::Eq, false))),
+        CompareGreaterEqual => truth(e.compare_lanes(fmt, a, b, cmp(CompareOp::Ge, false))),
+        CompareGreater => truth(e.compare_lanes(fmt, a, b, cmp(CompareOp::Gt, false))),
+        AbsCompareGreaterEqual => truth(e.compare_lanes(fmt, a, b, cmp(CompareOp::Ge, true))),
+        AbsCompareGreater => truth(e.compare_lanes(fmt, a, b, cmp(CompareOp::Gt, true))),
+        Max | MaxPairwise => e.max_min(fmt, a, b, true),
+        Min | MinPairwise => e.max_min(fmt, a, b, false),
+        RecipStep => e.recip_step(fmt, a, b, false),
+        RsqrtStep => e.recip_step(fmt, a, b, true),
+        Div => e.div(fmt, a, b),
     }
 }
 
-pub fn three_same(cpu: &mut CpuState, w: u32, scalar: bool) -> Option<()> {
-    let key = (bit(w, 29), bit(w, 23), field(w, 11, 3));
-    let exists = match key {
-        (false, false, 0b101) | (false, true, 0b011) | (false, true, 0b100) | (false, true, 0b101) => false,
-        (true, _, 0b001) | (true, true, 0b011) | (true, true, 0b111) => false,
-        (false, _, 0b011) | (false, _, 0b100) | (false, _, 0b111) | (true, _, 0b100) | (true, _, 0b101) => true,
-        (true, true, 0b010) => true,
-        _ => !scalar,
-    };
-    if !exists {
+/// Scalar or vector lanes of single or `double` precision.
+fn fp_lanes(scalar: bool, q: bool, double: bool) -> (Shape, Fmt) {
+    let esize = if double { 64 } else { 32 };
+    let shape = if scalar { Shape::scalar(esize) } else { Shape { esize, lanes: (if q { 128 } else { 64 } / esize) as usize } };
+    (shape, Fmt::of_bits(esize))
+}
+
+/// FP "three same", from the decoded form.
+pub fn three_same(cpu: &mut CpuState, insn: SimdInsn) -> Option<()> {
+    let SimdInsn::FpThreeSame { op, scalar, q, double, rd, rn, rm } = insn else {
         return None;
-    }
-    let (shape, fmt) = fp_shape(w, scalar)?;
-    let (va, vb, vd) = (cpu.v[rn(w)], cpu.v[rm(w)], cpu.v[rd(w)]);
-    // FMAXNMP, FADDP, FMAXP (and the MIN forms) work on adjacent pairs of Vm:Vn.
-    let pairwise = key.0 && matches!(key.2, 0b000 | 0b110) || key == (true, false, 0b010);
-    let (va, vb, key) = if pairwise {
-        (unzip(va, vb, shape, 0), unzip(va, vb, shape, 1), (false, key.1, key.2))
-    } else {
-        (va, vb, key)
     };
-    let r = with_fp_env(cpu, |env| map_lanes(shape, va, vb, vd, |a, b, acc| binary(env, fmt, key, a, b, acc)));
-    write_v(cpu, rd(w), r, shape.bits());
+    let (shape, fmt) = fp_lanes(scalar, q, double);
+    let (va, vb, vd) = (cpu.v[rn as usize], cpu.v[rm as usize], cpu.v[rd as usize]);
+    // FMAXNMP, FADDP, FMAXP (and the MIN forms) work on adjacent pairs of Vm:Vn.
+    let pairwise = matches!(
+        op,
+        FpThreeSameOp::MaxNumPairwise
+            | FpThreeSameOp::MinNumPairwise
+            | FpThreeSameOp::AddPairwise
+            | FpThreeSameOp::MaxPairwise
+            | FpThreeSameOp::MinPairwise
+    );
+    let (va, vb) = if pairwise { (unzip(va, vb, shape, 0), unzip(va, vb, shape, 1)) } else { (va, vb) };
+    let r = with_fp_env(cpu, |env| map_lanes(shape, va, vb, vd, |a, b, acc| binary(env, fmt, op, a, b, acc)));
+    write_v(cpu, rd as usize, r, shape.bits());
     Some(())
 }
 

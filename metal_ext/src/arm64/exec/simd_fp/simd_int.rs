@@ -3,8 +3,8 @@
 //! floating-point opcodes of the same groups to `simd_float`; the two never call each other.
 
 use super::fp_env::QC;
-use super::lanes::{bit, field, from_lanes, lane, map_lanes, ones, rd, rm, rn, sext, unzip, write_v, Shape};
-use crate::arm64::decode::{SimdInsn, ThreeDifferentOp};
+use super::lanes::{bit, field, from_lanes, lane, map_lanes, ones, rd, rn, sext, unzip, write_v, Shape};
+use crate::arm64::decode::{BitwiseOp, SimdInsn, ThreeDifferentOp, ThreeSameOp};
 use crate::arm64::state::CpuState;
 
 /// An element read as a signed or unsigned integer.
@@ -57,92 +57,82 @@ pub fn poly_mul(a: u64, b: u64) -> u128 {
     (0..64).filter(|i| b >> i & 1 == 1).fold(0, |acc, i| acc ^ (a as u128) << i)
 }
 
-/// The integer opcodes of the "three same" group (`simd_fp` sends the FP ones to `simd_float`).
-/// `scalar` selects the scalar encodings (one element, fewer opcodes).
-pub fn three_same(cpu: &mut CpuState, w: u32, scalar: bool) -> Option<()> {
-    let vb = cpu.v[rm(w)];
-    three_same_with(cpu, w, scalar, vb)
+/// AND, BIC, ORR, ORN, EOR, BSL, BIT, BIF, from the decoded form.
+pub fn bitwise(cpu: &mut CpuState, insn: SimdInsn) -> Option<()> {
+    let SimdInsn::Bitwise { op, q, rd, rn, rm } = insn else {
+        return None;
+    };
+    let (va, vb, vd) = (cpu.v[rn as usize], cpu.v[rm as usize], cpu.v[rd as usize]);
+    let r = match op {
+        BitwiseOp::And => va & vb,
+        BitwiseOp::Bic => va & !vb,
+        BitwiseOp::Orr => va | vb,
+        BitwiseOp::Orn => va | !vb,
+        BitwiseOp::Eor => va ^ vb,
+        BitwiseOp::Bsl => (vd & va) | (!vd & vb),
+        BitwiseOp::Bit => (vd & !vb) | (va & vb),
+        BitwiseOp::Bif => (vd & vb) | (va & !vb),
+    };
+    write_v(cpu, rd as usize, r, if q { 128 } else { 64 });
+    Some(())
+}
+
+/// Integer "three same", from the decoded form.
+pub fn three_same(cpu: &mut CpuState, insn: SimdInsn) -> Option<()> {
+    let SimdInsn::ThreeSame { rm, .. } = insn else {
+        return None;
+    };
+    let vb = cpu.v[rm as usize];
+    three_same_with(cpu, insn, vb)
 }
 
 /// Integer "three same" with the second operand given (by-element forms pass a broadcast lane).
-pub fn three_same_with(cpu: &mut CpuState, w: u32, scalar: bool, vb: u128) -> Option<()> {
-    let opcode = field(w, 11, 5);
-    let (u, size, q) = (bit(w, 29), field(w, 22, 2), bit(w, 30));
-    let (n, d) = (rn(w), rd(w));
-    let (va, vd) = (cpu.v[n], cpu.v[d]);
-    if opcode == 0b00011 {
-        // Bitwise logic: size selects the operation.
-        if scalar {
-            return None;
-        }
-        let r = match (u, size) {
-            (false, 0) => va & vb,
-            (false, 1) => va & !vb,
-            (false, 2) => va | vb,
-            (false, _) => va | !vb,
-            (true, 0) => va ^ vb,
-            (true, 1) => (vd & va) | (!vd & vb),
-            (true, 2) => (vd & !vb) | (va & vb),
-            (true, _) => (vd & vb) | (va & !vb),
-        };
-        write_v(cpu, d, r, if q { 128 } else { 64 });
-        return Some(());
-    }
-    let shape = if scalar { Shape::scalar(8 << size) } else { Shape::vector(size, q) };
-    let e = shape.esize;
-    let signed = !u;
-    // Which encodings exist: 64-bit elements need a full vector (or the scalar D form).
-    let allowed = match opcode {
-        0b00001 | 0b00101 | 0b01001 | 0b01011 => true,
-        0b00110 | 0b00111 | 0b01000 | 0b01010 | 0b10000 | 0b10001 => !scalar || size == 3,
-        0b10110 => size == 1 || size == 2,
-        _ if scalar => false,
-        0b10010 | 0b01100 | 0b01101 | 0b01110 | 0b01111 | 0b10100 | 0b10101 | 0b00000 | 0b00010 | 0b00100 => {
-            size != 3
-        }
-        0b10011 => size != 3 && (!u || size == 0),
-        0b10111 => !u,
-        _ => false,
-    };
-    if !allowed || (!scalar && size == 3 && !q) {
+pub fn three_same_with(cpu: &mut CpuState, insn: SimdInsn, vb: u128) -> Option<()> {
+    let SimdInsn::ThreeSame { op, unsigned, scalar, q, size, rd, rn, .. } = insn else {
         return None;
-    }
+    };
+    let d = rd as usize;
+    let (va, vd) = (cpu.v[rn as usize], cpu.v[d]);
+    let shape = if scalar { Shape::scalar(8 << size) } else { Shape::vector(size as u32, q) };
+    let e = shape.esize;
+    let signed = !unsigned;
     let mut qc = false;
+    use ThreeSameOp::*;
     // Pairwise forms combine adjacent lanes of Vm:Vn: the even lanes with the odd ones.
-    let (va, vb) = if matches!(opcode, 0b10100 | 0b10101 | 0b10111) {
+    let (va, vb) = if matches!(op, MaxPairwise | MinPairwise | AddPairwise) {
         (unzip(va, vb, shape, 0), unzip(va, vb, shape, 1))
     } else {
         (va, vb)
     };
     let s = |x: u64| int_of(x, e, signed);
     // Each arm instantiates its own lane loop, so the operation is chosen once per instruction.
-    let r = match opcode {
-        0b00000 => map_lanes(shape, va, vb, vd, |a, b, _| ((s(a) + s(b)) >> 1) as u64),
-        0b00001 => map_lanes(shape, va, vb, vd, |a, b, _| saturate(s(a) + s(b), e, signed, &mut qc)),
-        0b00010 => map_lanes(shape, va, vb, vd, |a, b, _| ((s(a) + s(b) + 1) >> 1) as u64),
-        0b00100 => map_lanes(shape, va, vb, vd, |a, b, _| ((s(a) - s(b)) >> 1) as u64),
-        0b00101 => map_lanes(shape, va, vb, vd, |a, b, _| saturate(s(a) - s(b), e, signed, &mut qc)),
-        0b00110 => map_lanes(shape, va, vb, vd, |a, b, _| all_ones_if(s(a) > s(b), e)),
-        0b00111 => map_lanes(shape, va, vb, vd, |a, b, _| all_ones_if(s(a) >= s(b), e)),
-        0b01000..=0b01011 => {
-            let (round, sat) = (opcode & 2 != 0, opcode & 1 != 0);
+    let r = match op {
+        HalvingAdd => map_lanes(shape, va, vb, vd, |a, b, _| ((s(a) + s(b)) >> 1) as u64),
+        SatAdd => map_lanes(shape, va, vb, vd, |a, b, _| saturate(s(a) + s(b), e, signed, &mut qc)),
+        RoundingHalvingAdd => map_lanes(shape, va, vb, vd, |a, b, _| ((s(a) + s(b) + 1) >> 1) as u64),
+        HalvingSub => map_lanes(shape, va, vb, vd, |a, b, _| ((s(a) - s(b)) >> 1) as u64),
+        SatSub => map_lanes(shape, va, vb, vd, |a, b, _| saturate(s(a) - s(b), e, signed, &mut qc)),
+        CompareGreater => map_lanes(shape, va, vb, vd, |a, b, _| all_ones_if(s(a) > s(b), e)),
+        CompareGreaterEqual => map_lanes(shape, va, vb, vd, |a, b, _| all_ones_if(s(a) >= s(b), e)),
+        ShiftLeft | SatShiftLeft | RoundingShiftLeft | SatRoundingShiftLeft => {
+            let (round, sat) = (matches!(op, RoundingShiftLeft | SatRoundingShiftLeft), matches!(op, SatShiftLeft | SatRoundingShiftLeft));
             map_lanes(shape, va, vb, vd, |a, b, _| shift_by_reg(a, b, e, signed, round, sat, &mut qc))
         }
-        0b01100 | 0b10100 => map_lanes(shape, va, vb, vd, |a, b, _| s(a).max(s(b)) as u64),
-        0b01101 | 0b10101 => map_lanes(shape, va, vb, vd, |a, b, _| s(a).min(s(b)) as u64),
-        0b01110 => map_lanes(shape, va, vb, vd, |a, b, _| (s(a) - s(b)).unsigned_abs() as u64),
-        0b01111 => map_lanes(shape, va, vb, vd, |a, b, acc| acc.wrapping_add((s(a) - s(b)).unsigned_abs() as u64)),
-        0b10000 if u => map_lanes(shape, va, vb, vd, |a, b, _| a.wrapping_sub(b)),
-        0b10000 | 0b10111 => map_lanes(shape, va, vb, vd, |a, b, _| a.wrapping_add(b)),
-        0b10001 if u => map_lanes(shape, va, vb, vd, |a, b, _| all_ones_if(a == b, e)),
-        0b10001 => map_lanes(shape, va, vb, vd, |a, b, _| all_ones_if(a & b != 0, e)),
-        0b10010 if u => map_lanes(shape, va, vb, vd, |a, b, acc| acc.wrapping_sub(a.wrapping_mul(b))),
-        0b10010 => map_lanes(shape, va, vb, vd, |a, b, acc| acc.wrapping_add(a.wrapping_mul(b))),
-        0b10011 if u => map_lanes(shape, va, vb, vd, |a, b, _| poly_mul(a, b) as u64),
-        0b10011 => map_lanes(shape, va, vb, vd, |a, b, _| a.wrapping_mul(b)),
-        _ => {
+        Max | MaxPairwise => map_lanes(shape, va, vb, vd, |a, b, _| s(a).max(s(b)) as u64),
+        Min | MinPairwise => map_lanes(shape, va, vb, vd, |a, b, _| s(a).min(s(b)) as u64),
+        AbsDiff => map_lanes(shape, va, vb, vd, |a, b, _| (s(a) - s(b)).unsigned_abs() as u64),
+        AbsDiffAcc => map_lanes(shape, va, vb, vd, |a, b, acc| acc.wrapping_add((s(a) - s(b)).unsigned_abs() as u64)),
+        Sub => map_lanes(shape, va, vb, vd, |a, b, _| a.wrapping_sub(b)),
+        Add | AddPairwise => map_lanes(shape, va, vb, vd, |a, b, _| a.wrapping_add(b)),
+        CompareEqual => map_lanes(shape, va, vb, vd, |a, b, _| all_ones_if(a == b, e)),
+        Test => map_lanes(shape, va, vb, vd, |a, b, _| all_ones_if(a & b != 0, e)),
+        MulSub => map_lanes(shape, va, vb, vd, |a, b, acc| acc.wrapping_sub(a.wrapping_mul(b))),
+        MulAcc => map_lanes(shape, va, vb, vd, |a, b, acc| acc.wrapping_add(a.wrapping_mul(b))),
+        PolyMul => map_lanes(shape, va, vb, vd, |a, b, _| poly_mul(a, b) as u64),
+        Mul => map_lanes(shape, va, vb, vd, |a, b, _| a.wrapping_mul(b)),
+        DoublingMulHigh | RoundingDoublingMulHigh => {
             // SQDMULH, SQRDMULH: the high half of the doubled product.
-            let round = if u { 1i128 << (e - 1) } else { 0 };
+            let round = if op == RoundingDoublingMulHigh { 1i128 << (e - 1) } else { 0 };
             map_lanes(shape, va, vb, vd, |a, b, _| {
                 saturate((2 * int_of(a, e, true) * int_of(b, e, true) + round) >> e, e, true, &mut qc)
             })
