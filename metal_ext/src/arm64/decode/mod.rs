@@ -25,12 +25,13 @@ mod system;
 mod three_different;
 mod three_same;
 mod transfers;
+mod two_register_misc;
 
 pub use form::{Address, AtomicOp, Barrier, CacheOperation, ConstOrigin, Insn, Operand, Reg, Structure,
                SystemRegister, Unary, SIGN32, SIGN64, ZERO, ZR};
 pub(crate) use fields::zr;
 pub use immediates::{decode_bit_masks, move_wide};
-pub use simd_form::{BitwiseOp, CryptoOp, FmovReg, FpBinaryOp, FpThreeSameOp, FpType, FpUnaryOp, PermuteOp, ReduceOp, RoundMode, ShiftImmOp, SimdInsn, ThreeDifferentOp, ThreeSameOp, VReg,
+pub use simd_form::{BitwiseOp, CryptoOp, FmovReg, MiscOp, FpBinaryOp, FpMiscOp, FpThreeSameOp, FpType, FpUnaryOp, PermuteOp, ReduceOp, RoundMode, ShiftImmOp, SimdInsn, ThreeDifferentOp, ThreeSameOp, VReg,
                     VectorImmOp};
 
 /// Decodes `word` found at `pc` (branch targets and ADR/ADRP values are absolute), or None for
@@ -68,6 +69,8 @@ pub fn decode_simd_fp(word: u32) -> Option<SimdInsn> {
         permute::decode(word)
     } else if word & 0x8F80_0400 == 0x0F00_0400 {
         shift_immediate::decode(word)
+    } else if word & 0x8F3E_0C00 == 0x0E20_0800 {
+        two_register_misc::decode(word)
     } else if word & 0x8F20_0400 == 0x0E20_0400 {
         three_same::decode(word)
     } else if word & 0x8F20_0C00 == 0x0E20_0000 {

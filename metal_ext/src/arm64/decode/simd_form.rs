@@ -280,6 +280,101 @@ pub enum FpThreeSameOp {
     MinPairwise,
 }
 
+/// The integer operations of Advanced SIMD "two-register miscellaneous"; `unsigned` (U) picks
+/// the S or U form where the two differ only in signedness.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MiscOp {
+    Rev64,
+    Rev32,
+    Rev16,
+    /// SADDLP, UADDLP.
+    AddLongPairwise,
+    /// SADALP, UADALP.
+    AddAccLongPairwise,
+    /// SUQADD, USQADD: saturating accumulate of an operand of the other signedness.
+    SatAccumulateOther,
+    /// CLS.
+    CountLeadingSign,
+    /// CLZ.
+    CountLeadingZeros,
+    /// CNT.
+    PopCount,
+    /// NOT (MVN).
+    Not,
+    /// RBIT.
+    ReverseBits,
+    /// SQABS.
+    SatAbs,
+    /// SQNEG.
+    SatNeg,
+    /// CMGT #0.
+    CompareGreaterZero,
+    /// CMGE #0.
+    CompareGreaterEqualZero,
+    /// CMEQ #0.
+    CompareEqualZero,
+    /// CMLE #0.
+    CompareLessEqualZero,
+    /// CMLT #0.
+    CompareLessZero,
+    Abs,
+    Neg,
+    /// XTN.
+    ExtractNarrow,
+    /// SQXTUN.
+    SatExtractUnsignedNarrow,
+    /// SQXTN, UQXTN.
+    SatExtractNarrow,
+    /// SHLL (by the element size).
+    ShiftLeftLong,
+}
+
+/// The floating-point operations of "two-register miscellaneous".
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FpMiscOp {
+    /// FCVTN: double to single, or (`double` false) single to half precision.
+    Narrow,
+    /// FCVTXN: double to single, rounding to odd.
+    NarrowOdd,
+    /// FCVTL: single to double, or half to single precision.
+    Widen,
+    /// BFCVTN (single to BFloat16; Armv8.6).
+    Bfcvtn,
+    /// FRINTN, FRINTM, FRINTP, FRINTZ, FRINTA.
+    Round(RoundMode),
+    /// FRINTX (`exact`: raises Inexact) and FRINTI, in FPCR's rounding mode.
+    RoundCurrent { exact: bool },
+    /// FRINT32Z, FRINT32X, FRINT64Z, FRINT64X (Armv8.5).
+    RoundToInt { bits64: bool, exact: bool },
+    /// FCVTNS, FCVTMS, FCVTAS, FCVTPS, FCVTZS and their unsigned forms.
+    ToInt(RoundMode),
+    /// SCVTF, UCVTF.
+    FromInt,
+    /// FCMGT #0.0.
+    CompareGreaterZero,
+    /// FCMGE #0.0.
+    CompareGreaterEqualZero,
+    /// FCMEQ #0.0.
+    CompareEqualZero,
+    /// FCMLE #0.0.
+    CompareLessEqualZero,
+    /// FCMLT #0.0.
+    CompareLessZero,
+    Abs,
+    Neg,
+    /// URECPE (unsigned fixed point, 32-bit lanes).
+    UnsignedRecipEstimate,
+    /// URSQRTE.
+    UnsignedRsqrtEstimate,
+    /// FRECPE.
+    RecipEstimate,
+    /// FRSQRTE.
+    RsqrtEstimate,
+    /// FRECPX.
+    RecipExponent,
+    Sqrt,
+}
+
 /// The operation of an Advanced SIMD "three different" instruction, by opcode (bits 15..12).
 /// `unsigned` (U) picks the S or U form, or for the narrowing-high forms the rounding one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -414,6 +509,12 @@ pub enum SimdInsn {
     /// FP "three same" on single or `double` precision lanes of a 64-bit (`q` false) or 128-bit
     /// vector, or on a `scalar`.
     FpThreeSame { op: FpThreeSameOp, scalar: bool, q: bool, double: bool, rd: VReg, rn: VReg, rm: VReg },
+    /// Integer "two-register miscellaneous" on lanes of `size` (for the narrowing forms the narrow
+    /// side; for the pairwise and SHLL forms the source) of a 64-bit (`q` false) or 128-bit
+    /// vector, or on a `scalar`.
+    TwoRegMisc { op: MiscOp, unsigned: bool, scalar: bool, q: bool, size: u8, rd: VReg, rn: VReg },
+    /// FP "two-register miscellaneous" on single or `double` precision lanes, or a `scalar`.
+    FpTwoRegMisc { op: FpMiscOp, unsigned: bool, scalar: bool, q: bool, double: bool, rd: VReg, rn: VReg },
     /// "Three different": lanes of `size` (the narrow side) from the low (`q` false) or high
     /// ("2" forms) half of the narrow operands, or a `scalar` (SQDMLAL, SQDMLSL, SQDMULL).
     ThreeDifferent { op: ThreeDifferentOp, unsigned: bool, scalar: bool, q: bool, size: u8, rd: VReg, rn: VReg, rm: VReg },

@@ -4,7 +4,7 @@
 
 use super::fields::{arrangement, bit, bits, elem, fp_arrangement, lane, not_executed, operand, r, uimm, v};
 use super::simd_crypto;
-use crate::arm64::decode::{decode_simd_fp, BitwiseOp, FpThreeSameOp, ReduceOp, SimdInsn, ThreeDifferentOp, ThreeSameOp};
+use crate::arm64::decode::{decode_simd_fp, BitwiseOp, FpMiscOp, FpThreeSameOp, MiscOp, ReduceOp, SimdInsn, ThreeDifferentOp, ThreeSameOp};
 use super::simd_immediate::{modified_immediate, shift_immediate};
 
 /// The note on the Advanced SIMD instructions added after Armv8.0 (rounding doubling multiply-
@@ -38,7 +38,7 @@ pub fn decode(w: u32) -> Option<String> {
             1 | 3 => three_same(w),
             0 => three_different(w),
             _ => match bits(w, 20, 17) {
-                0b0000 => two_register_misc(w, scalar),
+                0b0000 => two_register_misc(w),
                 0b1100 if bit(w, 22) == 1 => fp_misc(w, scalar, true),
                 0b1000 => reduction(w),
                 0b0100 => simd_crypto::print(w),
@@ -271,142 +271,120 @@ fn three_different(w: u32) -> Option<String> {
     })
 }
 
-fn two_register_misc(w: u32, scalar: bool) -> Option<String> {
-    let (q, u, size, opcode) = (bit(w, 30), bit(w, 29), bits(w, 23, 22), bits(w, 16, 12));
-    let (rn, rd) = (bits(w, 9, 5), bits(w, 4, 0));
-    let arr = arrangement(size, q);
-    let same = |name: &str| {
-        let o = |n| operand(n, scalar, elem(size), arr);
-        Some(format!("{name} {}, {}", o(rd), o(rn)))
-    };
-    let zero = |name: &str, z: &str| {
-        let o = |n| operand(n, scalar, elem(size), arr);
-        Some(format!("{name} {}, {}, {z}", o(rd), o(rn)))
-    };
-    let bad_2d = size == 3 && q == 0 && !scalar;
-    if opcode >= 0b01100
-        && (opcode >= 0b11000
-            || opcode != 0b10100
-                && opcode != 0b10110
-                && opcode != 0b10111
-                && opcode != 0b10010
-                && opcode != 0b10011)
-    {
-        return fp_two_register_misc(w, scalar);
-    }
-    match (u, opcode) {
-        (_, 0) | (0, 1) if !scalar => {
-            let name = if opcode == 1 {
-                "rev16"
-            } else if u == 1 {
-                "rev32"
-            } else {
-                "rev64"
-            };
-            let limit = if opcode == 1 {
-                1
-            } else if u == 1 {
-                2
-            } else {
-                3
-            };
-            if size >= limit {
-                return None;
-            }
-            same(name)
+/// "Two-register miscellaneous", integer and floating point, printed from the decoded form.
+fn two_register_misc(w: u32) -> Option<String> {
+    match decode_simd_fp(w)? {
+        SimdInsn::TwoRegMisc { op, unsigned, scalar, q, size, rd, rn } => {
+            Some(integer_misc(op, unsigned, scalar, q as u32, size as u32, rd as u32, rn as u32))
         }
-        (_, 2) | (_, 6) if !scalar => {
-            if size == 3 {
-                return None;
-            }
-            let name = [["saddlp", "uaddlp"], ["sadalp", "uadalp"]][(opcode / 6) as usize][u as usize];
-            Some(format!(
-                "{name} {}, {}",
-                v(rd, arrangement(size + 1, q)),
-                v(rn, arr)
-            ))
+        SimdInsn::FpTwoRegMisc { op, unsigned, scalar, q, double, rd, rn } => {
+            fp_two_register_misc(op, unsigned, scalar, q as u32, double as u32, rd as u32, rn as u32)
         }
-        (_, 3) | (_, 7) => {
-            if bad_2d {
-                return None;
-            }
-            same([["suqadd", "usqadd"], ["sqabs", "sqneg"]][(opcode / 7) as usize][u as usize])
-        }
-        (_, 4) if !scalar => {
-            if size == 3 {
-                return None;
-            }
-            same(if u == 1 { "clz" } else { "cls" })
-        }
-        (_, 5) if !scalar => {
-            let arr = if q == 1 { "16b" } else { "8b" };
-            let name = match (u, size) {
-                (0, 0) => "cnt",
-                (1, 0) => "mvn",
-                (1, 1) => "rbit",
-                _ => return None,
-            };
-            Some(format!("{name} {}, {}", v(rd, arr), v(rn, arr)))
-        }
-        (_, 8) | (_, 9) | (0, 10) | (_, 11) => {
-            if bad_2d || scalar && size != 3 {
-                return None;
-            }
-            match (u, opcode) {
-                (0, 8) => zero("cmgt", "#0"),
-                (1, 8) => zero("cmge", "#0"),
-                (0, 9) => zero("cmeq", "#0"),
-                (1, 9) => zero("cmle", "#0"),
-                (0, 10) => zero("cmlt", "#0"),
-                (0, _) => same("abs"),
-                _ => same("neg"),
-            }
-        }
-        (_, 18) | (_, 20) => {
-            if size == 3 {
-                return None;
-            }
-            let name = match (u, opcode) {
-                (0, 18) => "xtn",
-                (1, 18) => "sqxtun",
-                (0, _) => "sqxtn",
-                _ => "uqxtn",
-            };
-            if scalar {
-                if name == "xtn" {
-                    return None;
-                }
-                return Some(format!("{name} {}{rd}, {}{rn}", elem(size), elem(size + 1)));
-            }
-            let name = format!("{name}{}", if q == 1 { "2" } else { "" });
-            Some(format!(
-                "{name} {}, {}",
-                v(rd, arr),
-                v(rn, arrangement(size + 1, 1))
-            ))
-        }
-        (1, 19) if !scalar => {
-            if size == 3 {
-                return None;
-            }
-            let name = if q == 1 { "shll2" } else { "shll" };
-            Some(format!(
-                "{name} {}, {}, #{}",
-                v(rd, arrangement(size + 1, 1)),
-                v(rn, arr),
-                8 << size
-            ))
-        }
-        (_, 22) | (0, 23) => fp_two_register_misc(w, scalar),
         _ => None,
     }
 }
 
-fn fp_two_register_misc(w: u32, scalar: bool) -> Option<String> {
-    fp_misc(w, scalar, false)
+fn integer_misc(op: MiscOp, unsigned: bool, scalar: bool, q: u32, size: u32, rd: u32, rn: u32) -> String {
+    use MiscOp::*;
+    let arr = arrangement(size, q);
+    let o = |n| operand(n, scalar, elem(size), arr);
+    let sign = |s: &'static str, u: &'static str| if unsigned { u } else { s };
+    let suffix2 = if q == 1 { "2" } else { "" };
+    let name = match op {
+        Rev64 => "rev64",
+        Rev32 => "rev32",
+        Rev16 => "rev16",
+        SatAccumulateOther => sign("suqadd", "usqadd"),
+        CountLeadingSign => "cls",
+        CountLeadingZeros => "clz",
+        SatAbs => "sqabs",
+        SatNeg => "sqneg",
+        Abs => "abs",
+        Neg => "neg",
+        CompareGreaterZero | CompareGreaterEqualZero | CompareEqualZero | CompareLessEqualZero | CompareLessZero => {
+            let name = ["cmgt", "cmge", "cmeq", "cmle", "cmlt"][op as usize - CompareGreaterZero as usize];
+            return format!("{name} {}, {}, #0", o(rd), o(rn));
+        }
+        AddLongPairwise | AddAccLongPairwise => {
+            let name = if op == AddLongPairwise { sign("saddlp", "uaddlp") } else { sign("sadalp", "uadalp") };
+            return format!("{name} {}, {}", v(rd, arrangement(size + 1, q)), v(rn, arr));
+        }
+        PopCount | Not | ReverseBits => {
+            let arr = if q == 1 { "16b" } else { "8b" };
+            let name = ["cnt", "mvn", "rbit"][op as usize - PopCount as usize];
+            return format!("{name} {}, {}", v(rd, arr), v(rn, arr));
+        }
+        ExtractNarrow | SatExtractUnsignedNarrow | SatExtractNarrow => {
+            let name = match op {
+                ExtractNarrow => "xtn",
+                SatExtractUnsignedNarrow => "sqxtun",
+                _ => sign("sqxtn", "uqxtn"),
+            };
+            if scalar {
+                return format!("{name} {}{rd}, {}{rn}", elem(size), elem(size + 1));
+            }
+            return format!("{name}{suffix2} {}, {}", v(rd, arr), v(rn, arrangement(size + 1, 1)));
+        }
+        ShiftLeftLong => {
+            return format!("shll{suffix2} {}, {}, #{}", v(rd, arrangement(size + 1, 1)), v(rn, arr), 8 << size);
+        }
+    };
+    format!("{name} {}, {}", o(rd), o(rn))
 }
 
-/// FP two-register miscellaneous; `half` for the FP16 encodings (bits 21:17 = 11100).
+fn fp_two_register_misc(op: FpMiscOp, unsigned: bool, scalar: bool, q: u32, sz: u32, rd: u32, rn: u32) -> Option<String> {
+    use FpMiscOp::*;
+    let suffix2 = if q == 1 { "2" } else { "" };
+    let sign = if unsigned { "u" } else { "s" };
+    let name = match op {
+        Bfcvtn => return Some(format!("bfcvtn{suffix2} {}, {}", v(rd, arrangement(1, q)), v(rn, "4s"))),
+        Narrow | NarrowOdd => {
+            let name = if op == NarrowOdd { "fcvtxn" } else { "fcvtn" };
+            if scalar {
+                return Some(format!("{name} s{rd}, d{rn}"));
+            }
+            let (to, from) = if sz == 1 { (arrangement(2, q), "2d") } else { (arrangement(1, q), "4s") };
+            return Some(format!("{name}{suffix2} {}, {}", v(rd, to), v(rn, from)));
+        }
+        Widen => {
+            let (to, from) = if sz == 1 { ("2d", arrangement(2, q)) } else { ("4s", arrangement(1, q)) };
+            return Some(format!("fcvtl{suffix2} {}, {}", v(rd, to), v(rn, from)));
+        }
+        Round(mode) => format!("frint{}", mode.letter()),
+        RoundCurrent { exact } => (if exact { "frintx" } else { "frinti" }).to_string(),
+        RoundToInt { bits64, exact } => {
+            format!("frint{}{}", if bits64 { "64" } else { "32" }, if exact { "x" } else { "z" })
+        }
+        ToInt(mode) => format!("fcvt{}{sign}", mode.letter()),
+        FromInt => format!("{sign}cvtf"),
+        CompareGreaterZero => "fcmgt".into(),
+        CompareGreaterEqualZero => "fcmge".into(),
+        CompareEqualZero => "fcmeq".into(),
+        CompareLessEqualZero => "fcmle".into(),
+        CompareLessZero => "fcmlt".into(),
+        Abs => "fabs".into(),
+        Neg => "fneg".into(),
+        UnsignedRecipEstimate => "urecpe".into(),
+        UnsignedRsqrtEstimate => "ursqrte".into(),
+        RecipEstimate => "frecpe".into(),
+        RsqrtEstimate => "frsqrte".into(),
+        RecipExponent => "frecpx".into(),
+        Sqrt => "fsqrt".into(),
+    };
+    let (e, arr) = if matches!(op, UnsignedRecipEstimate | UnsignedRsqrtEstimate) {
+        ("s", arrangement(2, q))
+    } else {
+        (if sz == 1 { "d" } else { "s" }, if scalar { "" } else { fp_arrangement(sz, q)? })
+    };
+    let o = |n| operand(n, scalar, e, arr);
+    Some(if matches!(op, CompareGreaterZero | CompareGreaterEqualZero | CompareEqualZero | CompareLessEqualZero | CompareLessZero) {
+        format!("{name} {}, {}, #0.0", o(rd), o(rn))
+    } else {
+        format!("{name} {}, {}", o(rd), o(rn))
+    })
+}
+
+/// FP16 two-register miscellaneous (Armv8.2, printed only); `half` for the FP16 encodings (bits 21:17 = 11100).
 fn fp_misc(w: u32, scalar: bool, half: bool) -> Option<String> {
     let (q, u, size, opcode) = (bit(w, 30), bit(w, 29), bits(w, 23, 22), bits(w, 16, 12));
     let size = if half { size & 2 } else { size };

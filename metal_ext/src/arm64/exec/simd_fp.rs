@@ -76,8 +76,10 @@ fn decode_and_run(cpu: &mut CpuState, w: u32) -> Option<()> {
             },
             0b00 => simd_int::three_different(cpu, decode_simd_fp(w)?),
             _ => match field(w, 17, 4) {
-                0b0000 if is_fp_two_reg_misc(field(w, 12, 5)) => simd_float::two_reg_misc(cpu, w, scalar),
-                0b0000 => simd_int::two_reg_misc(cpu, w, scalar),
+                0b0000 => match decode_simd_fp(w)? {
+                    insn @ SimdInsn::FpTwoRegMisc { .. } => simd_float::two_reg_misc(cpu, insn),
+                    insn => simd_int::two_reg_misc(cpu, insn),
+                },
                 0b1000 => simd_across::execute(cpu, decode_simd_fp(w)?),
                 0b0100 => simd_crypto::execute(cpu, decode_simd_fp(w)?),
                 _ => None,
@@ -98,10 +100,4 @@ fn decode_and_run(cpu: &mut CpuState, w: u32) -> Option<()> {
         (false, 0b10) | (true, 0b00 | 0b10) | (false, 0b00) => simd_permute::permute(cpu, decode_simd_fp(w)?),
         _ => None,
     }
-}
-
-/// The floating-point opcodes of the "two-register miscellaneous" group (conversions, rounding,
-/// compares against zero, estimates); the rest are integer.
-fn is_fp_two_reg_misc(opcode: u32) -> bool {
-    opcode >= 0b10110 || (0b01100..=0b01111).contains(&opcode)
 }

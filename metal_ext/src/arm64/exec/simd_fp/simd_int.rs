@@ -3,8 +3,8 @@
 //! floating-point opcodes of the same groups to `simd_float`; the two never call each other.
 
 use super::fp_env::QC;
-use super::lanes::{bit, field, from_lanes, lane, map_lanes, ones, rd, rn, sext, unzip, write_v, Shape};
-use crate::arm64::decode::{BitwiseOp, SimdInsn, ThreeDifferentOp, ThreeSameOp};
+use super::lanes::{from_lanes, lane, map_lanes, ones, sext, unzip, write_v, Shape};
+use crate::arm64::decode::{BitwiseOp, MiscOp, SimdInsn, ThreeDifferentOp, ThreeSameOp};
 use crate::arm64::state::CpuState;
 
 /// An element read as a signed or unsigned integer.
@@ -145,25 +145,25 @@ pub fn three_same_with(cpu: &mut CpuState, insn: SimdInsn, vb: u128) -> Option<(
     Some(())
 }
 
-/// The integer opcodes of the "two-register miscellaneous" group (`simd_fp` sends the FP ones to
-/// `simd_float`).
-pub fn two_reg_misc(cpu: &mut CpuState, w: u32, scalar: bool) -> Option<()> {
-    let (u, size, q, opcode) = (bit(w, 29), field(w, 22, 2), bit(w, 30), field(w, 12, 5));
-    let (n, d) = (rn(w), rd(w));
-    let (va, vd) = (cpu.v[n], cpu.v[d]);
+/// Integer "two-register miscellaneous", from the decoded form.
+pub fn two_reg_misc(cpu: &mut CpuState, insn: SimdInsn) -> Option<()> {
+    let SimdInsn::TwoRegMisc { op, unsigned: u, scalar, q, size, rd, rn } = insn else {
+        return None;
+    };
+    let (d, size) = (rd as usize, size as u32);
+    let (va, vd) = (cpu.v[rn as usize], cpu.v[d]);
     let signed = !u;
     let mut qc = false;
-    let vector_only = |ok: bool| if scalar { None } else { ok.then_some(()) };
-    let result: (u128, u32) = match (u, opcode) {
+    let shape = if scalar { Shape::scalar(8 << size) } else { Shape::vector(size, q) };
+    use MiscOp::*;
+    let result: (u128, u32) = match op {
         // REV64, REV32, REV16: reverse elements inside containers.
-        (false, 0b00000) | (true, 0b00000) | (false, 0b00001) => {
-            let container = match (u, opcode) {
-                (false, 0) => 64,
-                (true, 0) => 32,
+        Rev64 | Rev32 | Rev16 => {
+            let container = match op {
+                Rev64 => 64,
+                Rev32 => 32,
                 _ => 16,
             };
-            let shape = Shape::vector(size, q);
-            vector_only(shape.esize < container)?;
             let per = (container / shape.esize) as usize;
             let r = from_lanes(shape.lanes, shape.esize, |i| {
                 let base = i - i % per;
@@ -171,22 +171,17 @@ pub fn two_reg_misc(cpu: &mut CpuState, w: u32, scalar: bool) -> Option<()> {
             });
             (r, shape.bits())
         }
-        // SADDLP, UADDLP, SADALP, UADALP.
-        (_, 0b00010) | (_, 0b00110) => {
-            vector_only(size != 3)?;
-            let src = Shape::vector(size, q);
-            let e = src.esize;
-            let accumulate = opcode == 0b00110;
-            let r = from_lanes(src.lanes / 2, 2 * e, |i| {
+        AddLongPairwise | AddAccLongPairwise => {
+            let e = shape.esize;
+            let accumulate = op == AddAccLongPairwise;
+            let r = from_lanes(shape.lanes / 2, 2 * e, |i| {
                 let sum = int_of(lane(va, 2 * i, e), e, signed) + int_of(lane(va, 2 * i + 1, e), e, signed);
                 let acc = if accumulate { lane(vd, i, 2 * e) as i128 } else { 0 };
                 (sum + acc) as u64
             });
-            (r, src.bits())
+            (r, shape.bits())
         }
-        // SUQADD, USQADD: saturating accumulate of the other signedness.
-        (_, 0b00011) => {
-            let shape = shape_of(size, q, scalar)?;
+        SatAccumulateOther => {
             let e = shape.esize;
             let r = from_lanes(shape.lanes, e, |i| {
                 let v = int_of(lane(va, i, e), e, !signed) + int_of(lane(vd, i, e), e, signed);
@@ -194,13 +189,11 @@ pub fn two_reg_misc(cpu: &mut CpuState, w: u32, scalar: bool) -> Option<()> {
             });
             (r, shape.bits())
         }
-        (_, 0b00100) => {
-            vector_only(size != 3)?;
-            let shape = Shape::vector(size, q);
+        CountLeadingSign | CountLeadingZeros => {
             let e = shape.esize;
             let r = from_lanes(shape.lanes, e, |i| {
                 let x = lane(va, i, e) << (64 - e);
-                if u {
+                if op == CountLeadingZeros {
                     x.leading_zeros().min(e) as u64
                 } else {
                     let y = if (x as i64) < 0 { !x } else { x };
@@ -209,52 +202,30 @@ pub fn two_reg_misc(cpu: &mut CpuState, w: u32, scalar: bool) -> Option<()> {
             });
             (r, shape.bits())
         }
-        (false, 0b00101) => {
-            vector_only(size == 0)?;
-            let shape = Shape::vector(0, q);
-            (from_lanes(shape.lanes, 8, |i| lane(va, i, 8).count_ones() as u64), shape.bits())
+        PopCount => (from_lanes(shape.lanes, 8, |i| lane(va, i, 8).count_ones() as u64), shape.bits()),
+        Not | ReverseBits => {
+            let bytes = Shape::vector(0, q);
+            let r = if op == Not { !va } else { from_lanes(bytes.lanes, 8, |i| (lane(va, i, 8) as u8).reverse_bits() as u64) };
+            (r, bytes.bits())
         }
-        (true, 0b00101) => {
-            vector_only(size <= 1)?;
-            let shape = Shape::vector(0, q);
-            let r = if size == 0 { !va } else { from_lanes(shape.lanes, 8, |i| (lane(va, i, 8) as u8).reverse_bits() as u64) };
-            (r, shape.bits())
-        }
-        // SQABS, SQNEG.
-        (_, 0b00111) => {
-            let shape = shape_of(size, q, scalar)?;
+        SatAbs | SatNeg => {
             let e = shape.esize;
             let r = from_lanes(shape.lanes, e, |i| {
                 let x = sext(lane(va, i, e), e) as i128;
-                saturate(if u { -x } else { x.abs() }, e, true, &mut qc)
+                saturate(if op == SatNeg { -x } else { x.abs() }, e, true, &mut qc)
             });
             (r, shape.bits())
         }
-        // Compares with zero: CMGT, CMEQ, CMLT (U=0); CMGE, CMLE (U=1).
-        (_, 0b01000) | (_, 0b01001) | (false, 0b01010) => {
-            let shape = shape_of(size, q, scalar)?;
-            if scalar && size != 3 {
-                return None;
-            }
-            let r = match (u, opcode) {
-                (false, 0b01000) => test_lanes(shape, va, |x| x > 0),
-                (false, 0b01001) => test_lanes(shape, va, |x| x == 0),
-                (false, _) => test_lanes(shape, va, |x| x < 0),
-                (true, 0b01000) => test_lanes(shape, va, |x| x >= 0),
-                _ => test_lanes(shape, va, |x| x <= 0),
-            };
-            (r, shape.bits())
-        }
-        // ABS, NEG.
-        (_, 0b01011) => {
-            let shape = shape_of(size, q, scalar)?;
-            if scalar && size != 3 {
-                return None;
-            }
+        CompareGreaterZero => (test_lanes(shape, va, |x| x > 0), shape.bits()),
+        CompareEqualZero => (test_lanes(shape, va, |x| x == 0), shape.bits()),
+        CompareLessZero => (test_lanes(shape, va, |x| x < 0), shape.bits()),
+        CompareGreaterEqualZero => (test_lanes(shape, va, |x| x >= 0), shape.bits()),
+        CompareLessEqualZero => (test_lanes(shape, va, |x| x <= 0), shape.bits()),
+        Abs | Neg => {
             let e = shape.esize;
             let r = from_lanes(shape.lanes, e, |i| {
                 let x = sext(lane(va, i, e), e);
-                if u {
+                if op == Neg {
                     x.wrapping_neg() as u64
                 } else {
                     x.wrapping_abs() as u64
@@ -263,17 +234,14 @@ pub fn two_reg_misc(cpu: &mut CpuState, w: u32, scalar: bool) -> Option<()> {
             (r, shape.bits())
         }
         // XTN, SQXTN, UQXTN, SQXTUN: narrow to the low or (Q=1, "2") high half.
-        (false, 0b10010) | (_, 0b10100) | (true, 0b10010) => {
-            if size == 3 || (scalar && opcode == 0b10010 && !u) {
-                return None;
-            }
+        ExtractNarrow | SatExtractUnsignedNarrow | SatExtractNarrow => {
             let e = 8 << size;
             let count = if scalar { 1 } else { (64 / e) as usize };
             let narrowed = from_lanes(count, e, |i| {
                 let x = lane(va, i, 2 * e);
-                match (u, opcode) {
-                    (false, 0b10010) => x,
-                    (true, 0b10010) => saturate(sext(x, 2 * e) as i128, e, false, &mut qc),
+                match op {
+                    ExtractNarrow => x,
+                    SatExtractUnsignedNarrow => saturate(sext(x, 2 * e) as i128, e, false, &mut qc),
                     _ => saturate(int_of(x, 2 * e, signed), e, signed, &mut qc),
                 }
             });
@@ -286,13 +254,11 @@ pub fn two_reg_misc(cpu: &mut CpuState, w: u32, scalar: bool) -> Option<()> {
             }
         }
         // SHLL, SHLL2: widen and shift by the element size.
-        (true, 0b10011) => {
-            vector_only(size != 3)?;
+        ShiftLeftLong => {
             let e = 8 << size;
             let src = if q { va >> 64 } else { va };
             (from_lanes((64 / e) as usize, 2 * e, |i| lane(src, i, e) << e), 128)
         }
-        _ => return None,
     };
     write_v(cpu, d, result.0, result.1);
     if qc {
@@ -305,17 +271,6 @@ pub fn two_reg_misc(cpu: &mut CpuState, w: u32, scalar: bool) -> Option<()> {
 fn test_lanes(shape: Shape, va: u128, test: impl Fn(i64) -> bool) -> u128 {
     let e = shape.esize;
     map_lanes(shape, va, 0, 0, |a, _, _| all_ones_if(test(sext(a, e)), e))
-}
-
-/// A vector arrangement (64-bit elements need Q=1) or a scalar element of `size`.
-fn shape_of(size: u32, q: bool, scalar: bool) -> Option<Shape> {
-    if scalar {
-        Some(Shape::scalar(8 << size))
-    } else if size == 3 && !q {
-        None
-    } else {
-        Some(Shape::vector(size, q))
-    }
 }
 
 /// The "three different" group, from the decoded form: long, wide and narrowing-high forms.
