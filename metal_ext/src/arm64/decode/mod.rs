@@ -7,6 +7,7 @@
 //! rejects.
 
 mod branches;
+mod by_element;
 mod copy;
 mod crypto;
 mod exclusives;
@@ -31,7 +32,7 @@ pub use form::{Address, AtomicOp, Barrier, CacheOperation, ConstOrigin, Insn, Op
                SystemRegister, Unary, SIGN32, SIGN64, ZERO, ZR};
 pub(crate) use fields::zr;
 pub use immediates::{decode_bit_masks, move_wide};
-pub use simd_form::{BitwiseOp, CryptoOp, FmovReg, MiscOp, FpBinaryOp, FpMiscOp, FpThreeSameOp, FpType, FpUnaryOp, PermuteOp, ReduceOp, RoundMode, ShiftImmOp, SimdInsn, ThreeDifferentOp, ThreeSameOp, VReg,
+pub use simd_form::{BitwiseOp, CryptoOp, ElementOp, FmovReg, MiscOp, FpBinaryOp, FpMiscOp, FpThreeSameOp, FpType, FpUnaryOp, PermuteOp, ReduceOp, RoundMode, ShiftImmOp, SimdInsn, ThreeDifferentOp, ThreeSameOp, VReg,
                     VectorImmOp};
 
 /// Decodes `word` found at `pc` (branch targets and ADR/ADRP values are absolute), or None for
@@ -69,6 +70,8 @@ pub fn decode_simd_fp(word: u32) -> Option<SimdInsn> {
         permute::decode(word)
     } else if word & 0x8F80_0400 == 0x0F00_0400 {
         shift_immediate::decode(word)
+    } else if word & 0x8F00_0400 == 0x0F00_0000 {
+        by_element::decode(word)
     } else if word & 0x8F3E_0C00 == 0x0E20_0800 {
         two_register_misc::decode(word)
     } else if word & 0x8F20_0400 == 0x0E20_0400 {

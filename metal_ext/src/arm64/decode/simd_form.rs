@@ -375,6 +375,19 @@ pub enum FpMiscOp {
     Sqrt,
 }
 
+/// The operation of an Advanced SIMD "by element" instruction: a "three same" or "three
+/// different" integer multiply or an FP multiply (FMLA, FMLS, FMUL, FMULX) with one element of Vm.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ElementOp {
+    /// MUL, MLA, MLS, SQDMULH, SQRDMULH.
+    Same(ThreeSameOp),
+    /// SMLAL, UMLAL, SMLSL, UMLSL, SMULL, UMULL, SQDMLAL, SQDMLSL, SQDMULL.
+    Different(ThreeDifferentOp),
+    /// SQRDMLAH, SQRDMLSH (`sub`) (Armv8.1).
+    RoundingDoublingMulAccHigh { sub: bool },
+    Fp(FpThreeSameOp),
+}
+
 /// The operation of an Advanced SIMD "three different" instruction, by opcode (bits 15..12).
 /// `unsigned` (U) picks the S or U form, or for the narrowing-high forms the rounding one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -501,6 +514,11 @@ pub enum SimdInsn {
     /// `scalar`; `shift` is the amount (right or left as `op` says; the fraction bits for the
     /// conversions). Q picks the upper half ("2" forms) for the narrowing and lengthening forms.
     ShiftImm { op: ShiftImmOp, unsigned: bool, scalar: bool, q: bool, size: u8, shift: u8, rd: VReg, rn: VReg },
+    /// "By element": element `index` of rm (lanes of `size`: 1 or 2 for the integer forms, 0
+    /// half, 2 single, 3 double precision for the FP ones) as the second operand of `op`, on a
+    /// 64-bit (`q` false) or 128-bit vector or a `scalar`; `unsigned` as in the three-different
+    /// form.
+    ByElement { op: ElementOp, unsigned: bool, scalar: bool, q: bool, size: u8, index: u8, rd: VReg, rn: VReg, rm: VReg },
     /// Integer "three same" on lanes of `size` (0..=3: 8 to 64 bits) of a 64-bit (`q` false) or
     /// 128-bit vector, or on a `scalar`.
     ThreeSame { op: ThreeSameOp, unsigned: bool, scalar: bool, q: bool, size: u8, rd: VReg, rn: VReg, rm: VReg },

@@ -4,7 +4,7 @@
 
 use super::fields::{arrangement, bit, bits, elem, fp_arrangement, lane, not_executed, operand, r, uimm, v};
 use super::simd_crypto;
-use crate::arm64::decode::{decode_simd_fp, BitwiseOp, FpMiscOp, FpThreeSameOp, MiscOp, ReduceOp, SimdInsn, ThreeDifferentOp, ThreeSameOp};
+use crate::arm64::decode::{decode_simd_fp, BitwiseOp, ElementOp, FpMiscOp, FpThreeSameOp, MiscOp, ReduceOp, SimdInsn, ThreeDifferentOp, ThreeSameOp};
 use super::simd_immediate::{modified_immediate, shift_immediate};
 
 /// The note on the Advanced SIMD instructions added after Armv8.0 (rounding doubling multiply-
@@ -30,7 +30,7 @@ pub fn decode(w: u32) -> Option<String> {
                 shift_immediate(w)
             }
         } else {
-            indexed_element(w, scalar)
+            indexed_element(w)
         };
     }
     if bit(w, 21) == 1 {
@@ -236,6 +236,25 @@ fn three_different(w: u32) -> Option<String> {
         return None;
     };
     let (q, size, rd, rn, rm) = (q as u32, size as u32, rd as u32, rn as u32, rm as u32);
+    let name = three_different_name(op, unsigned);
+    if scalar {
+        return Some(format!("{name} {}{rd}, {}{rn}, {}{rm}", elem(size + 1), elem(size), elem(size)));
+    }
+    let name = format!("{name}{}", if q == 1 { "2" } else { "" });
+    let wide = if size == 3 { "1q" } else { arrangement(size + 1, 1) };
+    let narrow = arrangement(size, q);
+    Some(match op {
+        ThreeDifferentOp::AddWide | ThreeDifferentOp::SubWide => {
+            format!("{name} {}, {}, {}", v(rd, wide), v(rn, wide), v(rm, narrow))
+        }
+        ThreeDifferentOp::AddHighNarrow | ThreeDifferentOp::SubHighNarrow => {
+            format!("{name} {}, {}, {}", v(rd, narrow), v(rn, wide), v(rm, wide))
+        }
+        _ => format!("{name} {}, {}, {}", v(rd, wide), v(rn, narrow), v(rm, narrow)),
+    })
+}
+
+fn three_different_name(op: ThreeDifferentOp, unsigned: bool) -> &'static str {
     const NAMES: [[&str; 2]; 15] = [
         ["saddl", "uaddl"],
         ["saddw", "uaddw"],
@@ -253,22 +272,7 @@ fn three_different(w: u32) -> Option<String> {
         ["sqdmull", ""],
         ["pmull", ""],
     ];
-    let name = NAMES[op as usize][unsigned as usize];
-    if scalar {
-        return Some(format!("{name} {}{rd}, {}{rn}, {}{rm}", elem(size + 1), elem(size), elem(size)));
-    }
-    let name = format!("{name}{}", if q == 1 { "2" } else { "" });
-    let wide = if size == 3 { "1q" } else { arrangement(size + 1, 1) };
-    let narrow = arrangement(size, q);
-    Some(match op {
-        ThreeDifferentOp::AddWide | ThreeDifferentOp::SubWide => {
-            format!("{name} {}, {}, {}", v(rd, wide), v(rn, wide), v(rm, narrow))
-        }
-        ThreeDifferentOp::AddHighNarrow | ThreeDifferentOp::SubHighNarrow => {
-            format!("{name} {}, {}, {}", v(rd, narrow), v(rn, wide), v(rm, wide))
-        }
-        _ => format!("{name} {}, {}, {}", v(rd, wide), v(rn, narrow), v(rm, narrow)),
-    })
+    NAMES[op as usize][unsigned as usize]
 }
 
 /// "Two-register miscellaneous", integer and floating point, printed from the decoded form.
@@ -572,80 +576,40 @@ fn copy(w: u32) -> Option<String> {
     })
 }
 
-fn indexed_element(w: u32, scalar: bool) -> Option<String> {
-    let (q, u, size, opcode) = (bit(w, 30), bit(w, 29), bits(w, 23, 22), bits(w, 15, 12));
-    let (l, m, h) = (bit(w, 21), bit(w, 20), bit(w, 11));
-    let (rn, rd) = (bits(w, 9, 5), bits(w, 4, 0));
-    let name = match (u, opcode) {
-        (0, 1) => "fmla",
-        (0, 5) => "fmls",
-        (0, 9) => "fmul",
-        (1, 9) => "fmulx",
-        (0, 2) => "smlal",
-        (0, 3) => "sqdmlal",
-        (0, 6) => "smlsl",
-        (0, 7) => "sqdmlsl",
-        (0, 8) => "mul",
-        (0, 10) => "smull",
-        (0, 11) => "sqdmull",
-        (0, 12) => "sqdmulh",
-        (0, 13) => "sqrdmulh",
-        (1, 0) => "mla",
-        (1, 2) => "umlal",
-        (1, 4) => "mls",
-        (1, 6) => "umlsl",
-        (1, 10) => "umull",
-        (1, 13) => "sqrdmlah",
-        (1, 15) => "sqrdmlsh",
-        _ if scalar => return None,
-        _ => return not_executed(w, LATER),
+/// "By element", printed from the decoded form; the later by-element forms (dot products,
+/// FMLAL, FCMLA, BFloat16, int8 matrix multiply) read as `.inst` with a note.
+fn indexed_element(w: u32) -> Option<String> {
+    let Some(SimdInsn::ByElement { op, unsigned, scalar, q, size, index, rd, rn, rm }) = decode_simd_fp(w) else {
+        let later = matches!((bit(w, 29), bits(w, 15, 12)), (0, 0 | 4 | 14 | 15) | (1, 1 | 3 | 5 | 7 | 8 | 11 | 12 | 14));
+        return if later && bit(w, 28) == 0 { not_executed(w, LATER) } else { None };
     };
-    if name.starts_with('f') {
-        let (e, index, rm) = match size {
-            0 => ("h", h << 2 | l << 1 | m, bits(w, 19, 16)),
-            2 => ("s", h << 1 | l, m << 4 | bits(w, 19, 16)),
-            3 if l == 0 => ("d", h, m << 4 | bits(w, 19, 16)),
-            _ => return None,
-        };
-        let arr = match size {
-            _ if scalar => "",
-            0 => arrangement(1, q),
-            _ => fp_arrangement(size & 1, q)?,
-        };
-        let o = |n| operand(n, scalar, e, arr);
-        let index = lane(index);
-        return Some(format!("{name} {}, {}, v{rm}.{e}{index}", o(rd), o(rn)));
-    }
-    let (index, rm) = match size {
-        1 => (h << 2 | l << 1 | m, bits(w, 19, 16)),
-        2 => (h << 1 | l, m << 4 | bits(w, 19, 16)),
-        _ => return None,
+    let (q, size, rd, rn) = (q as u32, size as u32, rd as u32, rn as u32);
+    let index = lane(index as u32);
+    let name = match op {
+        ElementOp::Fp(op) => {
+            let e = ["h", "", "s", "d"][size as usize];
+            let arr = match size {
+                _ if scalar => "",
+                0 => arrangement(1, q),
+                _ => fp_arrangement(size & 1, q)?,
+            };
+            let o = |n| operand(n, scalar, e, arr);
+            return Some(format!("{} {}, {}, v{rm}.{e}{index}", fp_three_same_op_name(op), o(rd), o(rn)));
+        }
+        ElementOp::Same(op) => three_same_name(op, false),
+        ElementOp::Different(op) => three_different_name(op, unsigned),
+        ElementOp::RoundingDoublingMulAccHigh { sub } => if sub { "sqrdmlsh" } else { "sqrdmlah" },
     };
     let e = elem(size);
-    let index = lane(index);
-    let long = matches!(opcode, 2 | 3 | 6 | 7 | 10 | 11);
+    let long = matches!(op, ElementOp::Different(_));
     if scalar {
-        if !matches!(
-            name,
-            "sqdmlal" | "sqdmlsl" | "sqdmull" | "sqdmulh" | "sqrdmulh" | "sqrdmlah" | "sqrdmlsh"
-        ) {
-            return None;
-        }
         let d = if long { elem(size + 1) } else { e };
         return Some(format!("{name} {d}{rd}, {e}{rn}, v{rm}.{e}{index}"));
     }
     let arr = arrangement(size, q);
     Some(if long {
-        let name = if q == 1 {
-            format!("{name}2")
-        } else {
-            name.to_string()
-        };
-        format!(
-            "{name} {}, {}, v{rm}.{e}{index}",
-            v(rd, arrangement(size + 1, 1)),
-            v(rn, arr)
-        )
+        let suffix2 = if q == 1 { "2" } else { "" };
+        format!("{name}{suffix2} {}, {}, v{rm}.{e}{index}", v(rd, arrangement(size + 1, 1)), v(rn, arr))
     } else {
         format!("{name} {}, {}, v{rm}.{e}{index}", v(rd, arr), v(rn, arr))
     })

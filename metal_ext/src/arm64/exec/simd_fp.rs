@@ -64,7 +64,7 @@ fn decode_and_run(cpu: &mut CpuState, w: u32) -> Option<()> {
                 simd_shift::execute(cpu, decode_simd_fp(w)?)
             }
         } else {
-            simd_elem::execute(cpu, w, scalar)
+            simd_elem::execute(cpu, decode_simd_fp(w)?)
         };
     }
     if bit(w, 21) {

@@ -12,17 +12,6 @@ pub fn bit(word: u32, n: u32) -> bool {
     word >> n & 1 == 1
 }
 
-/// Rd, Rn, Rm (bits 4..0, 9..5, 20..16).
-pub fn rd(word: u32) -> usize {
-    field(word, 0, 5) as usize
-}
-pub fn rn(word: u32) -> usize {
-    field(word, 5, 5) as usize
-}
-pub fn rm(word: u32) -> usize {
-    field(word, 16, 5) as usize
-}
-
 pub fn ones(bits: u32) -> u64 {
     if bits >= 64 {
         u64::MAX

@@ -6,22 +6,9 @@
 use super::fp_env::{with_fp_env, Fmt, FpEnv, Rounding};
 use super::fp_estimate::{unsigned_recip_estimate, unsigned_rsqrt_estimate};
 use super::fp_ops::{CompareOp, LaneCompare};
-use super::lanes::{bit, field, from_lanes, lane, map_lanes, ones, rd, rm, rn, unzip, write_v, Shape};
+use super::lanes::{from_lanes, lane, map_lanes, ones, unzip, write_v, Shape};
 use crate::arm64::decode::{FpMiscOp, FpThreeSameOp, ReduceOp, RoundMode, SimdInsn};
 use crate::arm64::state::CpuState;
-
-/// Lanes of 32 or 64 bits (`sz`, bit 22); a vector of doubles needs Q=1.
-fn fp_shape(w: u32, scalar: bool) -> Option<(Shape, Fmt)> {
-    let esize = if bit(w, 22) { 64 } else { 32 };
-    let shape = if scalar {
-        Shape::scalar(esize)
-    } else if esize == 64 && !bit(w, 30) {
-        return None;
-    } else {
-        Shape { esize, lanes: (if bit(w, 30) { 128 } else { 64 } / esize) as usize }
-    };
-    Some((shape, Fmt::of_bits(esize)))
-}
 
 /// A two-operand lane operation of the "three same" group (pairwise forms as their base
 /// operation). `acc` is the destination lane (FMLA, FMLS).
@@ -218,42 +205,16 @@ pub fn scalar_pairwise(cpu: &mut CpuState, op: ReduceOp, double: bool, d: usize,
     write_v(cpu, d, r as u128, e);
 }
 
-/// FP by element: FMLA, FMLS, FMUL, FMULX (vector and scalar), with the element of Vm at index.
-pub fn by_element(cpu: &mut CpuState, w: u32, scalar: bool) -> Option<()> {
-    let (u, sz, opcode) = (bit(w, 29), bit(w, 22), field(w, 12, 4));
-    if !bit(w, 23) {
-        return None; // half precision
+/// FP by element: FMLA, FMLS, FMUL, FMULX (vector and scalar), with element `index` of Vm;
+/// half precision (`size` 0, Armv8.2) is undefined here.
+pub fn by_element(cpu: &mut CpuState, op: FpThreeSameOp, scalar: bool, q: bool, size: u8, index: u8, [rd, rn, rm]: [u8; 3]) -> Option<()> {
+    if size == 0 {
+        return None;
     }
-    let kind = match (u, opcode) {
-        (false, 0b0001) => 0,
-        (false, 0b0101) => 1,
-        (false, 0b1001) => 2,
-        (true, 0b1001) => 3,
-        _ => return None,
-    };
-    let (h, l) = (bit(w, 11) as usize, bit(w, 21) as usize);
-    let index = if sz {
-        if l == 1 {
-            return None;
-        }
-        h
-    } else {
-        h << 1 | l
-    };
-    let (shape, fmt) = fp_shape(w, scalar)?;
-    let e = shape.esize;
-    let elem = lane(cpu.v[rm(w)], index, e);
-    let (va, vd) = (cpu.v[rn(w)], cpu.v[rd(w)]);
-    let r = with_fp_env(cpu, |env| {
-        map_lanes(shape, va, 0, vd, |a, _, acc| {
-            match kind {
-                0 => env.mul_add(fmt, acc, a, elem),
-                1 => env.mul_add(fmt, acc, a ^ fmt.sign_bit(), elem),
-                2 => env.mul(fmt, a, elem),
-                _ => env.mulx(fmt, a, elem),
-            }
-        })
-    });
-    write_v(cpu, rd(w), r, shape.bits());
+    let (shape, fmt) = fp_lanes(scalar, q, size == 3);
+    let elem = lane(cpu.v[rm as usize], index as usize, shape.esize);
+    let (va, vd) = (cpu.v[rn as usize], cpu.v[rd as usize]);
+    let r = with_fp_env(cpu, |env| map_lanes(shape, va, 0, vd, |a, _, acc| binary(env, fmt, op, a, elem, acc)));
+    write_v(cpu, rd as usize, r, shape.bits());
     Some(())
 }
