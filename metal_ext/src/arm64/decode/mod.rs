@@ -1,5 +1,5 @@
 //! The one decoded form of the A64 integer, branch and load/store instructions (`form`) and of
-//! SIMD&FP data processing (`simd_form`, so far scalar FP): operands,
+//! SIMD&FP data processing (`simd_form`: scalar FP and the Advanced SIMD families): operands,
 //! widths and addressing modes worked out once from the word, with every field combination the
 //! architecture leaves unallocated rejected here. The interpreter, the code cache's handlers,
 //! the block compiler and the disassembler all read this form, so that an instruction's meaning
@@ -47,15 +47,12 @@ pub fn decode(word: u32, pc: u64) -> Option<Insn> {
     }
 }
 
-/// Decodes a SIMD&FP data-processing word (bits 27..25 = 111) of the families the form covers so
-/// far: scalar floating point (bit 28 set, bit 30 clear), the Advanced SIMD modified
-/// immediates (bits 31, 28..19 = 0, 0111100000 and bit 10 set) and the reductions across lanes
-/// and scalar pairwise (bit 31 clear, bits 27..17 = 1110x110000, bits 11..10 = 10), and the
-/// copies (bit 31 clear, bits 27..21 = 1110000, bit 15 clear, bit 10 set), and the permutes,
-/// EXT and table lookups (bits 31, 28..24 = 0, 01110, bits 21, 15 and 10 clear), and the AES and
-/// SHA instructions (see `crypto`). None for an
-/// unallocated word of those families; the other Advanced SIMD words are for their readers to
-/// decode, not this.
+/// Decodes a SIMD&FP data-processing word (bits 27..25 = 111): scalar floating point (bit 28
+/// set, bit 30 clear) and the Advanced SIMD families, each recognised by its fixed bits (the
+/// family files say which): modified immediates, reductions, copies, permutes, shifts by
+/// immediate, by element, two-register miscellaneous, three same, three different, and the
+/// AES/SHA instructions. None for a word no family allocates (the FP16 and post-Armv8.0 forms
+/// the disassembler still names are its own business).
 #[inline(always)]
 pub fn decode_simd_fp(word: u32) -> Option<SimdInsn> {
     if word & (1 << 28) != 0 && word & (1 << 30) == 0 {

@@ -1,12 +1,11 @@
 //! The decoded form of SIMD&FP data processing (op0 = x111), read by the interpreter and the
-//! disassembler. So far it holds scalar floating point and, of Advanced SIMD, the modified
-//! immediates, the reductions (across lanes, scalar pairwise), the copies (DUP, INS, UMOV,
-//! SMOV), and the permutes, EXT and table lookups; the other Advanced SIMD families are still
-//! decoded by their readers (see `decode_simd_fp`).
+//! disassembler: scalar floating point and the Advanced SIMD families (modified immediates,
+//! reductions, copies, permutes, shifts by immediate, by element, two-register miscellaneous,
+//! three same, three different, AES and SHA), vector and scalar.
 //!
 //! The form holds every encoding capstone names in these families, including a few the core
-//! does not execute (half-precision arithmetic, BFCVT, FJCVTZS, FRINT32/64): the interpreter
-//! rejects those, the disassembler prints them.
+//! does not execute (half-precision arithmetic, BFCVT, BFCVTN, FJCVTZS, FRINT32/64, SQRDMLAH):
+//! the interpreter rejects those, the disassembler prints them.
 
 /// A SIMD&FP register number (v0..v31) or, where the operand is a general register, its field
 /// value (31 is XZR/WZR there).

@@ -1,8 +1,7 @@
 //! Data processing on the SIMD & FP registers (op0 = x111): scalar FP and AdvSIMD, the whole
 //! ARMv8.0-A group including the cryptographic extension (FP16 arithmetic, an ARMv8.2 feature,
-//! is undefined, as on a Cortex-A53). This file decodes the instruction class; each class lives
-//! in a submodule. Scalar FP, the modified immediates, the reductions, the copies and the permutes are
-//! executed from the decoded form (`decode::SimdInsn`); the other Advanced SIMD families still decode their own fields.
+//! is undefined, as on a Cortex-A53). Every class is executed from the decoded form
+//! (`decode::SimdInsn`) by its submodule; this file picks the submodule.
 //!
 //! Floating point is computed in software on exact integers (`fp_env`, `fp_ops`): every FPCR
 //! rounding mode, FZ, DN and AHP is honoured, FPSR's cumulative flags (IOC, DZC, OFC, UFC, IXC,
@@ -32,72 +31,40 @@ mod tests;
 use super::exception::Exception;
 use crate::arm64::decode::{decode_simd_fp, SimdInsn};
 use crate::arm64::state::CpuState;
-use lanes::{bit, field};
+use lanes::bit;
 
 /// Executes one instruction of the group (the caller advances the pc), or reports it undefined.
 pub fn execute(cpu: &mut CpuState, word: u32) -> Result<(), Exception> {
     decode_and_run(cpu, word).ok_or(Exception::Undefined { pc: cpu.pc, word })
 }
 
-/// Every path checks its encoding before writing state, so `None` leaves the state untouched.
+/// Every executor leaves the state untouched when it returns `None` (a decoded form the core
+/// does not execute, such as half precision).
 fn decode_and_run(cpu: &mut CpuState, w: u32) -> Option<()> {
-    let scalar_fp = bit(w, 28) && !bit(w, 30);
-    if scalar_fp {
+    // Scalar FP first and on its own: the hottest group, decoded and executed inline.
+    if bit(w, 28) && !bit(w, 30) {
         return fp_scalar::execute(cpu, decode_simd_fp(w)?);
     }
-    if bit(w, 31) {
-        return None;
-    }
-    // Bit 28 separates the scalar AdvSIMD forms (01U11110/11111) from the vector ones (0QU01110/01111).
-    let scalar = bit(w, 28);
-    if bit(w, 24) {
-        return if bit(w, 10) {
-            if bit(w, 23) {
-                None
-            } else if field(w, 19, 4) == 0 {
-                if scalar {
-                    None
-                } else {
-                    simd_imm::execute(cpu, decode_simd_fp(w)?)
-                }
-            } else {
-                simd_shift::execute(cpu, decode_simd_fp(w)?)
-            }
-        } else {
-            simd_elem::execute(cpu, decode_simd_fp(w)?)
-        };
-    }
-    if bit(w, 21) {
-        return match field(w, 10, 2) {
-            0b01 | 0b11 => match decode_simd_fp(w)? {
-                insn @ SimdInsn::FpThreeSame { .. } => simd_float::three_same(cpu, insn),
-                insn @ SimdInsn::Bitwise { .. } => simd_int::bitwise(cpu, insn),
-                insn => simd_int::three_same(cpu, insn),
-            },
-            0b00 => simd_int::three_different(cpu, decode_simd_fp(w)?),
-            _ => match field(w, 17, 4) {
-                0b0000 => match decode_simd_fp(w)? {
-                    insn @ SimdInsn::FpTwoRegMisc { .. } => simd_float::two_reg_misc(cpu, insn),
-                    insn => simd_int::two_reg_misc(cpu, insn),
-                },
-                0b1000 => simd_across::execute(cpu, decode_simd_fp(w)?),
-                0b0100 => simd_crypto::execute(cpu, decode_simd_fp(w)?),
-                _ => None,
-            },
-        };
-    }
-    let bit15 = bit(w, 15);
-    if field(w, 21, 3) == 0 && !bit15 && bit(w, 10) {
-        return simd_permute::copy(cpu, decode_simd_fp(w)?);
-    }
-    if scalar && !bit15 && !bit(w, 29) && field(w, 10, 2) == 0 {
-        return simd_crypto::execute(cpu, decode_simd_fp(w)?);
-    }
-    if scalar || bit15 {
-        return None;
-    }
-    match (bit(w, 29), field(w, 10, 2)) {
-        (false, 0b10) | (true, 0b00 | 0b10) | (false, 0b00) => simd_permute::permute(cpu, decode_simd_fp(w)?),
+    let insn = decode_simd_fp(w)?;
+    match insn {
+        SimdInsn::VectorImm { .. } => simd_imm::execute(cpu, insn),
+        SimdInsn::ShiftImm { .. } => simd_shift::execute(cpu, insn),
+        SimdInsn::ByElement { .. } => simd_elem::execute(cpu, insn),
+        SimdInsn::ThreeSame { .. } => simd_int::three_same(cpu, insn),
+        SimdInsn::Bitwise { .. } => simd_int::bitwise(cpu, insn),
+        SimdInsn::FpThreeSame { .. } => simd_float::three_same(cpu, insn),
+        SimdInsn::ThreeDifferent { .. } => simd_int::three_different(cpu, insn),
+        SimdInsn::TwoRegMisc { .. } => simd_int::two_reg_misc(cpu, insn),
+        SimdInsn::FpTwoRegMisc { .. } => simd_float::two_reg_misc(cpu, insn),
+        SimdInsn::AcrossLanes { .. } | SimdInsn::PairwiseScalar { .. } => simd_across::execute(cpu, insn),
+        SimdInsn::Crypto { .. } => simd_crypto::execute(cpu, insn),
+        SimdInsn::DupElement { .. }
+        | SimdInsn::DupGeneral { .. }
+        | SimdInsn::InsElement { .. }
+        | SimdInsn::InsGeneral { .. }
+        | SimdInsn::MoveToGeneral { .. } => simd_permute::copy(cpu, insn),
+        SimdInsn::Permute { .. } | SimdInsn::Extract { .. } | SimdInsn::Table { .. } => simd_permute::permute(cpu, insn),
+        // The scalar FP forms, which the test above has already taken.
         _ => None,
     }
 }
