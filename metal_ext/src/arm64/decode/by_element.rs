@@ -4,7 +4,8 @@
 
 use super::simd_form::{ElementOp, FpThreeSameOp, SimdInsn, ThreeDifferentOp, ThreeSameOp};
 
-pub(super) fn decode(w: u32) -> Option<SimdInsn> {
+#[inline(always)]
+pub(crate) fn decode(w: u32) -> Option<SimdInsn> {
     let (q, unsigned, scalar) = (w >> 30 & 1 == 1, w >> 29 & 1 == 1, w >> 28 & 1 == 1);
     let (size, opcode) = (((w >> 22) & 3) as u8, (w >> 12) & 15);
     let (h, l, m) = ((w >> 11) & 1, (w >> 21) & 1, (w >> 20) & 1);

@@ -47,6 +47,20 @@ pub fn decode(word: u32, pc: u64) -> Option<Insn> {
     }
 }
 
+/// The Advanced SIMD family decoders one by one, for a reader that has already told the families
+/// apart by their fixed bits (the interpreter's dispatcher, sparing the hot path the chain of
+/// tests in `decode_simd_fp`): each gives what `decode_simd_fp` gives for a word of its family.
+pub(crate) mod simd_family {
+    pub(crate) use super::by_element::decode as by_element;
+    pub(crate) use super::copy::decode as copy;
+    pub(crate) use super::modified_immediate::decode as modified_immediate;
+    pub(crate) use super::reduction::decode as reduction;
+    pub(crate) use super::shift_immediate::decode as shift_immediate;
+    pub(crate) use super::three_different::decode as three_different;
+    pub(crate) use super::three_same::decode as three_same;
+    pub(crate) use super::two_register_misc::decode as two_register_misc;
+}
+
 /// Decodes a SIMD&FP data-processing word (bits 27..25 = 111): scalar floating point (bit 28
 /// set, bit 30 clear) and the Advanced SIMD families, each recognised by its fixed bits (the
 /// family files say which): modified immediates, reductions, copies, permutes, shifts by

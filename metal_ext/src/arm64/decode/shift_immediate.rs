@@ -4,7 +4,8 @@
 
 use super::simd_form::{ShiftImmOp, SimdInsn};
 
-pub(super) fn decode(w: u32) -> Option<SimdInsn> {
+#[inline(always)]
+pub(crate) fn decode(w: u32) -> Option<SimdInsn> {
     let (q, unsigned, scalar) = (w >> 30 & 1 == 1, w >> 29 & 1 == 1, w >> 28 & 1 == 1);
     let (immh, opcode) = ((w >> 19) & 15, (w >> 11) & 31);
     let (rd, rn) = ((w & 31) as u8, ((w >> 5) & 31) as u8);

@@ -3,7 +3,8 @@
 
 use super::simd_form::{SimdInsn, ThreeDifferentOp};
 
-pub(super) fn decode(w: u32) -> Option<SimdInsn> {
+#[inline(always)]
+pub(crate) fn decode(w: u32) -> Option<SimdInsn> {
     let (q, unsigned, scalar) = (w >> 30 & 1 == 1, w >> 29 & 1 == 1, w >> 28 & 1 == 1);
     let (size, opcode) = (((w >> 22) & 3) as u8, (w >> 12) & 15);
     let (rd, rn, rm) = ((w & 31) as u8, ((w >> 5) & 31) as u8, ((w >> 16) & 31) as u8);

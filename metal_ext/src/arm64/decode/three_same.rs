@@ -4,7 +4,8 @@
 
 use super::simd_form::{BitwiseOp, FpThreeSameOp, SimdInsn, ThreeSameOp};
 
-pub(super) fn decode(w: u32) -> Option<SimdInsn> {
+#[inline(always)]
+pub(crate) fn decode(w: u32) -> Option<SimdInsn> {
     let (q, unsigned, scalar) = (w >> 30 & 1 == 1, w >> 29 & 1 == 1, w >> 28 & 1 == 1);
     let (size, opcode) = (((w >> 22) & 3) as u8, (w >> 11) & 31);
     let (rd, rn, rm) = ((w & 31) as u8, ((w >> 5) & 31) as u8, ((w >> 16) & 31) as u8);
@@ -78,6 +79,7 @@ pub(super) fn decode(w: u32) -> Option<SimdInsn> {
 }
 
 /// The FP opcodes, keyed by U, a (bit 23) and opcode<2:0>; sz (bit 22) picks double precision.
+#[inline(always)]
 fn floating_point(w: u32, scalar: bool, q: bool, [rd, rn, rm]: [u8; 3]) -> Option<SimdInsn> {
     use FpThreeSameOp::*;
     let double = w >> 22 & 1 == 1;

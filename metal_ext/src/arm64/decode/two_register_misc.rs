@@ -4,7 +4,8 @@
 
 use super::simd_form::{FpMiscOp, MiscOp, RoundMode, SimdInsn};
 
-pub(super) fn decode(w: u32) -> Option<SimdInsn> {
+#[inline(always)]
+pub(crate) fn decode(w: u32) -> Option<SimdInsn> {
     let (q, unsigned, scalar) = (w >> 30 & 1 == 1, w >> 29 & 1 == 1, w >> 28 & 1 == 1);
     let (size, opcode) = (((w >> 22) & 3) as u8, (w >> 12) & 31);
     let (rd, rn) = ((w & 31) as u8, ((w >> 5) & 31) as u8);
@@ -61,6 +62,7 @@ pub(super) fn decode(w: u32) -> Option<SimdInsn> {
 
 /// The FP opcodes, by U, a (bit 23) and opcode; sz (bit 22) picks double precision (or, for the
 /// precision conversions, single to double rather than half to single).
+#[inline(always)]
 fn floating_point(w: u32, scalar: bool, q: bool, rd: u8, rn: u8) -> Option<SimdInsn> {
     use FpMiscOp::*;
     let (u, a, double, opcode) = (w >> 29 & 1 == 1, w >> 23 & 1 == 1, w >> 22 & 1 == 1, (w >> 12) & 31);

@@ -47,6 +47,7 @@ fn fp_lanes(scalar: bool, q: bool, double: bool) -> (Shape, Fmt) {
 }
 
 /// FP "three same", from the decoded form.
+#[inline(always)]
 pub fn three_same(cpu: &mut CpuState, insn: SimdInsn) -> Option<()> {
     let SimdInsn::FpThreeSame { op, scalar, q, double, rd, rn, rm } = insn else {
         return None;

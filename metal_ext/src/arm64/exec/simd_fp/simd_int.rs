@@ -58,6 +58,7 @@ pub fn poly_mul(a: u64, b: u64) -> u128 {
 }
 
 /// AND, BIC, ORR, ORN, EOR, BSL, BIT, BIF, from the decoded form.
+#[inline(always)]
 pub fn bitwise(cpu: &mut CpuState, insn: SimdInsn) -> Option<()> {
     let SimdInsn::Bitwise { op, q, rd, rn, rm } = insn else {
         return None;
@@ -78,6 +79,7 @@ pub fn bitwise(cpu: &mut CpuState, insn: SimdInsn) -> Option<()> {
 }
 
 /// Integer "three same", from the decoded form.
+#[inline(always)]
 pub fn three_same(cpu: &mut CpuState, insn: SimdInsn) -> Option<()> {
     let SimdInsn::ThreeSame { rm, .. } = insn else {
         return None;
@@ -87,6 +89,7 @@ pub fn three_same(cpu: &mut CpuState, insn: SimdInsn) -> Option<()> {
 }
 
 /// Integer "three same" with the second operand given (by-element forms pass a broadcast lane).
+#[inline(always)]
 pub fn three_same_with(cpu: &mut CpuState, insn: SimdInsn, vb: u128) -> Option<()> {
     let SimdInsn::ThreeSame { op, unsigned, scalar, q, size, rd, rn, .. } = insn else {
         return None;
@@ -146,6 +149,7 @@ pub fn three_same_with(cpu: &mut CpuState, insn: SimdInsn, vb: u128) -> Option<(
 }
 
 /// Integer "two-register miscellaneous", from the decoded form.
+#[inline(always)]
 pub fn two_reg_misc(cpu: &mut CpuState, insn: SimdInsn) -> Option<()> {
     let SimdInsn::TwoRegMisc { op, unsigned: u, scalar, q, size, rd, rn } = insn else {
         return None;
@@ -274,6 +278,7 @@ fn test_lanes(shape: Shape, va: u128, test: impl Fn(i64) -> bool) -> u128 {
 }
 
 /// The "three different" group, from the decoded form: long, wide and narrowing-high forms.
+#[inline(always)]
 pub fn three_different(cpu: &mut CpuState, insn: SimdInsn) -> Option<()> {
     let SimdInsn::ThreeDifferent { rm, .. } = insn else {
         return None;

@@ -8,6 +8,7 @@ use crate::arm64::decode::{ShiftImmOp, SimdInsn};
 use crate::arm64::state::CpuState;
 
 /// A shift by immediate, from the decoded form.
+#[inline(always)]
 pub fn execute(cpu: &mut CpuState, insn: SimdInsn) -> Option<()> {
     let SimdInsn::ShiftImm { op, unsigned, scalar, q, size, shift, rd, rn } = insn else {
         return None;
