@@ -5,7 +5,7 @@
 use super::simd_form::SimdInsn;
 
 #[inline(always)]
-pub(super) fn decode(w: u32) -> Option<SimdInsn> {
+pub(crate) fn decode(w: u32) -> Option<SimdInsn> {
     let (q, op, imm5, imm4) = (w >> 30 & 1 == 1, w >> 29 & 1 == 1, (w >> 16) & 31, (w >> 11) & 15);
     let (rd, rn) = ((w & 31) as u8, ((w >> 5) & 31) as u8);
     let size = imm5.trailing_zeros();

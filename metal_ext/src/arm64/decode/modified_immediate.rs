@@ -4,7 +4,7 @@
 use super::simd_form::{SimdInsn, VectorImmOp};
 
 #[inline(always)]
-pub(super) fn decode(w: u32) -> Option<SimdInsn> {
+pub(crate) fn decode(w: u32) -> Option<SimdInsn> {
     let (q, op, cmode, o2) = (w >> 30 & 1 == 1, w >> 29 & 1 == 1, (w >> 12) & 15, w >> 11 & 1 == 1);
     let imm8 = ((w >> 16 & 7) << 5 | (w >> 5) & 31) as u8;
     let rd = (w & 31) as u8;

@@ -3,7 +3,8 @@
 
 use super::simd_form::{ReduceOp, SimdInsn};
 
-pub(super) fn decode(w: u32) -> Option<SimdInsn> {
+#[inline(always)]
+pub(crate) fn decode(w: u32) -> Option<SimdInsn> {
     let (q, u, size, opcode) = (w >> 30 & 1 == 1, w >> 29 & 1 == 1, ((w >> 22) & 3) as u8, (w >> 12) & 31);
     let (rd, rn) = ((w & 31) as u8, ((w >> 5) & 31) as u8);
     let fp_op = |opcode: u32| match (opcode, size >> 1) {

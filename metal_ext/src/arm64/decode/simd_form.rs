@@ -1,12 +1,11 @@
 //! The decoded form of SIMD&FP data processing (op0 = x111), read by the interpreter and the
-//! disassembler. So far it holds scalar floating point and, of Advanced SIMD, the modified
-//! immediates, the reductions (across lanes, scalar pairwise), the copies (DUP, INS, UMOV,
-//! SMOV), and the permutes, EXT and table lookups; the other Advanced SIMD families are still
-//! decoded by their readers (see `decode_simd_fp`).
+//! disassembler: scalar floating point and the Advanced SIMD families (modified immediates,
+//! reductions, copies, permutes, shifts by immediate, by element, two-register miscellaneous,
+//! three same, three different, AES and SHA), vector and scalar.
 //!
 //! The form holds every encoding capstone names in these families, including a few the core
-//! does not execute (half-precision arithmetic, BFCVT, FJCVTZS, FRINT32/64): the interpreter
-//! rejects those, the disassembler prints them.
+//! does not execute (half-precision arithmetic, BFCVT, BFCVTN, FJCVTZS, FRINT32/64, SQRDMLAH):
+//! the interpreter rejects those, the disassembler prints them.
 
 /// A SIMD&FP register number (v0..v31) or, where the operand is a general register, its field
 /// value (31 is XZR/WZR there).
@@ -138,6 +137,318 @@ pub enum PermuteOp {
     Zip,
 }
 
+/// The operation of an Advanced SIMD shift by immediate; `unsigned` (U) picks the S or U form.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ShiftImmOp {
+    /// SSHR, USHR, SRSHR, URSHR, SSRA, USRA, SRSRA, URSRA.
+    ShiftRight { round: bool, accumulate: bool },
+    /// SRI.
+    ShiftRightInsert,
+    /// SHL.
+    ShiftLeft,
+    /// SLI.
+    ShiftLeftInsert,
+    /// SQSHLU: signed in, unsigned saturated out.
+    SatShiftLeftUnsigned,
+    /// SQSHL, UQSHL (immediate).
+    SatShiftLeft,
+    /// SHRN, RSHRN.
+    ShiftRightNarrow { round: bool },
+    /// SQSHRUN, SQRSHRUN: signed in, unsigned saturated out.
+    SatShiftRightNarrowUnsigned { round: bool },
+    /// SQSHRN, UQSHRN, SQRSHRN, UQRSHRN.
+    SatShiftRightNarrow { round: bool },
+    /// SSHLL, USHLL.
+    ShiftLeftLong,
+    /// SCVTF, UCVTF (vector or scalar, fixed point).
+    FixedToFp,
+    /// FCVTZS, FCVTZU (vector or scalar, fixed point).
+    FpToFixed,
+}
+
+/// The integer operations of Advanced SIMD "three same", by opcode (bits 15..11) and, where the
+/// two differ in more than signedness, U; otherwise `unsigned` (U) picks the S or U form.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ThreeSameOp {
+    /// SHADD, UHADD.
+    HalvingAdd,
+    /// SQADD, UQADD.
+    SatAdd,
+    /// SRHADD, URHADD.
+    RoundingHalvingAdd,
+    HalvingSub,
+    SatSub,
+    /// CMGT, CMHI.
+    CompareGreater,
+    /// CMGE, CMHS.
+    CompareGreaterEqual,
+    /// SSHL, USHL (by a signed register amount).
+    ShiftLeft,
+    SatShiftLeft,
+    RoundingShiftLeft,
+    SatRoundingShiftLeft,
+    Max,
+    Min,
+    /// SABD, UABD.
+    AbsDiff,
+    /// SABA, UABA.
+    AbsDiffAcc,
+    Add,
+    Sub,
+    /// CMTST.
+    Test,
+    /// CMEQ.
+    CompareEqual,
+    /// MLA.
+    MulAcc,
+    /// MLS.
+    MulSub,
+    Mul,
+    /// PMUL (polynomial, bytes).
+    PolyMul,
+    /// SMAXP, UMAXP.
+    MaxPairwise,
+    MinPairwise,
+    /// SQDMULH.
+    DoublingMulHigh,
+    /// SQRDMULH.
+    RoundingDoublingMulHigh,
+    /// ADDP (vector).
+    AddPairwise,
+}
+
+/// The bitwise operations of "three same" (opcode 00011; U and size select).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BitwiseOp {
+    And,
+    Bic,
+    Orr,
+    Orn,
+    Eor,
+    /// BSL: rd selects between rn (ones) and rm (zeros).
+    Bsl,
+    /// BIT: rn inserted where rm is one.
+    Bit,
+    /// BIF: rn inserted where rm is zero.
+    Bif,
+}
+
+/// The floating-point operations of "three same" (opcodes 11xxx).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FpThreeSameOp {
+    /// FMAXNM.
+    MaxNum,
+    /// FMLA.
+    MulAdd,
+    Add,
+    Mulx,
+    /// FCMEQ.
+    CompareEqual,
+    Max,
+    /// FRECPS.
+    RecipStep,
+    /// FMINNM.
+    MinNum,
+    /// FMLS.
+    MulSub,
+    Sub,
+    Min,
+    /// FRSQRTS.
+    RsqrtStep,
+    /// FMAXNMP.
+    MaxNumPairwise,
+    /// FADDP.
+    AddPairwise,
+    Mul,
+    /// FCMGE.
+    CompareGreaterEqual,
+    /// FACGE.
+    AbsCompareGreaterEqual,
+    /// FMAXP.
+    MaxPairwise,
+    Div,
+    /// FMINNMP.
+    MinNumPairwise,
+    /// FABD.
+    AbsDiff,
+    /// FCMGT.
+    CompareGreater,
+    /// FACGT.
+    AbsCompareGreater,
+    /// FMINP.
+    MinPairwise,
+}
+
+/// The integer operations of Advanced SIMD "two-register miscellaneous"; `unsigned` (U) picks
+/// the S or U form where the two differ only in signedness.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MiscOp {
+    Rev64,
+    Rev32,
+    Rev16,
+    /// SADDLP, UADDLP.
+    AddLongPairwise,
+    /// SADALP, UADALP.
+    AddAccLongPairwise,
+    /// SUQADD, USQADD: saturating accumulate of an operand of the other signedness.
+    SatAccumulateOther,
+    /// CLS.
+    CountLeadingSign,
+    /// CLZ.
+    CountLeadingZeros,
+    /// CNT.
+    PopCount,
+    /// NOT (MVN).
+    Not,
+    /// RBIT.
+    ReverseBits,
+    /// SQABS.
+    SatAbs,
+    /// SQNEG.
+    SatNeg,
+    /// CMGT #0.
+    CompareGreaterZero,
+    /// CMGE #0.
+    CompareGreaterEqualZero,
+    /// CMEQ #0.
+    CompareEqualZero,
+    /// CMLE #0.
+    CompareLessEqualZero,
+    /// CMLT #0.
+    CompareLessZero,
+    Abs,
+    Neg,
+    /// XTN.
+    ExtractNarrow,
+    /// SQXTUN.
+    SatExtractUnsignedNarrow,
+    /// SQXTN, UQXTN.
+    SatExtractNarrow,
+    /// SHLL (by the element size).
+    ShiftLeftLong,
+}
+
+/// The floating-point operations of "two-register miscellaneous".
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FpMiscOp {
+    /// FCVTN: double to single, or (`double` false) single to half precision.
+    Narrow,
+    /// FCVTXN: double to single, rounding to odd.
+    NarrowOdd,
+    /// FCVTL: single to double, or half to single precision.
+    Widen,
+    /// BFCVTN (single to BFloat16; Armv8.6).
+    Bfcvtn,
+    /// FRINTN, FRINTM, FRINTP, FRINTZ, FRINTA.
+    Round(RoundMode),
+    /// FRINTX (`exact`: raises Inexact) and FRINTI, in FPCR's rounding mode.
+    RoundCurrent { exact: bool },
+    /// FRINT32Z, FRINT32X, FRINT64Z, FRINT64X (Armv8.5).
+    RoundToInt { bits64: bool, exact: bool },
+    /// FCVTNS, FCVTMS, FCVTAS, FCVTPS, FCVTZS and their unsigned forms.
+    ToInt(RoundMode),
+    /// SCVTF, UCVTF.
+    FromInt,
+    /// FCMGT #0.0.
+    CompareGreaterZero,
+    /// FCMGE #0.0.
+    CompareGreaterEqualZero,
+    /// FCMEQ #0.0.
+    CompareEqualZero,
+    /// FCMLE #0.0.
+    CompareLessEqualZero,
+    /// FCMLT #0.0.
+    CompareLessZero,
+    Abs,
+    Neg,
+    /// URECPE (unsigned fixed point, 32-bit lanes).
+    UnsignedRecipEstimate,
+    /// URSQRTE.
+    UnsignedRsqrtEstimate,
+    /// FRECPE.
+    RecipEstimate,
+    /// FRSQRTE.
+    RsqrtEstimate,
+    /// FRECPX.
+    RecipExponent,
+    Sqrt,
+}
+
+/// The operation of an Advanced SIMD "by element" instruction: a "three same" or "three
+/// different" integer multiply or an FP multiply (FMLA, FMLS, FMUL, FMULX) with one element of Vm.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ElementOp {
+    /// MUL, MLA, MLS, SQDMULH, SQRDMULH.
+    Same(ThreeSameOp),
+    /// SMLAL, UMLAL, SMLSL, UMLSL, SMULL, UMULL, SQDMLAL, SQDMLSL, SQDMULL.
+    Different(ThreeDifferentOp),
+    /// SQRDMLAH, SQRDMLSH (`sub`) (Armv8.1).
+    RoundingDoublingMulAccHigh { sub: bool },
+    Fp(FpThreeSameOp),
+}
+
+/// The operation of an Advanced SIMD "three different" instruction, by opcode (bits 15..12).
+/// `unsigned` (U) picks the S or U form, or for the narrowing-high forms the rounding one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ThreeDifferentOp {
+    /// SADDL, UADDL.
+    AddLong,
+    /// SADDW, UADDW: a wide first operand.
+    AddWide,
+    SubLong,
+    SubWide,
+    /// ADDHN, RADDHN: wide operands, the high halves of the sums.
+    AddHighNarrow,
+    /// SABAL, UABAL.
+    AbsDiffAccLong,
+    /// SUBHN, RSUBHN.
+    SubHighNarrow,
+    /// SABDL, UABDL.
+    AbsDiffLong,
+    /// SMLAL, UMLAL.
+    MulAccLong,
+    /// SQDMLAL.
+    SatDoublingMulAccLong,
+    /// SMLSL, UMLSL.
+    MulSubLong,
+    /// SQDMLSL.
+    SatDoublingMulSubLong,
+    /// SMULL, UMULL.
+    MulLong,
+    /// SQDMULL.
+    SatDoublingMulLong,
+    /// PMULL (polynomial).
+    PolyMulLong,
+}
+
+/// The AES rounds and SHA-1 / SHA-256 steps of the cryptographic extension.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CryptoOp {
+    Aese,
+    Aesd,
+    Aesmc,
+    Aesimc,
+    Sha1h,
+    Sha1su1,
+    Sha256su0,
+    Sha1c,
+    Sha1p,
+    Sha1m,
+    Sha1su0,
+    Sha256h,
+    Sha256h2,
+    Sha256su1,
+}
+
+impl CryptoOp {
+    pub fn name(self) -> &'static str {
+        [
+            "aese", "aesd", "aesmc", "aesimc", "sha1h", "sha1su1", "sha256su0", "sha1c", "sha1p", "sha1m", "sha1su0",
+            "sha256h", "sha256h2", "sha256su1",
+        ][self as usize]
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SimdInsn {
     FpUnary { ty: FpType, op: FpUnaryOp, rd: VReg, rn: VReg },
@@ -197,4 +508,33 @@ pub enum SimdInsn {
     /// TBL and TBX (`tbx`: out-of-range indices keep the destination byte rather than giving 0),
     /// with a table of `len` (1..=4) consecutive registers from rn, wrapping from v31 to v0.
     Table { q: bool, tbx: bool, len: u8, rd: VReg, rn: VReg, rm: VReg },
+    /// A shift by immediate on lanes of `size` (0..=3: 8 to 64 bits; for the narrowing and
+    /// lengthening forms the narrow side) of a 64-bit (`q` false) or 128-bit vector, or a
+    /// `scalar`; `shift` is the amount (right or left as `op` says; the fraction bits for the
+    /// conversions). Q picks the upper half ("2" forms) for the narrowing and lengthening forms.
+    ShiftImm { op: ShiftImmOp, unsigned: bool, scalar: bool, q: bool, size: u8, shift: u8, rd: VReg, rn: VReg },
+    /// "By element": element `index` of rm (lanes of `size`: 1 or 2 for the integer forms, 0
+    /// half, 2 single, 3 double precision for the FP ones) as the second operand of `op`, on a
+    /// 64-bit (`q` false) or 128-bit vector or a `scalar`; `unsigned` as in the three-different
+    /// form.
+    ByElement { op: ElementOp, unsigned: bool, scalar: bool, q: bool, size: u8, index: u8, rd: VReg, rn: VReg, rm: VReg },
+    /// Integer "three same" on lanes of `size` (0..=3: 8 to 64 bits) of a 64-bit (`q` false) or
+    /// 128-bit vector, or on a `scalar`.
+    ThreeSame { op: ThreeSameOp, unsigned: bool, scalar: bool, q: bool, size: u8, rd: VReg, rn: VReg, rm: VReg },
+    /// AND, BIC, ORR, ORN, EOR, BSL, BIT, BIF (vector) on 64 or 128 bits.
+    Bitwise { op: BitwiseOp, q: bool, rd: VReg, rn: VReg, rm: VReg },
+    /// FP "three same" on single or `double` precision lanes of a 64-bit (`q` false) or 128-bit
+    /// vector, or on a `scalar`.
+    FpThreeSame { op: FpThreeSameOp, scalar: bool, q: bool, double: bool, rd: VReg, rn: VReg, rm: VReg },
+    /// Integer "two-register miscellaneous" on lanes of `size` (for the narrowing forms the narrow
+    /// side; for the pairwise and SHLL forms the source) of a 64-bit (`q` false) or 128-bit
+    /// vector, or on a `scalar`.
+    TwoRegMisc { op: MiscOp, unsigned: bool, scalar: bool, q: bool, size: u8, rd: VReg, rn: VReg },
+    /// FP "two-register miscellaneous" on single or `double` precision lanes, or a `scalar`.
+    FpTwoRegMisc { op: FpMiscOp, unsigned: bool, scalar: bool, q: bool, double: bool, rd: VReg, rn: VReg },
+    /// "Three different": lanes of `size` (the narrow side) from the low (`q` false) or high
+    /// ("2" forms) half of the narrow operands, or a `scalar` (SQDMLAL, SQDMLSL, SQDMULL).
+    ThreeDifferent { op: ThreeDifferentOp, unsigned: bool, scalar: bool, q: bool, size: u8, rd: VReg, rn: VReg, rm: VReg },
+    /// AES and SHA instructions on whole registers (`rm` 0 for the two-register forms).
+    Crypto { op: CryptoOp, rd: VReg, rn: VReg, rm: VReg },
 }

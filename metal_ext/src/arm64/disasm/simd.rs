@@ -4,7 +4,7 @@
 
 use super::fields::{arrangement, bit, bits, elem, fp_arrangement, lane, not_executed, operand, r, uimm, v};
 use super::simd_crypto;
-use crate::arm64::decode::{decode_simd_fp, ReduceOp, SimdInsn};
+use crate::arm64::decode::{decode_simd_fp, BitwiseOp, ElementOp, FpMiscOp, FpThreeSameOp, MiscOp, ReduceOp, SimdInsn, ThreeDifferentOp, ThreeSameOp};
 use super::simd_immediate::{modified_immediate, shift_immediate};
 
 /// The note on the Advanced SIMD instructions added after Armv8.0 (rounding doubling multiply-
@@ -27,22 +27,21 @@ pub fn decode(w: u32) -> Option<String> {
             } else if !scalar && bits(w, 22, 19) == 0 {
                 modified_immediate(w)
             } else {
-                shift_immediate(w, scalar)
+                shift_immediate(w)
             }
         } else {
-            indexed_element(w, scalar)
+            indexed_element(w)
         };
     }
     if bit(w, 21) == 1 {
         return match bits(w, 11, 10) {
-            1 | 3 => three_same(w, scalar),
-            0 => three_different(w, scalar),
+            1 | 3 => three_same(w),
+            0 => three_different(w),
             _ => match bits(w, 20, 17) {
-                0b0000 => two_register_misc(w, scalar),
+                0b0000 => two_register_misc(w),
                 0b1100 if bit(w, 22) == 1 => fp_misc(w, scalar, true),
                 0b1000 => reduction(w),
-                0b0100 if !scalar => simd_crypto::aes(w),
-                0b0100 => simd_crypto::sha_two_register(w),
+                0b0100 => simd_crypto::print(w),
                 _ => None,
             },
         };
@@ -57,11 +56,7 @@ pub fn decode(w: u32) -> Option<String> {
         return copy(w);
     }
     if scalar {
-        return if bits(w, 23, 21) == 0 && bits(w, 11, 10) == 0 && bit(w, 29) == 0 {
-            simd_crypto::sha_three_register(w)
-        } else {
-            None
-        };
+        return simd_crypto::print(w);
     }
     permute(w)
 }
@@ -133,115 +128,133 @@ fn fp16_three_same(w: u32, scalar: bool) -> Option<String> {
     )
 }
 
-fn three_same(w: u32, scalar: bool) -> Option<String> {
-    let (q, u, size, opcode) = (bit(w, 30), bit(w, 29), bits(w, 23, 22), bits(w, 15, 11));
-    let (rm, rn, rd) = (bits(w, 20, 16), bits(w, 9, 5), bits(w, 4, 0));
-    if bit(w, 10) == 0 {
-        return None;
+/// "Three same", integer, bitwise and floating point, printed from the decoded form.
+fn three_same(w: u32) -> Option<String> {
+    let (u, opcode) = (bit(w, 29), bits(w, 15, 11));
+    if opcode == 0b11101 && u == 0 || opcode == 0b11001 && u == 1 {
+        // FMLAL, FMLSL and the like (Armv8.2), with a vector of singles.
+        return if bit(w, 28) == 1 || bit(w, 22) == 1 { None } else { not_executed(w, LATER) };
     }
-    if opcode >= 0b11000 {
-        let (a, sz) = (size >> 1, size & 1);
-        if opcode == 0b11101 && u == 0 || opcode == 0b11001 && u == 1 {
-            return if scalar || sz == 1 {
-                None
-            } else {
-                not_executed(w, LATER)
-            };
+    Some(match decode_simd_fp(w)? {
+        SimdInsn::Bitwise { op, q, rd, rn, rm } => {
+            let arr = if q { "16b" } else { "8b" };
+            let (rd, rn, rm) = (rd as u32, rn as u32, rm as u32);
+            if op == BitwiseOp::Orr && rm == rn {
+                return Some(format!("mov {}, {}", v(rd, arr), v(rn, arr)));
+            }
+            let name = ["and", "bic", "orr", "orn", "eor", "bsl", "bit", "bif"][op as usize];
+            format!("{name} {}, {}, {}", v(rd, arr), v(rn, arr), v(rm, arr))
         }
-        let e = if sz == 1 { "d" } else { "s" };
-        let arr = if scalar { "" } else { fp_arrangement(sz, q)? };
-        return fp_three_same(u, a, opcode & 7, scalar, e, arr, [rd, rn, rm]);
-    }
-    if opcode == 0b00011 {
-        if scalar {
-            return None;
+        SimdInsn::ThreeSame { op, unsigned, scalar, q, size, rd, rn, rm } => {
+            let (size, q) = (size as u32, q as u32);
+            let arr = arrangement(size, q);
+            let o = |n: u8| operand(n as u32, scalar, elem(size), arr);
+            format!("{} {}, {}, {}", three_same_name(op, unsigned), o(rd), o(rn), o(rm))
         }
-        let arr = if q == 1 { "16b" } else { "8b" };
-        let name = ["and", "bic", "orr", "orn", "eor", "bsl", "bit", "bif"][(u << 2 | size) as usize];
-        if name == "orr" && rm == rn {
-            return Some(format!("mov {}, {}", v(rd, arr), v(rn, arr)));
+        SimdInsn::FpThreeSame { op, scalar, q, double, rd, rn, rm } => {
+            let e = if double { "d" } else { "s" };
+            let arr = if scalar { "" } else { fp_arrangement(double as u32, q as u32)? };
+            let o = |n: u8| operand(n as u32, scalar, e, arr);
+            format!("{} {}, {}, {}", fp_three_same_op_name(op), o(rd), o(rn), o(rm))
         }
-        return Some(format!("{name} {}, {}, {}", v(rd, arr), v(rn, arr), v(rm, arr)));
-    }
-    const NAMES: [[&str; 2]; 23] = [
-        ["shadd", "uhadd"],
-        ["sqadd", "uqadd"],
-        ["srhadd", "urhadd"],
-        ["", ""],
-        ["shsub", "uhsub"],
-        ["sqsub", "uqsub"],
-        ["cmgt", "cmhi"],
-        ["cmge", "cmhs"],
-        ["sshl", "ushl"],
-        ["sqshl", "uqshl"],
-        ["srshl", "urshl"],
-        ["sqrshl", "uqrshl"],
-        ["smax", "umax"],
-        ["smin", "umin"],
-        ["sabd", "uabd"],
-        ["saba", "uaba"],
-        ["add", "sub"],
-        ["cmtst", "cmeq"],
-        ["mla", "mls"],
-        ["mul", "pmul"],
-        ["smaxp", "umaxp"],
-        ["sminp", "uminp"],
-        ["sqdmulh", "sqrdmulh"],
-    ];
-    let name = match opcode {
-        0b10111 if u == 0 => "addp",
-        0b10111 => return None,
-        _ => NAMES[opcode as usize][u as usize],
-    };
-    // Which element sizes each operation allows: 64-bit lanes only for the saturating, shift,
-    // compare and add/sub group; scalar forms only for those and the doubling multiplies.
-    let wide_ok = matches!(opcode, 0b00001 | 0b00101..=0b01011 | 0b10000 | 0b10001) || name == "addp";
-    let valid = match opcode {
-        0b10010 | 0b10011 if name == "pmul" => size == 0,
-        0b10010 | 0b10011 => size != 3,
-        0b10110 => size == 1 || size == 2,
-        _ if size == 3 => wide_ok && (q == 1 || scalar),
-        _ => true,
-    };
-    if !valid {
-        return None;
-    }
-    if scalar {
-        let scalar_ok = match opcode {
-            0b00001 | 0b00101 | 0b01001 | 0b01011 => true,
-            0b00110 | 0b00111 | 0b01000 | 0b01010 | 0b10000 | 0b10001 => size == 3,
-            0b10110 => true,
-            _ => false,
-        };
-        if !scalar_ok {
-            return None;
-        }
-    }
-    let arr = arrangement(size, q);
-    let o = |n| operand(n, scalar, elem(size), arr);
-    Some(format!("{name} {}, {}, {}", o(rd), o(rn), o(rm)))
+        _ => return None,
+    })
 }
 
-fn three_different(w: u32, scalar: bool) -> Option<String> {
-    let (q, u, size, opcode) = (bit(w, 30), bit(w, 29), bits(w, 23, 22), bits(w, 15, 12));
-    let (rm, rn, rd) = (bits(w, 20, 16), bits(w, 9, 5), bits(w, 4, 0));
-    if scalar {
-        let name = match (u, opcode) {
-            (0, 9) => "sqdmlal",
-            (0, 11) => "sqdmlsl",
-            (0, 13) => "sqdmull",
-            _ => return None,
-        };
-        if size == 0 || size == 3 {
-            return None;
-        }
-        return Some(format!(
-            "{name} {}{rd}, {}{rn}, {}{rm}",
-            elem(size + 1),
-            elem(size),
-            elem(size)
-        ));
+fn three_same_name(op: ThreeSameOp, unsigned: bool) -> &'static str {
+    use ThreeSameOp::*;
+    let [signed_name, unsigned_name] = match op {
+        HalvingAdd => ["shadd", "uhadd"],
+        SatAdd => ["sqadd", "uqadd"],
+        RoundingHalvingAdd => ["srhadd", "urhadd"],
+        HalvingSub => ["shsub", "uhsub"],
+        SatSub => ["sqsub", "uqsub"],
+        CompareGreater => ["cmgt", "cmhi"],
+        CompareGreaterEqual => ["cmge", "cmhs"],
+        ShiftLeft => ["sshl", "ushl"],
+        SatShiftLeft => ["sqshl", "uqshl"],
+        RoundingShiftLeft => ["srshl", "urshl"],
+        SatRoundingShiftLeft => ["sqrshl", "uqrshl"],
+        Max => ["smax", "umax"],
+        Min => ["smin", "umin"],
+        AbsDiff => ["sabd", "uabd"],
+        AbsDiffAcc => ["saba", "uaba"],
+        MaxPairwise => ["smaxp", "umaxp"],
+        MinPairwise => ["sminp", "uminp"],
+        Add => return "add",
+        Sub => return "sub",
+        Test => return "cmtst",
+        CompareEqual => return "cmeq",
+        MulAcc => return "mla",
+        MulSub => return "mls",
+        Mul => return "mul",
+        PolyMul => return "pmul",
+        DoublingMulHigh => return "sqdmulh",
+        RoundingDoublingMulHigh => return "sqrdmulh",
+        AddPairwise => return "addp",
+    };
+    if unsigned {
+        unsigned_name
+    } else {
+        signed_name
     }
+}
+
+fn fp_three_same_op_name(op: FpThreeSameOp) -> &'static str {
+    use FpThreeSameOp::*;
+    match op {
+        MaxNum => "fmaxnm",
+        MulAdd => "fmla",
+        Add => "fadd",
+        Mulx => "fmulx",
+        CompareEqual => "fcmeq",
+        Max => "fmax",
+        RecipStep => "frecps",
+        MinNum => "fminnm",
+        MulSub => "fmls",
+        Sub => "fsub",
+        Min => "fmin",
+        RsqrtStep => "frsqrts",
+        MaxNumPairwise => "fmaxnmp",
+        AddPairwise => "faddp",
+        Mul => "fmul",
+        CompareGreaterEqual => "fcmge",
+        AbsCompareGreaterEqual => "facge",
+        MaxPairwise => "fmaxp",
+        Div => "fdiv",
+        MinNumPairwise => "fminnmp",
+        AbsDiff => "fabd",
+        CompareGreater => "fcmgt",
+        AbsCompareGreater => "facgt",
+        MinPairwise => "fminp",
+    }
+}
+
+/// Long, wide and narrowing-high forms, printed from the decoded form.
+fn three_different(w: u32) -> Option<String> {
+    let SimdInsn::ThreeDifferent { op, unsigned, scalar, q, size, rd, rn, rm } = decode_simd_fp(w)? else {
+        return None;
+    };
+    let (q, size, rd, rn, rm) = (q as u32, size as u32, rd as u32, rn as u32, rm as u32);
+    let name = three_different_name(op, unsigned);
+    if scalar {
+        return Some(format!("{name} {}{rd}, {}{rn}, {}{rm}", elem(size + 1), elem(size), elem(size)));
+    }
+    let name = format!("{name}{}", if q == 1 { "2" } else { "" });
+    let wide = if size == 3 { "1q" } else { arrangement(size + 1, 1) };
+    let narrow = arrangement(size, q);
+    Some(match op {
+        ThreeDifferentOp::AddWide | ThreeDifferentOp::SubWide => {
+            format!("{name} {}, {}, {}", v(rd, wide), v(rn, wide), v(rm, narrow))
+        }
+        ThreeDifferentOp::AddHighNarrow | ThreeDifferentOp::SubHighNarrow => {
+            format!("{name} {}, {}, {}", v(rd, narrow), v(rn, wide), v(rm, wide))
+        }
+        _ => format!("{name} {}, {}, {}", v(rd, wide), v(rn, narrow), v(rm, narrow)),
+    })
+}
+
+fn three_different_name(op: ThreeDifferentOp, unsigned: bool) -> &'static str {
     const NAMES: [[&str; 2]; 15] = [
         ["saddl", "uaddl"],
         ["saddw", "uaddw"],
@@ -259,164 +272,123 @@ fn three_different(w: u32, scalar: bool) -> Option<String> {
         ["sqdmull", ""],
         ["pmull", ""],
     ];
-    let name = *NAMES.get(opcode as usize)?.get(u as usize)?;
-    if name.is_empty() {
-        return None;
-    }
-    let valid = match name {
-        "pmull" => size == 0 || size == 3,
-        "sqdmlal" | "sqdmlsl" | "sqdmull" => size == 1 || size == 2,
-        _ => size != 3,
-    };
-    if !valid {
-        return None;
-    }
-    let name = format!("{name}{}", if q == 1 { "2" } else { "" });
-    let wide = if size == 3 { "1q" } else { arrangement(size + 1, 1) };
-    let narrow = arrangement(size, q);
-    Some(match opcode {
-        1 | 3 => format!("{name} {}, {}, {}", v(rd, wide), v(rn, wide), v(rm, narrow)),
-        4 | 6 => format!("{name} {}, {}, {}", v(rd, narrow), v(rn, wide), v(rm, wide)),
-        _ => format!("{name} {}, {}, {}", v(rd, wide), v(rn, narrow), v(rm, narrow)),
-    })
+    NAMES[op as usize][unsigned as usize]
 }
 
-fn two_register_misc(w: u32, scalar: bool) -> Option<String> {
-    let (q, u, size, opcode) = (bit(w, 30), bit(w, 29), bits(w, 23, 22), bits(w, 16, 12));
-    let (rn, rd) = (bits(w, 9, 5), bits(w, 4, 0));
-    let arr = arrangement(size, q);
-    let same = |name: &str| {
-        let o = |n| operand(n, scalar, elem(size), arr);
-        Some(format!("{name} {}, {}", o(rd), o(rn)))
-    };
-    let zero = |name: &str, z: &str| {
-        let o = |n| operand(n, scalar, elem(size), arr);
-        Some(format!("{name} {}, {}, {z}", o(rd), o(rn)))
-    };
-    let bad_2d = size == 3 && q == 0 && !scalar;
-    if opcode >= 0b01100
-        && (opcode >= 0b11000
-            || opcode != 0b10100
-                && opcode != 0b10110
-                && opcode != 0b10111
-                && opcode != 0b10010
-                && opcode != 0b10011)
-    {
-        return fp_two_register_misc(w, scalar);
-    }
-    match (u, opcode) {
-        (_, 0) | (0, 1) if !scalar => {
-            let name = if opcode == 1 {
-                "rev16"
-            } else if u == 1 {
-                "rev32"
-            } else {
-                "rev64"
-            };
-            let limit = if opcode == 1 {
-                1
-            } else if u == 1 {
-                2
-            } else {
-                3
-            };
-            if size >= limit {
-                return None;
-            }
-            same(name)
+/// "Two-register miscellaneous", integer and floating point, printed from the decoded form.
+fn two_register_misc(w: u32) -> Option<String> {
+    match decode_simd_fp(w)? {
+        SimdInsn::TwoRegMisc { op, unsigned, scalar, q, size, rd, rn } => {
+            Some(integer_misc(op, unsigned, scalar, q as u32, size as u32, rd as u32, rn as u32))
         }
-        (_, 2) | (_, 6) if !scalar => {
-            if size == 3 {
-                return None;
-            }
-            let name = [["saddlp", "uaddlp"], ["sadalp", "uadalp"]][(opcode / 6) as usize][u as usize];
-            Some(format!(
-                "{name} {}, {}",
-                v(rd, arrangement(size + 1, q)),
-                v(rn, arr)
-            ))
+        SimdInsn::FpTwoRegMisc { op, unsigned, scalar, q, double, rd, rn } => {
+            fp_two_register_misc(op, unsigned, scalar, q as u32, double as u32, rd as u32, rn as u32)
         }
-        (_, 3) | (_, 7) => {
-            if bad_2d {
-                return None;
-            }
-            same([["suqadd", "usqadd"], ["sqabs", "sqneg"]][(opcode / 7) as usize][u as usize])
-        }
-        (_, 4) if !scalar => {
-            if size == 3 {
-                return None;
-            }
-            same(if u == 1 { "clz" } else { "cls" })
-        }
-        (_, 5) if !scalar => {
-            let arr = if q == 1 { "16b" } else { "8b" };
-            let name = match (u, size) {
-                (0, 0) => "cnt",
-                (1, 0) => "mvn",
-                (1, 1) => "rbit",
-                _ => return None,
-            };
-            Some(format!("{name} {}, {}", v(rd, arr), v(rn, arr)))
-        }
-        (_, 8) | (_, 9) | (0, 10) | (_, 11) => {
-            if bad_2d || scalar && size != 3 {
-                return None;
-            }
-            match (u, opcode) {
-                (0, 8) => zero("cmgt", "#0"),
-                (1, 8) => zero("cmge", "#0"),
-                (0, 9) => zero("cmeq", "#0"),
-                (1, 9) => zero("cmle", "#0"),
-                (0, 10) => zero("cmlt", "#0"),
-                (0, _) => same("abs"),
-                _ => same("neg"),
-            }
-        }
-        (_, 18) | (_, 20) => {
-            if size == 3 {
-                return None;
-            }
-            let name = match (u, opcode) {
-                (0, 18) => "xtn",
-                (1, 18) => "sqxtun",
-                (0, _) => "sqxtn",
-                _ => "uqxtn",
-            };
-            if scalar {
-                if name == "xtn" {
-                    return None;
-                }
-                return Some(format!("{name} {}{rd}, {}{rn}", elem(size), elem(size + 1)));
-            }
-            let name = format!("{name}{}", if q == 1 { "2" } else { "" });
-            Some(format!(
-                "{name} {}, {}",
-                v(rd, arr),
-                v(rn, arrangement(size + 1, 1))
-            ))
-        }
-        (1, 19) if !scalar => {
-            if size == 3 {
-                return None;
-            }
-            let name = if q == 1 { "shll2" } else { "shll" };
-            Some(format!(
-                "{name} {}, {}, #{}",
-                v(rd, arrangement(size + 1, 1)),
-                v(rn, arr),
-                8 << size
-            ))
-        }
-        (_, 22) | (0, 23) => fp_two_register_misc(w, scalar),
         _ => None,
     }
 }
 
-fn fp_two_register_misc(w: u32, scalar: bool) -> Option<String> {
-    fp_misc(w, scalar, false)
+fn integer_misc(op: MiscOp, unsigned: bool, scalar: bool, q: u32, size: u32, rd: u32, rn: u32) -> String {
+    use MiscOp::*;
+    let arr = arrangement(size, q);
+    let o = |n| operand(n, scalar, elem(size), arr);
+    let sign = |s: &'static str, u: &'static str| if unsigned { u } else { s };
+    let suffix2 = if q == 1 { "2" } else { "" };
+    let name = match op {
+        Rev64 => "rev64",
+        Rev32 => "rev32",
+        Rev16 => "rev16",
+        SatAccumulateOther => sign("suqadd", "usqadd"),
+        CountLeadingSign => "cls",
+        CountLeadingZeros => "clz",
+        SatAbs => "sqabs",
+        SatNeg => "sqneg",
+        Abs => "abs",
+        Neg => "neg",
+        CompareGreaterZero | CompareGreaterEqualZero | CompareEqualZero | CompareLessEqualZero | CompareLessZero => {
+            let name = ["cmgt", "cmge", "cmeq", "cmle", "cmlt"][op as usize - CompareGreaterZero as usize];
+            return format!("{name} {}, {}, #0", o(rd), o(rn));
+        }
+        AddLongPairwise | AddAccLongPairwise => {
+            let name = if op == AddLongPairwise { sign("saddlp", "uaddlp") } else { sign("sadalp", "uadalp") };
+            return format!("{name} {}, {}", v(rd, arrangement(size + 1, q)), v(rn, arr));
+        }
+        PopCount | Not | ReverseBits => {
+            let arr = if q == 1 { "16b" } else { "8b" };
+            let name = ["cnt", "mvn", "rbit"][op as usize - PopCount as usize];
+            return format!("{name} {}, {}", v(rd, arr), v(rn, arr));
+        }
+        ExtractNarrow | SatExtractUnsignedNarrow | SatExtractNarrow => {
+            let name = match op {
+                ExtractNarrow => "xtn",
+                SatExtractUnsignedNarrow => "sqxtun",
+                _ => sign("sqxtn", "uqxtn"),
+            };
+            if scalar {
+                return format!("{name} {}{rd}, {}{rn}", elem(size), elem(size + 1));
+            }
+            return format!("{name}{suffix2} {}, {}", v(rd, arr), v(rn, arrangement(size + 1, 1)));
+        }
+        ShiftLeftLong => {
+            return format!("shll{suffix2} {}, {}, #{}", v(rd, arrangement(size + 1, 1)), v(rn, arr), 8 << size);
+        }
+    };
+    format!("{name} {}, {}", o(rd), o(rn))
 }
 
-/// FP two-register miscellaneous; `half` for the FP16 encodings (bits 21:17 = 11100).
+fn fp_two_register_misc(op: FpMiscOp, unsigned: bool, scalar: bool, q: u32, sz: u32, rd: u32, rn: u32) -> Option<String> {
+    use FpMiscOp::*;
+    let suffix2 = if q == 1 { "2" } else { "" };
+    let sign = if unsigned { "u" } else { "s" };
+    let name = match op {
+        Bfcvtn => return Some(format!("bfcvtn{suffix2} {}, {}", v(rd, arrangement(1, q)), v(rn, "4s"))),
+        Narrow | NarrowOdd => {
+            let name = if op == NarrowOdd { "fcvtxn" } else { "fcvtn" };
+            if scalar {
+                return Some(format!("{name} s{rd}, d{rn}"));
+            }
+            let (to, from) = if sz == 1 { (arrangement(2, q), "2d") } else { (arrangement(1, q), "4s") };
+            return Some(format!("{name}{suffix2} {}, {}", v(rd, to), v(rn, from)));
+        }
+        Widen => {
+            let (to, from) = if sz == 1 { ("2d", arrangement(2, q)) } else { ("4s", arrangement(1, q)) };
+            return Some(format!("fcvtl{suffix2} {}, {}", v(rd, to), v(rn, from)));
+        }
+        Round(mode) => format!("frint{}", mode.letter()),
+        RoundCurrent { exact } => (if exact { "frintx" } else { "frinti" }).to_string(),
+        RoundToInt { bits64, exact } => {
+            format!("frint{}{}", if bits64 { "64" } else { "32" }, if exact { "x" } else { "z" })
+        }
+        ToInt(mode) => format!("fcvt{}{sign}", mode.letter()),
+        FromInt => format!("{sign}cvtf"),
+        CompareGreaterZero => "fcmgt".into(),
+        CompareGreaterEqualZero => "fcmge".into(),
+        CompareEqualZero => "fcmeq".into(),
+        CompareLessEqualZero => "fcmle".into(),
+        CompareLessZero => "fcmlt".into(),
+        Abs => "fabs".into(),
+        Neg => "fneg".into(),
+        UnsignedRecipEstimate => "urecpe".into(),
+        UnsignedRsqrtEstimate => "ursqrte".into(),
+        RecipEstimate => "frecpe".into(),
+        RsqrtEstimate => "frsqrte".into(),
+        RecipExponent => "frecpx".into(),
+        Sqrt => "fsqrt".into(),
+    };
+    let (e, arr) = if matches!(op, UnsignedRecipEstimate | UnsignedRsqrtEstimate) {
+        ("s", arrangement(2, q))
+    } else {
+        (if sz == 1 { "d" } else { "s" }, if scalar { "" } else { fp_arrangement(sz, q)? })
+    };
+    let o = |n| operand(n, scalar, e, arr);
+    Some(if matches!(op, CompareGreaterZero | CompareGreaterEqualZero | CompareEqualZero | CompareLessEqualZero | CompareLessZero) {
+        format!("{name} {}, {}, #0.0", o(rd), o(rn))
+    } else {
+        format!("{name} {}, {}", o(rd), o(rn))
+    })
+}
+
+/// FP16 two-register miscellaneous (Armv8.2, printed only); `half` for the FP16 encodings (bits 21:17 = 11100).
 fn fp_misc(w: u32, scalar: bool, half: bool) -> Option<String> {
     let (q, u, size, opcode) = (bit(w, 30), bit(w, 29), bits(w, 23, 22), bits(w, 16, 12));
     let size = if half { size & 2 } else { size };
@@ -604,80 +576,40 @@ fn copy(w: u32) -> Option<String> {
     })
 }
 
-fn indexed_element(w: u32, scalar: bool) -> Option<String> {
-    let (q, u, size, opcode) = (bit(w, 30), bit(w, 29), bits(w, 23, 22), bits(w, 15, 12));
-    let (l, m, h) = (bit(w, 21), bit(w, 20), bit(w, 11));
-    let (rn, rd) = (bits(w, 9, 5), bits(w, 4, 0));
-    let name = match (u, opcode) {
-        (0, 1) => "fmla",
-        (0, 5) => "fmls",
-        (0, 9) => "fmul",
-        (1, 9) => "fmulx",
-        (0, 2) => "smlal",
-        (0, 3) => "sqdmlal",
-        (0, 6) => "smlsl",
-        (0, 7) => "sqdmlsl",
-        (0, 8) => "mul",
-        (0, 10) => "smull",
-        (0, 11) => "sqdmull",
-        (0, 12) => "sqdmulh",
-        (0, 13) => "sqrdmulh",
-        (1, 0) => "mla",
-        (1, 2) => "umlal",
-        (1, 4) => "mls",
-        (1, 6) => "umlsl",
-        (1, 10) => "umull",
-        (1, 13) => "sqrdmlah",
-        (1, 15) => "sqrdmlsh",
-        _ if scalar => return None,
-        _ => return not_executed(w, LATER),
+/// "By element", printed from the decoded form; the later by-element forms (dot products,
+/// FMLAL, FCMLA, BFloat16, int8 matrix multiply) read as `.inst` with a note.
+fn indexed_element(w: u32) -> Option<String> {
+    let Some(SimdInsn::ByElement { op, unsigned, scalar, q, size, index, rd, rn, rm }) = decode_simd_fp(w) else {
+        let later = matches!((bit(w, 29), bits(w, 15, 12)), (0, 0 | 4 | 14 | 15) | (1, 1 | 3 | 5 | 7 | 8 | 11 | 12 | 14));
+        return if later && bit(w, 28) == 0 { not_executed(w, LATER) } else { None };
     };
-    if name.starts_with('f') {
-        let (e, index, rm) = match size {
-            0 => ("h", h << 2 | l << 1 | m, bits(w, 19, 16)),
-            2 => ("s", h << 1 | l, m << 4 | bits(w, 19, 16)),
-            3 if l == 0 => ("d", h, m << 4 | bits(w, 19, 16)),
-            _ => return None,
-        };
-        let arr = match size {
-            _ if scalar => "",
-            0 => arrangement(1, q),
-            _ => fp_arrangement(size & 1, q)?,
-        };
-        let o = |n| operand(n, scalar, e, arr);
-        let index = lane(index);
-        return Some(format!("{name} {}, {}, v{rm}.{e}{index}", o(rd), o(rn)));
-    }
-    let (index, rm) = match size {
-        1 => (h << 2 | l << 1 | m, bits(w, 19, 16)),
-        2 => (h << 1 | l, m << 4 | bits(w, 19, 16)),
-        _ => return None,
+    let (q, size, rd, rn) = (q as u32, size as u32, rd as u32, rn as u32);
+    let index = lane(index as u32);
+    let name = match op {
+        ElementOp::Fp(op) => {
+            let e = ["h", "", "s", "d"][size as usize];
+            let arr = match size {
+                _ if scalar => "",
+                0 => arrangement(1, q),
+                _ => fp_arrangement(size & 1, q)?,
+            };
+            let o = |n| operand(n, scalar, e, arr);
+            return Some(format!("{} {}, {}, v{rm}.{e}{index}", fp_three_same_op_name(op), o(rd), o(rn)));
+        }
+        ElementOp::Same(op) => three_same_name(op, false),
+        ElementOp::Different(op) => three_different_name(op, unsigned),
+        ElementOp::RoundingDoublingMulAccHigh { sub } => if sub { "sqrdmlsh" } else { "sqrdmlah" },
     };
     let e = elem(size);
-    let index = lane(index);
-    let long = matches!(opcode, 2 | 3 | 6 | 7 | 10 | 11);
+    let long = matches!(op, ElementOp::Different(_));
     if scalar {
-        if !matches!(
-            name,
-            "sqdmlal" | "sqdmlsl" | "sqdmull" | "sqdmulh" | "sqrdmulh" | "sqrdmlah" | "sqrdmlsh"
-        ) {
-            return None;
-        }
         let d = if long { elem(size + 1) } else { e };
         return Some(format!("{name} {d}{rd}, {e}{rn}, v{rm}.{e}{index}"));
     }
     let arr = arrangement(size, q);
     Some(if long {
-        let name = if q == 1 {
-            format!("{name}2")
-        } else {
-            name.to_string()
-        };
-        format!(
-            "{name} {}, {}, v{rm}.{e}{index}",
-            v(rd, arrangement(size + 1, 1)),
-            v(rn, arr)
-        )
+        let suffix2 = if q == 1 { "2" } else { "" };
+        format!("{name}{suffix2} {}, {}, v{rm}.{e}{index}", v(rd, arrangement(size + 1, 1)), v(rn, arr))
     } else {
         format!("{name} {}, {}, v{rm}.{e}{index}", v(rd, arr), v(rn, arr))
     })

@@ -1,58 +1,21 @@
-//! The cryptographic extension of Advanced SIMD the core executes: AES, SHA-1 and SHA-256 (the
-//! later SHA-512, SHA-3, SM3 and SM4 read `.inst` with a note).
+//! The cryptographic extension of Advanced SIMD the core executes: AES, SHA-1 and SHA-256,
+//! printed from the decoded form (the later SHA-512, SHA-3, SM3 and SM4 read `.inst` with a
+//! note).
 
-use super::fields::{bit, bits, v};
+use super::fields::v;
+use crate::arm64::decode::{decode_simd_fp, CryptoOp, SimdInsn};
 
-pub fn aes(w: u32) -> Option<String> {
-    if bits(w, 31, 24) != 0b0100_1110 || bits(w, 23, 22) != 0 {
+pub fn print(w: u32) -> Option<String> {
+    let SimdInsn::Crypto { op, rd, rn, rm } = decode_simd_fp(w)? else {
         return None;
-    }
-    let name = match bits(w, 16, 12) {
-        4 => "aese",
-        5 => "aesd",
-        6 => "aesmc",
-        7 => "aesimc",
-        _ => return None,
     };
-    Some(format!(
-        "{name} {}, {}",
-        v(bits(w, 4, 0), "16b"),
-        v(bits(w, 9, 5), "16b")
-    ))
-}
-
-pub fn sha_two_register(w: u32) -> Option<String> {
-    if bits(w, 31, 24) != 0b0101_1110 || bits(w, 23, 22) != 0 {
-        return None;
-    }
-    let (rn, rd) = (bits(w, 9, 5), bits(w, 4, 0));
-    match bits(w, 16, 12) {
-        0 => Some(format!("sha1h s{rd}, s{rn}")),
-        1 => Some(format!("sha1su1 {}, {}", v(rd, "4s"), v(rn, "4s"))),
-        2 => Some(format!("sha256su0 {}, {}", v(rd, "4s"), v(rn, "4s"))),
-        _ => None,
-    }
-}
-
-pub fn sha_three_register(w: u32) -> Option<String> {
-    if bits(w, 31, 24) != 0b0101_1110 || bit(w, 15) != 0 {
-        return None;
-    }
-    let (rm, rn, rd) = (bits(w, 20, 16), bits(w, 9, 5), bits(w, 4, 0));
-    let name = [
-        "sha1c",
-        "sha1p",
-        "sha1m",
-        "sha1su0",
-        "sha256h",
-        "sha256h2",
-        "sha256su1",
-        "",
-    ][bits(w, 14, 12) as usize];
-    Some(match name {
-        "" => return None,
-        "sha1c" | "sha1p" | "sha1m" => format!("{name} q{rd}, s{rn}, {}", v(rm, "4s")),
-        "sha256h" | "sha256h2" => format!("{name} q{rd}, q{rn}, {}", v(rm, "4s")),
-        _ => format!("{name} {}, {}, {}", v(rd, "4s"), v(rn, "4s"), v(rm, "4s")),
+    let name = op.name();
+    let vec = |n: u8| v(n as u32, if matches!(op, CryptoOp::Aese | CryptoOp::Aesd | CryptoOp::Aesmc | CryptoOp::Aesimc) { "16b" } else { "4s" });
+    Some(match op {
+        CryptoOp::Sha1h => format!("{name} s{rd}, s{rn}"),
+        CryptoOp::Sha1c | CryptoOp::Sha1p | CryptoOp::Sha1m => format!("{name} q{rd}, s{rn}, {}", vec(rm)),
+        CryptoOp::Sha256h | CryptoOp::Sha256h2 => format!("{name} q{rd}, q{rn}, {}", vec(rm)),
+        CryptoOp::Sha1su0 | CryptoOp::Sha256su1 => format!("{name} {}, {}, {}", vec(rd), vec(rn), vec(rm)),
+        _ => format!("{name} {}, {}", vec(rd), vec(rn)),
     })
 }

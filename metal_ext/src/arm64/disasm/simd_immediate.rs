@@ -1,8 +1,8 @@
 //! Advanced SIMD forms with an immediate operand: modified immediate (MOVI, MVNI, ORR, BIC, FMOV)
 //! and shift by immediate (vector and scalar, including the fixed-point conversions).
 
-use super::fields::{arrangement, bit, bits, byte_mask, elem, fp8_text, fp_arrangement, operand, uimm, v};
-use crate::arm64::decode::{decode_simd_fp, SimdInsn, VectorImmOp};
+use super::fields::{arrangement, byte_mask, elem, fp8_text, fp_arrangement, operand, uimm, v};
+use crate::arm64::decode::{decode_simd_fp, ShiftImmOp, SimdInsn, VectorImmOp};
 
 /// AdvSIMD modified immediate: MOVI, MVNI, ORR, BIC and FMOV (vector, immediate), printed from
 /// the decoded form.
@@ -47,103 +47,55 @@ fn shifted(name: &str, reg: &str, value: &str, kind: &str, shift: u32) -> String
     }
 }
 
-/// Shift by immediate, vector and scalar, with the fixed-point conversions.
-pub fn shift_immediate(w: u32, scalar: bool) -> Option<String> {
-    let (q, u, immh, opcode) = (bit(w, 30), bit(w, 29), bits(w, 22, 19), bits(w, 15, 11));
-    let (rn, rd) = (bits(w, 9, 5), bits(w, 4, 0));
-    if immh == 0 {
+/// Shift by immediate, vector and scalar, with the fixed-point conversions, printed from the
+/// decoded form.
+pub fn shift_immediate(w: u32) -> Option<String> {
+    let SimdInsn::ShiftImm { op, unsigned, scalar, q, size, shift, rd, rn } = decode_simd_fp(w)? else {
         return None;
-    }
-    let size = 31 - immh.leading_zeros();
-    let esize = 8u32 << size;
-    let whole = bits(w, 22, 16);
-    let right = 2 * esize - whole;
-    let left = whole - esize;
-    let arr = arrangement(size, q);
-    let e = elem(size);
-    let narrowing = (16..=19).contains(&opcode);
-    let long = opcode == 20;
-    if (narrowing || long) && size == 3 {
-        return None;
-    }
-    if !narrowing && !long && size == 3 && q == 0 && !scalar {
-        return None;
-    }
-    let name = match (u, opcode) {
-        (0, 0) => "sshr",
-        (1, 0) => "ushr",
-        (0, 2) => "ssra",
-        (1, 2) => "usra",
-        (0, 4) => "srshr",
-        (1, 4) => "urshr",
-        (0, 6) => "srsra",
-        (1, 6) => "ursra",
-        (1, 8) => "sri",
-        (0, 10) => "shl",
-        (1, 10) => "sli",
-        (1, 12) => "sqshlu",
-        (0, 14) => "sqshl",
-        (1, 14) => "uqshl",
-        (0, 16) => "shrn",
-        (1, 16) => "sqshrun",
-        (0, 17) => "rshrn",
-        (1, 17) => "sqrshrun",
-        (0, 18) => "sqshrn",
-        (1, 18) => "uqshrn",
-        (0, 19) => "sqrshrn",
-        (1, 19) => "uqrshrn",
-        (0, 20) => "sshll",
-        (1, 20) => "ushll",
-        (0, 28) => "scvtf",
-        (1, 28) => "ucvtf",
-        (0, 31) => "fcvtzs",
-        (1, 31) => "fcvtzu",
-        _ => return None,
     };
-    let is_left = matches!(opcode, 10 | 12 | 14 | 20);
-    let amount = uimm(if is_left { left } else { right } as u64);
-    if opcode >= 28 {
+    let (q, size, rd, rn) = (q as u32, size as u32, rd as u32, rn as u32);
+    let sign = if unsigned { "u" } else { "s" };
+    let name = match op {
+        ShiftImmOp::ShiftRight { round, accumulate } => {
+            format!("{sign}{}{}", if round { "r" } else { "" }, if accumulate { "sra" } else { "shr" })
+        }
+        ShiftImmOp::ShiftRightInsert => "sri".into(),
+        ShiftImmOp::ShiftLeft => "shl".into(),
+        ShiftImmOp::ShiftLeftInsert => "sli".into(),
+        ShiftImmOp::SatShiftLeftUnsigned => "sqshlu".into(),
+        ShiftImmOp::SatShiftLeft => format!("{sign}qshl"),
+        ShiftImmOp::ShiftRightNarrow { round } => format!("{}shrn", if round { "r" } else { "" }),
+        ShiftImmOp::SatShiftRightNarrowUnsigned { round } => format!("sq{}shrun", if round { "r" } else { "" }),
+        ShiftImmOp::SatShiftRightNarrow { round } => format!("{sign}q{}shrn", if round { "r" } else { "" }),
+        ShiftImmOp::ShiftLeftLong => format!("{sign}shll"),
+        ShiftImmOp::FixedToFp => format!("{sign}cvtf"),
+        ShiftImmOp::FpToFixed => format!("fcvtz{sign}"),
+    };
+    let amount = uimm(shift as u64);
+    let (arr, e) = (arrangement(size, q), elem(size));
+    let narrowing = matches!(
+        op,
+        ShiftImmOp::ShiftRightNarrow { .. } | ShiftImmOp::SatShiftRightNarrowUnsigned { .. } | ShiftImmOp::SatShiftRightNarrow { .. }
+    );
+    let long = op == ShiftImmOp::ShiftLeftLong;
+    if matches!(op, ShiftImmOp::FixedToFp | ShiftImmOp::FpToFixed) {
         let arr = match size {
             _ if scalar => "",
             1 => arrangement(1, q),
-            2 | 3 => fp_arrangement(size - 2, q)?,
-            _ => return None,
+            _ => fp_arrangement(size - 2, q)?,
         };
-        if size == 0 {
-            return None;
-        }
         let o = |n| operand(n, scalar, e, arr);
         return Some(format!("{name} {}, {}, {amount}", o(rd), o(rn)));
     }
     if scalar {
-        if narrowing {
-            if name == "shrn" || name == "rshrn" {
-                return None;
-            }
-            return Some(format!("{name} {e}{rd}, {}{rn}, {amount}", elem(size + 1)));
-        }
-        if long || size != 3 && !matches!(opcode, 12 | 14) {
-            return None;
-        }
-        return Some(format!("{name} {e}{rd}, {e}{rn}, {amount}"));
+        let source = if narrowing { elem(size + 1) } else { e };
+        return Some(format!("{name} {e}{rd}, {source}{rn}, {amount}"));
     }
-    let name = if (narrowing || long) && q == 1 {
-        format!("{name}2")
-    } else {
-        name.to_string()
-    };
+    let name = if (narrowing || long) && q == 1 { format!("{name}2") } else { name };
     Some(if narrowing {
-        format!(
-            "{name} {}, {}, {amount}",
-            v(rd, arr),
-            v(rn, arrangement(size + 1, 1))
-        )
+        format!("{name} {}, {}, {amount}", v(rd, arr), v(rn, arrangement(size + 1, 1)))
     } else if long {
-        format!(
-            "{name} {}, {}, {amount}",
-            v(rd, arrangement(size + 1, 1)),
-            v(rn, arr)
-        )
+        format!("{name} {}, {}, {amount}", v(rd, arrangement(size + 1, 1)), v(rn, arr))
     } else {
         format!("{name} {}, {}, {amount}", v(rd, arr), v(rn, arr))
     })

@@ -1,8 +1,7 @@
 //! Data processing on the SIMD & FP registers (op0 = x111): scalar FP and AdvSIMD, the whole
 //! ARMv8.0-A group including the cryptographic extension (FP16 arithmetic, an ARMv8.2 feature,
-//! is undefined, as on a Cortex-A53). This file decodes the instruction class; each class lives
-//! in a submodule. Scalar FP, the modified immediates, the reductions, the copies and the permutes are
-//! executed from the decoded form (`decode::SimdInsn`); the other Advanced SIMD families still decode their own fields.
+//! is undefined, as on a Cortex-A53). Every class is executed from the decoded form
+//! (`decode::SimdInsn`) by its submodule; this file picks the submodule.
 //!
 //! Floating point is computed in software on exact integers (`fp_env`, `fp_ops`): every FPCR
 //! rounding mode, FZ, DN and AHP is honoured, FPSR's cumulative flags (IOC, DZC, OFC, UFC, IXC,
@@ -24,22 +23,28 @@ mod simd_permute;
 mod simd_shift;
 
 #[cfg(test)]
+mod fingerprints;
+
+#[cfg(test)]
 mod tests;
 
 use super::exception::Exception;
-use crate::arm64::decode::decode_simd_fp;
+use crate::arm64::decode::{decode_simd_fp, simd_family, SimdInsn};
 use crate::arm64::state::CpuState;
-use lanes::{bit, field};
+use lanes::bit;
 
 /// Executes one instruction of the group (the caller advances the pc), or reports it undefined.
 pub fn execute(cpu: &mut CpuState, word: u32) -> Result<(), Exception> {
     decode_and_run(cpu, word).ok_or(Exception::Undefined { pc: cpu.pc, word })
 }
 
-/// Every path checks its encoding before writing state, so `None` leaves the state untouched.
+/// Every executor leaves the state untouched when it returns `None` (a decoded form the core
+/// does not execute, such as half precision). The families are told apart here by their fixed
+/// bits, so each word goes straight to its family's decoder and executor: the decoded form's
+/// own chain of tests (`decode_simd_fp`) and a second match made hot vector instructions about
+/// 60% slower.
 fn decode_and_run(cpu: &mut CpuState, w: u32) -> Option<()> {
-    let scalar_fp = bit(w, 28) && !bit(w, 30);
-    if scalar_fp {
+    if bit(w, 28) && !bit(w, 30) {
         return fp_scalar::execute(cpu, decode_simd_fp(w)?);
     }
     if bit(w, 31) {
@@ -48,62 +53,44 @@ fn decode_and_run(cpu: &mut CpuState, w: u32) -> Option<()> {
     // Bit 28 separates the scalar AdvSIMD forms (01U11110/11111) from the vector ones (0QU01110/01111).
     let scalar = bit(w, 28);
     if bit(w, 24) {
-        return if bit(w, 10) {
-            if bit(w, 23) {
-                None
-            } else if field(w, 19, 4) == 0 {
-                if scalar {
-                    None
-                } else {
-                    simd_imm::execute(cpu, decode_simd_fp(w)?)
-                }
-            } else {
-                simd_shift::execute(cpu, w, scalar)
-            }
+        return if !bit(w, 10) {
+            simd_elem::execute(cpu, simd_family::by_element(w)?)
+        } else if bit(w, 23) {
+            None
+        } else if w & (0b1111 << 19) != 0 {
+            simd_shift::execute(cpu, simd_family::shift_immediate(w)?)
+        } else if scalar {
+            None
         } else {
-            simd_elem::execute(cpu, w, scalar)
+            simd_imm::execute(cpu, simd_family::modified_immediate(w)?)
         };
     }
     if bit(w, 21) {
-        return match field(w, 10, 2) {
-            // Opcodes 11xxx of "three same" are floating point.
-            0b01 | 0b11 if field(w, 11, 5) >= 0b11000 => simd_float::three_same(cpu, w, scalar),
-            0b01 | 0b11 => simd_int::three_same(cpu, w, scalar),
-            0b00 => simd_int::three_different(cpu, w, scalar),
-            _ => match field(w, 17, 4) {
-                0b0000 if is_fp_two_reg_misc(field(w, 12, 5)) => simd_float::two_reg_misc(cpu, w, scalar),
-                0b0000 => simd_int::two_reg_misc(cpu, w, scalar),
-                0b1000 => simd_across::execute(cpu, decode_simd_fp(w)?),
-                // AES and the two-register SHA forms: Q=1, U=0 only.
-                0b0100 if bit(w, 30) && !bit(w, 29) => {
-                    if scalar {
-                        simd_crypto::sha_two(cpu, w)
-                    } else {
-                        simd_crypto::aes(cpu, w)
-                    }
-                }
+        return match (w >> 10) & 3 {
+            0b01 | 0b11 => match simd_family::three_same(w)? {
+                insn @ SimdInsn::ThreeSame { .. } => simd_int::three_same(cpu, insn),
+                insn @ SimdInsn::Bitwise { .. } => simd_int::bitwise(cpu, insn),
+                insn => simd_float::three_same(cpu, insn),
+            },
+            0b00 => simd_int::three_different(cpu, simd_family::three_different(w)?),
+            _ => match (w >> 17) & 15 {
+                0b0000 => match simd_family::two_register_misc(w)? {
+                    insn @ SimdInsn::TwoRegMisc { .. } => simd_int::two_reg_misc(cpu, insn),
+                    insn => simd_float::two_reg_misc(cpu, insn),
+                },
+                0b1000 => simd_across::execute(cpu, simd_family::reduction(w)?),
+                0b0100 => simd_crypto::execute(cpu, decode_simd_fp(w)?),
                 _ => None,
             },
         };
     }
     let bit15 = bit(w, 15);
-    if field(w, 21, 3) == 0 && !bit15 && bit(w, 10) {
-        return simd_permute::copy(cpu, decode_simd_fp(w)?);
+    if (w >> 21) & 7 == 0 && !bit15 && bit(w, 10) {
+        return simd_permute::copy(cpu, simd_family::copy(w)?);
     }
-    if scalar && !bit15 && !bit(w, 29) && field(w, 10, 2) == 0 {
-        return simd_crypto::sha_three(cpu, w);
+    if scalar {
+        // The SHA three-register forms, the only scalar words left.
+        return simd_crypto::execute(cpu, decode_simd_fp(w)?);
     }
-    if scalar || bit15 {
-        return None;
-    }
-    match (bit(w, 29), field(w, 10, 2)) {
-        (false, 0b10) | (true, 0b00 | 0b10) | (false, 0b00) => simd_permute::permute(cpu, decode_simd_fp(w)?),
-        _ => None,
-    }
-}
-
-/// The floating-point opcodes of the "two-register miscellaneous" group (conversions, rounding,
-/// compares against zero, estimates); the rest are integer.
-fn is_fp_two_reg_misc(opcode: u32) -> bool {
-    opcode >= 0b10110 || (0b01100..=0b01111).contains(&opcode)
+    simd_permute::permute(cpu, decode_simd_fp(w)?)
 }

@@ -1,26 +1,10 @@
 //! Register access shared by the SIMD & FP instruction families: vector lanes, general registers
-//! as these instructions name them (31 is XZR), and instruction fields.
+//! as these instructions name them (31 is XZR), and the bit the dispatcher tests.
 
 use crate::arm64::state::CpuState;
 
-/// Bits `lo..lo+len` of an instruction word.
-pub fn field(word: u32, lo: u32, len: u32) -> u32 {
-    (word >> lo) & ((1 << len) - 1)
-}
-
 pub fn bit(word: u32, n: u32) -> bool {
     word >> n & 1 == 1
-}
-
-/// Rd, Rn, Rm (bits 4..0, 9..5, 20..16).
-pub fn rd(word: u32) -> usize {
-    field(word, 0, 5) as usize
-}
-pub fn rn(word: u32) -> usize {
-    field(word, 5, 5) as usize
-}
-pub fn rm(word: u32) -> usize {
-    field(word, 16, 5) as usize
 }
 
 pub fn ones(bits: u32) -> u64 {

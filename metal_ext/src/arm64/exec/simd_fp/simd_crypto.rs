@@ -1,7 +1,8 @@
 //! The cryptographic extension: AES rounds (AESE, AESD, AESMC, AESIMC) and the SHA-1 and SHA-256
 //! hash and schedule steps, as the Arm ARM defines them.
 
-use super::lanes::{field, rd, rm, rn, write_v};
+use super::lanes::write_v;
+use crate::arm64::decode::{CryptoOp, SimdInsn};
 use crate::arm64::state::CpuState;
 
 /// Multiplication in GF(2^8) modulo the AES polynomial x^8 + x^4 + x^3 + x + 1.
@@ -76,23 +77,10 @@ fn mix_columns(s: [u8; 16], inverse: bool) -> [u8; 16] {
     out
 }
 
-/// AESE, AESD, AESMC, AESIMC (opcode bits 16..12).
-pub fn aes(cpu: &mut CpuState, w: u32) -> Option<()> {
-    if field(w, 22, 2) != 0 {
-        return None;
-    }
-    let (d, n) = (rd(w), rn(w));
-    let state = match field(w, 12, 5) {
-        op @ (0b00100 | 0b00101) => {
-            let inverse = op == 0b00101;
-            let box_ = if inverse { &INV_SBOX } else { &SBOX };
-            shift_rows((cpu.v[d] ^ cpu.v[n]).to_le_bytes(), inverse).map(|b| box_[b as usize])
-        }
-        op @ (0b00110 | 0b00111) => mix_columns(cpu.v[n].to_le_bytes(), op == 0b00111),
-        _ => return None,
-    };
-    write_v(cpu, d, u128::from_le_bytes(state), 128);
-    Some(())
+/// AddRoundKey, SubBytes and ShiftRows (AESE) or their inverses (AESD) on Vd ^ Vn.
+fn aes_round(vd: u128, vn: u128, inverse: bool) -> u128 {
+    let box_ = if inverse { &INV_SBOX } else { &SBOX };
+    u128::from_le_bytes(shift_rows((vd ^ vn).to_le_bytes(), inverse).map(|b| box_[b as usize]))
 }
 
 fn words(v: u128) -> [u32; 4] {
@@ -143,21 +131,37 @@ fn sha256_rounds(x: u128, y: u128, wk: u128, part1: bool) -> u128 {
     join(if part1 { x } else { y })
 }
 
-/// SHA1C, SHA1P, SHA1M, SHA1SU0, SHA256H, SHA256H2, SHA256SU1 (opcode bits 14..12).
-pub fn sha_three(cpu: &mut CpuState, w: u32) -> Option<()> {
-    if field(w, 22, 2) != 0 {
+/// The AES and SHA instructions, from the decoded form.
+pub fn execute(cpu: &mut CpuState, insn: SimdInsn) -> Option<()> {
+    let SimdInsn::Crypto { op, rd, rn, rm } = insn else {
         return None;
-    }
-    let (d, n, m) = (rd(w), rn(w), rm(w));
-    let (vd, vn, vm) = (cpu.v[d], cpu.v[n], cpu.v[m]);
-    let r = match field(w, 12, 3) {
-        0b000 => sha1_rounds(vd, vn as u32, vm, choose),
-        0b001 => sha1_rounds(vd, vn as u32, vm, |x, y, z| x ^ y ^ z),
-        0b010 => sha1_rounds(vd, vn as u32, vm, majority),
-        0b011 => (vn << 64 | vd >> 64) ^ vd ^ vm,
-        0b100 => sha256_rounds(vd, vn, vm, true),
-        0b101 => sha256_rounds(vn, vd, vm, false),
-        0b110 => {
+    };
+    let (d, n) = (rd as usize, rn as usize);
+    let (vd, vn, vm) = (cpu.v[d], cpu.v[n], cpu.v[rm as usize]);
+    let r = match op {
+        CryptoOp::Aese => aes_round(vd, vn, false),
+        CryptoOp::Aesd => aes_round(vd, vn, true),
+        CryptoOp::Aesmc => u128::from_le_bytes(mix_columns(vn.to_le_bytes(), false)),
+        CryptoOp::Aesimc => u128::from_le_bytes(mix_columns(vn.to_le_bytes(), true)),
+        CryptoOp::Sha1h => (vn as u32).rotate_left(30) as u128,
+        CryptoOp::Sha1su1 => {
+            let t = words(vd ^ (vn >> 32));
+            let mut r = t.map(|x| x.rotate_left(1));
+            r[3] ^= t[0].rotate_left(2);
+            join(r)
+        }
+        CryptoOp::Sha256su0 => {
+            let (d4, t) = (words(vd), words(vn << 96 | vd >> 32));
+            let sigma = |x: u32| x.rotate_right(7) ^ x.rotate_right(18) ^ (x >> 3);
+            join([0, 1, 2, 3].map(|e| sigma(t[e]).wrapping_add(d4[e])))
+        }
+        CryptoOp::Sha1c => sha1_rounds(vd, vn as u32, vm, choose),
+        CryptoOp::Sha1p => sha1_rounds(vd, vn as u32, vm, |x, y, z| x ^ y ^ z),
+        CryptoOp::Sha1m => sha1_rounds(vd, vn as u32, vm, majority),
+        CryptoOp::Sha1su0 => (vn << 64 | vd >> 64) ^ vd ^ vm,
+        CryptoOp::Sha256h => sha256_rounds(vd, vn, vm, true),
+        CryptoOp::Sha256h2 => sha256_rounds(vn, vd, vm, false),
+        CryptoOp::Sha256su1 => {
             let (d4, t0) = (words(vd), words(vm << 96 | vn >> 32));
             let sigma = |x: u32| x.rotate_right(17) ^ x.rotate_right(19) ^ (x >> 10);
             let mut r = [0u32; 4];
@@ -170,33 +174,6 @@ pub fn sha_three(cpu: &mut CpuState, w: u32) -> Option<()> {
             }
             join(r)
         }
-        _ => return None,
-    };
-    write_v(cpu, d, r, 128);
-    Some(())
-}
-
-/// SHA1H, SHA1SU1, SHA256SU0 (opcode bits 16..12).
-pub fn sha_two(cpu: &mut CpuState, w: u32) -> Option<()> {
-    if field(w, 22, 2) != 0 {
-        return None;
-    }
-    let (d, n) = (rd(w), rn(w));
-    let (vd, vn) = (cpu.v[d], cpu.v[n]);
-    let r = match field(w, 12, 5) {
-        0b00000 => (vn as u32).rotate_left(30) as u128,
-        0b00001 => {
-            let t = words(vd ^ (vn >> 32));
-            let mut r = t.map(|x| x.rotate_left(1));
-            r[3] ^= t[0].rotate_left(2);
-            join(r)
-        }
-        0b00010 => {
-            let (d4, t) = (words(vd), words(vn << 96 | vd >> 32));
-            let sigma = |x: u32| x.rotate_right(7) ^ x.rotate_right(18) ^ (x >> 3);
-            join([0, 1, 2, 3].map(|e| sigma(t[e]).wrapping_add(d4[e])))
-        }
-        _ => return None,
     };
     write_v(cpu, d, r, 128);
     Some(())

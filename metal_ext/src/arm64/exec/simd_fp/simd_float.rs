@@ -6,189 +6,161 @@
 use super::fp_env::{with_fp_env, Fmt, FpEnv, Rounding};
 use super::fp_estimate::{unsigned_recip_estimate, unsigned_rsqrt_estimate};
 use super::fp_ops::{CompareOp, LaneCompare};
-use super::lanes::{bit, field, from_lanes, lane, map_lanes, ones, rd, rm, rn, unzip, write_v, Shape};
-use crate::arm64::decode::ReduceOp;
+use super::lanes::{from_lanes, lane, map_lanes, ones, unzip, write_v, Shape};
+use crate::arm64::decode::{FpMiscOp, FpThreeSameOp, ReduceOp, RoundMode, SimdInsn};
 use crate::arm64::state::CpuState;
 
-/// Lanes of 32 or 64 bits (`sz`, bit 22); a vector of doubles needs Q=1.
-fn fp_shape(w: u32, scalar: bool) -> Option<(Shape, Fmt)> {
-    let esize = if bit(w, 22) { 64 } else { 32 };
-    let shape = if scalar {
-        Shape::scalar(esize)
-    } else if esize == 64 && !bit(w, 30) {
-        return None;
-    } else {
-        Shape { esize, lanes: (if bit(w, 30) { 128 } else { 64 } / esize) as usize }
-    };
-    Some((shape, Fmt::of_bits(esize)))
-}
-
-/// A two-operand lane operation of the "three same" group, keyed by U, a (bit 23), opcode<2:0>.
-/// `acc` is the destination lane (FMLA, FMLS).
-fn binary(e: &mut FpEnv, fmt: Fmt, key: (bool, bool, u32), a: u64, b: u64, acc: u64) -> u64 {
+/// A two-operand lane operation of the "three same" group (pairwise forms as their base
+/// operation). `acc` is the destination lane (FMLA, FMLS).
+fn binary(e: &mut FpEnv, fmt: Fmt, op: FpThreeSameOp, a: u64, b: u64, acc: u64) -> u64 {
+    use FpThreeSameOp::*;
     let truth = |t: bool| if t { ones(fmt.width()) } else { 0 };
     let cmp = |op, absolute| LaneCompare { op, absolute };
-    match key {
-        (_, false, 0b000) => e.max_min_num(fmt, a, b, true),
-        (_, true, 0b000) => e.max_min_num(fmt, a, b, false),
-        (false, false, 0b001) => e.mul_add(fmt, acc, a, b),
-        (false, true, 0b001) => e.mul_add(fmt, acc, a ^ fmt.sign_bit(), b),
-        (_, false, 0b010) => e.add(fmt, a, b, false),
-        (false, true, 0b010) => e.add(fmt, a, b, true),
-        (true, true, 0b010) => e.add(fmt, a, b, true) & !fmt.sign_bit(),
-        (false, false, 0b011) => e.mulx(fmt, a, b),
-        (true, false, 0b011) => e.mul(fmt, a, b),
-        (false, false, 0b100) => truth(e.compare_lanes(fmt, a, b, cmp(CompareOp::Eq, false))),
-        (true, false, 0b100) => truth(e.compare_lanes(fmt, a, b, cmp(CompareOp::Ge, false))),
-        (true, true, 0b100) => truth(e.compare_lanes(fmt, a, b, cmp(CompareOp::Gt, false))),
-        (true, false, 0b101) => truth(e.compare_lanes(fmt, a, b, cmp(CompareOp::Ge, true))),
-        (true, true, 0b101) => truth(e.compare_lanes(fmt, a, b, cmp(CompareOp::Gt, true))),
-        (_, false, 0b110) => e.max_min(fmt, a, b, true),
-        (_, true, 0b110) => e.max_min(fmt, a, b, false),
-        (false, false, 0b111) => e.recip_step(fmt, a, b, false),
-        (false, true, 0b111) => e.recip_step(fmt, a, b, true),
-        _ => e.div(fmt, a, b), // (true, false, 0b111): FDIV
+    match op {
+        MaxNum | MaxNumPairwise => e.max_min_num(fmt, a, b, true),
+        MinNum | MinNumPairwise => e.max_min_num(fmt, a, b, false),
+        MulAdd => e.mul_add(fmt, acc, a, b),
+        MulSub => e.mul_add(fmt, acc, a ^ fmt.sign_bit(), b),
+        Add | AddPairwise => e.add(fmt, a, b, false),
+        Sub => e.add(fmt, a, b, true),
+        AbsDiff => e.add(fmt, a, b, true) & !fmt.sign_bit(),
+        Mulx => e.mulx(fmt, a, b),
+        Mul => e.mul(fmt, a, b),
+        CompareEqual => truth(e.compare_lanes(fmt, a, b, cmp(CompareOp::Eq, false))),
+        CompareGreaterEqual => truth(e.compare_lanes(fmt, a, b, cmp(CompareOp::Ge, false))),
+        CompareGreater => truth(e.compare_lanes(fmt, a, b, cmp(CompareOp::Gt, false))),
+        AbsCompareGreaterEqual => truth(e.compare_lanes(fmt, a, b, cmp(CompareOp::Ge, true))),
+        AbsCompareGreater => truth(e.compare_lanes(fmt, a, b, cmp(CompareOp::Gt, true))),
+        Max | MaxPairwise => e.max_min(fmt, a, b, true),
+        Min | MinPairwise => e.max_min(fmt, a, b, false),
+        RecipStep => e.recip_step(fmt, a, b, false),
+        RsqrtStep => e.recip_step(fmt, a, b, true),
+        Div => e.div(fmt, a, b),
     }
 }
 
-pub fn three_same(cpu: &mut CpuState, w: u32, scalar: bool) -> Option<()> {
-    let key = (bit(w, 29), bit(w, 23), field(w, 11, 3));
-    let exists = match key {
-        (false, false, 0b101) | (false, true, 0b011) | (false, true, 0b100) | (false, true, 0b101) => false,
-        (true, _, 0b001) | (true, true, 0b011) | (true, true, 0b111) => false,
-        (false, _, 0b011) | (false, _, 0b100) | (false, _, 0b111) | (true, _, 0b100) | (true, _, 0b101) => true,
-        (true, true, 0b010) => true,
-        _ => !scalar,
-    };
-    if !exists {
+/// Scalar or vector lanes of single or `double` precision.
+fn fp_lanes(scalar: bool, q: bool, double: bool) -> (Shape, Fmt) {
+    let esize = if double { 64 } else { 32 };
+    let shape = if scalar { Shape::scalar(esize) } else { Shape { esize, lanes: (if q { 128 } else { 64 } / esize) as usize } };
+    (shape, Fmt::of_bits(esize))
+}
+
+/// FP "three same", from the decoded form.
+#[inline(always)]
+pub fn three_same(cpu: &mut CpuState, insn: SimdInsn) -> Option<()> {
+    let SimdInsn::FpThreeSame { op, scalar, q, double, rd, rn, rm } = insn else {
         return None;
-    }
-    let (shape, fmt) = fp_shape(w, scalar)?;
-    let (va, vb, vd) = (cpu.v[rn(w)], cpu.v[rm(w)], cpu.v[rd(w)]);
-    // FMAXNMP, FADDP, FMAXP (and the MIN forms) work on adjacent pairs of Vm:Vn.
-    let pairwise = key.0 && matches!(key.2, 0b000 | 0b110) || key == (true, false, 0b010);
-    let (va, vb, key) = if pairwise {
-        (unzip(va, vb, shape, 0), unzip(va, vb, shape, 1), (false, key.1, key.2))
-    } else {
-        (va, vb, key)
     };
-    let r = with_fp_env(cpu, |env| map_lanes(shape, va, vb, vd, |a, b, acc| binary(env, fmt, key, a, b, acc)));
-    write_v(cpu, rd(w), r, shape.bits());
+    let (shape, fmt) = fp_lanes(scalar, q, double);
+    let (va, vb, vd) = (cpu.v[rn as usize], cpu.v[rm as usize], cpu.v[rd as usize]);
+    // FMAXNMP, FADDP, FMAXP (and the MIN forms) work on adjacent pairs of Vm:Vn.
+    let pairwise = matches!(
+        op,
+        FpThreeSameOp::MaxNumPairwise
+            | FpThreeSameOp::MinNumPairwise
+            | FpThreeSameOp::AddPairwise
+            | FpThreeSameOp::MaxPairwise
+            | FpThreeSameOp::MinPairwise
+    );
+    let (va, vb) = if pairwise { (unzip(va, vb, shape, 0), unzip(va, vb, shape, 1)) } else { (va, vb) };
+    let r = with_fp_env(cpu, |env| map_lanes(shape, va, vb, vd, |a, b, acc| binary(env, fmt, op, a, b, acc)));
+    write_v(cpu, rd as usize, r, shape.bits());
     Some(())
 }
 
 /// A one-operand lane operation of the "two-register miscellaneous" group.
-fn unary(cpu: &mut CpuState, w: u32, scalar: bool, op: impl Fn(&mut FpEnv, Fmt, u64) -> u64) -> Option<()> {
-    let (shape, fmt) = fp_shape(w, scalar)?;
-    let va = cpu.v[rn(w)];
+fn unary(cpu: &mut CpuState, rd: u8, rn: u8, (shape, fmt): (Shape, Fmt), op: impl Fn(&mut FpEnv, Fmt, u64) -> u64) {
+    let va = cpu.v[rn as usize];
     let r = with_fp_env(cpu, |env| map_lanes(shape, va, 0, 0, |x, _, _| op(env, fmt, x)));
-    write_v(cpu, rd(w), r, shape.bits());
+    write_v(cpu, rd as usize, r, shape.bits());
+}
+
+/// FP "two-register miscellaneous", from the decoded form. BFCVTN and FRINT32/64 (later than
+/// Armv8.0) are undefined here.
+pub fn two_reg_misc(cpu: &mut CpuState, insn: SimdInsn) -> Option<()> {
+    let SimdInsn::FpTwoRegMisc { op, unsigned, scalar, q, double, rd, rn } = insn else {
+        return None;
+    };
+    let lanes = fp_lanes(scalar, q, double);
+    let fpcr_mode = Rounding::from_rmode(cpu.fpcr >> 22);
+    let rounding = |mode: RoundMode| match mode {
+        RoundMode::N => Rounding::TiesEven,
+        RoundMode::P => Rounding::PlusInf,
+        RoundMode::M => Rounding::MinusInf,
+        RoundMode::Z => Rounding::Zero,
+        RoundMode::A => Rounding::TiesAway,
+    };
+    let truth = |t: bool, f: Fmt| if t { ones(f.width()) } else { 0 };
+    let zero_compare = |op, swap: bool| {
+        // The LE and LT forms compare 0 against x.
+        let cond = LaneCompare { op, absolute: false };
+        move |e: &mut FpEnv, f: Fmt, x: u64| {
+            truth(if swap { e.compare_lanes(f, 0, x, cond) } else { e.compare_lanes(f, x, 0, cond) }, f)
+        }
+    };
+    match op {
+        FpMiscOp::Narrow | FpMiscOp::NarrowOdd | FpMiscOp::Widen => {
+            convert_precision(cpu, op, scalar, q, double, rd, rn);
+        }
+        FpMiscOp::Bfcvtn | FpMiscOp::RoundToInt { .. } => return None,
+        FpMiscOp::Round(mode) => {
+            let mode = rounding(mode);
+            unary(cpu, rd, rn, lanes, |e, f, x| e.round_int(f, x, mode, false))
+        }
+        FpMiscOp::RoundCurrent { exact } => unary(cpu, rd, rn, lanes, |e, f, x| e.round_int(f, x, fpcr_mode, exact)),
+        FpMiscOp::ToInt(mode) => {
+            let mode = rounding(mode);
+            unary(cpu, rd, rn, lanes, |e, f, x| e.fp_to_fixed(f, x, 0, unsigned, f.width(), mode))
+        }
+        FpMiscOp::FromInt => unary(cpu, rd, rn, lanes, |e, f, x| {
+            let mode = e.rounding();
+            e.fixed_to_fp(f, x, 0, unsigned, f.width(), mode)
+        }),
+        FpMiscOp::CompareGreaterZero => unary(cpu, rd, rn, lanes, zero_compare(CompareOp::Gt, false)),
+        FpMiscOp::CompareGreaterEqualZero => unary(cpu, rd, rn, lanes, zero_compare(CompareOp::Ge, false)),
+        FpMiscOp::CompareEqualZero => unary(cpu, rd, rn, lanes, zero_compare(CompareOp::Eq, false)),
+        FpMiscOp::CompareLessEqualZero => unary(cpu, rd, rn, lanes, zero_compare(CompareOp::Ge, true)),
+        FpMiscOp::CompareLessZero => unary(cpu, rd, rn, lanes, zero_compare(CompareOp::Gt, true)),
+        FpMiscOp::Abs => unary(cpu, rd, rn, lanes, |_, f, x| x & !f.sign_bit()),
+        FpMiscOp::Neg => unary(cpu, rd, rn, lanes, |_, f, x| x ^ f.sign_bit()),
+        FpMiscOp::Sqrt => unary(cpu, rd, rn, lanes, |e, f, x| e.sqrt(f, x)),
+        FpMiscOp::RecipExponent => unary(cpu, rd, rn, lanes, |e, f, x| e.recip_exponent(f, x)),
+        FpMiscOp::RsqrtEstimate => unary(cpu, rd, rn, lanes, |e, f, x| e.rsqrt_estimate(f, x)),
+        FpMiscOp::RecipEstimate => unary(cpu, rd, rn, lanes, |e, f, x| e.recip_estimate(f, x)),
+        FpMiscOp::UnsignedRecipEstimate => unary(cpu, rd, rn, lanes, |_, _, x| unsigned_recip_estimate(x)),
+        FpMiscOp::UnsignedRsqrtEstimate => unary(cpu, rd, rn, lanes, |_, _, x| unsigned_rsqrt_estimate(x)),
+    }
     Some(())
 }
 
-pub fn two_reg_misc(cpu: &mut CpuState, w: u32, scalar: bool) -> Option<()> {
-    let (u, a, opcode) = (bit(w, 29), bit(w, 23), field(w, 12, 5));
-    let fpcr_mode = Rounding::from_rmode(cpu.fpcr >> 22);
-    let signed = !u;
-    match (opcode, a) {
-        (0b10110, false) | (0b10111, false) => convert_precision(cpu, w, scalar),
-        (0b11000..=0b11001, _) if !scalar => {
-            let (mode, exact) = match (opcode & 1, a, u) {
-                (0, false, false) => (Rounding::TiesEven, false),
-                (0, false, true) => (Rounding::TiesAway, false),
-                (0, true, false) => (Rounding::PlusInf, false),
-                (1, false, false) => (Rounding::MinusInf, false),
-                (1, false, true) => (fpcr_mode, true),
-                (1, true, false) => (Rounding::Zero, false),
-                (1, true, true) => (fpcr_mode, false),
-                _ => return None,
-            };
-            unary(cpu, w, scalar, |e, f, x| e.round_int(f, x, mode, exact))
-        }
-        (0b11010..=0b11100, _) if !(opcode == 0b11100 && a) => {
-            let mode = match (opcode, a) {
-                (0b11010, false) => Rounding::TiesEven,
-                (0b11010, true) => Rounding::PlusInf,
-                (0b11011, false) => Rounding::MinusInf,
-                (0b11011, true) => Rounding::Zero,
-                _ => Rounding::TiesAway,
-            };
-            unary(cpu, w, scalar, |e, f, x| e.fp_to_fixed(f, x, 0, !signed, f.width(), mode))
-        }
-        (0b11101, false) => unary(cpu, w, scalar, |e, f, x| {
-            let mode = e.rounding();
-            e.fixed_to_fp(f, x, 0, !signed, f.width(), mode)
-        }),
-        (0b01100..=0b01110, true) => {
-            // Compares with zero: GT/GE, EQ/LE, LT (the LE and LT forms compare 0 against x).
-            let (op, swap) = match (opcode, u) {
-                (0b01100, false) => (CompareOp::Gt, false),
-                (0b01100, true) => (CompareOp::Ge, false),
-                (0b01101, false) => (CompareOp::Eq, false),
-                (0b01101, true) => (CompareOp::Ge, true),
-                (0b01110, false) => (CompareOp::Gt, true),
-                _ => return None,
-            };
-            let cond = LaneCompare { op, absolute: false };
-            unary(cpu, w, scalar, |e, f, x| {
-                let t = if swap { e.compare_lanes(f, 0, x, cond) } else { e.compare_lanes(f, x, 0, cond) };
-                if t {
-                    ones(f.width())
-                } else {
-                    0
-                }
-            })
-        }
-        (0b01111, true) if !scalar => unary(cpu, w, scalar, |_, f, x| if u { x ^ f.sign_bit() } else { x & !f.sign_bit() }),
-        (0b11111, true) if u && !scalar => unary(cpu, w, scalar, |e, f, x| e.sqrt(f, x)),
-        (0b11111, true) if !u && scalar => unary(cpu, w, scalar, |e, f, x| e.recip_exponent(f, x)),
-        (0b11101, true) if u => unary(cpu, w, scalar, |e, f, x| e.rsqrt_estimate(f, x)),
-        (0b11101, true) => unary(cpu, w, scalar, |e, f, x| e.recip_estimate(f, x)),
-        (0b11100, true) if !scalar && !bit(w, 22) => {
-            let estimate = if u { unsigned_rsqrt_estimate } else { unsigned_recip_estimate };
-            unary(cpu, w, scalar, |_, _, x| estimate(x))
-        }
-        _ => None,
-    }
-}
-
-/// FCVTL/FCVTL2 (widen), FCVTN/FCVTN2 (narrow) and FCVTXN (narrow, round to odd).
-fn convert_precision(cpu: &mut CpuState, w: u32, scalar: bool) -> Option<()> {
-    let (u, sz, q, widen) = (bit(w, 29), bit(w, 22), bit(w, 30), bit(w, 12));
-    let (narrow, wide) = if sz { (Fmt::S, Fmt::D) } else { (Fmt::H, Fmt::S) };
+/// FCVTL/FCVTL2 (widen), FCVTN/FCVTN2 (narrow) and FCVTXN (narrow, round to odd); `double`
+/// picks single/double rather than half/single.
+fn convert_precision(cpu: &mut CpuState, op: FpMiscOp, scalar: bool, q: bool, double: bool, rd: u8, rn: u8) {
+    let (narrow, wide) = if double { (Fmt::S, Fmt::D) } else { (Fmt::H, Fmt::S) };
     let (ne, we) = (narrow.width(), wide.width());
-    let (va, vd) = (cpu.v[rn(w)], cpu.v[rd(w)]);
-    if widen {
-        if u || scalar {
-            return None;
-        }
+    let (d, va, vd) = (rd as usize, cpu.v[rn as usize], cpu.v[rd as usize]);
+    if op == FpMiscOp::Widen {
         let src = if q { va >> 64 } else { va };
         let r = with_fp_env(cpu, |e| {
             let mode = e.rounding();
             from_lanes((128 / we) as usize, we, |i| e.convert(narrow, wide, lane(src, i, ne), mode))
         });
-        write_v(cpu, rd(w), r, 128);
-        return Some(());
-    }
-    if u && !sz {
-        return None;
-    }
-    if scalar && !u {
-        return None;
+        write_v(cpu, d, r, 128);
+        return;
     }
     let count = if scalar { 1 } else { (128 / we) as usize };
     let r = with_fp_env(cpu, |e| {
-        let mode = if u { Rounding::Odd } else { e.rounding() };
+        let mode = if op == FpMiscOp::NarrowOdd { Rounding::Odd } else { e.rounding() };
         from_lanes(count, ne, |i| e.convert(wide, narrow, lane(va, i, we), mode))
     });
     if scalar {
-        write_v(cpu, rd(w), r, ne);
+        write_v(cpu, d, r, ne);
     } else if q {
-        write_v(cpu, rd(w), (vd & u64::MAX as u128) | r << 64, 128);
+        write_v(cpu, d, (vd & u64::MAX as u128) | r << 64, 128);
     } else {
-        write_v(cpu, rd(w), r, 64);
+        write_v(cpu, d, r, 64);
     }
-    Some(())
 }
 
 /// Reduces lanes pairwise as a balanced tree (Arm's Reduce), so NaN choice and flags match.
@@ -234,42 +206,16 @@ pub fn scalar_pairwise(cpu: &mut CpuState, op: ReduceOp, double: bool, d: usize,
     write_v(cpu, d, r as u128, e);
 }
 
-/// FP by element: FMLA, FMLS, FMUL, FMULX (vector and scalar), with the element of Vm at index.
-pub fn by_element(cpu: &mut CpuState, w: u32, scalar: bool) -> Option<()> {
-    let (u, sz, opcode) = (bit(w, 29), bit(w, 22), field(w, 12, 4));
-    if !bit(w, 23) {
-        return None; // half precision
+/// FP by element: FMLA, FMLS, FMUL, FMULX (vector and scalar), with element `index` of Vm;
+/// half precision (`size` 0, Armv8.2) is undefined here.
+pub fn by_element(cpu: &mut CpuState, op: FpThreeSameOp, scalar: bool, q: bool, size: u8, index: u8, [rd, rn, rm]: [u8; 3]) -> Option<()> {
+    if size == 0 {
+        return None;
     }
-    let kind = match (u, opcode) {
-        (false, 0b0001) => 0,
-        (false, 0b0101) => 1,
-        (false, 0b1001) => 2,
-        (true, 0b1001) => 3,
-        _ => return None,
-    };
-    let (h, l) = (bit(w, 11) as usize, bit(w, 21) as usize);
-    let index = if sz {
-        if l == 1 {
-            return None;
-        }
-        h
-    } else {
-        h << 1 | l
-    };
-    let (shape, fmt) = fp_shape(w, scalar)?;
-    let e = shape.esize;
-    let elem = lane(cpu.v[rm(w)], index, e);
-    let (va, vd) = (cpu.v[rn(w)], cpu.v[rd(w)]);
-    let r = with_fp_env(cpu, |env| {
-        map_lanes(shape, va, 0, vd, |a, _, acc| {
-            match kind {
-                0 => env.mul_add(fmt, acc, a, elem),
-                1 => env.mul_add(fmt, acc, a ^ fmt.sign_bit(), elem),
-                2 => env.mul(fmt, a, elem),
-                _ => env.mulx(fmt, a, elem),
-            }
-        })
-    });
-    write_v(cpu, rd(w), r, shape.bits());
+    let (shape, fmt) = fp_lanes(scalar, q, size == 3);
+    let elem = lane(cpu.v[rm as usize], index as usize, shape.esize);
+    let (va, vd) = (cpu.v[rn as usize], cpu.v[rd as usize]);
+    let r = with_fp_env(cpu, |env| map_lanes(shape, va, 0, vd, |a, _, acc| binary(env, fmt, op, a, elem, acc)));
+    write_v(cpu, rd as usize, r, shape.bits());
     Some(())
 }

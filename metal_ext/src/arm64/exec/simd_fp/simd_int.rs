@@ -3,7 +3,8 @@
 //! floating-point opcodes of the same groups to `simd_float`; the two never call each other.
 
 use super::fp_env::QC;
-use super::lanes::{bit, field, from_lanes, lane, map_lanes, ones, rd, rm, rn, sext, unzip, write_v, Shape};
+use super::lanes::{from_lanes, lane, map_lanes, ones, sext, unzip, write_v, Shape};
+use crate::arm64::decode::{BitwiseOp, MiscOp, SimdInsn, ThreeDifferentOp, ThreeSameOp};
 use crate::arm64::state::CpuState;
 
 /// An element read as a signed or unsigned integer.
@@ -56,92 +57,85 @@ pub fn poly_mul(a: u64, b: u64) -> u128 {
     (0..64).filter(|i| b >> i & 1 == 1).fold(0, |acc, i| acc ^ (a as u128) << i)
 }
 
-/// The integer opcodes of the "three same" group (`simd_fp` sends the FP ones to `simd_float`).
-/// `scalar` selects the scalar encodings (one element, fewer opcodes).
-pub fn three_same(cpu: &mut CpuState, w: u32, scalar: bool) -> Option<()> {
-    let vb = cpu.v[rm(w)];
-    three_same_with(cpu, w, scalar, vb)
+/// AND, BIC, ORR, ORN, EOR, BSL, BIT, BIF, from the decoded form.
+#[inline(always)]
+pub fn bitwise(cpu: &mut CpuState, insn: SimdInsn) -> Option<()> {
+    let SimdInsn::Bitwise { op, q, rd, rn, rm } = insn else {
+        return None;
+    };
+    let (va, vb, vd) = (cpu.v[rn as usize], cpu.v[rm as usize], cpu.v[rd as usize]);
+    let r = match op {
+        BitwiseOp::And => va & vb,
+        BitwiseOp::Bic => va & !vb,
+        BitwiseOp::Orr => va | vb,
+        BitwiseOp::Orn => va | !vb,
+        BitwiseOp::Eor => va ^ vb,
+        BitwiseOp::Bsl => (vd & va) | (!vd & vb),
+        BitwiseOp::Bit => (vd & !vb) | (va & vb),
+        BitwiseOp::Bif => (vd & vb) | (va & !vb),
+    };
+    write_v(cpu, rd as usize, r, if q { 128 } else { 64 });
+    Some(())
+}
+
+/// Integer "three same", from the decoded form.
+#[inline(always)]
+pub fn three_same(cpu: &mut CpuState, insn: SimdInsn) -> Option<()> {
+    let SimdInsn::ThreeSame { rm, .. } = insn else {
+        return None;
+    };
+    let vb = cpu.v[rm as usize];
+    three_same_with(cpu, insn, vb)
 }
 
 /// Integer "three same" with the second operand given (by-element forms pass a broadcast lane).
-pub fn three_same_with(cpu: &mut CpuState, w: u32, scalar: bool, vb: u128) -> Option<()> {
-    let opcode = field(w, 11, 5);
-    let (u, size, q) = (bit(w, 29), field(w, 22, 2), bit(w, 30));
-    let (n, d) = (rn(w), rd(w));
-    let (va, vd) = (cpu.v[n], cpu.v[d]);
-    if opcode == 0b00011 {
-        // Bitwise logic: size selects the operation.
-        if scalar {
-            return None;
-        }
-        let r = match (u, size) {
-            (false, 0) => va & vb,
-            (false, 1) => va & !vb,
-            (false, 2) => va | vb,
-            (false, _) => va | !vb,
-            (true, 0) => va ^ vb,
-            (true, 1) => (vd & va) | (!vd & vb),
-            (true, 2) => (vd & !vb) | (va & vb),
-            (true, _) => (vd & vb) | (va & !vb),
-        };
-        write_v(cpu, d, r, if q { 128 } else { 64 });
-        return Some(());
-    }
-    let shape = if scalar { Shape::scalar(8 << size) } else { Shape::vector(size, q) };
-    let e = shape.esize;
-    let signed = !u;
-    // Which encodings exist: 64-bit elements need a full vector (or the scalar D form).
-    let allowed = match opcode {
-        0b00001 | 0b00101 | 0b01001 | 0b01011 => true,
-        0b00110 | 0b00111 | 0b01000 | 0b01010 | 0b10000 | 0b10001 => !scalar || size == 3,
-        0b10110 => size == 1 || size == 2,
-        _ if scalar => false,
-        0b10010 | 0b01100 | 0b01101 | 0b01110 | 0b01111 | 0b10100 | 0b10101 | 0b00000 | 0b00010 | 0b00100 => {
-            size != 3
-        }
-        0b10011 => size != 3 && (!u || size == 0),
-        0b10111 => !u,
-        _ => false,
-    };
-    if !allowed || (!scalar && size == 3 && !q) {
+#[inline(always)]
+pub fn three_same_with(cpu: &mut CpuState, insn: SimdInsn, vb: u128) -> Option<()> {
+    let SimdInsn::ThreeSame { op, unsigned, scalar, q, size, rd, rn, .. } = insn else {
         return None;
-    }
+    };
+    let d = rd as usize;
+    let (va, vd) = (cpu.v[rn as usize], cpu.v[d]);
+    let shape = if scalar { Shape::scalar(8 << size) } else { Shape::vector(size as u32, q) };
+    let e = shape.esize;
+    let signed = !unsigned;
     let mut qc = false;
+    use ThreeSameOp::*;
     // Pairwise forms combine adjacent lanes of Vm:Vn: the even lanes with the odd ones.
-    let (va, vb) = if matches!(opcode, 0b10100 | 0b10101 | 0b10111) {
+    let (va, vb) = if matches!(op, MaxPairwise | MinPairwise | AddPairwise) {
         (unzip(va, vb, shape, 0), unzip(va, vb, shape, 1))
     } else {
         (va, vb)
     };
     let s = |x: u64| int_of(x, e, signed);
     // Each arm instantiates its own lane loop, so the operation is chosen once per instruction.
-    let r = match opcode {
-        0b00000 => map_lanes(shape, va, vb, vd, |a, b, _| ((s(a) + s(b)) >> 1) as u64),
-        0b00001 => map_lanes(shape, va, vb, vd, |a, b, _| saturate(s(a) + s(b), e, signed, &mut qc)),
-        0b00010 => map_lanes(shape, va, vb, vd, |a, b, _| ((s(a) + s(b) + 1) >> 1) as u64),
-        0b00100 => map_lanes(shape, va, vb, vd, |a, b, _| ((s(a) - s(b)) >> 1) as u64),
-        0b00101 => map_lanes(shape, va, vb, vd, |a, b, _| saturate(s(a) - s(b), e, signed, &mut qc)),
-        0b00110 => map_lanes(shape, va, vb, vd, |a, b, _| all_ones_if(s(a) > s(b), e)),
-        0b00111 => map_lanes(shape, va, vb, vd, |a, b, _| all_ones_if(s(a) >= s(b), e)),
-        0b01000..=0b01011 => {
-            let (round, sat) = (opcode & 2 != 0, opcode & 1 != 0);
+    let r = match op {
+        HalvingAdd => map_lanes(shape, va, vb, vd, |a, b, _| ((s(a) + s(b)) >> 1) as u64),
+        SatAdd => map_lanes(shape, va, vb, vd, |a, b, _| saturate(s(a) + s(b), e, signed, &mut qc)),
+        RoundingHalvingAdd => map_lanes(shape, va, vb, vd, |a, b, _| ((s(a) + s(b) + 1) >> 1) as u64),
+        HalvingSub => map_lanes(shape, va, vb, vd, |a, b, _| ((s(a) - s(b)) >> 1) as u64),
+        SatSub => map_lanes(shape, va, vb, vd, |a, b, _| saturate(s(a) - s(b), e, signed, &mut qc)),
+        CompareGreater => map_lanes(shape, va, vb, vd, |a, b, _| all_ones_if(s(a) > s(b), e)),
+        CompareGreaterEqual => map_lanes(shape, va, vb, vd, |a, b, _| all_ones_if(s(a) >= s(b), e)),
+        ShiftLeft | SatShiftLeft | RoundingShiftLeft | SatRoundingShiftLeft => {
+            let (round, sat) = (matches!(op, RoundingShiftLeft | SatRoundingShiftLeft), matches!(op, SatShiftLeft | SatRoundingShiftLeft));
             map_lanes(shape, va, vb, vd, |a, b, _| shift_by_reg(a, b, e, signed, round, sat, &mut qc))
         }
-        0b01100 | 0b10100 => map_lanes(shape, va, vb, vd, |a, b, _| s(a).max(s(b)) as u64),
-        0b01101 | 0b10101 => map_lanes(shape, va, vb, vd, |a, b, _| s(a).min(s(b)) as u64),
-        0b01110 => map_lanes(shape, va, vb, vd, |a, b, _| (s(a) - s(b)).unsigned_abs() as u64),
-        0b01111 => map_lanes(shape, va, vb, vd, |a, b, acc| acc.wrapping_add((s(a) - s(b)).unsigned_abs() as u64)),
-        0b10000 if u => map_lanes(shape, va, vb, vd, |a, b, _| a.wrapping_sub(b)),
-        0b10000 | 0b10111 => map_lanes(shape, va, vb, vd, |a, b, _| a.wrapping_add(b)),
-        0b10001 if u => map_lanes(shape, va, vb, vd, |a, b, _| all_ones_if(a == b, e)),
-        0b10001 => map_lanes(shape, va, vb, vd, |a, b, _| all_ones_if(a & b != 0, e)),
-        0b10010 if u => map_lanes(shape, va, vb, vd, |a, b, acc| acc.wrapping_sub(a.wrapping_mul(b))),
-        0b10010 => map_lanes(shape, va, vb, vd, |a, b, acc| acc.wrapping_add(a.wrapping_mul(b))),
-        0b10011 if u => map_lanes(shape, va, vb, vd, |a, b, _| poly_mul(a, b) as u64),
-        0b10011 => map_lanes(shape, va, vb, vd, |a, b, _| a.wrapping_mul(b)),
-        _ => {
+        Max | MaxPairwise => map_lanes(shape, va, vb, vd, |a, b, _| s(a).max(s(b)) as u64),
+        Min | MinPairwise => map_lanes(shape, va, vb, vd, |a, b, _| s(a).min(s(b)) as u64),
+        AbsDiff => map_lanes(shape, va, vb, vd, |a, b, _| (s(a) - s(b)).unsigned_abs() as u64),
+        AbsDiffAcc => map_lanes(shape, va, vb, vd, |a, b, acc| acc.wrapping_add((s(a) - s(b)).unsigned_abs() as u64)),
+        Sub => map_lanes(shape, va, vb, vd, |a, b, _| a.wrapping_sub(b)),
+        Add | AddPairwise => map_lanes(shape, va, vb, vd, |a, b, _| a.wrapping_add(b)),
+        CompareEqual => map_lanes(shape, va, vb, vd, |a, b, _| all_ones_if(a == b, e)),
+        Test => map_lanes(shape, va, vb, vd, |a, b, _| all_ones_if(a & b != 0, e)),
+        MulSub => map_lanes(shape, va, vb, vd, |a, b, acc| acc.wrapping_sub(a.wrapping_mul(b))),
+        MulAcc => map_lanes(shape, va, vb, vd, |a, b, acc| acc.wrapping_add(a.wrapping_mul(b))),
+        PolyMul => map_lanes(shape, va, vb, vd, |a, b, _| poly_mul(a, b) as u64),
+        Mul => map_lanes(shape, va, vb, vd, |a, b, _| a.wrapping_mul(b)),
+        DoublingMulHigh | RoundingDoublingMulHigh => {
             // SQDMULH, SQRDMULH: the high half of the doubled product.
-            let round = if u { 1i128 << (e - 1) } else { 0 };
+            let round = if op == RoundingDoublingMulHigh { 1i128 << (e - 1) } else { 0 };
             map_lanes(shape, va, vb, vd, |a, b, _| {
                 saturate((2 * int_of(a, e, true) * int_of(b, e, true) + round) >> e, e, true, &mut qc)
             })
@@ -154,25 +148,26 @@ pub fn three_same_with(cpu: &mut CpuState, w: u32, scalar: bool, vb: u128) -> Op
     Some(())
 }
 
-/// The integer opcodes of the "two-register miscellaneous" group (`simd_fp` sends the FP ones to
-/// `simd_float`).
-pub fn two_reg_misc(cpu: &mut CpuState, w: u32, scalar: bool) -> Option<()> {
-    let (u, size, q, opcode) = (bit(w, 29), field(w, 22, 2), bit(w, 30), field(w, 12, 5));
-    let (n, d) = (rn(w), rd(w));
-    let (va, vd) = (cpu.v[n], cpu.v[d]);
+/// Integer "two-register miscellaneous", from the decoded form.
+#[inline(always)]
+pub fn two_reg_misc(cpu: &mut CpuState, insn: SimdInsn) -> Option<()> {
+    let SimdInsn::TwoRegMisc { op, unsigned: u, scalar, q, size, rd, rn } = insn else {
+        return None;
+    };
+    let (d, size) = (rd as usize, size as u32);
+    let (va, vd) = (cpu.v[rn as usize], cpu.v[d]);
     let signed = !u;
     let mut qc = false;
-    let vector_only = |ok: bool| if scalar { None } else { ok.then_some(()) };
-    let result: (u128, u32) = match (u, opcode) {
+    let shape = if scalar { Shape::scalar(8 << size) } else { Shape::vector(size, q) };
+    use MiscOp::*;
+    let result: (u128, u32) = match op {
         // REV64, REV32, REV16: reverse elements inside containers.
-        (false, 0b00000) | (true, 0b00000) | (false, 0b00001) => {
-            let container = match (u, opcode) {
-                (false, 0) => 64,
-                (true, 0) => 32,
+        Rev64 | Rev32 | Rev16 => {
+            let container = match op {
+                Rev64 => 64,
+                Rev32 => 32,
                 _ => 16,
             };
-            let shape = Shape::vector(size, q);
-            vector_only(shape.esize < container)?;
             let per = (container / shape.esize) as usize;
             let r = from_lanes(shape.lanes, shape.esize, |i| {
                 let base = i - i % per;
@@ -180,22 +175,17 @@ pub fn two_reg_misc(cpu: &mut CpuState, w: u32, scalar: bool) -> Option<()> {
             });
             (r, shape.bits())
         }
-        // SADDLP, UADDLP, SADALP, UADALP.
-        (_, 0b00010) | (_, 0b00110) => {
-            vector_only(size != 3)?;
-            let src = Shape::vector(size, q);
-            let e = src.esize;
-            let accumulate = opcode == 0b00110;
-            let r = from_lanes(src.lanes / 2, 2 * e, |i| {
+        AddLongPairwise | AddAccLongPairwise => {
+            let e = shape.esize;
+            let accumulate = op == AddAccLongPairwise;
+            let r = from_lanes(shape.lanes / 2, 2 * e, |i| {
                 let sum = int_of(lane(va, 2 * i, e), e, signed) + int_of(lane(va, 2 * i + 1, e), e, signed);
                 let acc = if accumulate { lane(vd, i, 2 * e) as i128 } else { 0 };
                 (sum + acc) as u64
             });
-            (r, src.bits())
+            (r, shape.bits())
         }
-        // SUQADD, USQADD: saturating accumulate of the other signedness.
-        (_, 0b00011) => {
-            let shape = shape_of(size, q, scalar)?;
+        SatAccumulateOther => {
             let e = shape.esize;
             let r = from_lanes(shape.lanes, e, |i| {
                 let v = int_of(lane(va, i, e), e, !signed) + int_of(lane(vd, i, e), e, signed);
@@ -203,13 +193,11 @@ pub fn two_reg_misc(cpu: &mut CpuState, w: u32, scalar: bool) -> Option<()> {
             });
             (r, shape.bits())
         }
-        (_, 0b00100) => {
-            vector_only(size != 3)?;
-            let shape = Shape::vector(size, q);
+        CountLeadingSign | CountLeadingZeros => {
             let e = shape.esize;
             let r = from_lanes(shape.lanes, e, |i| {
                 let x = lane(va, i, e) << (64 - e);
-                if u {
+                if op == CountLeadingZeros {
                     x.leading_zeros().min(e) as u64
                 } else {
                     let y = if (x as i64) < 0 { !x } else { x };
@@ -218,52 +206,30 @@ pub fn two_reg_misc(cpu: &mut CpuState, w: u32, scalar: bool) -> Option<()> {
             });
             (r, shape.bits())
         }
-        (false, 0b00101) => {
-            vector_only(size == 0)?;
-            let shape = Shape::vector(0, q);
-            (from_lanes(shape.lanes, 8, |i| lane(va, i, 8).count_ones() as u64), shape.bits())
+        PopCount => (from_lanes(shape.lanes, 8, |i| lane(va, i, 8).count_ones() as u64), shape.bits()),
+        Not | ReverseBits => {
+            let bytes = Shape::vector(0, q);
+            let r = if op == Not { !va } else { from_lanes(bytes.lanes, 8, |i| (lane(va, i, 8) as u8).reverse_bits() as u64) };
+            (r, bytes.bits())
         }
-        (true, 0b00101) => {
-            vector_only(size <= 1)?;
-            let shape = Shape::vector(0, q);
-            let r = if size == 0 { !va } else { from_lanes(shape.lanes, 8, |i| (lane(va, i, 8) as u8).reverse_bits() as u64) };
-            (r, shape.bits())
-        }
-        // SQABS, SQNEG.
-        (_, 0b00111) => {
-            let shape = shape_of(size, q, scalar)?;
+        SatAbs | SatNeg => {
             let e = shape.esize;
             let r = from_lanes(shape.lanes, e, |i| {
                 let x = sext(lane(va, i, e), e) as i128;
-                saturate(if u { -x } else { x.abs() }, e, true, &mut qc)
+                saturate(if op == SatNeg { -x } else { x.abs() }, e, true, &mut qc)
             });
             (r, shape.bits())
         }
-        // Compares with zero: CMGT, CMEQ, CMLT (U=0); CMGE, CMLE (U=1).
-        (_, 0b01000) | (_, 0b01001) | (false, 0b01010) => {
-            let shape = shape_of(size, q, scalar)?;
-            if scalar && size != 3 {
-                return None;
-            }
-            let r = match (u, opcode) {
-                (false, 0b01000) => test_lanes(shape, va, |x| x > 0),
-                (false, 0b01001) => test_lanes(shape, va, |x| x == 0),
-                (false, _) => test_lanes(shape, va, |x| x < 0),
-                (true, 0b01000) => test_lanes(shape, va, |x| x >= 0),
-                _ => test_lanes(shape, va, |x| x <= 0),
-            };
-            (r, shape.bits())
-        }
-        // ABS, NEG.
-        (_, 0b01011) => {
-            let shape = shape_of(size, q, scalar)?;
-            if scalar && size != 3 {
-                return None;
-            }
+        CompareGreaterZero => (test_lanes(shape, va, |x| x > 0), shape.bits()),
+        CompareEqualZero => (test_lanes(shape, va, |x| x == 0), shape.bits()),
+        CompareLessZero => (test_lanes(shape, va, |x| x < 0), shape.bits()),
+        CompareGreaterEqualZero => (test_lanes(shape, va, |x| x >= 0), shape.bits()),
+        CompareLessEqualZero => (test_lanes(shape, va, |x| x <= 0), shape.bits()),
+        Abs | Neg => {
             let e = shape.esize;
             let r = from_lanes(shape.lanes, e, |i| {
                 let x = sext(lane(va, i, e), e);
-                if u {
+                if op == Neg {
                     x.wrapping_neg() as u64
                 } else {
                     x.wrapping_abs() as u64
@@ -272,17 +238,14 @@ pub fn two_reg_misc(cpu: &mut CpuState, w: u32, scalar: bool) -> Option<()> {
             (r, shape.bits())
         }
         // XTN, SQXTN, UQXTN, SQXTUN: narrow to the low or (Q=1, "2") high half.
-        (false, 0b10010) | (_, 0b10100) | (true, 0b10010) => {
-            if size == 3 || (scalar && opcode == 0b10010 && !u) {
-                return None;
-            }
+        ExtractNarrow | SatExtractUnsignedNarrow | SatExtractNarrow => {
             let e = 8 << size;
             let count = if scalar { 1 } else { (64 / e) as usize };
             let narrowed = from_lanes(count, e, |i| {
                 let x = lane(va, i, 2 * e);
-                match (u, opcode) {
-                    (false, 0b10010) => x,
-                    (true, 0b10010) => saturate(sext(x, 2 * e) as i128, e, false, &mut qc),
+                match op {
+                    ExtractNarrow => x,
+                    SatExtractUnsignedNarrow => saturate(sext(x, 2 * e) as i128, e, false, &mut qc),
                     _ => saturate(int_of(x, 2 * e, signed), e, signed, &mut qc),
                 }
             });
@@ -295,13 +258,11 @@ pub fn two_reg_misc(cpu: &mut CpuState, w: u32, scalar: bool) -> Option<()> {
             }
         }
         // SHLL, SHLL2: widen and shift by the element size.
-        (true, 0b10011) => {
-            vector_only(size != 3)?;
+        ShiftLeftLong => {
             let e = 8 << size;
             let src = if q { va >> 64 } else { va };
             (from_lanes((64 / e) as usize, 2 * e, |i| lane(src, i, e) << e), 128)
         }
-        _ => return None,
     };
     write_v(cpu, d, result.0, result.1);
     if qc {
@@ -316,81 +277,65 @@ fn test_lanes(shape: Shape, va: u128, test: impl Fn(i64) -> bool) -> u128 {
     map_lanes(shape, va, 0, 0, |a, _, _| all_ones_if(test(sext(a, e)), e))
 }
 
-/// A vector arrangement (64-bit elements need Q=1) or a scalar element of `size`.
-fn shape_of(size: u32, q: bool, scalar: bool) -> Option<Shape> {
-    if scalar {
-        Some(Shape::scalar(8 << size))
-    } else if size == 3 && !q {
-        None
-    } else {
-        Some(Shape::vector(size, q))
-    }
-}
-
-/// The "three different" group: long, wide and narrowing-high forms.
-pub fn three_different(cpu: &mut CpuState, w: u32, scalar: bool) -> Option<()> {
-    let vb = cpu.v[rm(w)];
-    three_different_with(cpu, w, scalar, vb)
+/// The "three different" group, from the decoded form: long, wide and narrowing-high forms.
+#[inline(always)]
+pub fn three_different(cpu: &mut CpuState, insn: SimdInsn) -> Option<()> {
+    let SimdInsn::ThreeDifferent { rm, .. } = insn else {
+        return None;
+    };
+    let vb = cpu.v[rm as usize];
+    three_different_with(cpu, insn, vb)
 }
 
 /// "Three different" with the second operand given (by-element forms pass a broadcast lane).
-pub fn three_different_with(cpu: &mut CpuState, w: u32, scalar: bool, vb: u128) -> Option<()> {
-    let (u, size, q, opcode) = (bit(w, 29), field(w, 22, 2), bit(w, 30), field(w, 12, 4));
-    let (n, d) = (rn(w), rd(w));
+pub fn three_different_with(cpu: &mut CpuState, insn: SimdInsn, vb: u128) -> Option<()> {
+    let SimdInsn::ThreeDifferent { op, unsigned: u, scalar, q, size, rd, rn, .. } = insn else {
+        return None;
+    };
+    let (n, d) = (rn as usize, rd as usize);
     let (va, vd) = (cpu.v[n], cpu.v[d]);
     let signed = !u;
-    let doubling = matches!(opcode, 0b1001 | 0b1011 | 0b1101);
-    let valid = match opcode {
-        _ if scalar => doubling && !u && (size == 1 || size == 2),
-        0b1110 => !u && (size == 0 || size == 3),
-        0b1111 => false,
-        _ if doubling => !u && (size == 1 || size == 2),
-        _ => size != 3,
-    };
-    if !valid {
-        return None;
-    }
     let e = 8 << size;
     let half = |v: u128| if q { v >> 64 } else { v & u64::MAX as u128 };
     let mut qc = false;
-    if matches!(opcode, 0b0100 | 0b0110) {
+    if matches!(op, ThreeDifferentOp::AddHighNarrow | ThreeDifferentOp::SubHighNarrow) {
         // ADDHN, RADDHN, SUBHN, RSUBHN: wide operands, the high halves of the results.
         let round = if u { 1u128 << (e - 1) } else { 0 };
         let narrowed = from_lanes((64 / e) as usize, e, |i| {
             let (x, y) = (lane(va, i, 2 * e) as u128, lane(vb, i, 2 * e) as u128);
-            let v = if opcode == 0b0100 { x + y } else { x.wrapping_sub(y) };
+            let v = if op == ThreeDifferentOp::AddHighNarrow { x + y } else { x.wrapping_sub(y) };
             (v.wrapping_add(round) >> e) as u64
         });
         let r = if q { (vd & u64::MAX as u128) | narrowed << 64 } else { narrowed };
         write_v(cpu, d, r, if q { 128 } else { 64 });
         return Some(());
     }
-    if opcode == 0b1110 && size == 3 {
+    if op == ThreeDifferentOp::PolyMulLong && size == 3 {
         write_v(cpu, d, poly_mul(half(va) as u64, half(vb) as u64), 128);
         return Some(());
     }
     let count = if scalar { 1 } else { (64 / e) as usize };
     let (ha, hb) = if scalar { (va, vb) } else { (half(va), half(vb)) };
-    let wide_first = matches!(opcode, 0b0001 | 0b0011);
+    let wide_first = matches!(op, ThreeDifferentOp::AddWide | ThreeDifferentOp::SubWide);
     let r = from_lanes(count, 2 * e, |i| {
         let x = if wide_first { int_of(lane(va, i, 2 * e), 2 * e, signed) } else { int_of(lane(ha, i, e), e, signed) };
         let y = int_of(lane(hb, i, e), e, signed);
         let acc = int_of(lane(vd, i, 2 * e), 2 * e, signed);
-        let v = match opcode {
-            0b0000 | 0b0001 => x + y,
-            0b0010 | 0b0011 => x - y,
-            0b0101 => acc + (x - y).abs(),
-            0b0111 => (x - y).abs(),
-            0b1000 => acc + x * y,
-            0b1010 => acc - x * y,
-            0b1100 => x * y,
-            0b1110 => poly_mul(lane(ha, i, e), lane(hb, i, e)) as i128,
+        let v = match op {
+            ThreeDifferentOp::AddLong | ThreeDifferentOp::AddWide => x + y,
+            ThreeDifferentOp::SubLong | ThreeDifferentOp::SubWide => x - y,
+            ThreeDifferentOp::AbsDiffAccLong => acc + (x - y).abs(),
+            ThreeDifferentOp::AbsDiffLong => (x - y).abs(),
+            ThreeDifferentOp::MulAccLong => acc + x * y,
+            ThreeDifferentOp::MulSubLong => acc - x * y,
+            ThreeDifferentOp::MulLong => x * y,
+            ThreeDifferentOp::PolyMulLong => poly_mul(lane(ha, i, e), lane(hb, i, e)) as i128,
             _ => {
                 let product = saturate(2 * x * y, 2 * e, true, &mut qc) as i128;
                 let product = sext(product as u64, 2 * e) as i128;
-                match opcode {
-                    0b1001 => saturate(acc + product, 2 * e, true, &mut qc) as i128,
-                    0b1011 => saturate(acc - product, 2 * e, true, &mut qc) as i128,
+                match op {
+                    ThreeDifferentOp::SatDoublingMulAccLong => saturate(acc + product, 2 * e, true, &mut qc) as i128,
+                    ThreeDifferentOp::SatDoublingMulSubLong => saturate(acc - product, 2 * e, true, &mut qc) as i128,
                     _ => product,
                 }
             }

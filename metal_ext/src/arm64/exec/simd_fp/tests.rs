@@ -150,12 +150,12 @@ fn aes_round_matches_fips_197() {
     let mixed = [0x04, 0x66, 0x81, 0xe5, 0xe0, 0xcb, 0x19, 0x9a, 0x48, 0xf8, 0xd3, 0x7a, 0x28, 0x06, 0x26, 0x4c];
     let mut cpu = CpuState::default();
     cpu.v[0] = u128::from_le_bytes(start);
-    super::simd_crypto::aes(&mut cpu, 0x4E28_4820).unwrap(); // aese v0.16b, v1.16b (v1 = 0)
+    super::execute(&mut cpu, 0x4E28_4820).unwrap(); // aese v0.16b, v1.16b (v1 = 0)
     assert_eq!(cpu.v[0].to_le_bytes(), shifted);
-    super::simd_crypto::aes(&mut cpu, 0x4E28_6802).unwrap(); // aesmc v2.16b, v0.16b
+    super::execute(&mut cpu, 0x4E28_6802).unwrap(); // aesmc v2.16b, v0.16b
     assert_eq!(cpu.v[2].to_le_bytes(), mixed);
-    super::simd_crypto::aes(&mut cpu, 0x4E28_7843).unwrap(); // aesimc v3.16b, v2.16b
+    super::execute(&mut cpu, 0x4E28_7843).unwrap(); // aesimc v3.16b, v2.16b
     assert_eq!(cpu.v[3], cpu.v[0]);
-    super::simd_crypto::aes(&mut cpu, 0x4E28_5820).unwrap(); // aesd v0.16b, v1.16b
+    super::execute(&mut cpu, 0x4E28_5820).unwrap(); // aesd v0.16b, v1.16b
     assert_eq!(cpu.v[0].to_le_bytes(), start);
 }
