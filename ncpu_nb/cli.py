@@ -106,10 +106,20 @@ def cmd_isa(args) -> int:
 
 
 def cmd_bench(args) -> int:
-    from ncpu_nb import bench
+    import json
 
+    from ncpu_nb import bench, bench_report
+
+    old = None
+    if args.compare:
+        try:
+            old = json.loads(Path(args.compare).read_text())
+        except (OSError, ValueError) as exc:
+            raise NcpuError(f"cannot read {args.compare}: {exc}") from exc
     report = bench.run(args.target, quick=args.quick)
     print(json.dumps(report, indent=2) if args.json else bench.format_report(report))
+    if old is not None:
+        print(bench_report.compare(old, report), file=sys.stderr if args.json else sys.stdout)
     return 0
 
 
@@ -286,9 +296,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_isa)
 
     p = sub.add_parser("bench", help="measure speed")
-    p.add_argument("target", choices=["fast", "neural", "debugger", "machine"])
-    p.add_argument("--quick", action="store_true", help="a shorter run (for smoke tests)")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("target", choices=["fast", "neural", "debugger", "machine", "synth"])
+    p.add_argument("--quick", action="store_true", help="a shorter run (for smoke tests: the figures then mean little)")
+    p.add_argument("--json", action="store_true", help="print the whole run as JSON: every figure with its reference, "
+                                                        "run count, statistic and the host (CPU, cores, load)")
+    p.add_argument("--compare", metavar="OLD.json", help="also print each row's change from an earlier --json run")
     p.set_defaults(func=cmd_bench)
 
     p = sub.add_parser("verify", help="prove the neural ALU exact: every cell on its whole domain, every "
