@@ -226,3 +226,32 @@ def test_import_and_the_busybox_command_load_neither_numpy_nor_torch():
             "print(light, [m for m in ('numpy', 'torch') if m in sys.modules], rc)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.splitlines() == ["hi", "[] [] 0"]
+
+
+@pytest.mark.parametrize("words", [
+    ["busybox", "echo", "hi"], ["busybox"], ["busybox", "--", "--list"], ["busybox", "ls", "--cwd", "/x"],
+    ["busybox", "--cwd", "/tmp", "--env", "A=1", "--env=B=2", "--mount", "/tmp:/mnt:rw", "sh", "-c", "pwd"],
+    ["busybox", "--timeout", "2.5", "--memory", "512M", "--tmpfs-size=64M", "--max-procs", "8", "true"],
+    ["exec", "/bin/prog", "-v", "x"], ["exec", "--cwd", "/", "prog"]])
+def test_the_quick_reading_of_guest_command_lines_agrees_with_argparse(words):
+    from ncpu_nb.cli import _quick_guest_args
+
+    quick = vars(_quick_guest_args(words))
+    full = vars(build_parser().parse_args(words))
+    assert quick == full
+
+
+@pytest.mark.parametrize("words", [["busybox", "-h"], ["busybox", "--mo", "/a:/b", "ls"], ["busybox", "--timeout", "x"],
+                                   ["busybox", "--cwd"], ["busybox", "--cwd", "-x"], ["exec"], ["exec", "--", "p"]])
+def test_other_guest_command_lines_go_to_argparse(words):
+    from ncpu_nb.cli import _quick_guest_args
+
+    assert _quick_guest_args(words) is None
+
+
+def test_the_busybox_command_starts_without_argparse_dataclasses_or_typing():
+    code = ("import sys\nfrom ncpu_nb.cli import main\nrc = main(['busybox', 'echo', 'hi'])\n"
+            "print(sorted(m for m in ('argparse', 'dataclasses', 'typing', 'pathlib', 'json', 'numpy', 'torch')"
+            " if m in sys.modules), rc)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.splitlines() == ["hi", "[] 0"]
