@@ -210,11 +210,13 @@ def original_row(iterations: int, quick: bool) -> dict:
     return rows[0] if len(rows) == 1 else {**rows[0], "also": rows[1:]}
 
 
-def torch_wiring_rows(quick: bool = False) -> list[dict]:
+def torch_wiring_rows(quick: bool = False, progress: bool = False) -> list[dict]:
     """Operations per second of the torch NeuralALU on one batch per timed run, on the CPU (and on a GPU
-    when torch sees one): the tier for whole verification sets and many lanes at once."""
+    when torch sees one): the tier for whole verification sets and many lanes at once. `progress`: a
+    bar per device (DIV and MUL take most of the time)."""
     import numpy as np
     import torch
+    from tqdm.auto import tqdm
 
     from ncpu_nb.ncpu.neural_alu import NeuralALU, to_bits
 
@@ -224,7 +226,7 @@ def torch_wiring_rows(quick: bool = False) -> list[dict]:
     devices = ["cpu"] + (["cuda"] if torch.cuda.is_available() else [])
     for device in devices:
         alu = NeuralALU(device=device)
-        for name in ("add", "mul", "and", "shl", "div"):
+        for name in tqdm(("add", "mul", "and", "shl", "div"), desc=f"torch wiring on {device}", disable=not progress):
             batch = {"div": 256 if quick else 1_024, "mul": 1_024 if quick else 16_384}.get(name, 4_096 if quick else 65_536)
             a, b = (rng.integers(0, 1 << 32, batch, dtype=np.uint64) for _ in range(2))
             x, y = to_bits(a, device), to_bits(b, device)
@@ -255,10 +257,8 @@ def torch_wiring_rows(quick: bool = False) -> list[dict]:
 
 def bench_torch_wiring(quick: bool = False, progress: bool = False) -> dict:
     """Operations per second of each torch wiring batch (a notebook's table): {label: {per_second, ...}}."""
-    from tqdm.auto import tqdm
-
     out = {}
-    for r in tqdm(torch_wiring_rows(quick), desc="torch wiring", disable=not progress):
+    for r in torch_wiring_rows(quick, progress):
         seconds = r["ours"]["wall_s"]["median"]
         out[r["label"]] = {"instructions": r["ours"]["work_per_run"], "seconds": seconds,
                            "per_second": r["ours"]["work_per_run"] / seconds}

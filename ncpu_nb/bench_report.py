@@ -29,11 +29,17 @@ def load_average() -> list[float] | None:
 
 
 def versions() -> dict:
+    """Python's, numpy's and torch's versions (read from their metadata: importing them would cost
+    the run a second or more and change what it measured)."""
+    from importlib import metadata
+
     found = {"python": f"{platform.python_implementation()} {platform.python_version()}"}
-    for name in ("numpy", "torch"):
-        module = sys.modules.get(name)  # only what the run imported: reading a version must not import it
-        if module is not None:
-            found[name] = getattr(module, "__version__", "?")
+    for name in ("numpy", "torch", "unicorn"):
+        module = sys.modules.get(name)
+        try:
+            found[name] = getattr(module, "__version__", None) or metadata.version(name)
+        except metadata.PackageNotFoundError:
+            found[name] = None
     return found
 
 
@@ -111,7 +117,7 @@ def format_document(doc: dict) -> str:
     lines = [f"ncpu-nb bench {doc['target']}{' --quick' if doc['quick'] else ''}  ({doc['date']}, "
              f"{doc['seconds']:.1f} s)",
              f"  host: {h['cpu']}, {h['cores']} cores, {h['system']}; "
-             + ", ".join(f"{k} {v}" for k, v in h["versions"].items()),
+             + ", ".join(f"{k} {v}" for k, v in h["versions"].items() if v),
              f"  load average (1, 5, 15 min): {h['load_average_start']} at start, {h['load_average_end']} at end"]
     for row in doc["rows"]:
         lines += format_row(row)

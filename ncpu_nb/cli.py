@@ -1,7 +1,7 @@
 """The `ncpu-nb` command line. Errors go to stderr with a non-zero status, never a traceback.
 
 Each command imports what it needs when it runs: `ncpu-nb busybox` and `ncpu-nb exec` drive the
-engine alone (`ncpu_nb.arm64.engine`), so they start in tens of milliseconds."""
+engine alone (`ncpu_nb.arm64.bare_machine`), so they start in tens of milliseconds."""
 from __future__ import annotations
 
 import math
@@ -204,11 +204,11 @@ def _forward(out: bytes, err: bytes) -> None:
 
 
 def _guest_run(engine, timeout: float | None) -> int:
-    """Runs a guest program (an engine of `ncpu_nb.arm64.engine`) with the host's standard streams; its
+    """Runs a guest program (an engine of `ncpu_nb.arm64.bare_machine`) with the host's standard streams; its
     exit status becomes ours. Its output goes straight to ours, so nothing of it is kept. Host stdin
     is read only when the guest waits for input, a chunk at a time: `yes | ncpu-nb busybox head -n1`
     ends at once, and input a guest never reads stays unread."""
-    from ncpu_nb.arm64 import engine as bare
+    from ncpu_nb.arm64 import bare_machine as bare
 
     def forward() -> None:
         _forward(engine.take_stdout(), engine.take_stderr())
@@ -244,9 +244,9 @@ def _host_stdin_fd() -> int | None:
 
 
 def _guest_options(args) -> dict:
-    """Engine options from the command line (`ncpu_nb.arm64.engine.new_engine`): the guest's stdin
+    """Engine options from the command line (`ncpu_nb.arm64.bare_machine.new_engine`): the guest's stdin
     streams from ours."""
-    from ncpu_nb.arm64.engine import DEFAULT_ENV
+    from ncpu_nb.arm64.bare_machine import DEFAULT_ENV
 
     env = dict(entry.split("=", 1) for entry in DEFAULT_ENV)
     env.update(args.env or [])
@@ -267,7 +267,7 @@ def _passed_through(words: list[str]) -> list[str]:
 
 
 def cmd_busybox(args) -> int:
-    from ncpu_nb.arm64 import engine as bare
+    from ncpu_nb.arm64 import bare_machine as bare
 
     path = bare.busybox_file()  # bundled and known good: no ELF checks in Python
     with open(path, "rb") as file:
@@ -278,7 +278,7 @@ def cmd_busybox(args) -> int:
 
 
 def cmd_exec(args) -> int:
-    from ncpu_nb.arm64 import engine as bare
+    from ncpu_nb.arm64 import bare_machine as bare
     from ncpu_nb.arm64.elf import ElfFile, read_elf
 
     elf = read_elf(args.elf)

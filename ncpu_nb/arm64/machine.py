@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from ncpu_nb import _metal, html
-from ncpu_nb.arm64 import engine as bare
+from ncpu_nb.arm64 import bare_machine as bare
 from ncpu_nb.arm64.elf import ElfFile, read_elf
 from ncpu_nb.arm64.machine_errors import ElfError, MachineError  # noqa: F401  (importable from here too)
 from ncpu_nb.arm64.limits import Limits
