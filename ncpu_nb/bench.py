@@ -74,9 +74,16 @@ def _instructions(cpu, iterations: int, registers: dict | None = None) -> int:
 
 
 def repeats_for(side_once, least: float = MIN_SECONDS, most: int = 1_000_000) -> int:
-    """How many repeats of a short run make one timed run of at least `least` seconds (by one trial)."""
-    _, wall, _ = bs.timed_call(side_once)
-    return max(1, min(most, int(least / max(wall, 1e-9)) + 1))
+    """How many repeats of a short run make one timed run of at least `least` seconds: after one
+    untimed warm-up call, trial batches doubling until one takes a tenth of that, then with a margin."""
+    side_once()
+    batch = 1
+    while True:
+        _, wall, _ = bs.timed_call(lambda: [side_once() for _ in range(batch)])
+        if wall >= least / 10 or batch >= most:
+            break
+        batch *= 2
+    return max(1, min(most, int(1.3 * least * batch / max(wall, 1e-9)) + 1))
 
 
 def _pair(label, measures, cpu_ours, cpu_ref, iterations, runs, ref_name, *, registers=None, unit="instruction",
