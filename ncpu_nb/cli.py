@@ -190,6 +190,24 @@ def cmd_synth_bench(args) -> int:
     return 0
 
 
+def cmd_coursework(args) -> int:
+    from ncpu_nb.coursework import course
+    from ncpu_nb.resources import data_dir
+
+    source = args.source or data_dir("tutorials")
+    if args.action == "release":
+        for path in course.release(source, args.folder, names=args.assignment, course=args.course):
+            print(path)
+        return 0
+    grades = course.grade(source, args.folder, csv=args.csv, names=args.assignment, course=args.course,
+                          timeout=args.timeout)
+    for g in grades.rows:
+        print(f"{g.student:20s} {g.assignment:36s} {g.score:g}/{g.max_score:g}  {g.seconds:5.1f} s  {g.status}")
+    if args.csv:
+        print(f"wrote {args.csv}")
+    return 0
+
+
 def cmd_lab(args) -> int:
     from ncpu_nb.lab import launch
 
@@ -367,6 +385,17 @@ def _fill_synth_bench(p) -> None:
     p.set_defaults(func=cmd_synth_bench)
 
 
+def _fill_coursework(p) -> None:
+    p.add_argument("action", choices=["release", "grade"])
+    p.add_argument("folder", help="release: where the student versions go; grade: the submissions")
+    p.add_argument("--source", help="the assignments' source notebooks (default: the kit's tutorials/)")
+    p.add_argument("--assignment", action="append", help="only this assignment (repeatable)")
+    p.add_argument("--course", help="keep nbgrader's course folder (gradebook.db, autograded notebooks) here")
+    p.add_argument("--csv", help="grade: write the grades to this CSV file")
+    p.add_argument("--timeout", type=_parse_positive, default=60, help="grade: seconds allowed per cell (default 60)")
+    p.set_defaults(func=cmd_coursework)
+
+
 def _fill_lab(p) -> None:
     import argparse
 
@@ -408,7 +437,7 @@ def _fill_conformance(p) -> None:
     p.set_defaults(func=cmd_conformance)
 
 
-COMMANDS = ('run', 'asm', 'isa', 'bench', 'verify', 'synth', 'synth-bench', 'lab', 'busybox', 'exec', 'conformance')
+COMMANDS = ('run', 'asm', 'isa', 'bench', 'verify', 'synth', 'synth-bench', 'coursework', 'lab', 'busybox', 'exec', 'conformance')
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
@@ -447,6 +476,13 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     p = sub.add_parser("synth-bench", help="run the synthesis benchmark (programs/synth)")
     if only in (None, "synth-bench"):
         _fill_synth_bench(p)
+
+    p = sub.add_parser("coursework", help="release assignments and grade submissions, with nbgrader",
+                       description="release FOLDER: student versions of the assignments (solutions and hidden "
+                                   "tests removed) written to FOLDER. grade FOLDER: autograde "
+                                   "FOLDER/<student>/<assignment>.ipynb with nbgrader.")
+    if only in (None, "coursework"):
+        _fill_coursework(p)
 
     p = sub.add_parser("lab", help="open the curriculum in JupyterLab",
                        epilog="Options after -- go to JupyterLab, e.g. ncpu-nb lab -- --no-browser")

@@ -91,7 +91,7 @@ def test_lab_opens_the_learners_own_copy_and_keeps_their_changes(tmp_path):
     assert checkout() == PACKAGE.parent  # --here: the checkout itself
     root, added = workspace(tmp_path / "course")
     tour = root / "notebooks" / "00_tour.ipynb"
-    assert tour.is_file() and (root / "tutorials" / "01_assembly_coursework.ipynb").is_file()
+    assert tour.is_file() and (root / "tutorials" / "01_assembly_on_the_ncpu.ipynb").is_file()
     assert "notebooks/00_tour.ipynb" in added
     tour.write_text("the learner's own work")
     (root / "notebooks" / "04_stepping_the_ncpu.ipynb").unlink()  # as if a newer kit brought this chapter

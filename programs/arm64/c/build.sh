@@ -26,7 +26,7 @@ fi
 echo "using: $("$CC" --version | head -n 1)"
 
 mkdir -p bin
-for src in hello argv_env file_io fork_pipe_wait signals float_math threads; do
+for src in hello argv_env file_io fork_pipe_wait signals float_math threads gradebook; do
     extra=""
     case $src in
         threads) extra="-pthread" ;;

@@ -61,4 +61,5 @@ run fork_pipe_wait ""
 run signals        ""
 run float_math     ""
 run threads        ""
+run gradebook      "" 90 120 50 100 100 100 100 100 30
 exit $fail
