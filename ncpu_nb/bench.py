@@ -292,7 +292,8 @@ def bench_debugger(quick: bool = False) -> list[dict]:
     sides = {"plain": lambda: Arm64Machine.busybox("sh", "-c", ASH_LOOP).run(n),
              "trace": lambda: Arm64Machine.busybox("sh", "-c", ASH_LOOP, trace_depth=64).run(n),
              "debugger": in_debugger}
-    samples = bs.in_turns({k: (lambda f=f: bs.timed_call(f)[1:]) for k, f in sides.items()}, runs)
+    samples = bs.in_turns({k: (lambda f=f: bs.timed_call(f)[1:]) for k, f in sides.items()}, runs,
+                          warmup=True)  # the first run compiles the hot regions, which later machines share
     plain = bs.series_from("busybox ash, plain run, trace off", samples["plain"], n, "instruction")
     what = f"{n:,} instructions of a BusyBox ash loop (a fresh machine each run)"
     return [bs.row("busybox ash, plain run, trace off", what, plain),
