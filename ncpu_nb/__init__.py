@@ -11,15 +11,15 @@ import importlib
 
 from ncpu_nb import _moved  # noqa: F401  (old module names keep working)
 from ncpu_nb.errors import AssemblyError, CycleBudgetExceeded, DecodeError, ExecutionError, NcpuError, WeightsError
-from ncpu_nb.protocol import (Bar, Breakpoints, DebugExtras, MachineProtocol, Panel, RunResult, Snapshot, Trace,
-                              TraceStep, Watchpoint, Watchpoints)
-from ncpu_nb.resources import program_manifest, program_source
 
 __version__ = "0.1.0"
 
-# The engines' names load on first use, so `import ncpu_nb` stays light (no numpy, no torch) and a
-# command such as `ncpu-nb busybox` imports only what it runs.
+# Every other name loads on first use, so `import ncpu_nb` stays light (no numpy, no torch, not even
+# dataclasses or typing) and a command such as `ncpu-nb busybox` imports only what it runs.
 _LAZY = {
+    **dict.fromkeys(["Bar", "Breakpoints", "DebugExtras", "MachineProtocol", "Panel", "RunResult", "Snapshot", "Trace",
+                     "TraceStep", "Watchpoint", "Watchpoints"], "ncpu_nb.protocol"),
+    **dict.fromkeys(["program_manifest", "program_source"], "ncpu_nb.resources"),
     **dict.fromkeys(["CPU", "CpuRun", "Program", "assemble", "disassemble"], "ncpu_nb.ncpu"),
     "ISAReference": "ncpu_nb.ncpu.isa_reference",
     **dict.fromkeys(["Arm64Machine", "Arm64Run", "BusyboxResult", "ElfError", "ElfFile", "Limits", "MachineError",
@@ -74,12 +74,15 @@ def isa_reference() -> ISAReference:
 
 def list_programs() -> dict:
     """The catalogue of bundled nCPU programs: name -> description, category, expected results."""
+    from ncpu_nb.resources import program_manifest
+
     return program_manifest()
 
 
 def load_program(name: str) -> Program:
     """A bundled nCPU program, assembled, e.g. load_program("fibonacci")."""
     from ncpu_nb.ncpu import assemble
+    from ncpu_nb.resources import program_source
 
     return assemble(program_source(name), name=name)
 

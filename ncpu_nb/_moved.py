@@ -8,8 +8,6 @@ already imported under the new name, so no module is ever loaded twice.
 from __future__ import annotations
 
 import importlib
-import importlib.abc
-import importlib.util
 import sys
 import warnings
 
@@ -48,7 +46,7 @@ def new_name(old: str) -> str | None:
     return None
 
 
-class _Alias(importlib.abc.Loader):
+class _Alias:  # a loader (importlib.abc is not imported: it costs a command-line start ~20 ms)
     def __init__(self, new: str):
         self.new = new
 
@@ -60,12 +58,19 @@ class _Alias(importlib.abc.Loader):
         pass  # already executed under its new name
 
 
-class _MovedFinder(importlib.abc.MetaPathFinder):
+class _MovedFinder:  # a meta path finder
     def find_spec(self, fullname, path=None, target=None):
         new = new_name(fullname)
-        if new is None or importlib.util.find_spec(new) is None:
+        if new is None:
+            return None
+        import importlib.util
+
+        if importlib.util.find_spec(new) is None:
             return None
         return importlib.util.spec_from_loader(fullname, _Alias(new))
+
+    def invalidate_caches(self) -> None:
+        pass
 
 
 if not any(isinstance(f, _MovedFinder) for f in sys.meta_path):

@@ -1,10 +1,12 @@
-"""`ncpu-nb bench`: speed figures measured side by side in one run (never asserted in unit tests)."""
+"""`ncpu-nb bench fast|neural|debugger|machine|synth`: speed figures, each beside its reference measured
+in the same run (never asserted in unit tests). Every row has the shape of `ncpu_nb.bench_stats.row`:
+N runs taken in turns with the reference, best/median/spread of wall and CPU time on both sides, and a
+ratio from the same statistic on both. `--json` writes the document of `ncpu_nb.bench_report`."""
 from __future__ import annotations
 
-import platform
 import time
 
-import numpy as np
+from ncpu_nb import bench_stats as bs
 
 # Five instructions per iteration: add, logic, shift, count down, branch.
 LOOP = """
@@ -29,6 +31,8 @@ loop:
     JNZ loop
     HALT
 """
+TARGETS = ("fast", "neural", "debugger", "machine", "synth")
+MIN_SECONDS = 0.1  # the least work one timed run may be: shorter ones are repeated within the run
 
 
 def _time_run(cpu, iterations) -> tuple[int, float]:
@@ -42,141 +46,288 @@ def _time_run(cpu, iterations) -> tuple[int, float]:
     return result.instructions, seconds
 
 
-def bench_fast(quick: bool = False) -> dict:
+def _runner(cpu, iterations: int, repeats: int = 1, registers: dict | None = None):
+    """A side for `in_turns`: `repeats` runs from reset, timed together (wall, cpu)."""
+    steps = max(10 * iterations + 10, cpu.max_steps)
+
+    def side():
+        def work():
+            for _ in range(repeats):
+                cpu.reset()
+                if iterations:
+                    cpu.set_registers(R0=iterations)
+                elif registers:
+                    cpu.set_registers(**registers)
+                cpu.run(max_steps=steps)
+        _, wall, cpu_s = bs.timed_call(work)
+        return wall, cpu_s
+    return side
+
+
+def _instructions(cpu, iterations: int, registers: dict | None = None) -> int:
+    cpu.reset()
+    if iterations:
+        cpu.set_registers(R0=iterations)
+    elif registers:
+        cpu.set_registers(**registers)
+    return cpu.run(max_steps=max(10 * iterations + 10, cpu.max_steps)).instructions
+
+
+def repeats_for(side_once, least: float = MIN_SECONDS, most: int = 1_000_000) -> int:
+    """How many repeats of a short run make one timed run of at least `least` seconds: after one
+    untimed warm-up call, trial batches doubling until one takes a tenth of that, then with a margin."""
+    side_once()
+    batch = 1
+    while True:
+        _, wall, _ = bs.timed_call(lambda: [side_once() for _ in range(batch)])
+        if wall >= least / 10 or batch >= most:
+            break
+        batch *= 2
+    return max(1, min(most, int(1.3 * least * batch / max(wall, 1e-9)) + 1))
+
+
+def _pair(label, measures, cpu_ours, cpu_ref, iterations, runs, ref_name, *, registers=None, unit="instruction",
+          target="", limit=None, sense="time", quick=False):
+    """A row of ours beside a reference CPU, both on the same program, timed in turns."""
+    n = _instructions(cpu_ours, iterations, registers)
+    if cpu_ref is not None and _instructions(cpu_ref, iterations, registers) != n:
+        raise RuntimeError(f"{label}: the two sides executed different instruction counts")
+    once = _runner(cpu_ours, iterations, 1, registers)
+    repeats = 1 if quick else repeats_for(lambda: once())
+    sides = {"ours": _runner(cpu_ours, iterations, repeats, registers)}
+    if cpu_ref is not None:
+        ref_once = _runner(cpu_ref, iterations, 1, registers)
+        ref_repeats = 1 if quick else repeats_for(lambda: ref_once())
+        sides["ref"] = _runner(cpu_ref, iterations, ref_repeats, registers)
+    samples = bs.in_turns(sides, runs)
+    ours = bs.series_from("ncpu_nb", samples["ours"], n * repeats, unit)
+    ours.extra["repeats_per_run"] = repeats
+    reference = None
+    if cpu_ref is not None:
+        reference = bs.series_from(ref_name, samples["ref"], n * ref_repeats, unit)
+        reference.extra["repeats_per_run"] = ref_repeats
+    detail = f"{n:,} {unit}s per program run; {repeats} program run(s) per timed run"
+    return bs.row(label, measures, ours, reference, target=target, limit=limit, sense=sense, detail=detail)
+
+
+def bench_fast(quick: bool = False) -> list[dict]:
     from ncpu_nb.ncpu import CPU
 
-    single_iters = 200_000 if quick else 4_000_000
-    lane_iters, lanes = (200, 1024) if quick else (2_000, 4096)
-    rows = {}
-    for label, depth in (("single stream, trace off", 0), ("single stream, trace 256", 256)):
-        cpu = CPU(LOOP, trace_depth=depth)
-        _time_run(cpu, 1000)  # warm up
-        n, s = _time_run(cpu, single_iters)
-        rows[label] = {"instructions": n, "seconds": s, "per_second": n / s}
-    for label, programs in (("lanes, same program", [LOOP] * lanes),
-                            ("lanes, two programs mixed", [LOOP, LOOP_B] * (lanes // 2))):
-        cpu = CPU(programs, memory_size=256, trace_depth=0)
-        n, s = _time_run(cpu, lane_iters)
-        rows[f"{label} ({lanes} lanes)"] = {"instructions": n, "seconds": s, "per_second": n / s}
+    runs = 1 if quick else 5
+    single = 20_000 if quick else 10_000_000
+    lane_iters, lanes = (100, 256) if quick else (2_000, 4096)
+    rows = []
+    for depth in (0, 256):
+        rows.append(_pair(f"fast: single stream, trace {'off' if not depth else depth}",
+                          f"the 5-instruction loop, {single:,} iterations in one run, one lane"
+                          + (f", the last {depth} steps kept" if depth else ""),
+                          CPU(LOOP, trace_depth=depth), None, single, runs, "", quick=quick))
+    for label, programs in (("same program", [LOOP] * lanes), ("two programs mixed", [LOOP, LOOP_B] * (lanes // 2))):
+        rows.append(_pair(f"fast: {lanes} lanes, {label}", f"{lanes} lanes × {lane_iters:,} iterations of the loop(s)",
+                          CPU(programs, memory_size=256, trace_depth=0), None, lane_iters, runs, "", quick=quick))
+    rows.append(_pair("fast: per-run overhead (a program of one HALT)",
+                      "reset + run of a one-instruction program, repeated to fill a timed run: the cost of a "
+                      "run call, not of instructions", CPU("HALT", trace_depth=0), None, 0, runs, "",
+                      unit="run", quick=quick))
+    rows.append(_pair("fast: per-instruction cost, 2,000 straight-line ADDs",
+                      "reset + run of 2,000 ADDs (no loop), repeated to fill a timed run; per-run overhead included",
+                      CPU("ADD R2, R0, R1\n" * 2000 + "HALT", trace_depth=0), None, 0, runs, "",
+                      registers={"R0": -1_234_567_891, "R1": 13}, quick=quick))
     return rows
 
 
-def bench_neural(quick: bool = False) -> dict:
-    """Neural mode beside fast mode in one run, and the latency of single operations in each."""
+def bench_neural(quick: bool = False) -> list[dict]:
+    """Neural mode beside fast mode in one run; the original nCPU's neural CPU on the same loop where
+    its code is present; per-instruction cost of single operations; the torch wiring's batches."""
     from ncpu_nb.ncpu import CPU
 
-    rows = {}
-    iterations, lane_iters, lanes = (20, 5, 256) if quick else (40_000, 50, 4096)
-    for mode in ("neural", "fast"):
-        n, s = _time_run(CPU(LOOP, mode=mode, trace_depth=0), iterations)
-        rows[f"{mode}: single stream"] = {"instructions": n, "seconds": s, "per_second": n / s}
-        n, s = _time_run(CPU(LOOP, mode=mode, lanes=lanes, memory_size=256, trace_depth=0), lane_iters)
-        rows[f"{mode}: {lanes} lanes"] = {"instructions": n, "seconds": s, "per_second": n / s}
+    runs = 1 if quick else 5
+    iterations, lane_iters, lanes = (20, 5, 64) if quick else (40_000, 50, 1024)
+    rows = [_pair("neural: single stream", f"the 5-instruction loop, {iterations:,} iterations, neural mode; "
+                  "reference: fast mode on the same program", CPU(LOOP, mode="neural", trace_depth=0),
+                  CPU(LOOP, mode="fast", trace_depth=0), iterations, runs, "fast mode, same program", quick=quick)]
+    rows.append(original_row(iterations, quick))
+    rows.append(_pair(f"neural: {lanes} lanes", f"{lanes} lanes × {lane_iters:,} iterations of the loop, neural "
+                      "mode; reference: fast mode", CPU(LOOP, mode="neural", lanes=lanes, memory_size=256, trace_depth=0),
+                      CPU(LOOP, mode="fast", lanes=lanes, memory_size=256, trace_depth=0), lane_iters, runs,
+                      "fast mode, same lanes", quick=quick))
     copies = 50 if quick else 2_000
+    registers = {"R0": -1_234_567_891, "R1": 13}
     for mnemonic in ("ADD", "MUL", "AND", "SHL", "DIV"):
-        for mode in ("neural", "fast"):
-            cpu = CPU(f"{mnemonic} R2, R0, R1\n" * copies + "HALT", mode=mode, trace_depth=0,
-                      registers={"R0": -1_234_567_891, "R1": 13})
-            n, s = _time_run(cpu, 0)
-            rows[f"{mode}: {mnemonic} latency"] = {"instructions": n, "seconds": s / n, "per_second": n / s}
-    rows.update(bench_torch_wiring(quick))
-    # No ratio to the original nCPU's neural mode: it is not run here, and a ratio to a quoted figure
-    # would not be a measurement (its speed varies ~70x with torch's thread count).
+        source = f"{mnemonic} R2, R0, R1\n" * copies + "HALT"
+        rows.append(_pair(f"neural: per-instruction cost of {mnemonic}",
+                          f"{copies:,} straight-line {mnemonic}s per program run (run overhead included); "
+                          "reference: fast mode", CPU(source, mode="neural", trace_depth=0),
+                          CPU(source, mode="fast", trace_depth=0), 0, runs, "fast mode, same program",
+                          registers=registers, quick=quick))
+    rows += torch_wiring_rows(quick)
     return rows
 
 
-def bench_torch_wiring(quick: bool = False, progress: bool = False) -> dict:
-    """Operations per second of the torch NeuralALU on one large batch: on the CPU, and on a GPU
-    when torch sees one (the tier for whole verification sets and many lanes at once).
-    `progress`: a bar per operation (DIV alone takes most of the time)."""
+def original_row(iterations: int, quick: bool) -> dict:
+    """The original nCPU's neural CPU on the same loop, run live (torch 1 thread and torch's default),
+    beside ncpu_nb's neural mode on the same program in the same run; 'not measured' without its code."""
+    from ncpu_nb import original_ncpu
+    from ncpu_nb.ncpu import CPU
+
+    label = "neural: the original nCPU's neural CPU, same loop"
+    root = original_ncpu.location()
+    ours_cpu = CPU(LOOP, mode="neural", trace_depth=0)
+    measures = ("the loop on ncpu_nb's neural mode beside the original nCPU's model CPU with neural_execution "
+                "(its PyTorch ALU networks) in a subprocess, timed around its run only (not torch's import)")
+    if root is None:
+        n = _instructions(ours_cpu, iterations)
+        ours = bs.series_from("ncpu_nb neural mode", [_runner(ours_cpu, iterations)()], n, "instruction")
+        return bs.row(label, measures, ours, bs.NotMeasured("the original nCPU", original_ncpu.NOT_PRESENT))
+    runs = 1 if quick else 3
+    small = {1: 4 if quick else 200, 0: 2 if quick else 20}  # it runs ~2,000 instructions/s on 1 thread, ~30 on 2
+    details, sides, series = [], {}, {}
+    for threads, its in small.items():
+        source = original_ncpu.program(LOOP, its)
+        sides[threads] = (lambda s=source, t=threads: original_ncpu.run_once(root, s, t))
+    ours_n = _instructions(ours_cpu, iterations)
+    ours_samples, ref_samples = [], {t: [] for t in sides}
+    ours_cpu.reset()
+    ours_cpu.set_registers(R0=small[1])
+    ours_cpu.run()
+    expected = {r: ours_cpu.registers[r] for r in ("R1", "R3", "R4")}
+    same = True
+    info = {}
+    for _ in range(runs):
+        ours_samples.append(_runner(ours_cpu, iterations)())
+        for threads, side in sides.items():
+            result = side()
+            ref_samples[threads].append((result["wall"], result["cpu"]))
+            info[threads] = result
+    for threads, result in info.items():
+        series[threads] = bs.series_from(f"the original nCPU, torch {result['threads']} thread(s)"
+                                         f"{' (torch default)' if threads == 0 else ''}", ref_samples[threads],
+                                         result["cycles"], "instruction")
+        if threads == 1:
+            same = all(result["registers"][r] == v for r, v in expected.items())
+        details.append(f"torch {result['threads']} thread(s): {result['cycles']} instructions a run")
+    ops = info[1]["neural_ops"]
+    missing = sorted({"ADD", "XOR", "DEC"} - set(ops)) + ([] if "SHL" in ops else ["SHL"])
+    ours = bs.series_from("ncpu_nb neural mode", ours_samples, ours_n, "instruction")
+    note = (f"; its networks loaded for {', '.join(ops)}" + (f" ({', '.join(missing)} ran without a network: "
+            "its model file was absent, so the original ran faster than fully neural)" if missing else "")
+            + f"; torch {info[1]['torch']}; code at {root or 'the installed ncpu package'}")
+    rows = [bs.row(f"{label}, torch {info[t]['threads']} thread(s){' (default)' if t == 0 else ''}", measures,
+                   ours, series[t], sense="speedup", ok=same, detail="; ".join(details) + note) for t in series]
+    return rows[0] if len(rows) == 1 else {**rows[0], "also": rows[1:]}
+
+
+def torch_wiring_rows(quick: bool = False, progress: bool = False) -> list[dict]:
+    """Operations per second of the torch NeuralALU on one batch per timed run, on the CPU (and on a GPU
+    when torch sees one): the tier for whole verification sets and many lanes at once. `progress`: a
+    bar per device (DIV and MUL take most of the time)."""
+    import numpy as np
     import torch
     from tqdm.auto import tqdm
 
     from ncpu_nb.ncpu.neural_alu import NeuralALU, to_bits
 
-    batch = 4_096 if quick else 65_536
+    runs = 1 if quick else 3
     rng = np.random.default_rng(0)
-    a, b = (rng.integers(0, 1 << 32, batch, dtype=np.uint64) for _ in range(2))
+    rows = []
     devices = ["cpu"] + (["cuda"] if torch.cuda.is_available() else [])
-    rows = {}
     for device in devices:
         alu = NeuralALU(device=device)
-        x, y = to_bits(a, device), to_bits(b, device)
         for name in tqdm(("add", "mul", "and", "shl", "div"), desc=f"torch wiring on {device}", disable=not progress):
+            batch = {"div": 256 if quick else 1_024, "mul": 1_024 if quick else 16_384}.get(name, 4_096 if quick else 65_536)
+            a, b = (rng.integers(0, 1 << 32, batch, dtype=np.uint64) for _ in range(2))
+            x, y = to_bits(a, device), to_bits(b, device)
+
+            def once(x=x, y=y, name=name):
+                with torch.no_grad():
+                    alu.op(name)(x, y)
+                    if device == "cuda":
+                        torch.cuda.synchronize()
+
             with torch.no_grad():
                 alu.op(name)(x[:64], y[:64])  # warm up (kernels, allocator)
-                if device == "cuda":
-                    torch.cuda.synchronize()
-                t0 = time.perf_counter()
-                alu.op(name)(x, y)
-                if device == "cuda":
-                    torch.cuda.synchronize()
-                s = time.perf_counter() - t0
-            rows[f"torch wiring on {device}: {name.upper()} x {batch:,}"] = {
-                "instructions": batch, "seconds": s, "per_second": batch / s}
+            repeats = 1 if quick else repeats_for(once)
+
+            def side(repeats=repeats, once=once):
+                def work():
+                    for _ in range(repeats):
+                        once()
+                _, wall, cpu_s = bs.timed_call(work)
+                return wall, cpu_s
+            samples = bs.in_turns({"ours": side}, runs)["ours"]
+            series = bs.series_from("torch NeuralALU", samples, batch * repeats, "operation")
+            rows.append(bs.row(f"torch wiring on {device}: {name.upper()} × {batch:,}",
+                               f"one batch of {batch:,} {name.upper()}s through the torch wiring, {repeats} batch(es) "
+                               f"per timed run; torch {torch.get_num_threads()} threads", series))
     return rows
+
+
+def bench_torch_wiring(quick: bool = False, progress: bool = False) -> dict:
+    """Operations per second of each torch wiring batch (a notebook's table): {label: {per_second, ...}}."""
+    out = {}
+    for r in torch_wiring_rows(quick, progress):
+        seconds = r["ours"]["wall_s"]["median"]
+        out[r["label"]] = {"instructions": r["ours"]["work_per_run"], "seconds": seconds,
+                           "per_second": r["ours"]["work_per_run"] / seconds}
+    return out
 
 
 ASH_LOOP = "i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done"  # BusyBox ash: far more than 10 M instructions
 
 
-def bench_debugger(quick: bool = False) -> dict:
-    """A BusyBox run of 10 M AArch64 instructions (1 M with `quick`): plain with the trace off and
+def bench_debugger(quick: bool = False) -> list[dict]:
+    """A BusyBox run of 10 M AArch64 instructions (300 k with `quick`): plain with the trace off and
     on, and in the debugger widget (on its worker thread, the view updated up to 30 times a second,
-    the trace off while it runs and its last 64 steps rebuilt when it stops), timed against the
-    plain untraced run."""
+    the trace off while it runs and its last 64 steps rebuilt when it stops), each beside the plain
+    untraced run, all taken in turns."""
     from ncpu_nb.arm64 import Arm64Machine
 
-    n = 1_000_000 if quick else 10_000_000
+    n, runs = (300_000, 1) if quick else (10_000_000, 5)
     dbg = Arm64Machine.busybox("sh", "-c", ASH_LOOP).debugger()  # shows the last 64 instructions
 
     def in_debugger():
         dbg.reset()
         dbg.run(n)
 
-    plain = "busybox ash, plain run, trace off"
-    runs = {plain: lambda: Arm64Machine.busybox("sh", "-c", ASH_LOOP).run(n),
-            "busybox ash, plain run, trace 64": lambda: Arm64Machine.busybox("sh", "-c", ASH_LOOP, trace_depth=64).run(n),
-            "busybox ash run in the debugger": in_debugger}
-    times: dict[str, list[float]] = {label: [] for label in runs}
-    for _ in range(3):  # the best of three, taken in turns: the machine may be shared
-        for label, run in runs.items():
-            t0 = time.perf_counter()
-            run()
-            times[label].append(time.perf_counter() - t0)
-    rows = {label: {"instructions": n, "seconds": min(t), "per_second": n / min(t)} for label, t in times.items()}
-    debugged = min(times["busybox ash run in the debugger"])
-    rows["debugger time, ratio to plain untraced"] = {"instructions": n, "seconds": debugged,
-                                                      "per_second": debugged / min(times[plain])}
-    return rows
+    sides = {"plain": lambda: Arm64Machine.busybox("sh", "-c", ASH_LOOP).run(n),
+             "trace": lambda: Arm64Machine.busybox("sh", "-c", ASH_LOOP, trace_depth=64).run(n),
+             "debugger": in_debugger}
+    samples = bs.in_turns({k: (lambda f=f: bs.timed_call(f)[1:]) for k, f in sides.items()}, runs,
+                          warmup=True)  # the first run compiles the hot regions, which later machines share
+    plain = bs.series_from("busybox ash, plain run, trace off", samples["plain"], n, "instruction")
+    what = f"{n:,} instructions of a BusyBox ash loop (a fresh machine each run)"
+    return [bs.row("busybox ash, plain run, trace off", what, plain),
+            bs.row("busybox ash, plain run, trace 64", what + ", the last 64 kept; reference: the same, trace off",
+                   bs.series_from("ncpu_nb", samples["trace"], n, "instruction"), plain),
+            bs.row("busybox ash run in the debugger", what + " in the debugger widget (worker thread, view updates); "
+                   "reference: the plain run, trace off", bs.series_from("ncpu_nb", samples["debugger"], n, "instruction"),
+                   plain)]
 
 
 def run(target: str, quick: bool = False) -> dict:
-    from ncpu_nb.arm64 import machine_bench
+    """The whole bench of one target as a document (`ncpu_nb.bench_report.document`)."""
+    from ncpu_nb import bench_report
 
-    benches = {"fast": bench_fast, "neural": bench_neural, "debugger": bench_debugger, "machine": machine_bench.run}
-    return {"target": target, "machine": f"{platform.machine()}, {platform.python_implementation()} "
-                                         f"{platform.python_version()}, numpy {np.__version__}",
-            "results": benches[target](quick)}
+    if target not in TARGETS:
+        raise ValueError(f"unknown bench target {target!r}; choose from {', '.join(TARGETS)}")
+    started, t0 = bench_report.host(), time.perf_counter()
+    if target == "machine":
+        from ncpu_nb.arm64 import machine_bench
+
+        rows = machine_bench.run(quick)
+    elif target == "synth":
+        from ncpu_nb.synthesis import synth_bench
+
+        rows = synth_bench.bench_rows(quick)
+    else:
+        rows = {"fast": bench_fast, "neural": bench_neural, "debugger": bench_debugger}[target](quick)
+    flat = []
+    for r in rows:
+        flat += [r, *r.pop("also", [])]
+    return bench_report.document(target, quick, flat, started, time.perf_counter() - t0)
 
 
 def format_report(report: dict) -> str:
-    if report["target"] == "machine":
-        from ncpu_nb.arm64 import machine_bench
+    from ncpu_nb import bench_report
 
-        return machine_bench.format_report(report)
-    lines = [f"ncpu-nb bench {report['target']}  ({report['machine']})"]
-    for label, r in report["results"].items():
-        if "ratio to plain" in label:
-            lines.append(f"  {label:42s} {r['per_second']:>16.2f} x")
-        elif "latency" in label:
-            lines.append(f"  {label:42s} {r['seconds'] * 1e9:>16,.0f} ns per instruction")
-        elif " / " in label:
-            lines.append(f"  {label:42s} {r['per_second']:>16,.0f} x")
-        elif label.startswith("torch wiring"):
-            lines.append(f"  {label:42s} {r['per_second']:>16,.0f} operations/s"
-                         f"   ({r['instructions']:,} in {r['seconds']:.3f} s)")
-        else:
-            lines.append(f"  {label:42s} {r['per_second']:>16,.0f} instructions/s"
-                         f"   ({r['instructions']:,} in {r['seconds']:.3f} s)")
-    return "\n".join(lines)
+    return bench_report.format_document(report)

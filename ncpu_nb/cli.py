@@ -1,18 +1,23 @@
-"""The `ncpu-nb` command line. Errors go to stderr with a non-zero status, never a traceback."""
+"""The `ncpu-nb` command line. Errors go to stderr with a non-zero status, never a traceback.
+
+Each command imports what it needs when it runs: `ncpu-nb busybox` and `ncpu-nb exec` drive the
+engine alone (`ncpu_nb.arm64.bare_machine`), so they start in tens of milliseconds."""
 from __future__ import annotations
 
-import argparse
-import json
 import math
 import os
-import signal
 import sys
 import time
-from pathlib import Path
 
 from ncpu_nb.errors import NcpuError
 
 STDIN_CHUNK = 1 << 16  # bytes of host stdin read each time the guest waits for input
+
+
+def _type_error(message: str) -> Exception:
+    import argparse  # only where a command line is parsed by argparse (`busybox` and `exec` may not be)
+
+    return argparse.ArgumentTypeError(message)
 
 
 def _parse_assignment(text: str) -> tuple[str, int]:
@@ -20,14 +25,14 @@ def _parse_assignment(text: str) -> tuple[str, int]:
 
     name, sep, value = text.partition("=")
     if not sep:
-        raise argparse.ArgumentTypeError(f"expected REG=VALUE, got {text!r}")
+        raise _type_error(f"expected REG=VALUE, got {text!r}")
     name = name.strip().upper()
     if name not in REGISTERS:
-        raise argparse.ArgumentTypeError(f"no register {name}; registers are {', '.join(REGISTERS)}")
+        raise _type_error(f"no register {name}; registers are {', '.join(REGISTERS)}")
     try:
         return name, int(value.strip(), 0)
     except ValueError as exc:
-        raise argparse.ArgumentTypeError(f"{value!r} is not an integer") from exc
+        raise _type_error(f"{value!r} is not an integer") from exc
 
 
 def _parse_seconds(text: str) -> float:
@@ -36,7 +41,7 @@ def _parse_seconds(text: str) -> float:
     except ValueError:
         seconds = math.nan
     if not (math.isfinite(seconds) and seconds > 0):  # nan would otherwise mean "no timeout"
-        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
+        raise _type_error(f"expected a positive number of seconds, got {text!r}")
     return seconds
 
 
@@ -46,26 +51,28 @@ def _parse_size(text: str) -> int:
     try:
         size = parse_size(text)
     except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
+        raise _type_error(str(exc)) from None
     if size <= 0:
-        raise argparse.ArgumentTypeError(f"expected a size above zero, got {text!r}")
+        raise _type_error(f"expected a size above zero, got {text!r}")
     return size
 
 
 def _parse_positive(text: str) -> int:
     if not text.isdigit() or int(text) == 0:
-        raise argparse.ArgumentTypeError(f"expected a whole number above zero, got {text!r}")
+        raise _type_error(f"expected a whole number above zero, got {text!r}")
     return int(text)
 
 
 def _parse_env(text: str) -> tuple[str, str]:
     name, sep, value = text.partition("=")
     if not (sep and name):
-        raise argparse.ArgumentTypeError(f"expected NAME=VALUE, got {text!r}")
+        raise _type_error(f"expected NAME=VALUE, got {text!r}")
     return name, value
 
 
 def _read_program(path: str):
+    from pathlib import Path
+
     from ncpu_nb.ncpu.assembler import assemble
 
     try:
@@ -76,6 +83,8 @@ def _read_program(path: str):
 
 
 def cmd_run(args) -> int:
+    import json
+
     from ncpu_nb.ncpu import CPU
 
     program = _read_program(args.file)
@@ -106,14 +115,27 @@ def cmd_isa(args) -> int:
 
 
 def cmd_bench(args) -> int:
-    from ncpu_nb import bench
+    import json
+    from pathlib import Path
 
+    from ncpu_nb import bench, bench_report
+
+    old = None
+    if args.compare:
+        try:
+            old = json.loads(Path(args.compare).read_text())
+        except (OSError, ValueError) as exc:
+            raise NcpuError(f"cannot read {args.compare}: {exc}") from exc
     report = bench.run(args.target, quick=args.quick)
     print(json.dumps(report, indent=2) if args.json else bench.format_report(report))
+    if old is not None:
+        print(bench_report.compare(old, report), file=sys.stderr if args.json else sys.stdout)
     return 0
 
 
 def cmd_verify(args) -> int:
+    import json
+
     from ncpu_nb.verification import verify
 
     report = verify(full=args.full, progress=not args.json, device=args.device)
@@ -127,6 +149,8 @@ def cmd_verify(args) -> int:
 
 
 def cmd_synth(args) -> int:
+    import json
+
     from ncpu_nb.synthesis.spec import SynthesisSpec
     from ncpu_nb.synthesis.synthesizer import Synthesizer
 
@@ -197,25 +221,36 @@ def _forward(out: bytes, err: bytes) -> None:
             stream.flush()
 
 
-def _guest_run(machine, timeout: float | None) -> int:
-    """Runs a guest program with the host's standard streams; its exit status becomes ours. Host stdin
+def _guest_run(engine, timeout: float | None) -> int:
+    """Runs a guest program (an engine of `ncpu_nb.arm64.bare_machine`) with the host's standard streams; its
+    exit status becomes ours. Its output goes straight to ours, so nothing of it is kept. Host stdin
     is read only when the guest waits for input, a chunk at a time: `yes | ncpu-nb busybox head -n1`
     ends at once, and input a guest never reads stays unread."""
+    from ncpu_nb.arm64 import bare_machine as bare
+
+    def forward() -> None:
+        _forward(engine.take_stdout(), engine.take_stderr())
+
     stdin = _host_stdin_fd()
     deadline = None if timeout is None else time.monotonic() + timeout
     while True:
         left = None if deadline is None else max(0.0, deadline - time.monotonic())
-        run = machine.run(timeout=left, on_output=_forward)
-        if run.stop != "stdin":
+        try:
+            stop = bare.run_chunks(engine, None, left, forward)
+        except KeyboardInterrupt:
+            forward()
+            raise
+        bare.raise_fault(engine, stop)
+        if stop[0] != "stdin":
             break
         data = b"" if stdin is None else os.read(stdin, STDIN_CHUNK)
         if data:
-            machine.write_stdin(data)
+            engine.write_stdin(data)
         else:
-            machine.close_stdin()
-    if not run.exited:
-        raise NcpuError(f"the guest did not exit: stopped ({run.stop}) after {machine.instructions:,} instructions")
-    return machine.exit_status
+            engine.close_stdin()
+    if stop[0] != "exited":
+        raise NcpuError(f"the guest did not exit: stopped ({stop[0]}) after {engine.instructions:,} instructions")
+    return engine.exit_status
 
 
 def _host_stdin_fd() -> int | None:
@@ -227,16 +262,21 @@ def _host_stdin_fd() -> int | None:
 
 
 def _guest_options(args) -> dict:
-    """Machine options from the command line: the guest's stdin streams from ours; its output goes
-    straight to ours, so the machine keeps none of it."""
-    from ncpu_nb.arm64.machine import DEFAULT_ENV
+    """Engine options from the command line (`ncpu_nb.arm64.bare_machine.new_engine`): the guest's stdin
+    streams from ours."""
+    from ncpu_nb.arm64.bare_machine import DEFAULT_ENV
 
     env = dict(entry.split("=", 1) for entry in DEFAULT_ENV)
     env.update(args.env or [])
     limits = {name: value for name in ("memory", "tmpfs_size", "max_procs")
               if (value := getattr(args, name)) is not None}
-    return {"env": [f"{name}={value}" for name, value in env.items()], "mounts": args.mount or (),
-            "cwd": args.cwd, "interactive": True, "max_output": 0, "limits": limits}
+    mounts = []
+    if args.mount:
+        from ncpu_nb.arm64.mounts import parse_mounts
+
+        mounts = parse_mounts(args.mount)
+    return {"env": [f"{name}={value}" for name, value in env.items()], "mounts": mounts,
+            "cwd": args.cwd, "interactive": True, "limits": limits or None}
 
 
 def _passed_through(words: list[str]) -> list[str]:
@@ -245,20 +285,26 @@ def _passed_through(words: list[str]) -> list[str]:
 
 
 def cmd_busybox(args) -> int:
-    from ncpu_nb.arm64 import Arm64Machine
+    from ncpu_nb.arm64 import bare_machine as bare
 
-    machine = Arm64Machine.busybox(*_passed_through(args.args), **_guest_options(args))
-    return _guest_run(machine, args.timeout)
+    path = bare.busybox_file()  # bundled and known good: no ELF checks in Python
+    with open(path, "rb") as file:
+        elf = file.read()
+    engine = bare.new_engine(elf, ["busybox", *_passed_through(args.args)], exe_path="/bin/busybox", path=path,
+                             **_guest_options(args))
+    return _guest_run(engine, args.timeout)
 
 
 def cmd_exec(args) -> int:
-    from ncpu_nb.arm64 import Arm64Machine
-    from ncpu_nb.arm64.elf import read_elf
+    from ncpu_nb.arm64 import bare_machine as bare
+    from ncpu_nb.arm64.elf import ElfFile, read_elf
 
     elf = read_elf(args.elf)
-    name = Path(args.elf).name
-    machine = Arm64Machine(elf, [name, *_passed_through(args.args)], path=args.elf, **_guest_options(args))
-    return _guest_run(machine, args.timeout)
+    ElfFile(elf, args.elf)  # its checks name what is wrong before the loader sees it, as Arm64Machine's do
+    name = os.path.basename(args.elf)
+    engine = bare.new_engine(elf, [name, *_passed_through(args.args)], exe_path=f"/bin/{name}", path=args.elf,
+                             **_guest_options(args))
+    return _guest_run(engine, args.timeout)
 
 
 def cmd_conformance(args) -> int:
@@ -282,11 +328,7 @@ def _add_guest_options(p) -> None:
                    help="threads over all guest processes (default 256; past it fork fails with EAGAIN)")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="ncpu-nb", description="ncpu_nb: neural computers in a notebook")
-    sub = parser.add_subparsers(dest="command", required=True)
-
-    p = sub.add_parser("run", help="assemble and run an nCPU program")
+def _fill_run(p) -> None:
     p.add_argument("file", help="an .asm file")
     p.add_argument("--mode", default="fast", help="fast (exact integer ALU) or neural (trained networks)")
     p.add_argument("--max-cycles", type=int, default=1_000_000, help="cycle budget (default 1,000,000)")
@@ -295,36 +337,43 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=cmd_run)
 
-    p = sub.add_parser("asm", help="assemble a program and print its listing")
+
+def _fill_asm(p) -> None:
     p.add_argument("file")
     p.set_defaults(func=cmd_asm)
 
-    p = sub.add_parser("isa", help="print the instruction set reference")
+
+def _fill_isa(p) -> None:
     p.add_argument("--markdown", action="store_true")
     p.set_defaults(func=cmd_isa)
 
-    p = sub.add_parser("bench", help="measure speed")
-    p.add_argument("target", choices=["fast", "neural", "debugger", "machine"])
-    p.add_argument("--quick", action="store_true", help="a shorter run (for smoke tests)")
-    p.add_argument("--json", action="store_true")
+
+def _fill_bench(p) -> None:
+    p.add_argument("target", choices=["fast", "neural", "debugger", "machine", "synth"])
+    p.add_argument("--quick", action="store_true", help="a shorter run (for smoke tests: the figures then mean little)")
+    p.add_argument("--json", action="store_true", help="print the whole run as JSON: every figure with its reference, "
+                                                        "run count, statistic and the host (CPU, cores, load)")
+    p.add_argument("--compare", metavar="OLD.json", help="also print each row's change from an earlier --json run")
     p.set_defaults(func=cmd_bench)
 
-    p = sub.add_parser("verify", help="prove the neural ALU exact: every cell on its whole domain, every "
-                                      "operation against fast mode")
+
+def _fill_verify(p) -> None:
     p.add_argument("--full", action="store_true", help="check every pair through the torch wiring too, "
                                                        "MUL, DIV and MOD included (slower)")
     p.add_argument("--device", default="cpu", help="where the torch wiring runs: cpu (default) or cuda")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_verify)
 
-    p = sub.add_parser("synth", help="synthesize a program from a JSON spec of input/output examples")
+
+def _fill_synth(p) -> None:
     p.add_argument("spec", help='a JSON file: {"inputs": ["R0"], "outputs": ["R1"], "examples": [[{...}, {...}]], '
                                 '"max_len": 6, "time_limit": 30}')
     p.add_argument("--time-limit", type=float, help="seconds (default: the spec's time_limit)")
     p.add_argument("--json", action="store_true", help='print {"solved", "program", "method", "seconds"}')
     p.set_defaults(func=cmd_synth)
 
-    p = sub.add_parser("synth-bench", help="run the synthesis benchmark (programs/synth)")
+
+def _fill_synth_bench(p) -> None:
     p.add_argument("--dir", help="a folder of task specs (default: the bundled programs/synth)")
     p.add_argument("--task", action="append", help="run only this task (repeatable)")
     p.add_argument("--limit", type=int, help="run only the first N tasks")
@@ -335,10 +384,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_synth_bench)
 
-    p = sub.add_parser("coursework", help="release assignments and grade submissions, with nbgrader",
-                       description="release FOLDER: student versions of the assignments (solutions and hidden "
-                                   "tests removed) written to FOLDER. grade FOLDER: autograde "
-                                   "FOLDER/<student>/<assignment>.ipynb with nbgrader.")
+
+def _fill_coursework(p) -> None:
     p.add_argument("action", choices=["release", "grade"])
     p.add_argument("folder", help="release: where the student versions go; grade: the submissions")
     p.add_argument("--source", help="the assignments' source notebooks (default: the kit's tutorials/)")
@@ -348,8 +395,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--timeout", type=_parse_positive, default=60, help="grade: seconds allowed per cell (default 60)")
     p.set_defaults(func=cmd_coursework)
 
-    p = sub.add_parser("lab", help="open the curriculum in JupyterLab",
-                       epilog="Options after -- go to JupyterLab, e.g. ncpu-nb lab -- --no-browser")
+
+def _fill_lab(p) -> None:
+    import argparse
+
     p.add_argument("--dir", help="your copy of the curriculum: made on the first run, kept (with your changes) "
                                  "on later ones (default: ~/ncpu_nb-curriculum)")
     p.add_argument("--here", action="store_true", help="open the source checkout itself (for contributors)")
@@ -357,25 +406,25 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("jupyter_args", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
     p.set_defaults(func=cmd_lab)
 
-    p = sub.add_parser("busybox", help="run BusyBox on the AArch64 Linux machine, e.g. ncpu-nb busybox ls -l /",
-                       description="Runs the bundled BusyBox (Debian's, for arm64) on the AArch64 Linux machine. "
-                                   "Standard input, output and error pass through; the exit status is the guest's.")
+
+def _fill_busybox(p) -> None:
+    import argparse
+
     _add_guest_options(p)
     p.add_argument("args", nargs=argparse.REMAINDER, metavar="ARGS", help="the applet and its arguments")
     p.set_defaults(func=cmd_busybox)
 
-    p = sub.add_parser("exec", help="run a static AArch64 Linux ELF executable on the machine",
-                       description="Runs a static AArch64 Linux executable on the machine. Standard streams pass "
-                                   "through; the exit status is the guest's.")
+
+def _fill_exec(p) -> None:
+    import argparse
+
     _add_guest_options(p)
     p.add_argument("elf", help="the executable (a host file)")
     p.add_argument("args", nargs=argparse.REMAINDER, metavar="ARGS", help="its arguments")
     p.set_defaults(func=cmd_exec)
 
-    p = sub.add_parser("conformance", help="run BusyBox 1.35.0's own testsuite on the machine (and under qemu-user)",
-                       description="Runs BusyBox's upstream testsuite (runtest, as Debian's build runs it) against "
-                                   "the machine and reports the failures qemu-user does not have. Status 1 when "
-                                   "there are any.")
+
+def _fill_conformance(p) -> None:
     p.add_argument("suite", choices=["busybox"])
     p.add_argument("--subset", choices=["quick", "full"], default="full",
                    help="quick: the tests of 17 text applets (under a minute); full (default): every applet's")
@@ -386,6 +435,78 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--keep", metavar="DIR", help="leave the work folders and each applet's runtest log in DIR")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_conformance)
+
+
+COMMANDS = ('run', 'asm', 'isa', 'bench', 'verify', 'synth', 'synth-bench', 'coursework', 'lab', 'busybox', 'exec', 'conformance')
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The whole command line; `only`: the arguments of that one command alone (the others are listed,
+    without their options), which is all that parsing its own command line needs."""
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="ncpu-nb", description="ncpu_nb: neural computers in a notebook")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("run", help="assemble and run an nCPU program")
+    if only in (None, "run"):
+        _fill_run(p)
+
+    p = sub.add_parser("asm", help="assemble a program and print its listing")
+    if only in (None, "asm"):
+        _fill_asm(p)
+
+    p = sub.add_parser("isa", help="print the instruction set reference")
+    if only in (None, "isa"):
+        _fill_isa(p)
+
+    p = sub.add_parser("bench", help="measure speed")
+    if only in (None, "bench"):
+        _fill_bench(p)
+
+    p = sub.add_parser("verify", help="prove the neural ALU exact: every cell on its whole domain, every "
+                                      "operation against fast mode")
+    if only in (None, "verify"):
+        _fill_verify(p)
+
+    p = sub.add_parser("synth", help="synthesize a program from a JSON spec of input/output examples")
+    if only in (None, "synth"):
+        _fill_synth(p)
+
+    p = sub.add_parser("synth-bench", help="run the synthesis benchmark (programs/synth)")
+    if only in (None, "synth-bench"):
+        _fill_synth_bench(p)
+
+    p = sub.add_parser("coursework", help="release assignments and grade submissions, with nbgrader",
+                       description="release FOLDER: student versions of the assignments (solutions and hidden "
+                                   "tests removed) written to FOLDER. grade FOLDER: autograde "
+                                   "FOLDER/<student>/<assignment>.ipynb with nbgrader.")
+    if only in (None, "coursework"):
+        _fill_coursework(p)
+
+    p = sub.add_parser("lab", help="open the curriculum in JupyterLab",
+                       epilog="Options after -- go to JupyterLab, e.g. ncpu-nb lab -- --no-browser")
+    if only in (None, "lab"):
+        _fill_lab(p)
+
+    p = sub.add_parser("busybox", help="run BusyBox on the AArch64 Linux machine, e.g. ncpu-nb busybox ls -l /",
+                       description="Runs the bundled BusyBox (Debian's, for arm64) on the AArch64 Linux machine. "
+                                   "Standard input, output and error pass through; the exit status is the guest's.")
+    if only in (None, "busybox"):
+        _fill_busybox(p)
+
+    p = sub.add_parser("exec", help="run a static AArch64 Linux ELF executable on the machine",
+                       description="Runs a static AArch64 Linux executable on the machine. Standard streams pass "
+                                   "through; the exit status is the guest's.")
+    if only in (None, "exec"):
+        _fill_exec(p)
+
+    p = sub.add_parser("conformance", help="run BusyBox 1.35.0's own testsuite on the machine (and under qemu-user)",
+                       description="Runs BusyBox's upstream testsuite (runtest, as Debian's build runs it) against "
+                                   "the machine and reports the failures qemu-user does not have. Status 1 when "
+                                   "there are any.")
+    if only in (None, "conformance"):
+        _fill_conformance(p)
     return parser
 
 
@@ -394,6 +515,8 @@ def main(argv: list[str] | None = None) -> int:
         return _run_command(argv)
     except BrokenPipeError:  # the reader left (`ncpu-nb isa | head -1`): stop quietly, as a shell tool does
         _silence_stdout()
+        import signal  # not at the top: it imports enum, ~3 ms of every start
+
         return 128 + signal.SIGPIPE
 
 
@@ -405,8 +528,55 @@ def _silence_stdout() -> None:
         pass
 
 
+# `ncpu-nb busybox` and `ncpu-nb exec` options: (attribute, converter, repeatable). Their well-formed
+# command lines are read without argparse (its import and parser cost a start ~10 ms); anything else
+# (-h, an abbreviation, a bad value) goes to argparse, which says what is wrong as usual.
+GUEST_OPTIONS = {"--mount": ("mount", str, True), "--cwd": ("cwd", str, False), "--env": ("env", _parse_env, True),
+                 "--timeout": ("timeout", _parse_seconds, False), "--memory": ("memory", _parse_size, False),
+                 "--tmpfs-size": ("tmpfs_size", _parse_size, False),
+                 "--max-procs": ("max_procs", _parse_positive, False)}
+
+
+def _quick_guest_args(words: list[str]):
+    """The parsed command line of `busybox …` / `exec ELF …` as argparse would give it, or None when
+    argparse must read it."""
+    from types import SimpleNamespace
+
+    command, rest = words[0], words[1:]
+    args = SimpleNamespace(command=command, func=cmd_busybox if command == "busybox" else cmd_exec, mount=None,
+                           cwd="/", env=None, timeout=None, memory=None, tmpfs_size=None, max_procs=None)
+    i = 0
+    while i < len(rest) and rest[i].startswith("-") and rest[i] != "--":
+        name, eq, value = rest[i].partition("=")
+        if name not in GUEST_OPTIONS or (not eq and i + 1 >= len(rest)):
+            return None  # -h, an abbreviation, an unknown option or a missing value
+        if not eq:
+            i += 1
+            value = rest[i]
+            if value.startswith("-"):
+                return None  # argparse takes it for an option
+        attribute, convert, repeatable = GUEST_OPTIONS[name]
+        try:
+            value = convert(value)
+        except Exception:  # noqa: BLE001 (argparse gives the message)
+            return None
+        setattr(args, attribute, [*(getattr(args, attribute) or []), value] if repeatable else value)
+        i += 1
+    rest = rest[i:]
+    if command == "exec":
+        if not rest or rest[0] == "--":
+            return None
+        args.elf, rest = rest[0], rest[1:]
+    args.args = rest
+    return args
+
+
 def _run_command(argv: list[str] | None) -> int:
-    args = build_parser().parse_args(argv)
+    words = sys.argv[1:] if argv is None else argv
+    command = words[0] if words and words[0] in COMMANDS else None  # else: every command (e.g. --help)
+    args = _quick_guest_args(words) if command in ("busybox", "exec") else None
+    if args is None:
+        args = build_parser(command).parse_args(argv)
     try:
         status = args.func(args)
         sys.stdout.flush()  # here, not at exit: a closed pipe is then handled like any other

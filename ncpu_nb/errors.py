@@ -1,26 +1,10 @@
 """Typed errors. Each says where: line and column for source, PC and instruction for execution."""
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 
 class NcpuError(Exception):
     """Base class of every error ncpu_nb raises on purpose."""
-
-
-@dataclass(frozen=True)
-class Diagnostic:
-    """One problem in assembly source: 1-based line and column, the message, the source line."""
-
-    line: int
-    column: int
-    message: str
-    source_line: str
-    length: int = 1
-
-    def __str__(self) -> str:
-        caret = " " * (self.column - 1) + "^" * max(1, self.length)
-        return f"line {self.line}, column {self.column}: {self.message}\n    {self.source_line}\n    {caret}"
 
 
 class AssemblyError(NcpuError):
@@ -67,3 +51,32 @@ class CycleBudgetExceeded(NcpuError):
             f"no HALT within the cycle budget of {budget:,} cycles{lanes}; stopped at PC={pc}: {instruction}. "
             "Raise max_cycles if the program needs longer, or look for an endless loop."
         )
+
+
+def _define_diagnostic():
+    # Defined on first use: `dataclasses` costs a command-line start ~10 ms, and only assembling needs it.
+    from dataclasses import dataclass
+
+    @dataclass(frozen=True)
+    class Diagnostic:
+        """One problem in assembly source: 1-based line and column, the message, the source line."""
+
+        line: int
+        column: int
+        message: str
+        source_line: str
+        length: int = 1
+
+        def __str__(self) -> str:
+            caret = " " * (self.column - 1) + "^" * max(1, self.length)
+            return f"line {self.line}, column {self.column}: {self.message}\n    {self.source_line}\n    {caret}"
+
+    Diagnostic.__module__, Diagnostic.__qualname__ = __name__, "Diagnostic"
+    return Diagnostic
+
+
+def __getattr__(name: str):
+    if name == "Diagnostic":
+        globals()["Diagnostic"] = value = _define_diagnostic()
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -3,7 +3,6 @@ import argparse
 import json
 import os
 import resource
-import shutil
 import signal
 import subprocess
 import sys
@@ -82,30 +81,7 @@ def test_console_script_is_installed_and_exits_cleanly(asm):
     assert proc.returncode == 1 and "Traceback" not in proc.stderr and "unknown instruction" in proc.stderr
 
 
-@pytest.mark.parametrize("target", ["fast", pytest.param("neural", marks=pytest.mark.slow), "debugger"])
-def test_bench_quick_reports_rates(target, capsys):
-    assert main(["bench", target, "--quick", "--json"]) == 0
-    report = json.loads(capsys.readouterr().out)
-    assert all(r["per_second"] > 0 for r in report["results"].values())
-
-
-@pytest.mark.slow
-def test_bench_machine_quick_reports_every_row_beside_its_reference(capsys):
-    qemu = shutil.which("qemu-aarch64")
-    if qemu is None and os.environ.get("CI"):
-        pytest.fail("qemu-aarch64 is needed in CI (apt-get install qemu-user)")
-    assert main(["bench", "machine", "--quick", "--json"]) == 0
-    rows = json.loads(capsys.readouterr().out)["results"]
-    labels = [r["label"] for r in rows]
-    assert len(labels) == 7 and labels[0].startswith("ARM64 loop") and labels[1].endswith("(budgeted)")
-    assert "trace ring 64" in labels[2]
-    assert labels[-1].startswith("busybox echo") and rows[-1]["value"] > 0
-    for row in rows:
-        assert set(row) == {"label", "value", "unit", "reference", "reference_value", "ratio", "target", "detail",
-                            "meets_target"}
-    for row in rows[:6] if qemu else rows[:3]:  # speeds are reported, never asserted
-        assert row["value"] > 0 and row["reference_value"] > 0 and row["ratio"] > 0
-        assert "DIFFER" not in row["detail"]
+# `ncpu-nb bench`: tests/test_bench.py
 
 
 def test_lab_opens_the_learners_own_copy_and_keeps_their_changes(tmp_path):
@@ -251,3 +227,32 @@ def test_import_and_the_busybox_command_load_neither_numpy_nor_torch():
             "print(light, [m for m in ('numpy', 'torch') if m in sys.modules], rc)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.splitlines() == ["hi", "[] [] 0"]
+
+
+@pytest.mark.parametrize("words", [
+    ["busybox", "echo", "hi"], ["busybox"], ["busybox", "--", "--list"], ["busybox", "ls", "--cwd", "/x"],
+    ["busybox", "--cwd", "/tmp", "--env", "A=1", "--env=B=2", "--mount", "/tmp:/mnt:rw", "sh", "-c", "pwd"],
+    ["busybox", "--timeout", "2.5", "--memory", "512M", "--tmpfs-size=64M", "--max-procs", "8", "true"],
+    ["exec", "/bin/prog", "-v", "x"], ["exec", "--cwd", "/", "prog"]])
+def test_the_quick_reading_of_guest_command_lines_agrees_with_argparse(words):
+    from ncpu_nb.cli import _quick_guest_args
+
+    quick = vars(_quick_guest_args(words))
+    full = vars(build_parser().parse_args(words))
+    assert quick == full
+
+
+@pytest.mark.parametrize("words", [["busybox", "-h"], ["busybox", "--mo", "/a:/b", "ls"], ["busybox", "--timeout", "x"],
+                                   ["busybox", "--cwd"], ["busybox", "--cwd", "-x"], ["exec"], ["exec", "--", "p"]])
+def test_other_guest_command_lines_go_to_argparse(words):
+    from ncpu_nb.cli import _quick_guest_args
+
+    assert _quick_guest_args(words) is None
+
+
+def test_the_busybox_command_starts_without_argparse_dataclasses_or_typing():
+    code = ("import sys\nfrom ncpu_nb.cli import main\nrc = main(['busybox', 'echo', 'hi'])\n"
+            "print(sorted(m for m in ('argparse', 'dataclasses', 'typing', 'pathlib', 'json', 'numpy', 'torch')"
+            " if m in sys.modules), rc)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.splitlines() == ["hi", "[] 0"]

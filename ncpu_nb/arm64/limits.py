@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from dataclasses import asdict, dataclass
 
+from ncpu_nb.arm64.bare_machine import DEFAULT_MAX_PROCS, DEFAULT_MEMORY, DEFAULT_TMPFS_SIZE
+
 _UNITS = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}
 
 
@@ -25,9 +27,9 @@ class Limits:
     tmpfs_size  bytes the in-memory filesystem's files may hold: /tmp and the rest (default 1 GiB)
     max_procs   threads over all processes (default 256; a sleeping BusyBox costs the host ~3 MB)"""
 
-    memory: int = 4 << 30
-    tmpfs_size: int = 1 << 30
-    max_procs: int = 256
+    memory: int = DEFAULT_MEMORY
+    tmpfs_size: int = DEFAULT_TMPFS_SIZE
+    max_procs: int = DEFAULT_MAX_PROCS
 
     def __post_init__(self):
         for name, value in asdict(self).items():

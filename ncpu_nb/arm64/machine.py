@@ -15,8 +15,9 @@ from pathlib import Path
 from typing import NamedTuple
 
 from ncpu_nb import _metal, html
+from ncpu_nb.arm64 import bare_machine as bare
 from ncpu_nb.arm64.elf import ElfFile, read_elf
-from ncpu_nb.arm64.machine_errors import ElfError, MachineError
+from ncpu_nb.arm64.machine_errors import ElfError, MachineError  # noqa: F401  (importable from here too)
 from ncpu_nb.arm64.limits import Limits
 from ncpu_nb.arm64.mounts import parse_mounts
 from ncpu_nb.arm64.syscall_log import SyscallLog
@@ -26,9 +27,7 @@ from ncpu_nb.protocol import (Breakpoints, DebugExtras, DebugLayout, RegisterGro
 REGISTERS = tuple(f"x{i}" for i in range(31)) + ("sp", "pc", "nzcv")
 VECTOR_REGISTERS = tuple(f"v{i}" for i in range(32))
 FLAGS = ("N", "Z", "C", "V")  # NZCV bits 31..28
-DEFAULT_ENV = ("PATH=/bin:/sbin:/usr/bin:/usr/sbin", "HOME=/")
-CHUNK_SECONDS = 0.02  # each call into the engine runs about this long, so Ctrl-C lands within ~20 ms
-FIRST_CHUNK = 200_000  # instructions, before the rate is known
+DEFAULT_ENV, CHUNK_SECONDS, FIRST_CHUNK = bare.DEFAULT_ENV, bare.CHUNK_SECONDS, bare.FIRST_CHUNK
 MAX_OUTPUT = 256 << 20  # default bytes of each output stream a machine keeps (the newest)
 PIECE = 64 << 10  # output pieces smaller than this absorb the next write, so there are few pieces
 RESUMABLE = ("ready", "budget", "timeout", "interrupted")  # stops after which `run` simply goes on
@@ -228,15 +227,10 @@ class Arm64Machine:
         return cls.from_elf(busybox_path(), ["busybox", *args], **options)
 
     def _new_engine(self):
-        try:
-            engine = _metal.LinuxMachine(
-                self._elf_bytes, self.argv, self.env, exe_path=self.exe_path,
-                mounts=[(m.host, m.guest, m.writable) for m in self.mounts], cwd=self.cwd, stdin=self.stdin,
-                stdin_closed=not self.interactive, deterministic=self.deterministic, **self.limits.engine_options())
-        except _metal.ElfError as exc:
-            raise ElfError(str(exc), self.path) from exc
-        engine.set_trace(self._trace_depth)
-        return engine
+        return bare.new_engine(self._elf_bytes, self.argv, self.env, exe_path=self.exe_path, mounts=self.mounts,
+                               cwd=self.cwd, stdin=self.stdin, interactive=self.interactive,
+                               deterministic=self.deterministic, limits=self.limits, trace_depth=self._trace_depth,
+                               path=self.path)
 
     def _clear_outputs(self) -> None:
         # Output as immutable values: a snapshot keeps the ones it saw, and restoring any snapshot,
@@ -283,25 +277,8 @@ class Arm64Machine:
         `check=False` returns a run with stop 'fault'."""
         max_steps = budget(max_steps, "max_instructions", max_instructions)
         engine, start, t0 = self._engine, self._engine.instructions, time.perf_counter()
-        chunk = FIRST_CHUNK
-        stop = ("budget", self.pc, "")
         try:
-            while True:
-                left = None if max_steps is None else max_steps - (engine.instructions - start)
-                if left is not None and left <= 0:
-                    break
-                if timeout is not None and time.perf_counter() - t0 >= timeout:
-                    stop = ("timeout", self.pc, f"{timeout:g} s")
-                    break
-                before, t_chunk = engine.instructions, time.perf_counter()
-                stop = self._engine_call(engine.run, chunk if left is None else min(chunk, left))
-                self._collect(on_output)
-                if stop[0] != "budget":
-                    break
-                elapsed = time.perf_counter() - t_chunk
-                done = engine.instructions - before
-                if done and elapsed > 0:  # aim the next chunk at CHUNK_SECONDS of work
-                    chunk = max(10_000, min(int(done * CHUNK_SECONDS / elapsed), 100_000_000))
+            stop = bare.run_chunks(engine, max_steps, timeout, lambda: self._collect(on_output))
         except KeyboardInterrupt:
             self._collect(on_output)
             self._stop = ("interrupted", self.pc, "")
@@ -326,10 +303,7 @@ class Arm64Machine:
 
     @staticmethod
     def _engine_call(method, n: int) -> tuple:
-        try:
-            return method(n)
-        except _metal.MachineError as exc:  # the engine failed (it says where): one error type for users
-            raise MachineError(str(exc)) from exc
+        return bare.call(method, n)  # the engine failed (it says where): one error type for users
 
     def _collect(self, on_output) -> None:
         out, err = self._engine.take_stdout(), self._engine.take_stderr()
@@ -338,15 +312,10 @@ class Arm64Machine:
             on_output(out, err)
 
     def _raise_fault(self, stop: tuple) -> None:
-        kind, pc, detail = stop
-        if kind == "fault":
-            raise MachineError(detail, pc, self._instruction_at(pc))
+        bare.raise_fault(self._engine, stop)
 
     def _instruction_at(self, pc: int) -> str:
-        try:
-            return self._engine.disassemble(pc, 1)[0][2]
-        except (ValueError, IndexError):
-            return "(no readable instruction there)"
+        return bare.instruction_at(self._engine, pc)
 
     def write_stdin(self, data: bytes | str) -> None:
         """More input for a guest waiting on stdin (a run stopped with stop == 'stdin')."""

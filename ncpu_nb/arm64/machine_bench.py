@@ -1,13 +1,20 @@
 """`ncpu-nb bench machine`: the AArch64 machine measured beside its references, in one run.
 
-Each row is one workload timed on ncpu_nb and on a reference on the same host, with the ratio:
-  loop, untraced         Arm64Core vs Unicorn without hooks (same code, same count)  speed ratio, aim >= 1
+Every row (the shape of `ncpu_nb.bench_stats.row`) times a workload N times on ncpu_nb and on its
+reference in turns:
+  loop, untraced         Arm64Core vs Unicorn without hooks                          speed-up, aim >= 1
   loop, budgeted         the same beside Unicorn stopping after exactly N instructions (`count=N`, which
                          Unicorn counts with an internal per-instruction hook), as a debugger's step N does
-  loop, trace ring 64    the Linux machine tracing vs Unicorn calling Python on each instruction, aim >= 20
-  BusyBox workloads      the Linux machine vs qemu-aarch64 -cpu cortex-a53 (user mode)   time ratio, aim <= 5
-  busybox echo, cold     the first call in a fresh Python process                        aim <= 50 ms
-Outputs of the BusyBox workloads are compared between the two; a difference is reported, not hidden.
+  loop, trace ring 64    the Linux machine tracing vs Unicorn calling a Python hook on each instruction
+                         (what a Python tracer on Unicorn costs), speed-up, aim >= 20
+  BusyBox, one process   ash loop, sha256sum / gzip -c / awk / sort of a host file: the Linux machine (in
+                         this process) vs qemu-aarch64 -cpu cortex-a53 (a subprocess), CPU time, aim <= 1.5x
+  BusyBox pipelines      shell pipelines whose every stage is a BusyBox process (qemu-user's run them on
+                         both cores at once; the machine on one)
+  cold start             `ncpu-nb busybox echo hi` end to end vs qemu's `busybox echo hi`, aim <= 50 ms;
+                         `import ncpu_nb` vs a bare Python start, aim <= 100 ms
+Outputs of the BusyBox workloads are compared byte for byte with qemu's; a difference is reported (and
+the row's target not met), not hidden.
 """
 from __future__ import annotations
 
@@ -17,10 +24,10 @@ import struct
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 from ncpu_nb import _metal
+from ncpu_nb import bench_stats as bs
 from ncpu_nb.arm64.busybox import busybox, busybox_path
 
 LOOP_BASE = 0x400000
@@ -71,24 +78,6 @@ def loop_elf(iterations: int) -> bytes:
     return header + phdr + code
 
 
-def _row(label: str, value: float, unit: str, reference: str, reference_value: float | None,
-         ratio: float | None, target: str, detail: str = "", ok: bool | None = None) -> dict:
-    return {"label": label, "value": value, "unit": unit, "reference": reference,
-            "reference_value": reference_value, "ratio": ratio, "target": target, "detail": detail,
-            "meets_target": ok}
-
-
-def _timed(fn):
-    start = time.perf_counter()
-    result = fn()
-    return result, time.perf_counter() - start
-
-
-def _best(fn, repeats: int):
-    """The fastest of `repeats` runs (the host is shared: the minimum is the least disturbed)."""
-    return min((_timed(fn) for _ in range(repeats)), key=lambda r: r[1])
-
-
 def _unicorn_loop(iterations: int, hook: bool, budget: bool = False):
     from unicorn import UC_ARCH_ARM64, UC_HOOK_CODE, UC_MODE_ARM, Uc
 
@@ -102,42 +91,47 @@ def _unicorn_loop(iterations: int, hook: bool, budget: bool = False):
     return uc
 
 
-def bench_loop_untraced(iterations: int, repeats: int) -> list[dict]:
-    """Two rows: Unicorn running to the end address (its JIT unhindered), and Unicorn held to an
-    instruction budget."""
+def _core_loop(iterations: int):
     code, _ = loop_code(iterations)
     n = loop_instructions(iterations) + 1  # the svc stops the core and counts as executed
-    n_unicorn = loop_instructions(iterations)  # Unicorn stops before the svc
+    core = _metal.Arm64Core()
+    core.map(LOOP_BASE, 0x1000, 5)
+    core.write_memory(LOOP_BASE, code)
+    core.set("pc", LOOP_BASE)
+    executed, stop = core.step(2 * n)
+    if stop is None or stop[0] != "svc" or executed != n or core.get("x2") != iterations:
+        raise RuntimeError(f"loop on Arm64Core stopped at {stop} after {executed:,} instructions")
 
-    def ours():
-        core = _metal.Arm64Core()
-        core.map(LOOP_BASE, 0x1000, 5)
-        core.write_memory(LOOP_BASE, code)
-        core.set("pc", LOOP_BASE)
-        executed, stop = core.step(2 * n)
-        if stop is None or stop[0] != "svc" or executed != n:
-            raise RuntimeError(f"loop on Arm64Core stopped at {stop} after {executed:,} instructions")
-        return core.get("x2")
 
+def _timed(fn):
+    return lambda: bs.timed_call(fn)[1:]
+
+
+def bench_loop_untraced(iterations: int, free_iterations: int, budgeted_iterations: int, runs: int) -> list[dict]:
+    """Two rows: Unicorn running to the end address (its JIT unhindered), and Unicorn held to an
+    instruction budget, each on fewer iterations than ours (they are slower; times compare per instruction)."""
     from unicorn.arm64_const import UC_ARM64_REG_X2
 
-    x2, seconds = _best(ours, repeats)
-    ours_rate = n / seconds
+    for budget, its in ((False, 1000), (True, 1000)):
+        if _unicorn_loop(its, hook=False, budget=budget).reg_read(UC_ARM64_REG_X2) != its:
+            raise RuntimeError("the loop's result on Unicorn is not its iteration count")
+    samples = bs.in_turns({"ours": _timed(lambda: _core_loop(iterations)),
+                           "free": _timed(lambda: _unicorn_loop(free_iterations, hook=False)),
+                           "budget": _timed(lambda: _unicorn_loop(budgeted_iterations, hook=False, budget=True))},
+                          runs, warmup=True)
+    ours = bs.series_from("Arm64Core", samples["ours"], loop_instructions(iterations) + 1, "instruction")
     rows = []
-    for budget, reference, target in ((False, "Unicorn, no hooks", ">= 1.0x"),
-                                      (True, "Unicorn, instruction budget (count=N)", "")):
-        uc, useconds = _best(lambda: _unicorn_loop(iterations, hook=False, budget=budget), repeats)
-        if uc.reg_read(UC_ARM64_REG_X2) != x2 or x2 != iterations:
-            raise RuntimeError(f"loop results differ: ncpu_nb x2={x2}, Unicorn x2={uc.reg_read(UC_ARM64_REG_X2)}")
-        their_rate = n_unicorn / useconds
-        label = "ARM64 loop, Arm64Core untraced" + (" (budgeted)" if budget else "")
-        rows.append(_row(label, ours_rate, "instructions/s", reference, their_rate, ours_rate / their_rate,
-                         target, f"{n:,} instructions in {seconds:.3f} s; Unicorn {n_unicorn:,} in {useconds:.3f} s",
-                         ours_rate / their_rate >= 1.0 if target else None))
+    for key, its, name, target, limit in (("free", free_iterations, "Unicorn, no hooks", ">= 1.0x", 1.0),
+                                          ("budget", budgeted_iterations, "Unicorn, instruction budget (count=N)", "",
+                                           None)):
+        ref = bs.series_from(name, samples[key], loop_instructions(its), "instruction")
+        label = "ARM64 loop, Arm64Core untraced" + (" (budgeted)" if key == "budget" else "")
+        rows.append(bs.row(label, f"a 5-instruction register loop, {iterations:,} iterations on the bare core; "
+                           f"reference {its:,} iterations", ours, ref, sense="speedup", target=target, limit=limit))
     return rows
 
 
-def bench_loop_traced(iterations: int, hooked_iterations: int, repeats: int) -> dict:
+def bench_loop_traced(iterations: int, hooked_iterations: int, runs: int) -> dict:
     elf = loop_elf(iterations)
     n = loop_instructions(iterations) + 1  # and the svc
 
@@ -145,119 +139,183 @@ def bench_loop_traced(iterations: int, hooked_iterations: int, repeats: int) -> 
         machine = _metal.LinuxMachine(elf, ["loop"], [], exe_path="/bin/loop")
         machine.set_trace(64)
         stop = machine.run(2 * n)
-        if stop[0] != "exited" or machine.exit_status != 0 or machine.instructions != n:
+        if stop[0] != "exited" or machine.exit_status != 0 or machine.instructions != n or len(machine.trace()) != 64:
             raise RuntimeError(f"loop on the Linux machine stopped with {stop} after {machine.instructions:,}")
-        return len(machine.trace())
 
-    depth, seconds = _best(ours, repeats)
-    hooked_n = loop_instructions(hooked_iterations)
-    _, useconds = _best(lambda: _unicorn_loop(hooked_iterations, hook=True), 1)
-    ours_rate, their_rate = n / seconds, hooked_n / useconds
-    return _row("ARM64 loop, Linux machine, trace ring 64", ours_rate, "instructions/s",
-                "Unicorn, Python hook per instruction", their_rate, ours_rate / their_rate, ">= 20x",
-                f"{n:,} instructions in {seconds:.3f} s, {depth} kept; Unicorn {hooked_n:,} in {useconds:.3f} s",
-                ours_rate / their_rate >= 20)
+    samples = bs.in_turns({"ours": _timed(ours), "hooked": _timed(lambda: _unicorn_loop(hooked_iterations, hook=True))},
+                          runs, warmup=True)
+    return bs.row("ARM64 loop, Linux machine, trace ring 64",
+                  f"the loop as an ELF on the Linux machine keeping its last 64 instructions, {iterations:,} iterations; "
+                  f"reference: Unicorn calling an empty Python hook on each instruction, {hooked_iterations:,} iterations",
+                  bs.series_from("Linux machine, trace 64", samples["ours"], n, "instruction"),
+                  bs.series_from("Unicorn, Python hook per instruction", samples["hooked"],
+                                 loop_instructions(hooked_iterations), "instruction"),
+                  sense="speedup", target=">= 20x", limit=20)
 
 
-def busybox_workloads(quick: bool) -> dict[str, str]:
-    """Shell scripts using only builtins and `busybox APPLET`, so qemu-user runs BusyBox for every step."""
-    sha, gz, loop = (1 << 20, 1 << 18, 2_000) if quick else (64 << 20, 16 << 20, 200_000)
+def _write_inputs(folder: Path, scale: int) -> dict[str, str]:
+    """Input files for the one-process workloads, the same bytes for both sides; {name: what it is}."""
+    import random
+
+    rng = random.Random(1234)
+    words = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet"]
+    lines = [f"{rng.choice(words)}{rng.randrange(1000)} {rng.randrange(1_000_000)} {rng.random():.6f}\n"
+             for _ in range(scale)]
+    (folder / "lines.txt").write_text("".join(lines))
+    (folder / "random.bin").write_bytes(rng.randbytes(scale * 64))
+    return {"lines.txt": f"{scale:,} lines of text", "random.bin": f"{scale * 64 >> 10:,} KiB of random bytes"}
+
+
+AWK_PROGRAM = "{ n[$1 % 7] += $2; total += $3 } END { for (k = 0; k < 7; k++) print k, n[k]; printf \"%.3f\\n\", total }"
+
+
+def single_process_workloads(quick: bool) -> dict[str, tuple[list[str], str]]:
+    """{label: (busybox argv, what it does)}: each one BusyBox process, reading the files of _write_inputs."""
+    loop = 2_000 if quick else 100_000
     return {
-        f"busybox sha256sum of {sha >> 10:,} KiB of zeros":
-            f"busybox head -c {sha} /dev/zero | busybox sha256sum",
-        f"busybox seq | head -c {gz >> 10:,} KiB | gzip | wc -c":
-            f"busybox seq {gz} | busybox head -c {gz} | busybox gzip | busybox wc -c",
-        f"busybox ash loop of {loop:,} iterations":
-            f"i=0; while [ $i -lt {loop} ]; do i=$((i+1)); done; echo $i",
+        f"busybox ash loop of {loop:,} iterations": (
+            ["sh", "-c", f"i=0; while [ $i -lt {loop} ]; do i=$((i+1)); done; echo $i"], "shell builtins only"),
+        "busybox sha256sum FILE": (["sha256sum", "random.bin"], "hash a file of random bytes"),
+        "busybox gzip -c FILE": (["gzip", "-c", "lines.txt"], "compress a text file to stdout"),
+        "busybox awk PROGRAM FILE": (["awk", AWK_PROGRAM, "lines.txt"], "sum columns by key"),
+        "busybox sort FILE": (["sort", "lines.txt"], "sort a text file (stdout)"),
     }
 
 
-def _qemu_runner(qemu: str, folder: str) -> list[str]:
+def pipeline_workloads(quick: bool) -> dict[str, str]:
+    """Shell scripts using only builtins and `busybox APPLET`, so qemu-user runs BusyBox for every stage."""
+    sha, gz = (1 << 20, 1 << 18) if quick else (64 << 20, 4 << 20)
+    return {
+        f"pipeline: head -c {sha >> 10:,} KiB /dev/zero | sha256sum":
+            f"busybox head -c {sha} /dev/zero | busybox sha256sum",
+        f"pipeline: seq | head -c {gz >> 10:,} KiB | gzip | wc -c":
+            f"busybox seq {gz} | busybox head -c {gz} | busybox gzip | busybox wc -c",
+    }
+
+
+def _qemu_wrapper(qemu: str, folder: Path) -> None:
     """`busybox` in PATH as a host script running the AArch64 BusyBox under qemu (a guest execve under
     qemu-user starts a host program)."""
-    wrapper = Path(folder) / "busybox"
+    wrapper = folder / "busybox"
     wrapper.write_text(f'#!/bin/sh\nexec {qemu} -cpu cortex-a53 {busybox_path()} "$@"\n')
     wrapper.chmod(0o755)
-    return ["env", "-i", f"PATH={folder}", qemu, "-cpu", "cortex-a53", str(busybox_path())]
 
 
-def bench_busybox(quick: bool, qemu: str | None) -> list[dict]:
+def _busybox_row(label: str, measures: str, argv: list[str], runs: int, qemu: str | None, data: Path,
+                 bin_folder: Path) -> dict:
+    first = busybox(*argv, mounts=[f"{data}:/data"], cwd="/data", max_output=None)
+    if first.exit_code != 0:
+        raise RuntimeError(f"{label}: exit {first.exit_code} on ncpu_nb: {first.stderr[-300:]}")
+    detail = f"{first.instructions:,} instructions, {len(first.stdout_bytes):,} bytes of output"
+
+    def ours():
+        result, wall, cpu = bs.timed_call(lambda: busybox(*argv, mounts=[f"{data}:/data"], cwd="/data", max_output=None))
+        if result.stdout_bytes != first.stdout_bytes:
+            raise RuntimeError(f"{label}: ncpu_nb's output changed between runs")
+        return wall, cpu
+
+    if qemu is None:
+        samples = bs.in_turns({"ours": ours}, runs)
+        return bs.row(label, measures, bs.series_from("ncpu_nb Linux machine", samples["ours"]),
+                      bs.NotMeasured("qemu-aarch64 -cpu cortex-a53", "qemu-aarch64 not found (apt-get install qemu-user)"),
+                      target="<= 1.5x (median cpu)", detail=detail)
+    command = ["env", "-i", f"PATH={bin_folder}", qemu, "-cpu", "cortex-a53", str(busybox_path()), *argv]
+    reference = bs.run_child(command, cwd=data)
+    same = reference.returncode == 0 and reference.stdout == first.stdout_bytes
+    if not same:
+        detail += (f"; OUTPUTS DIFFER: qemu exit {reference.returncode}, {len(reference.stdout):,} bytes "
+                   f"{reference.stdout[:60]!r} vs ours {first.stdout_bytes[:60]!r}")
+
+    def theirs():
+        done = bs.run_child(command, cwd=data)
+        return done.wall, done.cpu
+
+    samples = bs.in_turns({"ours": ours, "qemu": theirs}, runs)
+    return bs.row(label, measures, bs.series_from("ncpu_nb Linux machine", samples["ours"]),
+                  bs.series_from("qemu-aarch64 -cpu cortex-a53", samples["qemu"]), target="<= 1.5x", limit=1.5,
+                  ok=same, detail=detail)
+
+
+def bench_busybox(quick: bool, qemu: str | None, runs: int) -> list[dict]:
     rows = []
     with tempfile.TemporaryDirectory(prefix="ncpu-nb-bench-") as folder:
-        runner = _qemu_runner(qemu, folder) if qemu else None
-        for label, script in busybox_workloads(quick).items():
-            result, seconds = _timed(lambda: busybox("sh", "-c", script))
-            if result.exit_code != 0:
-                raise RuntimeError(f"{label}: exit {result.exit_code} on ncpu_nb: {result.stderr}")
-            detail = f"{result.instructions:,} instructions; output {result.stdout.strip()!r}"
-            if runner is None:
-                rows.append(_row(label, seconds, "s", "qemu-aarch64 (absent)", None, None, "<= 5x", detail))
-                continue
-            qemu_run, qseconds = _timed(lambda: subprocess.run([*runner, "sh", "-c", script],
-                                                               capture_output=True, check=False))
-            same = qemu_run.returncode == 0 and qemu_run.stdout == result.stdout_bytes
-            if not same:
-                detail += f"; OUTPUTS DIFFER: qemu {qemu_run.returncode} {qemu_run.stdout[:80]!r}"
-            ratio = seconds / qseconds
-            rows.append(_row(label, seconds, "s", "qemu-aarch64 -cpu cortex-a53", qseconds, ratio, "<= 5x",
-                             detail, same and ratio <= 5))
+        data, bin_folder = Path(folder) / "data", Path(folder) / "bin"
+        data.mkdir()
+        bin_folder.mkdir()
+        if qemu:
+            _qemu_wrapper(qemu, bin_folder)
+        files = _write_inputs(data, 2_000 if quick else 200_000)
+        inputs = "; ".join(f"{name}: {what}" for name, what in files.items())
+        for label, (argv, what) in single_process_workloads(quick).items():
+            rows.append(_busybox_row(label, f"one BusyBox process: {what} ({inputs}); ours in this process "
+                                     "(a new machine each run; regions compiled in the first, untimed run are "
+                                     "reused, as the block compiler shares them in a process), qemu-user as a "
+                                     "subprocess (translating afresh each run)",
+                                     argv, runs, qemu, data, bin_folder))
+        for label, script in pipeline_workloads(quick).items():
+            rows.append(_busybox_row(label, "a shell pipeline of BusyBox processes (qemu-user runs its stages on "
+                                     f"every core; the machine on one): {script}", ["sh", "-c", script], runs, qemu,
+                                     data, bin_folder))
     return rows
 
 
-COLD_ECHO = """\
-import time
-start = time.perf_counter()
-import ncpu_nb
-imported = time.perf_counter()
-result = ncpu_nb.busybox("echo", "hello")
-done = time.perf_counter()
-assert result.stdout == "hello\\n", result
-print(imported - start, done - imported)
-"""
+def _package_env() -> dict:
+    """This checkout first on the path, and bytecode caches allowed (the untimed warm-up run writes
+    them where they are missing), as an installed package has them."""
+    root = str(Path(__file__).resolve().parents[2])
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")])))
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
 
 
-def bench_cold_echo(repeats: int) -> dict:
-    """`busybox echo` as the first call in a fresh Python process (import time shown apart)."""
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(Path(__file__).parents[2]),
-                                                                    os.environ.get("PYTHONPATH")])))
-    runs = []
-    for _ in range(repeats):
-        out = subprocess.run([sys.executable, "-c", COLD_ECHO], capture_output=True, text=True, env=env,
-                             check=True).stdout
-        runs.append(tuple(map(float, out.split())))
-    imported, first = min(runs, key=lambda r: r[1])
-    warm = min(_timed(lambda: busybox("echo", "hello"))[1] for _ in range(repeats))
-    return _row("busybox echo from Python, first call, cold", first, "s", "", None, None, "<= 50 ms",
-                f"best of {repeats} fresh processes; import ncpu_nb {imported * 1e3:.0f} ms apart; "
-                f"a later call with a new Arm64Machine {warm * 1e3:.1f} ms", first <= 0.050)
+CONSOLE_SCRIPT = "import sys; from ncpu_nb.cli import main; sys.exit(main())"  # what the ncpu-nb script runs
+
+
+def bench_cold_start(runs: int, qemu: str | None) -> list[dict]:
+    """`ncpu-nb busybox echo hi` end to end (a fresh Python process running the console script's code)
+    beside qemu's `busybox echo hi`; `import ncpu_nb` beside a bare Python start."""
+    env = _package_env()
+    ours_cmd = [sys.executable, "-c", CONSOLE_SCRIPT, "busybox", "echo", "hi"]
+    first = bs.run_child(ours_cmd, env=env, cwd=Path(__file__).resolve().parents[2])
+    if first.returncode != 0 or first.stdout != b"hi\n":
+        raise RuntimeError(f"ncpu-nb busybox echo hi: exit {first.returncode}, {first.stdout!r} {first.stderr[-300:]!r}")
+    sides = {"ours": ours_cmd}
+    if qemu:
+        sides["qemu"] = [qemu, "-cpu", "cortex-a53", str(busybox_path()), "echo", "hi"]
+    sides["import"] = [sys.executable, "-c", "import ncpu_nb"]
+    sides["python"] = [sys.executable, "-c", "pass"]
+    here = Path(__file__).resolve().parents[2]  # `python -c` imports from its working folder first: this checkout's
+
+    def side(name):
+        def go():
+            done = bs.run_child(sides[name], env=env, cwd=here)
+            return done.wall, done.cpu
+        return go
+
+    samples = bs.in_turns({k: side(k) for k in sides}, runs, warmup=True)
+    series = {}
+    for key, name in (("ours", "ncpu-nb busybox echo hi"), ("qemu", "qemu-aarch64 -cpu cortex-a53 busybox echo hi"),
+                      ("import", "python -c 'import ncpu_nb'"), ("python", "python -c pass")):
+        if key in samples:
+            series[key] = bs.series_from(name, samples[key])
+            series[key].extra["max_rss_kib"] = bs.max_rss_kib(sides[key], env=env)  # one more run, under time
+    reference = series.get("qemu") or bs.NotMeasured("qemu-aarch64 -cpu cortex-a53 busybox echo hi",
+                                                     "qemu-aarch64 not found")
+    return [bs.row("cold start: ncpu-nb busybox echo hi", "a fresh process: Python start, imports, the machine built, "
+                   "BusyBox run, exit (the console script's code via python -c; bytecode cached)", series["ours"], reference,
+                   statistic="median wall", target="<= 50 ms (median wall)", absolute=0.050,
+                   detail=f"max RSS (/usr/bin/time): ours {series['ours'].extra['max_rss_kib']} KiB"
+                   + (f", qemu {series['qemu'].extra['max_rss_kib']} KiB" if "qemu" in series else "")),
+            bs.row("cold start: import ncpu_nb", "a fresh Python process importing the package; reference: a bare "
+                   "Python start (python -c pass)", series["import"], series["python"], statistic="median wall",
+                   target="<= 100 ms (median wall)", absolute=0.100)]
 
 
 def run(quick: bool = False) -> list[dict]:
-    """Every row; quick: small sizes for a smoke test (the ratios then mean little)."""
+    """Every row; quick: small sizes and one run each, for a smoke test (the ratios then mean little)."""
     qemu = shutil.which("qemu-aarch64")
     if quick:
-        return [*bench_loop_untraced(200_000, 1), bench_loop_traced(200_000, 20_000, 1),
-                *bench_busybox(True, qemu), bench_cold_echo(1)]
-    return [*bench_loop_untraced(60_000_000, 3), bench_loop_traced(20_000_000, 400_000, 3),
-            *bench_busybox(False, qemu), bench_cold_echo(3)]
-
-
-def _value(row: dict, value: float | None) -> str:
-    if value is None:
-        return "—"
-    if row["unit"] == "s":
-        return f"{value * 1e3:,.1f} ms" if value < 1 else f"{value:,.2f} s"
-    return f"{value / 1e6:,.1f} M/s"
-
-
-def format_report(report: dict) -> str:
-    lines = [f"ncpu-nb bench machine  ({report['machine']})",
-             f"  {'':46s} {'ncpu_nb':>12s} {'reference':>12s} {'ratio':>8s}  target"]
-    for row in report["results"]:
-        ratio = "—" if row["ratio"] is None else f"{row['ratio']:.2f}x"
-        verdict = {True: "met", False: "NOT MET", None: ""}[row["meets_target"]]
-        lines.append(f"  {row['label']:46s} {_value(row, row['value']):>12s} "
-                     f"{_value(row, row['reference_value']):>12s} {ratio:>8s}  {row['target']} {verdict}")
-        ref = f"reference: {row['reference']}; " if row["reference"] else ""
-        lines.append(f"  {'':46s} {ref}{row['detail']}")
-    return "\n".join(lines)
+        return [*bench_loop_untraced(200_000, 200_000, 20_000, 1), bench_loop_traced(200_000, 20_000, 1),
+                *bench_busybox(True, qemu, 1), *bench_cold_start(1, qemu)]
+    return [*bench_loop_untraced(1_000_000_000, 100_000_000, 20_000_000, 5), bench_loop_traced(20_000_000, 400_000, 5),
+            *bench_busybox(False, qemu, 5), *bench_cold_start(15, qemu)]

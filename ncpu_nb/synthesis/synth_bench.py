@@ -137,3 +137,28 @@ def format_report(outcomes: list[TaskOutcome], ablation=None, methods=METHODS) -
 def as_json(outcomes: list[TaskOutcome], ablation=None) -> str:
     return json.dumps({"ablation": ablation, "tasks": [o.__dict__ for o in outcomes], "totals": totals(outcomes)},
                       indent=1)
+
+
+BENCH_TASKS = ("add", "abs", "max", "cube", "factorial", "bit_parity")  # one of several kinds each, small enough to repeat
+
+
+def bench_rows(quick: bool = False) -> list[dict]:
+    """`ncpu-nb bench synth`: the portfolio on a fixed handful of tasks, N runs (the shape of
+    `ncpu_nb.bench_stats.row`); no reference (no other synthesizer runs here). Solved counts in the detail."""
+    from ncpu_nb import bench_stats as bs
+
+    available = {p.stem for p in task_files()}
+    names = [n for n in BENCH_TASKS if n in available][:2 if quick else None]
+    runs, limit = (1, 5.0) if quick else (3, 30.0)
+    solved: list[int] = []
+
+    def side():
+        outcomes, wall, cpu = bs.timed_call(lambda: run(names=names, time_limit=limit))
+        solved.append(sum(o.solved for o in outcomes))
+        return wall, cpu
+
+    samples = bs.in_turns({"portfolio": side}, runs)
+    series = bs.series_from("synthesizer portfolio", samples["portfolio"], len(names), "task")
+    return [bs.row(f"synthesis portfolio, {len(names)} tasks", f"the portfolio (gradient descent first) on "
+                   f"{', '.join(names)}, {limit:g} s per task at most; no reference", series,
+                   detail=f"solved per run: {solved} of {len(names)}")]

@@ -1,0 +1,160 @@
+"""`ncpu-nb bench`: the row shape, the statistics (on fake clocks), the --json document of quick runs,
+ratios that are the measured ours/reference and nothing else. Speeds are never asserted."""
+import itertools
+import json
+import sys
+
+import pytest
+
+from ncpu_nb import bench_report
+from ncpu_nb import bench_stats as bs
+from ncpu_nb.cli import main
+
+ROW_FIELDS = {"label", "measures", "runs", "statistic", "ours", "reference", "ratio", "ratio_sense", "target", "met",
+              "outputs_match", "detail"}
+SIDE_FIELDS = {"name", "measured", "runs", "work_per_run", "unit", "wall_s", "cpu_s"}
+SUMMARY_FIELDS = {"best", "median", "min", "max", "q1", "q3", "runs"}
+
+
+def test_summary_gives_best_median_spread_and_quartiles():
+    s = bs.summary([5.0, 1.0, 3.0, 2.0, 4.0])
+    assert (s["best"], s["median"], s["min"], s["max"], s["q1"], s["q3"]) == (1.0, 3.0, 1.0, 5.0, 2.0, 4.0)
+    assert s["runs"] == [5.0, 1.0, 3.0, 2.0, 4.0]  # in the order taken
+    assert bs.summary([2.0, 4.0])["median"] == 3.0
+    one = bs.summary([7.0])
+    assert one["best"] == one["median"] == one["q1"] == one["q3"] == 7.0
+    with pytest.raises(ValueError):
+        bs.summary([])
+
+
+def fake_clock(*readings):
+    it = iter(readings)
+    return lambda: next(it)
+
+
+def test_timed_call_reads_the_wall_and_cpu_clocks_around_the_work():
+    calls = []
+    result, wall, cpu = bs.timed_call(lambda: calls.append(1) or "done", wall_clock=fake_clock(10.0, 12.5),
+                                      cpu_clock=fake_clock(3.0, 4.0))
+    assert (result, wall, cpu, calls) == ("done", 2.5, 1.0, [1])
+
+
+def test_sides_are_timed_in_turns():
+    order = []
+    counter = itertools.count()
+
+    def side(name):
+        return lambda: order.append(name) or (next(counter), 0.0)
+
+    samples = bs.in_turns({"ours": side("ours"), "ref": side("ref")}, 3, warmup=True)
+    assert order == ["ours", "ref"] * 4  # one untimed warm-up each, then A B A B A B
+    assert samples == {"ours": [(2, 0.0), (4, 0.0), (6, 0.0)], "ref": [(3, 0.0), (5, 0.0), (7, 0.0)]}
+
+
+def series(name, cpu, wall=None, work=1, unit="instruction"):
+    return bs.series_from(name, list(zip(wall or cpu, cpu)), work, unit)
+
+
+def test_the_ratio_is_the_same_statistic_of_both_sides_per_unit_of_work():
+    ours = series("ours", [3.0, 1.0, 2.0], wall=[9.0, 8.0, 7.0], work=100)
+    ref = series("ref", [4.0, 6.0, 5.0], wall=[1.0, 1.0, 1.0], work=50)
+    row = bs.row("x", "a test", ours, ref)  # default: median cpu
+    assert row["statistic"] == "median cpu" and row["ratio"] == pytest.approx((2.0 / 100) / (5.0 / 50))
+    row = bs.row("x", "a test", ours, ref, statistic="best wall")
+    assert row["ratio"] == pytest.approx((7.0 / 100) / (1.0 / 50))
+    row = bs.row("x", "a test", ours, ref, sense="speedup", limit=4, target=">= 4x")
+    assert row["ratio"] == pytest.approx((5.0 / 50) / (2.0 / 100)) and row["met"] is True
+    assert bs.row("x", "a test", ours, ref, limit=0.1, target="<= 0.1x")["met"] is False
+    with pytest.raises(ValueError):
+        ours.statistic("mean cpu")
+
+
+def test_row_shape_and_targets():
+    ours = series("ours", [0.04, 0.06, 0.05])
+    row = bs.row("cold", "a start-up", ours, series("qemu", [0.01, 0.01, 0.01]), statistic="median cpu",
+                 absolute=0.050, target="<= 50 ms")
+    assert set(row) == ROW_FIELDS and row["runs"] == 3 and row["met"] is True
+    assert set(row["ours"]) >= SIDE_FIELDS and set(row["ours"]["cpu_s"]) == SUMMARY_FIELDS
+    assert bs.row("cold", "a start-up", ours, absolute=0.045)["met"] is False
+    # outputs that differ fail the target whatever the times
+    assert bs.row("w", "work", ours, series("ref", [1.0, 1.0, 1.0]), limit=1.5, ok=False)["met"] is False
+    json.dumps(row)  # all plain data
+
+
+def test_a_reference_not_measured_gives_no_ratio_and_no_verdict():
+    row = bs.row("n", "neural", series("ours", [1.0]), bs.NotMeasured("the original", "not present"),
+                 target="-", limit=1.0)
+    assert row["ratio"] is None and row["met"] is None
+    assert row["reference"] == {"name": "the original", "measured": False, "why": "not present"}
+    assert "not measured (not present)" in "\n".join(bench_report.format_row(row))
+
+
+def test_a_child_process_is_timed_with_its_own_cpu_time():
+    done = bs.run_child([sys.executable, "-c", "import sys\nx = sum(range(3_000_000))\nsys.stdout.write('ok')"])
+    assert done.returncode == 0 and done.stdout == b"ok" and done.cpu > 0 and done.wall >= done.cpu * 0.5
+    assert bs.run_child([sys.executable, "-c", "raise SystemExit(3)"]).returncode == 3
+
+
+def test_the_original_ncpu_row_says_not_measured_without_its_code(monkeypatch, tmp_path):
+    from ncpu_nb import bench, original_ncpu
+
+    monkeypatch.setenv("NCPU_ORIGINAL", str(tmp_path))  # a folder without the original's code
+    assert original_ncpu.location() is None
+    row = bench.original_row(10, quick=True)
+    assert row["reference"]["measured"] is False and "not present" in row["reference"]["why"]
+    assert "NCPU_ORIGINAL" in row["reference"]["why"] and row["ratio"] is None
+
+
+def check_document(doc, target):
+    assert doc["schema"] == bench_report.SCHEMA and doc["target"] == target and doc["quick"] is True
+    host = doc["host"]
+    assert host["cpu"] and host["cores"] >= 1 and "python" in host["versions"]
+    assert "load_average_start" in host and "load_average_end" in host
+    assert doc["rows"]
+    for row in doc["rows"]:
+        assert set(row) == ROW_FIELDS, row["label"]
+        assert row["runs"] == row["ours"]["runs"] >= 1
+        ref = row["reference"]
+        if ref is not None and ref["measured"]:
+            stat, clock = row["statistic"].split()
+            mine = row["ours"][f"{clock}_s"][stat] / row["ours"]["work_per_run"]
+            theirs = ref[f"{clock}_s"][stat] / ref["work_per_run"]
+            expected = mine / theirs if row["ratio_sense"] == "time" else theirs / mine
+            assert row["ratio"] == pytest.approx(expected), row["label"]  # measured, never a constant
+        else:
+            assert row["ratio"] is None
+    text = bench_report.format_document(doc)
+    assert all(row["label"] in text for row in doc["rows"])
+
+
+@pytest.mark.parametrize("target", ["fast", "debugger", pytest.param("neural", marks=pytest.mark.slow),
+                                    pytest.param("machine", marks=pytest.mark.slow),
+                                    pytest.param("synth", marks=pytest.mark.slow)])
+def test_bench_quick_json_document(target, capsys, monkeypatch, tmp_path):
+    monkeypatch.setenv("NCPU_ORIGINAL", str(tmp_path))
+    assert main(["bench", target, "--quick", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    check_document(doc, target)
+    if target == "neural":
+        original = [r for r in doc["rows"] if "original nCPU" in r["label"]]
+        assert original and original[0]["reference"]["measured"] is False
+    if target == "machine":
+        labels = [r["label"] for r in doc["rows"]]
+        for name in ("ash loop", "sha256sum FILE", "gzip -c FILE", "awk PROGRAM FILE", "sort FILE",
+                     "cold start: ncpu-nb busybox echo hi", "cold start: import ncpu_nb"):
+            assert any(name in label for label in labels), name
+        assert all(r["outputs_match"] for r in doc["rows"]), [r["detail"] for r in doc["rows"] if not r["outputs_match"]]
+
+
+def test_compare_prints_the_change_of_each_row(tmp_path, capsys):
+    old = {"date": "then", "host": {"load_average_start": [0.1, 0.1, 0.1]},
+           "rows": [bs.row("a", "x", series("ours", [2.0])), bs.row("gone", "x", series("ours", [1.0]))]}
+    new = {"date": "now", "host": {"load_average_start": [0.2, 0.2, 0.2]},
+           "rows": [bs.row("a", "x", series("ours", [1.0])), bs.row("b", "x", series("ours", [1.0]))]}
+    text = bench_report.compare(old, new)
+    assert "a: median cpu 2.00 s -> 1.00 s (-50.0 %)" in text and "b: new row" in text
+    assert "gone: no longer measured" in text
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(old))
+    assert main(["bench", "fast", "--quick", "--compare", str(path)]) == 0
+    assert "change from then" in capsys.readouterr().out
