@@ -159,7 +159,13 @@ def cmd_synth_bench(args) -> int:
     from ncpu_nb.synthesis import synth_bench as bench
 
     methods = ("gradient",) if args.gradient_only else bench.METHODS
-    outcomes = bench.run(args.dir, names=args.task, limit=args.limit, time_limit=args.time_limit,
+    if args.dir and args.suite:
+        raise NcpuError("give --dir or --suite, not both")
+    try:
+        directory = args.dir or (bench.suite_directory(args.suite) if args.suite else None)
+    except KeyError as exc:
+        raise NcpuError(exc.args[0]) from None
+    outcomes = bench.run(directory, names=args.task, limit=args.limit, time_limit=args.time_limit,
                          methods=methods, ablation=args.ablation, progress=not args.json)
     print(bench.as_json(outcomes, args.ablation) if args.json
           else bench.format_report(outcomes, args.ablation, methods))
@@ -308,6 +314,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("synth-bench", help="run the synthesis benchmark (programs/synth)")
     p.add_argument("--dir", help="a folder of task specs (default: the bundled programs/synth)")
+    p.add_argument("--suite", help="a bundled suite: default (programs/synth) or a folder of it, e.g. sequences")
     p.add_argument("--task", action="append", help="run only this task (repeatable)")
     p.add_argument("--limit", type=int, help="run only the first N tasks")
     p.add_argument("--time-limit", type=float, help="seconds per task (default: each task's time_limit)")
