@@ -172,6 +172,56 @@ def cmd_synth_bench(args) -> int:
     return 0
 
 
+# --- ncpu-nb discover: programs from examples (the REPL, or one search for scripts) -----------------
+def cmd_discover(args) -> int:
+    from ncpu_nb.discovery import Discovery
+    from ncpu_nb.discovery.examples import format_values, parse_values
+    from ncpu_nb.discovery.shell import DiscoverShell, run_search
+
+    discovery = Discovery(time_limit=args.time_limit)
+    if args.preset:
+        discovery.preset(args.preset)
+    for n, text in enumerate(args.example or [], 1):
+        discovery.add_text(text, where=f"--example {n} ({text!r}): ")
+    tests = [parse_values(text, f"--test {n} ({text!r}): ") for n, text in enumerate(args.test or [], 1)]
+    if not (args.preset or args.example):
+        if tests or args.json or args.save:
+            raise NcpuError("give examples (--example 1,1=2, repeatable) or --preset NAME to search from")
+        DiscoverShell(discovery).cmdloop()
+        return 0
+    quiet = args.json or not sys.stderr.isatty()
+    result = run_search(discovery, (lambda text: None) if quiet else (lambda text: print(text, file=sys.stderr)))
+    if result.program is None:
+        raise NcpuError(f"no program fits the examples (searched {result.seconds:.1f} s)")
+    outputs = [discovery.test(values) for values in tests]
+    if args.save:
+        discovery.save(args.save)
+    if args.json:
+        print(json.dumps({"program": result.program.source, "solver": result.method, "tests": outputs}))
+    else:
+        print(discovery.summary())
+        for values, got in zip(tests, outputs):
+            print(f"test {format_values(values)} -> {format_values(got)}")
+    return 0 if result.solved else 1
+
+
+def _add_discover_parser(sub) -> None:
+    from ncpu_nb.discovery.presets import PRESETS
+
+    p = sub.add_parser("discover", help="find a program from input/output examples (a REPL without options)",
+                       description="Without --example or --preset: an interactive REPL (preset fib, synthesize, "
+                                   "summary, test 13, 21, help). With them: one search, then the tests.")
+    p.add_argument("--example", action="append", metavar="IN,...=OUT,...",
+                   help="an example: inputs in R0, R1, ... and outputs after them, e.g. 1,1=2 (repeatable)")
+    p.add_argument("--preset", choices=list(PRESETS), help="start from a preset's examples")
+    p.add_argument("--test", action="append", metavar="IN,...", help="run the program on these inputs (repeatable)")
+    p.add_argument("--time-limit", type=_parse_seconds, default=30.0, help="seconds for the search (default 30)")
+    p.add_argument("--save", metavar="FILE", help="write the program as an .asm file")
+    p.add_argument("--json", action="store_true", help='print {"program", "solver", "tests"}')
+    p.set_defaults(func=cmd_discover)
+# --- end of ncpu-nb discover ------------------------------------------------------------------------
+
+
 def cmd_lab(args) -> int:
     from ncpu_nb.lab import launch
 
@@ -323,6 +373,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="random: gradient descent's sampler alone with learning rate 0 (does the gradient help?)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_synth_bench)
+
+    _add_discover_parser(sub)
 
     p = sub.add_parser("lab", help="open the curriculum in JupyterLab",
                        epilog="Options after -- go to JupyterLab, e.g. ncpu-nb lab -- --no-browser")
