@@ -24,6 +24,10 @@ from ncpu_nb.synthesis.spec import USABLE
 GRADIENT_SECONDS = 5.0  # gradient descent's turn before the sketches get theirs (see SynthesisSpec.gradient_seconds)
 
 
+def instruction_count(n: int) -> str:
+    return f"{n} instruction" + ("" if n == 1 else "s")
+
+
 class DiscoveryError(NcpuError):
     """Something asked of a discovery that it cannot do yet (no examples, no program found, ...)."""
 
@@ -48,7 +52,7 @@ class Summary:
     def lines(self) -> list[str]:
         held = (f"{self.held_out[0]}/{self.held_out[1]} held-out examples pass" if self.held_out[1]
                 else "no held-out examples")
-        return [f"program: {self.size} instructions (+ HALT), {', '.join(self.inputs)} -> {', '.join(self.outputs)}",
+        return [f"program: {instruction_count(self.size)} (+ HALT), {', '.join(self.inputs)} -> {', '.join(self.outputs)}",
                 *("    " + line for line in self.source.splitlines()),
                 f"found by: {self.solver} in {self.seconds:.2f} s" + (" (stopped early)" if self.stopped else ""),
                 f"gradient descent alone: {'found it' if self.gradient_found else 'did not find it'}",

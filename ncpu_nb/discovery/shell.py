@@ -13,7 +13,7 @@ import cmd
 import threading
 import time
 
-from ncpu_nb.discovery.discovery import Discovery, DiscoveryError
+from ncpu_nb.discovery.discovery import Discovery, DiscoveryError, instruction_count
 from ncpu_nb.discovery.examples import ExampleError, format_values, parse_values
 from ncpu_nb.discovery.presets import PRESETS
 from ncpu_nb.errors import NcpuError
@@ -119,7 +119,7 @@ class DiscoverShell(cmd.Cmd):
             self.say("stopped: nothing found yet" if result.stopped else
                      f"no program found in {result.seconds:.1f} s")
         elif result.solved:
-            self.say(f"found by {result.method} in {result.seconds:.2f} s: {len(result.program) - 1} instructions "
+            self.say(f"found by {result.method} in {result.seconds:.2f} s: {instruction_count(len(result.program) - 1)} "
                      f"(+ HALT), held-out {result.held_out[0]}/{result.held_out[1]}")
         else:
             self.say(f"found by {result.method} but it fails held-out examples "

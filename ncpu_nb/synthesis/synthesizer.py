@@ -257,7 +257,7 @@ class Synthesizer:
             program = assemble(text, name=spec.name)
             if passing(program, spec.examples, width=spec.memory_width).all():  # the exact CPU has the last word
                 result.fits.append((method, simplify(program, spec)))
-                outcomes.append(f"found, {len(result.fits[-1][1]) - 1} instructions")
+                outcomes.append(f"found, {len(result.fits[-1][1]) - 1} instruction(s)")
             else:
                 outcomes.append("rejected by the CPU")
         result.attempts.append((method, time.perf_counter() - now, "; ".join(outcomes) or "nothing found"))
