@@ -72,7 +72,7 @@ class Summary:
                 "attempts": [[m, round(s, 3), o] for m, s, o in self.attempts]}
 
     def _repr_html_(self) -> str:
-        facts = [["found by", escape(self.solver)], ["size", f"{self.size} instructions (+ HALT)"],
+        facts = [["found by", escape(self.solver)], ["size", f"{instruction_count(self.size)} (+ HALT)"],
                  ["gradient descent alone", "found it" if self.gradient_found else "did not find it"],
                  ["held-out", f"{self.held_out[0]} / {self.held_out[1]}"],
                  ["cycles per example", escape(", ".join(map(str, self.cycles)))],

@@ -87,7 +87,7 @@ function render({ model, el, host }) {
       summary.replaceChildren(
         h("pre", { class: "ncpu-listing", "data-field": "program" }, s.program),
         h("table", { class: "ncpu-table" }, h("tbody", {},
-          ...[["found by", s.solver], ["size", `${s.size} instructions (+ HALT)`],
+          ...[["found by", s.solver], ["size", `${s.size} instruction${s.size === 1 ? "" : "s"} (+ HALT)`],
               ["gradient descent alone", s.gradient_found ? "found it" : "did not find it"], ["held-out check", held],
               ["cycles per example", s.cycles.join(", ")]].map(([k, v]) => h("tr", {}, h("td", { class: "ncpu-key" }, k), h("td", {}, v))))));
     } else summary.replaceChildren();

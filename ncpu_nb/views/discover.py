@@ -14,7 +14,8 @@ from html import escape
 import traitlets
 
 from ncpu_nb import html
-from ncpu_nb.discovery import Discovery, PRESETS
+from ncpu_nb.discovery import PRESETS, Discovery
+from ncpu_nb.discovery.discovery import instruction_count
 from ncpu_nb.discovery.examples import format_values, parse_values
 from ncpu_nb.views.base import MachineView, browser_code
 
@@ -170,7 +171,7 @@ class DiscoverView(MachineView):
                  html.box(f"<p>{escape(self.status.get('message', ''))}</p>")]
         if self.summary:
             s = self.summary
-            facts = [["found by", escape(s["solver"])], ["size", f"{s['size']} instructions (+ HALT)"],
+            facts = [["found by", escape(s["solver"])], ["size", f"{instruction_count(s['size'])} (+ HALT)"],
                      ["gradient descent alone", "found it" if s["gradient_found"] else "did not find it"],
                      ["held-out", f"{s['held_out'][0]} / {s['held_out'][1]}"],
                      ["cycles per example", ", ".join(map(str, s["cycles"]))]]
