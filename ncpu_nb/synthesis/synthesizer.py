@@ -36,6 +36,7 @@ __all__ = ["Synthesizer", "SynthesisResult", "SynthesisSpec", "SpecError", "Sear
 METHODS = ("gradient", "chain", "select", "loops", "loop", "array", "enumerative")
 SHARES = {"gradient": 0.5, "chain": 0.1, "select": 0.15, "loop": 0.5, "loops": 0.5, "array": 1.0, "enumerative": 1.0}
 MEMORY_METHODS = ("array",)
+UNSIMPLIFIED = ("loops", "array")
 # Shortest fit wins: once a program fits, the quick fixed-shape sketches not yet tried get a short look
 # too, and a shorter program that fits replaces it (fewer instructions generalise more often: an
 # expressive search can fit a few examples by accident).
@@ -256,7 +257,9 @@ class Synthesizer:
         for text in texts:
             program = assemble(text, name=spec.name)
             if passing(program, spec.examples, width=spec.memory_width).all():  # the exact CPU has the last word
-                result.fits.append((method, simplify(program, spec)))
+                # A loop sketch's program is already its shape's minimum; dropping its loop test could
+                # leave a loop that fits the examples only because memory past an array reads zero.
+                result.fits.append((method, program if method in UNSIMPLIFIED else simplify(program, spec)))
                 outcomes.append(f"found, {len(result.fits[-1][1]) - 1} instruction(s)")
             else:
                 outcomes.append("rejected by the CPU")

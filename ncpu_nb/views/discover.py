@@ -80,27 +80,38 @@ class DiscoverView(MachineView):
         self.reply(content, {"kind": "ok"})
 
     def on_synthesize(self, content: dict) -> None:
+        self.synthesize(content.get("rows"), wait=False)
+        self.reply(content, {"kind": "ok"})
+
+    def synthesize(self, rows=None, *, wait: bool = True) -> "DiscoverView":
+        """What the *synthesize* button does (from code): search on the worker thread; `wait` for it."""
         if self._worker is not None:
             raise RuntimeError("a search is already running")
-        if "rows" in content:
-            self._take_rows(content["rows"])
+        if rows is not None:
+            self._take_rows(rows)
             self._show_examples()
         self.discovery.spec()  # no examples, or malformed ones: say so now, not on the worker
         self.summary, self.tests, self.losses = {}, [], []
         self.status = {"phase": "running", "method": "", "restarts": 0, "seconds": 0.0, "message": "searching"}
         self._worker = threading.Thread(target=self._search, name="ncpu-discover", daemon=True)
         self._worker.start()
-        self.reply(content, {"kind": "ok"})
+        if wait:
+            self.wait()
+        return self
 
     def on_stop(self, content: dict) -> None:
         self.discovery.stop()
         self.reply(content, {"kind": "ok"})
 
     def on_test(self, content: dict) -> None:
-        inputs = parse_values(str(content.get("inputs", "")), "test: ")
+        self.test(parse_values(str(content.get("inputs", "")), "test: "))
+        self.reply(content, {"kind": "ok"})
+
+    def test(self, inputs) -> list[int]:
+        """What the *test* button does: the program's outputs for `inputs`, also listed in the view."""
         outputs = self.discovery.test(inputs)
         self.tests = self.tests + [[format_values(inputs), format_values(outputs)]]
-        self.reply(content, {"kind": "ok"})
+        return outputs
 
     def on_debugger(self, content: dict) -> None:
         text = str(content.get("inputs", "")).strip()
