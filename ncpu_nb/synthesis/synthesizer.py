@@ -260,7 +260,7 @@ class Synthesizer:
                 # A loop sketch's program is already its shape's minimum; dropping its loop test could
                 # leave a loop that fits the examples only because memory past an array reads zero.
                 result.fits.append((method, program if method in UNSIMPLIFIED else simplify(program, spec)))
-                outcomes.append(f"found, {len(result.fits[-1][1]) - 1} instruction(s)")
+                outcomes.append(f"found, {len(result.fits[-1][1]) - 1} instructions")
             else:
                 outcomes.append("rejected by the CPU")
         result.attempts.append((method, time.perf_counter() - now, "; ".join(outcomes) or "nothing found"))
