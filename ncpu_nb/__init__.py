@@ -35,7 +35,7 @@ _RENAMED = {"Machine": "Arm64Machine"}  # old public names, kept for one release
 __all__ = ["MachineProtocol", "RunResult", "Snapshot", "Breakpoints", "Watchpoints", "Watchpoint", "Trace", "TraceStep",
            "DebugExtras", "Panel", "Bar",
            "NcpuError", "AssemblyError", "DecodeError", "ExecutionError", "CycleBudgetExceeded", "WeightsError",
-           "isa_reference", "list_programs", "load_program", "coursework", "verify", "busybox_terminal", *_LAZY]
+           "isa_reference", "list_programs", "load_program", "coursework", "verify", "busybox_terminal", "discover", *_LAZY]
 
 
 def __getattr__(name: str):
@@ -93,6 +93,19 @@ def busybox_terminal(mounts=(), cwd: str = "/", env=None, deterministic: bool = 
     from ncpu_nb.views import BusyboxTerminal  # imports anywidget: only when asked
 
     return BusyboxTerminal(mounts=mounts, cwd=cwd, env=env, deterministic=deterministic)
+
+
+def discover(preset: str | None = None, examples=(), *, time_limit: float = 30.0):
+    """Programs from examples, live in the notebook: an editable table of examples (or a preset such as
+    "fib"), synthesize with live progress, the summary, tests, the debugger. The logic is
+    `ncpu_nb.discovery.Discovery` (the view's `.discovery`). See `ncpu_nb.views.DiscoverView`."""
+    from ncpu_nb.discovery import Discovery
+    from ncpu_nb.views.discover import DiscoverView  # imports anywidget: only when asked
+
+    found = Discovery(examples, time_limit=time_limit)
+    if preset is not None:
+        found.preset(preset)
+    return DiscoverView(found)
 
 
 def load_ipython_extension(ipython) -> None:

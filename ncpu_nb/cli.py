@@ -183,7 +183,13 @@ def cmd_synth_bench(args) -> int:
     from ncpu_nb.synthesis import synth_bench as bench
 
     methods = ("gradient",) if args.gradient_only else bench.METHODS
-    outcomes = bench.run(args.dir, names=args.task, limit=args.limit, time_limit=args.time_limit,
+    if args.dir and args.suite:
+        raise NcpuError("give --dir or --suite, not both")
+    try:
+        directory = args.dir or (bench.suite_directory(args.suite) if args.suite else None)
+    except KeyError as exc:
+        raise NcpuError(exc.args[0]) from None
+    outcomes = bench.run(directory, names=args.task, limit=args.limit, time_limit=args.time_limit,
                          methods=methods, ablation=args.ablation, progress=not args.json)
     print(bench.as_json(outcomes, args.ablation) if args.json
           else bench.format_report(outcomes, args.ablation, methods))
@@ -206,6 +212,55 @@ def cmd_coursework(args) -> int:
     if args.csv:
         print(f"wrote {args.csv}")
     return 0
+
+
+# --- ncpu-nb discover: programs from examples (the REPL, or one search for scripts) -----------------
+def cmd_discover(args) -> int:
+    import json
+
+    from ncpu_nb.discovery import Discovery
+    from ncpu_nb.discovery.examples import format_values, parse_values
+    from ncpu_nb.discovery.shell import DiscoverShell, run_search
+
+    discovery = Discovery(time_limit=args.time_limit)
+    if args.preset:
+        discovery.preset(args.preset)
+    for n, text in enumerate(args.example or [], 1):
+        discovery.add_text(text, where=f"--example {n} ({text!r}): ")
+    tests = [parse_values(text, f"--test {n} ({text!r}): ") for n, text in enumerate(args.test or [], 1)]
+    if not (args.preset or args.example):
+        if tests or args.json or args.save:
+            raise NcpuError("give examples (--example 1,1=2, repeatable) or --preset NAME to search from")
+        DiscoverShell(discovery).cmdloop()
+        return 0
+    quiet = args.json or not sys.stderr.isatty()
+    result = run_search(discovery, (lambda text: None) if quiet else (lambda text: print(text, file=sys.stderr)))
+    if result.program is None:
+        raise NcpuError(f"no program fits the examples (searched {result.seconds:.1f} s)")
+    outputs = [discovery.test(values) for values in tests]
+    if args.save:
+        discovery.save(args.save)
+    if args.json:
+        print(json.dumps({"program": result.program.source, "solver": result.method, "tests": outputs}))
+    else:
+        print(discovery.summary())
+        for values, got in zip(tests, outputs):
+            print(f"test {format_values(values)} -> {format_values(got)}")
+    return 0 if result.solved else 1
+
+
+def _fill_discover(p) -> None:
+    from ncpu_nb.discovery.presets import PRESETS
+
+    p.add_argument("--example", action="append", metavar="IN,...=OUT,...",
+                   help="an example: inputs in R0, R1, ... and outputs after them, e.g. 1,1=2 (repeatable)")
+    p.add_argument("--preset", choices=list(PRESETS), help="start from a preset's examples")
+    p.add_argument("--test", action="append", metavar="IN,...", help="run the program on these inputs (repeatable)")
+    p.add_argument("--time-limit", type=_parse_seconds, default=30.0, help="seconds for the search (default 30)")
+    p.add_argument("--save", metavar="FILE", help="write the program as an .asm file")
+    p.add_argument("--json", action="store_true", help='print {"program", "solver", "tests"}')
+    p.set_defaults(func=cmd_discover)
+# --- end of ncpu-nb discover ------------------------------------------------------------------------
 
 
 def cmd_lab(args) -> int:
@@ -375,6 +430,7 @@ def _fill_synth(p) -> None:
 
 def _fill_synth_bench(p) -> None:
     p.add_argument("--dir", help="a folder of task specs (default: the bundled programs/synth)")
+    p.add_argument("--suite", help="a bundled suite: default (programs/synth) or a folder of it, e.g. sequences")
     p.add_argument("--task", action="append", help="run only this task (repeatable)")
     p.add_argument("--limit", type=int, help="run only the first N tasks")
     p.add_argument("--time-limit", type=float, help="seconds per task (default: each task's time_limit)")
@@ -437,7 +493,8 @@ def _fill_conformance(p) -> None:
     p.set_defaults(func=cmd_conformance)
 
 
-COMMANDS = ('run', 'asm', 'isa', 'bench', 'verify', 'synth', 'synth-bench', 'coursework', 'lab', 'busybox', 'exec', 'conformance')
+COMMANDS = ('run', 'asm', 'isa', 'bench', 'verify', 'synth', 'synth-bench', 'discover', 'coursework', 'lab', 'busybox',
+            'exec', 'conformance')
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
@@ -476,6 +533,12 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     p = sub.add_parser("synth-bench", help="run the synthesis benchmark (programs/synth)")
     if only in (None, "synth-bench"):
         _fill_synth_bench(p)
+
+    p = sub.add_parser("discover", help="find a program from input/output examples (a REPL without options)",
+                       description="Without --example or --preset: an interactive REPL (preset fib, synthesize, "
+                                   "summary, test 13, 21, help). With them: one search, then the tests.")
+    if only in (None, "discover"):
+        _fill_discover(p)
 
     p = sub.add_parser("coursework", help="release assignments and grade submissions, with nbgrader",
                        description="release FOLDER: student versions of the assignments (solutions and hidden "

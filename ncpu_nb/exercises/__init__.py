@@ -10,14 +10,14 @@ light, and a check imports what it runs (torch, the ARM64 machine) only when it 
 """
 from __future__ import annotations
 
-from ncpu_nb.exercises import arm64_chapters, differentiable_chapters, ncpu_chapters  # noqa: F401 (they register)
+from ncpu_nb.exercises import arm64_chapters, differentiable_chapters, discovery_chapter, ncpu_chapters  # noqa: F401,E501
 from ncpu_nb.exercises.checker import REGISTRY, Chapter, Exercise, ExerciseResult, Row, WrongKind
 
 __all__ = ["chapter", "chapters", "Chapter", "Exercise", "ExerciseResult", "Row", "WrongKind"]
 
 
 def chapter(number: str) -> Chapter:
-    """The exercises of chapter `number` ("00" to "15")."""
+    """The exercises of chapter `number` ("00" to "16")."""
     number = f"{int(number):02d}"
     if number not in REGISTRY:
         raise KeyError(f"no exercises for chapter {number}; chapters: {', '.join(sorted(REGISTRY))}")

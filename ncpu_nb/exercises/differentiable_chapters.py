@@ -1,4 +1,4 @@
-"""The exercises of chapters 05-08: gradients through programs, optimization and synthesis."""
+"""The exercises of chapters 05-09: gradients through programs, optimization and synthesis."""
 from __future__ import annotations
 
 import math
@@ -132,12 +132,12 @@ def _(answer):
             expect("candidate", right, letter, show=str)]
 
 
-# --- 08 · gradient flow ------------------------------------------------------------------------------
+# --- 09 · gradient flow ------------------------------------------------------------------------------
 
 SQUARINGS = "MUL R0, R0, R0\nMUL R0, R0, R0\nMUL R0, R0, R0\nMUL R0, R0, R0\nHALT"
 
 
-@exercise("08", "explode_gradient", "By hand: d(final R0)/d(R0) for four squarings, starting at R0 = 1.7")
+@exercise("09", "explode_gradient", "By hand: d(final R0)/d(R0) for four squarings, starting at R0 = 1.7")
 def _(answer):
     autograd = gradient(SQUARINGS, {"R0": 1.7}, "R0", "R0")
     return [close("d(final R0)/d(R0) (autograd agrees?)", autograd, number(answer))]
@@ -146,7 +146,7 @@ def _(answer):
 FACTORIAL = "MOV R1, 1\nloop: MUL R1, R1, R0\nDEC R0\nJNZ loop\nHALT"
 
 
-@exercise("08", "no_path_register", "Factorial flow (R0 = 5 and 6): which register has gradient 0 in the `(inputs)` row?")
+@exercise("09", "no_path_register", "Factorial flow (R0 = 5 and 6): which register has gradient 0 in the `(inputs)` row?")
 def _(answer):
     import torch
     import ncpu_nb

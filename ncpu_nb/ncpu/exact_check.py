@@ -1,4 +1,7 @@
-"""The last word on any program the differentiable engine finds: a run on the exact fast CPU."""
+"""The last word on any program the differentiable engine finds: a run on the exact fast CPU.
+
+An example is (inputs, outputs): register name -> value, and optionally "memory" -> {address: values}
+(arrays placed in data memory before the run, or expected there after it), `width` bytes per value."""
 from __future__ import annotations
 
 import numpy as np
@@ -7,29 +10,44 @@ from ncpu_nb.ncpu.program import Program
 from ncpu_nb.ncpu.table import MASK, REGISTERS
 
 MAX_CYCLES = 100_000
+MEMORY = "memory"
 
 
-def run_exact(program: Program, inputs: list[dict], max_cycles: int = MAX_CYCLES) -> tuple[np.ndarray, np.ndarray]:
+def pack(values, width: int) -> bytes:
+    return b"".join((int(v) & ((1 << (8 * width)) - 1)).to_bytes(width, "little") for v in values)
+
+
+def run_exact(program: Program, inputs: list[dict], max_cycles: int = MAX_CYCLES, width: int = 4):
     """Run `program` once per input dict, all as lanes of one exact CPU.
-    Returns ((examples, 9) signed register values, (examples,) whether each lane halted)."""
+    Returns ((examples, 9) signed register values, (examples,) whether each lane halted, the CPU)."""
     from ncpu_nb.ncpu import CPU
 
-    names = sorted({k.upper() for d in inputs for k in d})
+    names = sorted({k.upper() for d in inputs for k in d if k != MEMORY})
     registers = {n: [int(d.get(n, d.get(n.lower(), 0))) & MASK for d in inputs] for n in names}
     cpu = CPU(program, lanes=len(inputs), trace_depth=0, registers=registers)
+    for lane, d in enumerate(inputs):
+        for address, values in d.get(MEMORY, {}).items():
+            cpu.write_memory(int(address), pack(values, width), lane=lane)
     cpu.run(max_cycles, check=False)
     halted = np.array([s == "halted" for s in cpu.lane_status()])
-    return cpu.registers_array().astype(np.int64), halted
+    return cpu.registers_array().astype(np.int64), halted, cpu
 
 
-def passing(program: Program, examples: list[tuple[dict, dict]], max_cycles: int = MAX_CYCLES) -> np.ndarray:
-    """Which examples (input dict, expected output dict) the program gets exactly right on the CPU."""
+def passing(program: Program, examples: list[tuple[dict, dict]], max_cycles: int = MAX_CYCLES,
+            width: int = 4) -> np.ndarray:
+    """Which examples (input dict, expected output dict) the program gets exactly right on the CPU:
+    every expected register, and every expected memory array byte for byte."""
     if not examples:
         return np.zeros(0, dtype=bool)
-    values, halted = run_exact(program, [i for i, _ in examples], max_cycles)
+    values, halted, cpu = run_exact(program, [i for i, _ in examples], max_cycles, width)
     ok = halted.copy()
     for lane, (_, outputs) in enumerate(examples):
         for name, want in outputs.items():
+            if name == MEMORY:
+                for address, array in want.items():
+                    got = cpu.read_memory(int(address), width * len(array), lane)
+                    ok[lane] &= got == pack(array, width)
+                continue
             got = int(values[lane, REGISTERS.index(name.upper())]) & MASK
             ok[lane] &= got == int(want) & MASK
     return ok

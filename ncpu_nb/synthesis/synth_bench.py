@@ -40,6 +40,20 @@ def default_directory():
     return data_dir("programs") / "synth"
 
 
+def suites() -> list[str]:
+    """The bundled suites: "default" (the tasks in programs/synth itself) and every folder of tasks in it."""
+    return ["default"] + sorted(p.name for p in default_directory().iterdir() if p.is_dir() and any(p.glob("*.json")))
+
+
+def suite_directory(name: str):
+    """The folder of a bundled suite: programs/synth for "default", programs/synth/NAME otherwise."""
+    if name == "default":
+        return default_directory()
+    if name not in suites():
+        raise KeyError(f"no suite named {name!r}; the suites are {', '.join(suites())}")
+    return default_directory() / name
+
+
 def task_files(directory=None, names=None) -> list:
     from pathlib import Path
 
@@ -80,7 +94,8 @@ def run(directory=None, *, names=None, limit=None, time_limit=None, methods=METH
         outcomes.append(TaskOutcome(spec.name, spec.category, result.solved, result.method, result.seconds,
                                     result.held_out, result.restarts, result.restart_successes,
                                     len(result.program) - 1 if result.program else 0,
-                                    bool(by_gradient) and bool(passing(by_gradient[0], spec.held_out).all())))
+                                    bool(by_gradient) and bool(passing(by_gradient[0], spec.held_out,
+                                                                       width=spec.memory_width).all())))
         if progress:
             iterator.set_postfix(solved=sum(o.solved for o in outcomes))
     return outcomes
