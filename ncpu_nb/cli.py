@@ -249,6 +249,70 @@ def cmd_conformance(args) -> int:
     return busybox_conformance(args)
 
 
+# --- `ncpu-nb text`: the text machine (ncpu_nb/text) -----------------------------------------------
+def _parse_text_example(text: str) -> tuple[str, str]:
+    source, sep, target = text.partition("=")
+    if not sep:
+        raise argparse.ArgumentTypeError(f"expected INPUT=OUTPUT (e.g. hello=khoor), got {text!r}")
+    if not source:
+        raise argparse.ArgumentTypeError(f"{text!r}: the input before '=' is empty")
+    return source, target
+
+
+def cmd_text(args) -> int:
+    from ncpu_nb.text.machine import TextMachine
+    from ncpu_nb.text.repl import TextRepl
+
+    machine = TextMachine(args.example or (), mode="neural" if args.neural else "fast", time_limit=args.time_limit)
+    if args.interactive:
+        if args.example:
+            machine.synthesize()
+        TextRepl(machine).cmdloop()
+        return 0
+    if not args.example:
+        raise NcpuError("give examples with --example INPUT=OUTPUT (repeatable), or use --interactive")
+    result = machine.synthesize()
+    applied = [machine.apply(text) for text in args.apply or []] if result.solved else []
+    if args.json:
+        print(json.dumps({"program": result.program.source if result.solved else None, "solver": result.solver,
+                          "transform": str(result.pipeline) if result.solved else None, "applied": applied}))
+    else:
+        print(result.summary())
+        for text, out in zip(args.apply or [], applied):
+            print(f"{text} → {out}")
+    return 0 if result.solved else 1
+
+
+def cmd_text_bench(args) -> int:
+    from ncpu_nb.text import bench
+
+    outcomes = bench.run(args.dir, names=args.task, time_limit=args.time_limit, progress=not args.json)
+    print(bench.as_json(outcomes) if args.json else bench.format_report(outcomes))
+    return 0
+
+
+def _add_text_commands(sub) -> None:
+    p = sub.add_parser("text", help="the text machine: a text transform or cipher from examples, as an nCPU program",
+                       description="Finds a text transform (Caesar, ROT13, Atbash, case, removing or replacing a "
+                                   "character class, reversal, doubling, run-length encoding, Vigenère, or two of "
+                                   "these in a row) from example pairs, as an nCPU program verified on the exact CPU.")
+    p.add_argument("--example", action="append", type=_parse_text_example, metavar="INPUT=OUTPUT",
+                   help="an example pair, e.g. --example hello=khoor (repeatable; split at the first '=')")
+    p.add_argument("--apply", action="append", metavar="TEXT", help="run the program found on TEXT (repeatable)")
+    p.add_argument("--neural", action="store_true", help="apply in neural mode (every ALU operation a trained network)")
+    p.add_argument("--interactive", "-i", action="store_true", help="a prompt: cipher, summary, apply, help, quit")
+    p.add_argument("--time-limit", type=_parse_seconds, default=30.0, help="seconds for the search (default 30)")
+    p.add_argument("--json", action="store_true", help='print {"program", "solver", "transform", "applied"}')
+    p.set_defaults(func=cmd_text)
+
+    p = sub.add_parser("text-bench", help="run the text machine's suite (programs/synth/text)")
+    p.add_argument("--dir", help="a folder of text tasks (default: the bundled programs/synth/text)")
+    p.add_argument("--task", action="append", help="run only this task (repeatable)")
+    p.add_argument("--time-limit", type=_parse_seconds, help="seconds per task (default: each task's time_limit)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_text_bench)
+
+
 def _add_guest_options(p) -> None:
     p.add_argument("--mount", action="append", metavar="HOST:GUEST[:rw]",
                    help="show a host folder to the guest (read-only unless :rw; repeatable)")
@@ -355,6 +419,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--keep", metavar="DIR", help="leave the work folders and each applet's runtest log in DIR")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_conformance)
+
+    _add_text_commands(sub)
     return parser
 
 
