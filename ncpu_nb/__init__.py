@@ -35,7 +35,8 @@ _RENAMED = {"Machine": "Arm64Machine"}  # old public names, kept for one release
 __all__ = ["MachineProtocol", "RunResult", "Snapshot", "Breakpoints", "Watchpoints", "Watchpoint", "Trace", "TraceStep",
            "DebugExtras", "Panel", "Bar",
            "NcpuError", "AssemblyError", "DecodeError", "ExecutionError", "CycleBudgetExceeded", "WeightsError",
-           "isa_reference", "list_programs", "load_program", "coursework", "verify", "busybox_terminal", *_LAZY]
+           "isa_reference", "list_programs", "load_program", "coursework", "verify", "busybox_terminal",
+           "text_machine", *_LAZY]
 
 
 def __getattr__(name: str):
@@ -90,6 +91,17 @@ def busybox_terminal(mounts=(), cwd: str = "/", env=None, deterministic: bool = 
     from ncpu_nb.views import BusyboxTerminal  # imports anywidget: only when asked
 
     return BusyboxTerminal(mounts=mounts, cwd=cwd, env=env, deterministic=deterministic)
+
+
+def text_machine(examples=(), mode: str = "fast"):
+    """The text machine as a widget: example pairs in (e.g. [("hello", "khoor")]), a transform found as
+    an nCPU program, applied to new text in fast or neural mode. See `ncpu_nb.text.TextMachine`."""
+    from ncpu_nb.text.text_machine import TextMachine  # imports anywidget (in the widget): only when asked
+
+    machine = TextMachine(examples, mode=mode)
+    if machine.examples:
+        machine.synthesize()  # so the cell shows its answer at once
+    return machine.widget()
 
 
 def load_ipython_extension(ipython) -> None:

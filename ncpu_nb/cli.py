@@ -260,8 +260,8 @@ def _parse_text_example(text: str) -> tuple[str, str]:
 
 
 def cmd_text(args) -> int:
-    from ncpu_nb.text.machine import TextMachine
-    from ncpu_nb.text.repl import TextRepl
+    from ncpu_nb.text.text_machine import TextMachine
+    from ncpu_nb.text.text_repl import TextRepl
 
     machine = TextMachine(args.example or (), mode="neural" if args.neural else "fast", time_limit=args.time_limit)
     if args.interactive:
@@ -284,7 +284,7 @@ def cmd_text(args) -> int:
 
 
 def cmd_text_bench(args) -> int:
-    from ncpu_nb.text import bench
+    from ncpu_nb.text import suite as bench
 
     outcomes = bench.run(args.dir, names=args.task, time_limit=args.time_limit, progress=not args.json)
     print(bench.as_json(outcomes) if args.json else bench.format_report(outcomes))

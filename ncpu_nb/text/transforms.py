@@ -2,13 +2,13 @@
 cost (simpler ranks first), its description in words, and how its parameters follow from examples.
 
 A `Transform` is one family with one parameter value; a `Pipeline` is one or two of them in order.
-The nCPU program for a pipeline is written by `emit.py`; the search is `search.py`.
+The nCPU program for a pipeline is written by `assembly.py`; the search is `transform_search.py`.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ncpu_nb.text.classes import CLASSES, LETTERS, LOWER, UPPER
+from ncpu_nb.text.char_classes import CLASSES, LETTERS, LOWER, UPPER
 
 Pairs = list[tuple[bytes, bytes]]
 
@@ -58,7 +58,7 @@ class Family:
 
     name = ""
     cost = 1
-    kind = "map"  # how emit.py writes it: map, filter, double, reverse or rle
+    kind = "map"  # how assembly.py writes it: map, filter, double, reverse or rle
 
     def instances(self) -> list:
         return [None]

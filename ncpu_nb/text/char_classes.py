@@ -1,6 +1,6 @@
 """Character classes the text transforms act on: which bytes belong, said in words.
 
-Membership is defined here once, as byte sets; `emit.class_test` writes the same sets as compare
+Membership is defined here once, as byte sets; `assembly.class_test` writes the same sets as compare
 chains for the nCPU, and the tests check the two agree on every byte.
 """
 from __future__ import annotations

@@ -13,7 +13,7 @@ import cmd
 import shlex
 
 from ncpu_nb.errors import NcpuError
-from ncpu_nb.text.machine import PRESETS, TextMachine
+from ncpu_nb.text.text_machine import PRESETS, TextMachine
 
 INTRO = ("The text machine: give example pairs, get an nCPU program that transforms text.\n"
          "Try: cipher hello khoor, then summary, then apply world. `help` lists the commands.")

@@ -6,8 +6,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ncpu_nb.ncpu.cpu import MODES
-from ncpu_nb.text.runner import TextInputError, result, text_cpu, to_bytes
-from ncpu_nb.text.synthesizer import TextResult, TextSynthesizer
+from ncpu_nb.text.execute import TextInputError, result, text_cpu, to_bytes
+from ncpu_nb.text.synthesize import TextResult, TextSynthesizer
 
 # Ready-made example sets: name -> pairs (what `examples` in the REPL lists).
 PRESETS: dict[str, list[tuple[str, str]]] = {
@@ -109,7 +109,7 @@ class TextMachine:
 
     def debugger(self, text: str, mode: str | None = None):
         """The program in the live debugger with `text` in memory; the memory panel opens at the input."""
-        from ncpu_nb.text.layout import INPUT
+        from ncpu_nb.text.memory_layout import INPUT
 
         dbg = self.cpu(text, mode).debugger()
         dbg.memory_address = format(INPUT, "x")
@@ -122,7 +122,7 @@ class TextMachine:
         return path
 
     def widget(self):
-        from ncpu_nb.text.widget import TextMachineWidget
+        from ncpu_nb.text.text_widget import TextMachineWidget
 
         return TextMachineWidget(self)
 

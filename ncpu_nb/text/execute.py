@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ncpu_nb.errors import NcpuError
 from ncpu_nb.ncpu.program import Program
-from ncpu_nb.text.layout import INPUT, MAX_INPUT, MEMORY, OUTPUT
+from ncpu_nb.text.memory_layout import INPUT, MAX_INPUT, MEMORY, OUTPUT
 
 STEPS_PER_BYTE = 120  # far above any emitted loop's cost per byte, two stages included
 OUTPUT_SPAN = 4 * MAX_INPUT + 1

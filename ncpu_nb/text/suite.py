@@ -15,9 +15,9 @@ from pathlib import Path
 
 from ncpu_nb.html import Table
 from ncpu_nb.resources import data_dir
-from ncpu_nb.text.runner import run_many, to_bytes
-from ncpu_nb.text.search import SOLVERS
-from ncpu_nb.text.synthesizer import TextSynthesizer
+from ncpu_nb.text.execute import run_many, to_bytes
+from ncpu_nb.text.transform_search import SOLVERS
+from ncpu_nb.text.synthesize import TextSynthesizer
 
 DEFAULT_TIME_LIMIT = 30.0
 
@@ -27,7 +27,7 @@ class TaskOutcome:
     name: str
     category: str
     solved: bool
-    method: str | None  # the solver that found the program reported (see ncpu_nb.text.search)
+    method: str | None  # the solver that found the program reported (see ncpu_nb.text.transform_search)
     seconds: float
     held_out: tuple[int, int]  # the task's held-out pairs the program got right / all
     restarts: int = 0  # the fields below keep synth_bench's shape; no gradient descent runs here

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from ncpu_nb.ncpu.assembler import assemble
 from ncpu_nb.ncpu.program import Program
-from ncpu_nb.text.classes import PUNCTUATION_RANGES
-from ncpu_nb.text.layout import INPUT, MIDDLE, OUTPUT
+from ncpu_nb.text.char_classes import PUNCTUATION_RANGES
+from ncpu_nb.text.memory_layout import INPUT, MIDDLE, OUTPUT
 from ncpu_nb.text.transforms import Pipeline, Transform
 
 
@@ -140,14 +140,12 @@ def stage_code(t: Transform, p: str, src: int, dst: int) -> list[str]:
 
 
 def _tidy(lines: list[str]) -> list[str]:
-    """Drop a jump to the label right after it (the templates jump on explicitly; falling through is shorter)."""
-    out = []
-    for i, line in enumerate(lines):
-        nxt = lines[i + 1] if i + 1 < len(lines) else ""
-        if line.startswith("JMP ") and nxt == line[4:] + ":":
-            continue
-        out.append(line)
-    return out
+    """Drop a jump to the label right after it (the templates jump on explicitly; falling through is
+    shorter), then the labels nothing jumps to."""
+    kept = [line for i, line in enumerate(lines)
+            if not (line.startswith("JMP ") and i + 1 < len(lines) and lines[i + 1] == line[4:] + ":")]
+    targets = {line.split()[-1] for line in kept if line.startswith("J")}
+    return [line for line in kept if not line.endswith(":") or line[:-1] in targets]
 
 
 def source(pipeline: Pipeline) -> str:

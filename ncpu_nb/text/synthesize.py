@@ -18,9 +18,9 @@ from html import escape
 
 from ncpu_nb import html
 from ncpu_nb.ncpu.program import Program
-from ncpu_nb.text import emit
-from ncpu_nb.text.runner import run_many, to_bytes
-from ncpu_nb.text.search import Candidate, search
+from ncpu_nb.text import assembly
+from ncpu_nb.text.execute import run_many, to_bytes
+from ncpu_nb.text.transform_search import Candidate, search
 from ncpu_nb.text.transforms import Pipeline
 
 CHECKED = 6  # best-ranked fits run on the CPU before giving up (each is exact, so the first passes)
@@ -148,7 +148,7 @@ class TextSynthesizer:
     def _verify(self, candidate: Candidate, data, result: TextResult) -> bool:
         """Run the candidate's program on the exact CPU: training pairs must come out as given, held-out
         strings as the transform's reference says. Fills `result` if they do."""
-        program = emit.program(candidate.pipeline)
+        program = assembly.program(candidate.pipeline)
         inputs = [x for x, _ in data] + self.held_out
         outputs, steps = run_many(program, inputs)
         training = all(out == y for out, (_, y) in zip(outputs, data))
