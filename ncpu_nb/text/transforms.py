@@ -214,14 +214,18 @@ class Vigenere(Family):
 
     @staticmethod
     def _key(shifts: list[list[int]], length: int) -> tuple | None:
-        """The key of this length that gives every letter its shift, if one does (and all of it is seen)."""
+        """The key of this length that gives every letter its shift, if one does. Each position of the key
+        must be seen at least twice: a key the examples never repeat fits any letters (abc → cab) and
+        says nothing about the next ones."""
         key: list[int | None] = [None] * length
+        seen = [0] * length
         for per in shifts:
             for i, d in enumerate(per):
                 if key[i % length] not in (None, d):
                     return None
                 key[i % length] = d
-        return None if None in key else tuple(key)
+                seen[i % length] += 1
+        return tuple(key) if min(seen) >= 2 else None
 
 
 class Remove(Family):
