@@ -49,8 +49,10 @@ class TextMachineWidget(MachineView):
     def __init__(self, machine: TextMachine | None = None):
         self.machine = machine or TextMachine()
         self._debug_output = None
+        found = self.machine.result
         super().__init__(examples=[list(p) for p in self.machine.examples], mode=self.machine.mode,
-                         summary=summary_state(self.machine.result))
+                         summary=summary_state(found),
+                         status="ready" if found is None else "solved" if found.solved else "not solved")
 
     @traitlets.observe("mode")
     def _mode_changed(self, change) -> None:
