@@ -171,7 +171,8 @@ class TextSynthesizer:
             if tuple(theirs) in seen:
                 continue
             seen.add(tuple(theirs))
-            i = next(i for i, (a, b) in enumerate(zip(ours, theirs)) if a != b)
+            # the shortest string that tells them apart says it best
+            i = min((i for i, (a, b) in enumerate(zip(ours, theirs)) if a != b), key=lambda i: len(self.held_out[i]))
             out.append(Alternative(c.pipeline, (_text(self.held_out[i]), _text(ours[i]), _text(theirs[i]))))
             if len(out) == most:
                 break
