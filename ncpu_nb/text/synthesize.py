@@ -86,6 +86,11 @@ class TextResult:
     def __str__(self) -> str:
         return self.summary()
 
+    def __repr__(self) -> str:
+        if not self.solved:
+            return f"<TextResult not solved: {self.message}>"
+        return f"<TextResult {self.pipeline} by {self.solver}: {self.size} instructions>"
+
     def _repr_html_(self) -> str:
         rows = [[escape(k), escape(v)] for k, v in self.summary_rows()]
         parts = [html.table(["", ""], rows)]
@@ -161,6 +166,11 @@ class TextSynthesizer:
         result.cycles_per_char = steps / max(1, sum(len(x) + 1 for x in inputs))
         return True
 
+    def _plainness(self, i: int) -> tuple[bool, int]:
+        """Sort key for showing held-out string i: plain text (letters, digits, spaces, .,!') first, short first."""
+        text = self.held_out[i]
+        return not all(chr(c).isalnum() or chr(c) in " .,!'" for c in text), len(text)
+
     def _alternatives(self, chosen: Candidate, candidates: list[Candidate], most: int = 3) -> list[Alternative]:
         """Fits that generalise differently from the chosen one, each with a held-out string showing how."""
         ours = [chosen.pipeline.apply(h) for h in self.held_out]
@@ -171,8 +181,7 @@ class TextSynthesizer:
             if tuple(theirs) in seen:
                 continue
             seen.add(tuple(theirs))
-            # the shortest string that tells them apart says it best
-            i = min((i for i, (a, b) in enumerate(zip(ours, theirs)) if a != b), key=lambda i: len(self.held_out[i]))
+            i = min((i for i, (a, b) in enumerate(zip(ours, theirs)) if a != b), key=self._plainness)
             out.append(Alternative(c.pipeline, (_text(self.held_out[i]), _text(ours[i]), _text(theirs[i]))))
             if len(out) == most:
                 break
