@@ -29,7 +29,7 @@ _LAZY = {
     "plot_gradient_flow": "ncpu_nb.differentiable.gradient_flow",
     "Synthesizer": "ncpu_nb.synthesis.synthesizer", "SynthesisSpec": "ncpu_nb.synthesis.spec",
 }
-_SUBPACKAGES = ("ncpu", "differentiable", "synthesis", "arm64", "views", "coursework", "protocol")
+_SUBPACKAGES = ("ncpu", "differentiable", "synthesis", "arm64", "views", "coursework", "protocol", "text")
 _RENAMED = {"Machine": "Arm64Machine"}  # old public names, kept for one release
 
 __all__ = ["MachineProtocol", "RunResult", "Snapshot", "Breakpoints", "Watchpoints", "Watchpoint", "Trace", "TraceStep",

@@ -95,7 +95,7 @@ class TextMachine:
 
     def cpu(self, text: str, mode: str | None = None):
         """A CPU holding the program with `text` in memory, not yet run (for stepping and the debugger)."""
-        return text_cpu(self._solved().program, to_bytes(text), mode or self.mode)
+        return text_cpu(self._solved().program, to_bytes(text, "text to apply"), mode or self.mode)
 
     def apply(self, text: str, mode: str | None = None) -> str:
         """`text` through the program, run on the nCPU (in `mode`, default the machine's)."""
