@@ -286,7 +286,8 @@ def cmd_text(args) -> int:
 def cmd_text_bench(args) -> int:
     from ncpu_nb.text import suite as bench
 
-    outcomes = bench.run(args.dir, names=args.task, time_limit=args.time_limit, progress=not args.json)
+    outcomes = bench.run_suite(args.dir, names=args.task, limit=args.limit, time_limit=args.time_limit,
+                               progress=not args.json)
     print(bench.as_json(outcomes) if args.json else bench.format_report(outcomes))
     return 0
 
@@ -308,6 +309,7 @@ def _add_text_commands(sub) -> None:
     p = sub.add_parser("text-bench", help="run the text machine's suite (programs/synth/text)")
     p.add_argument("--dir", help="a folder of text tasks (default: the bundled programs/synth/text)")
     p.add_argument("--task", action="append", help="run only this task (repeatable)")
+    p.add_argument("--limit", type=_parse_positive, help="run only the first N tasks")
     p.add_argument("--time-limit", type=_parse_seconds, help="seconds per task (default: each task's time_limit)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_text_bench)
