@@ -42,7 +42,7 @@ class TextMachineWidget(MachineView):
     summary = traitlets.Dict({}).tag(sync=True)  # see summary_state
     applied = traitlets.List([]).tag(sync=True)  # [[text, result, mode], ...], newest last
     mode = traitlets.Unicode("fast").tag(sync=True)
-    status = traitlets.Unicode("ready").tag(sync=True)  # ready, searching, solved, not solved, applying
+    status = traitlets.Unicode("ready").tag(sync=True)  # ready, searching, solved or not solved
     progress = traitlets.Unicode("").tag(sync=True)
     message = traitlets.Unicode("").tag(sync=True)
 
@@ -141,5 +141,6 @@ class TextMachineWidget(MachineView):
             if self.summary["program"]:
                 parts.append(f"<pre>{escape(self.summary['program'])}</pre>")
         if self.applied:
-            parts.append(html.table(["applied to", "result", "mode"], [[escape(a) for a in row] for row in self.applied]))
+            rows = [[escape(a) for a in row] for row in self.applied]
+            parts.append(html.table(["applied to", "result", "mode"], rows))
         return html.view(f"Text machine ({self.mode} mode): {self.status}", *parts)
