@@ -29,13 +29,14 @@ _LAZY = {
     "plot_gradient_flow": "ncpu_nb.differentiable.gradient_flow",
     "Synthesizer": "ncpu_nb.synthesis.synthesizer", "SynthesisSpec": "ncpu_nb.synthesis.spec",
 }
-_SUBPACKAGES = ("ncpu", "differentiable", "synthesis", "arm64", "views", "coursework", "protocol")
+_SUBPACKAGES = ("ncpu", "differentiable", "synthesis", "arm64", "views", "coursework", "protocol", "text")
 _RENAMED = {"Machine": "Arm64Machine"}  # old public names, kept for one release
 
 __all__ = ["MachineProtocol", "RunResult", "Snapshot", "Breakpoints", "Watchpoints", "Watchpoint", "Trace", "TraceStep",
            "DebugExtras", "Panel", "Bar",
            "NcpuError", "AssemblyError", "DecodeError", "ExecutionError", "CycleBudgetExceeded", "WeightsError",
-           "isa_reference", "list_programs", "load_program", "coursework", "verify", "busybox_terminal", "discover", *_LAZY]
+           "isa_reference", "list_programs", "load_program", "coursework", "verify", "busybox_terminal", "discover",
+           "text_machine", *_LAZY]
 
 
 def __getattr__(name: str):
@@ -106,6 +107,17 @@ def discover(preset: str | None = None, examples=(), *, time_limit: float = 30.0
     if preset is not None:
         found.preset(preset)
     return DiscoverView(found)
+
+
+def text_machine(examples=(), mode: str = "fast"):
+    """The text machine as a widget: example pairs in (e.g. [("hello", "khoor")]), a transform found as
+    an nCPU program, applied to new text in fast or neural mode. See `ncpu_nb.text.TextMachine`."""
+    from ncpu_nb.text.text_machine import TextMachine  # imports anywidget (in the widget): only when asked
+
+    machine = TextMachine(examples, mode=mode)
+    if machine.examples:
+        machine.synthesize()  # so the cell shows its answer at once
+    return machine.widget()
 
 
 def load_ipython_extension(ipython) -> None:

@@ -185,6 +185,10 @@ def cmd_synth_bench(args) -> int:
     methods = ("gradient",) if args.gradient_only else bench.METHODS
     if args.dir and args.suite:
         raise NcpuError("give --dir or --suite, not both")
+    if args.suite == "text":  # the text machine's tasks are string pairs, searched by its own solver
+        if args.gradient_only or args.ablation:
+            raise NcpuError("--suite text has no gradient search: its transforms are found by enumeration")
+        return cmd_text_bench(args)
     try:
         directory = args.dir or (bench.suite_directory(args.suite) if args.suite else None)
     except KeyError as exc:
@@ -368,6 +372,73 @@ def cmd_conformance(args) -> int:
     return busybox_conformance(args)
 
 
+# --- `ncpu-nb text`: the text machine (ncpu_nb/text) -----------------------------------------------
+def _parse_text_example(text: str) -> tuple[str, str]:
+    import argparse
+
+    source, sep, target = text.partition("=")
+    if not sep:
+        raise argparse.ArgumentTypeError(f"expected INPUT=OUTPUT (e.g. hello=khoor), got {text!r}")
+    if not source:
+        raise argparse.ArgumentTypeError(f"{text!r}: the input before '=' is empty")
+    return source, target
+
+
+def cmd_text(args) -> int:
+    import json
+
+    from ncpu_nb.text.text_machine import TextMachine
+    from ncpu_nb.text.text_repl import TextRepl
+
+    machine = TextMachine(args.example or (), mode="neural" if args.neural else "fast", time_limit=args.time_limit)
+    if args.interactive:
+        if args.example:
+            machine.synthesize()
+        TextRepl(machine).cmdloop()
+        return 0
+    if not args.example:
+        raise NcpuError("give examples with --example INPUT=OUTPUT (repeatable), or use --interactive")
+    result = machine.synthesize()
+    applied = [machine.apply(text) for text in args.apply or []] if result.solved else []
+    if args.json:
+        print(json.dumps({"program": result.program.source if result.solved else None, "solver": result.solver,
+                          "transform": str(result.pipeline) if result.solved else None, "applied": applied}))
+    else:
+        print(result.summary())
+        for text, out in zip(args.apply or [], applied):
+            print(f"{text} → {out}")
+    return 0 if result.solved else 1
+
+
+def cmd_text_bench(args) -> int:
+    from ncpu_nb.text import suite as bench
+
+    outcomes = bench.run_suite(args.dir, names=args.task, limit=args.limit, time_limit=args.time_limit,
+                               progress=not args.json)
+    print(bench.as_json(outcomes) if args.json else bench.format_report(outcomes))
+    return 0
+
+
+def _fill_text(p) -> None:
+    p.add_argument("--example", action="append", type=_parse_text_example, metavar="INPUT=OUTPUT",
+                   help="an example pair, e.g. --example hello=khoor (repeatable; split at the first '=')")
+    p.add_argument("--apply", action="append", metavar="TEXT", help="run the program found on TEXT (repeatable)")
+    p.add_argument("--neural", action="store_true", help="apply in neural mode (every ALU operation a trained network)")
+    p.add_argument("--interactive", "-i", action="store_true", help="a prompt: cipher, summary, apply, help, quit")
+    p.add_argument("--time-limit", type=_parse_seconds, default=30.0, help="seconds for the search (default 30)")
+    p.add_argument("--json", action="store_true", help='print {"program", "solver", "transform", "applied"}')
+    p.set_defaults(func=cmd_text)
+
+
+def _fill_text_bench(p) -> None:
+    p.add_argument("--dir", help="a folder of text tasks (default: the bundled programs/synth/text)")
+    p.add_argument("--task", action="append", help="run only this task (repeatable)")
+    p.add_argument("--limit", type=_parse_positive, help="run only the first N tasks")
+    p.add_argument("--time-limit", type=_parse_seconds, help="seconds per task (default: each task's time_limit)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_text_bench)
+
+
 def _add_guest_options(p) -> None:
     p.add_argument("--mount", action="append", metavar="HOST:GUEST[:rw]",
                    help="show a host folder to the guest (read-only unless :rw; repeatable)")
@@ -494,7 +565,7 @@ def _fill_conformance(p) -> None:
 
 
 COMMANDS = ('run', 'asm', 'isa', 'bench', 'verify', 'synth', 'synth-bench', 'discover', 'coursework', 'lab', 'busybox',
-            'exec', 'conformance')
+            'exec', 'conformance', 'text', 'text-bench')
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
@@ -570,6 +641,17 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
                                    "there are any.")
     if only in (None, "conformance"):
         _fill_conformance(p)
+
+    p = sub.add_parser("text", help="the text machine: a text transform or cipher from examples, as an nCPU program",
+                       description="Finds a text transform (Caesar, ROT13, Atbash, case, removing or replacing a "
+                                   "character class, reversal, doubling, run-length encoding, Vigenère, or two of "
+                                   "these in a row) from example pairs, as an nCPU program verified on the exact CPU.")
+    if only in (None, "text"):
+        _fill_text(p)
+
+    p = sub.add_parser("text-bench", help="run the text machine's suite (programs/synth/text; also synth-bench --suite text)")
+    if only in (None, "text-bench"):
+        _fill_text_bench(p)
     return parser
 
 

@@ -89,8 +89,8 @@ class GradeReport:
         good = [c for c in self.cases if c.passed]
         if bad:
             parts.append(self._table(bad))
-            parts.append(f"<p>To step through a failing case: <code>report.debugger(0)</code> "
-                         f"(0 is the first failing case).</p>")
+            parts.append("<p>To step through a failing case: <code>report.debugger(0)</code> "
+                         "(0 is the first failing case).</p>")
         if good:  # passing cases folded away (<details> needs no JavaScript)
             parts.append(f"<details><summary>{len(good)} passing cases</summary>{self._table(good)}</details>")
         return html.view(title, *parts)
