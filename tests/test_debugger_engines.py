@@ -1,6 +1,6 @@
 """The debugger widget drives each of the three engines — the nCPU, the AArch64 machine and the
 differentiable engine — through the same protocol calls: step, back, a breakpoint and run, and a
-memory page (unmapped everywhere on the differentiable engine, which has no data memory)."""
+memory page."""
 from __future__ import annotations
 
 from pathlib import Path

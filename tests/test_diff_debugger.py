@@ -34,11 +34,11 @@ def test_the_engine_is_a_machine_of_the_protocol():
     assert isinstance(factorial(), ncpu_nb.MachineProtocol)
     assert isinstance(DifferentiableEngine(SoftProgram(2)), ncpu_nb.MachineProtocol)
     engine = factorial()
-    assert engine.memory_map() == [] and engine.read_memory(0, 0) == b""
-    with pytest.raises(ValueError, match="no data memory"):
-        engine.watchpoints.add(0)
-    with pytest.raises(ValueError, match="no data memory"):
-        engine.read_memory(0, 4)
+    assert engine.memory_map() == [(0, 65536, "rw-")] and engine.read_memory(0, 4) == bytes(4)
+    with pytest.raises(IndexError, match="outside data memory"):
+        engine.watchpoints.add(65536)
+    with pytest.raises(IndexError, match="outside data memory"):
+        engine.read_memory(65534, 4)
     with pytest.raises(KeyError, match="R9"):
         engine.reset({"R9": 1})
 
@@ -74,10 +74,12 @@ def test_step_back_and_breakpoints_through_the_debugger():
     assert (state["cycles"], state["pc"], registers_of(state)["R0"]) == (0, "0", 5)
 
 
-def test_memory_pages_are_empty():
-    ui = Browser(factorial().debugger())
+def test_memory_pages_show_what_the_program_stored():
+    engine = DifferentiableEngine("MOV R0, 258\nSTR R0, [16]\nPUSH R0\nHALT")
+    ui = Browser(engine.debugger())
+    ui.act("run")
     content, data = ui.page(0)
-    assert content["mapped"] == [] and data == bytes(len(data))
+    assert content["mapped"] and data[16:20] == bytes([2, 1, 0, 0]) == engine.read_memory(16, 4)
 
 
 def test_gradient_of_a_product_by_hand_and_in_the_view():

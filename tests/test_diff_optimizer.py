@@ -33,3 +33,40 @@ def test_an_impossible_fit_is_not_reported_solved():
     train = [({"R0": x}, {"R1": x ** 3}) for x in range(-5, 6)]  # a cubic: no quadratic fits
     result = ProgramOptimizer(max_steps=40).fit_constants(POLY, train)
     assert not result.solved and not passing(result.program, train).all()
+
+
+HORNER = """
+    MOV R1, 0
+    MOV R2, 256        ; the coefficients, highest first
+    MOV R3, 4
+loop:
+    MUL R1, R1, R0
+    LDR R4, [R2]
+    ADD R1, R1, R4
+    ADD R2, R2, 4
+    DEC R3
+    JNZ loop
+    HALT
+"""
+
+
+def test_fit_memory_finds_the_array_a_program_reads():
+    """Polynomial coefficients in data memory, found from (x, p(x)) examples through the loads,
+    confirmed on the CPU and on held-out points."""
+    coefficients = [2, -3, 5, 7]
+
+    def p(x):
+        return ((coefficients[0] * x + coefficients[1]) * x + coefficients[2]) * x + coefficients[3]
+
+    examples = [({"R0": x}, {"R1": p(x)}) for x in (0, 1, 2, 3, -1)]
+    held_out = [({"R0": x}, {"R1": p(x)}) for x in (5, -4, 10)]
+    result = ProgramOptimizer(max_steps=200).fit_memory(HORNER, examples, 256, 4, held_out=held_out)
+    assert result.solved and result.held_out == (3, 3)
+    assert result.values == {256: 2, 260: -3, 264: 5, 268: 7}
+    assert "fit_memory" in result._repr_html_()
+
+
+def test_fit_memory_reports_an_unreachable_target_as_not_solved():
+    # two examples that disagree on the same input: no array fits both
+    result = ProgramOptimizer(max_steps=20).fit_memory(HORNER, [({"R0": 1}, {"R1": 3}), ({"R0": 1}, {"R1": 4})], 256, 4)
+    assert not result.solved

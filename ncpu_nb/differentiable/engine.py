@@ -10,7 +10,13 @@ conditions). Forward values stay exact: the flags are exact 0/1, so on integer i
 computes what the CPU computes; gradients reach branch decisions through the flags' sigmoid
 surrogates (`flag_temperature`).
 
-Data memory, the stack, CALL and RET are not relaxed: such programs raise `UnsupportedInstruction`.
+Data memory is a `SoftMemory` (bytes as real tensors): LDR/STR/LDRB/STRB, PUSH/POP and CALL/RET
+read and write it, an integer address exactly, a real one as a blend of its two neighbours, so
+gradients reach stored values, array contents given as inputs, and addresses. RET jumps to the
+return index it loads (a real one splits the PC between the two instructions around it). An access
+outside memory (or a return outside the program) on a lane's likelier path (mass over one half;
+on an integer program, its only path) is a fault, as on the CPU; on a less likely path of a
+relaxed run it reads zeros and writes nothing.
 A `SoftProgram` (trainable distributions over each slot's instruction) runs too, slot after slot.
 
 The engine is a machine of the protocol (`ncpu_nb.MachineProtocol`): it holds a current soft state
@@ -31,29 +37,34 @@ import torch
 
 from ncpu_nb import html
 from ncpu_nb.differentiable.soft_alu import condition, integers, relaxed_op, signed, soft_flags, straight_through
+from ncpu_nb.differentiable.soft_memory import SoftMemory
 from ncpu_nb.differentiable.soft_program import SoftProgram
-from ncpu_nb.errors import CycleBudgetExceeded, NcpuError
+from ncpu_nb.errors import CycleBudgetExceeded, ExecutionError
 from ncpu_nb.ncpu.assembler import assemble
 from ncpu_nb.ncpu.encoding import MICRO_FIELDS, NONE
 from ncpu_nb.ncpu.program import Program
-from ncpu_nb.ncpu.table import ALU_NAMES, FLAGS, KINDS, REGISTERS, SP
+from ncpu_nb.ncpu.table import ALU_NAMES, FLAGS, KINDS, MASK, REGISTERS, SP
 from ncpu_nb.protocol import (Bar, Breakpoints, DebugExtras, DebugLayout, Panel, RegisterGroup, RunResult, Snapshot,
                               Trace, TraceStep, Watchpoints)
 
 ALUS = ("fast", "neural")
-SUPPORTED_KINDS = ("nop", "halt", "alu", "jump")
 DTYPE = torch.float64
-STACK_TOP = 65536  # SP's initial value, as on the CPU with its default memory size
-NO_MEMORY = "the differentiable engine has no data memory yet (it runs register programs only)"
+MEMORY = "memory"  # the inputs' key for arrays placed in data memory, as in the exact check's examples
+FAULT_MASS = 0.5  # an access outside memory faults on a lane whose PC is on it with more than this
 
 
-class UnsupportedInstruction(NcpuError):
-    """The program uses an instruction the differentiable engine does not relax (memory, stack, calls)."""
+class _Fault(Exception):
+    """An access outside memory, or a return outside the program, on a lane's likelier path."""
 
-    def __init__(self, pc: int, instruction: str):
-        self.pc, self.instruction = pc, instruction
-        super().__init__(f"the differentiable engine runs register programs only (ALU, jumps, HALT); "
-                         f"PC={pc}: {instruction}")
+    def __init__(self, lane: int, pc: int, message: str):
+        self.lane, self.pc, self.message = lane, pc, message
+
+
+def _set(regs: torch.Tensor, index: int, value: torch.Tensor) -> torch.Tensor:
+    """The registers with column `index` replaced (out of place, for autograd); NONE changes nothing."""
+    if index == NONE:
+        return regs
+    return torch.cat([regs[:, :index], value.unsqueeze(1), regs[:, index + 1:]], 1)
 
 
 _neural_alu = None
@@ -89,6 +100,7 @@ class SoftRun(RunResult):
     registers        (lanes, 9) real values, columns R0-R7, SP
     flags            (lanes, 4) ZF SF CF OF
     pc_distribution  (lanes, len(program) + 1) probability of each instruction; the last column is "halted"
+    memory           the data memory it left (`SoftMemory`: `read`, `bytes`)
     history          register tensors before the first and after each step (with `record=True`), for
                      gradient flow; `executed` the instruction index lane 0 ran at each step
     """
@@ -98,6 +110,7 @@ class SoftRun(RunResult):
     registers: torch.Tensor
     flags: torch.Tensor
     pc_distribution: torch.Tensor
+    memory: SoftMemory | None = None
     history: list = field(default_factory=list)
     executed: list = field(default_factory=list)
 
@@ -136,7 +149,11 @@ class _State:
     registers: torch.Tensor
     flags: torch.Tensor
     pc: torch.Tensor
+    memory: SoftMemory
+    memory_inputs: dict
     status: str
+    detail: str
+    fault: _Fault | None
     trace: tuple
 
 
@@ -148,9 +165,14 @@ class DifferentiableEngine:
         engine.gradients()["R2"]      # {"R0": 3.0}: d R2 / d R0
         x = torch.tensor([5.0, 2.0], dtype=torch.float64, requires_grad=True)
         engine.run(inputs={"R0": x})["R2"].sum().backward()      # x.grad == [3, 3]
+        a = torch.tensor([3.0, 4.0], dtype=torch.float64, requires_grad=True)
+        engine = DifferentiableEngine("LDR R0, [256]\nLDR R1, [260]\nMUL R2, R0, R1\nHALT")
+        engine.run(inputs={"memory": {256: a}})["R2"].backward()  # a.grad == [4, 3]
 
     inputs            initial registers: numbers (each becomes a leaf tensor that requires grad),
-                      or tensors of shape (lanes,) (used as they are)
+                      or tensors of shape (lanes,) (used as they are); and under "memory",
+                      {address: values} arrays placed in data memory (`memory_width` bytes per
+                      value; a list of numbers becomes a leaf tensor, a tensor is (n,) or (lanes, n))
     alu               'fast' (differentiable tensor arithmetic) or 'neural' (the trained networks
                       forward, straight-through gradients backward)
     flag_temperature  width of the flags' sigmoid surrogates (None: flags carry no gradient)
@@ -159,11 +181,13 @@ class DifferentiableEngine:
                       registers become the mixture of both paths (no longer the CPU's answer)
     max_steps         step budget of `run` (a step moves every lane by one instruction)
     trace_depth       steps kept in `trace` (0 turns tracing off)
+    memory_size       bytes of data memory per lane (SP starts there), as `CPU(memory_size=...)`
+    memory_width      bytes per value of the arrays given under inputs["memory"] (4 or 1)
     """
 
     def __init__(self, program: str | Program | SoftProgram, *, inputs: dict | None = None, alu: str = "fast",
                  flag_temperature: float | None = 1.0, soft_branches: bool = False, max_steps: int = 10_000,
-                 trace_depth: int = 256):
+                 trace_depth: int = 256, memory_size: int = 65536, memory_width: int = 4):
         if alu not in ALUS:
             raise ValueError(f"unknown ALU {alu!r}; choose one of {', '.join(ALUS)}")
         if soft_branches and not flag_temperature:
@@ -174,17 +198,20 @@ class DifferentiableEngine:
         self.program = program if isinstance(program, (Program, SoftProgram)) else assemble(program)
         self.alu, self.flag_temperature, self.max_steps = alu, flag_temperature, max_steps
         self.soft_branches = soft_branches
+        if memory_width not in (1, 4):
+            raise ValueError(f"memory_width is 4 (words) or 1 (bytes), not {memory_width}")
+        self.memory_size, self.memory_width = memory_size, memory_width
         self.ops = [] if self.soft else [dict(zip(MICRO_FIELDS, op)) for op in self.program.micro_ops]
-        for pc, op in enumerate(self.ops):
-            if KINDS[op["kind"]] not in SUPPORTED_KINDS:
-                raise UnsupportedInstruction(pc, self.program.instructions[pc].text(self.program.label_at()))
         # Immediates as signed reals: `run(immediates=...)` may replace them with trainable tensors.
         self.immediates = torch.tensor([float(signed(torch.tensor(op["imm"])).item()) for op in self.ops]
                                        if not self.soft else [0.0] * len(self.program), dtype=DTYPE)
         self.breakpoints = Breakpoints(self._code_index, lambda index, on: None)  # `run` looks at the set itself
-        self.watchpoints = Watchpoints(self._no_memory, lambda w, on: None, word=4)
+        self.watchpoints = Watchpoints(self._data_address, lambda w, on: None, word=4)
         self._trace: deque = deque(maxlen=trace_depth)
-        self._inputs, self._lanes, self._imm = {}, None, self.immediates
+        self._inputs, self._memory_inputs, self._lanes, self._imm = {}, {}, None, self.immediates
+        self._over_watch = False  # stopped at a watchpoint: the next step goes over that access
+        self._fault: _Fault | None = None
+        self._rows = torch.eye(len(self) + 1, dtype=DTYPE)  # row i: all probability on instruction i
         self.reset(inputs or {})
 
     def __len__(self) -> int:
@@ -203,7 +230,7 @@ class DifferentiableEngine:
         lanes = lanes or (sizes.pop() if sizes else 1)
         columns = []
         for r in range(len(REGISTERS)):
-            default = float(STACK_TOP) if r == SP else 0.0
+            default = float(self.memory_size) if r == SP else 0.0
             v = torch.as_tensor(values.get(r, default), dtype=DTYPE)
             columns.append(v.expand(lanes) if v.dim() == 0 else v.reshape(lanes))
         return torch.stack(columns, 1)
@@ -214,10 +241,34 @@ class DifferentiableEngine:
         if not isinstance(inputs, dict):
             raise TypeError(f"inputs are a dict of register -> value, not {type(inputs).__name__}")
         for k in inputs:
-            if not isinstance(k, str) or k.upper() not in REGISTERS:
+            if k != MEMORY and (not isinstance(k, str) or k.upper() not in REGISTERS):
                 raise KeyError(f"no register {k!r}; registers are {', '.join(REGISTERS)}")
         return {k.upper(): v if isinstance(v, torch.Tensor) else torch.tensor(float(v), dtype=DTYPE, requires_grad=True)
-                for k, v in inputs.items()}
+                for k, v in inputs.items() if k != MEMORY}
+
+    def _as_arrays(self, arrays: dict) -> dict[int, torch.Tensor]:
+        """Address -> (n,) or (lanes, n) tensor of values; a list of numbers becomes a leaf that requires grad."""
+        if not isinstance(arrays, dict):
+            raise TypeError(f"inputs['memory'] is a dict of address -> values, not {type(arrays).__name__}")
+        found = {}
+        for address, values in arrays.items():
+            tensor = values if isinstance(values, torch.Tensor) else torch.tensor(
+                [float(v) for v in values], dtype=DTYPE, requires_grad=True)
+            end = int(address) + self.memory_width * tensor.shape[-1]
+            if tensor.dim() not in (1, 2) or int(address) < 0 or end > self.memory_size:
+                raise ValueError(f"an array of shape {tuple(tensor.shape)} at {address} does not fit data memory "
+                                 f"(0..{self.memory_size}, {self.memory_width} bytes per value)")
+            found[int(address)] = tensor
+        return found
+
+    def _initial_memory(self, lanes: int) -> SoftMemory:
+        memory = SoftMemory(self.memory_size, lanes, b"" if self.soft else self.program.data)
+        for address, values in self._memory_inputs.items():
+            values = values.expand(lanes, -1) if values.dim() == 1 else values
+            if values.shape[0] != lanes:
+                raise ValueError(f"the array at {address} has {values.shape[0]} lanes, the registers {lanes}")
+            memory = memory.with_array(address, self.memory_width, values)
+        return memory
 
     def _immediates(self, immediates) -> torch.Tensor:
         if isinstance(immediates, dict):
@@ -232,12 +283,16 @@ class DifferentiableEngine:
         {index: value}, replacing the program's immediate operands)."""
         if inputs is not None:
             self._inputs, self._lanes = self._as_inputs(inputs), lanes
+            self._memory_inputs = self._as_arrays(inputs.get(MEMORY) or {})
         elif lanes is not None:
             self._lanes = lanes
         if immediates is not None:
             self._imm = self._immediates(immediates)
-        self._regs = self.initial_registers(self._inputs, self._lanes)
+        array_lanes = {v.shape[0] for v in self._memory_inputs.values() if v.dim() == 2}
+        self._regs = self.initial_registers(self._inputs, self._lanes or (min(array_lanes) if array_lanes else None))
         n = self._regs.shape[0]
+        self._memory = self._initial_memory(n)
+        self._over_watch, self._detail, self._fault = False, "", None
         self._flags = torch.zeros(n, len(FLAGS), dtype=DTYPE)
         self._pc = torch.zeros(n, len(self) + 1, dtype=DTYPE)
         self._pc[:, 0] = 1.0
@@ -245,9 +300,15 @@ class DifferentiableEngine:
         self._trace.clear()
 
     @property
-    def inputs(self) -> dict[str, torch.Tensor]:
-        """The registers the engine starts from (register -> tensor); `gradients` are taken with respect to them."""
-        return dict(self._inputs)
+    def inputs(self) -> dict:
+        """The registers the engine starts from (register -> tensor; `gradients` are taken with respect
+        to them) and, under "memory", the arrays placed in data memory (address -> tensor)."""
+        return {**self._inputs, MEMORY: dict(self._memory_inputs)} if self._memory_inputs else dict(self._inputs)
+
+    @property
+    def memory(self) -> SoftMemory:
+        """The data memory now (every lane): `memory.read(address, width)`, `memory.bytes(address, n, lane)`."""
+        return self._memory
 
     # --- the soft machine -----------------------------------------------------------------------------
     def _alu(self, name: str, a, b):
@@ -255,15 +316,22 @@ class DifferentiableEngine:
             return neural_op(name, a, b)
         return relaxed_op(name, a, b), None
 
-    def _execute(self, pc: int, regs, flags, imm):
-        """(registers, flags, jump probability) after instruction `pc` executes."""
+    def _execute(self, pc: int, regs, flags, imm, memory: SoftMemory, mass: torch.Tensor):
+        """(registers, flags, memory, next-PC distribution) after instruction `pc` executes; `mass`
+        is each lane's probability of being there (an access outside memory faults above FAULT_MASS)."""
+        fall = self._rows[self._falls_to(pc)]
         if self.soft:
-            return self.program.execute(pc, regs), flags, None
+            return self.program.execute(pc, regs), flags, memory, fall
         op = self.ops[pc]
         kind = KINDS[op["kind"]]
+        if kind in ("nop", "halt"):
+            return regs, flags, memory, fall
+        if kind == "jump":
+            jump = condition(op["cond"], flags).unsqueeze(1)
+            return regs, flags, memory, (1 - jump) * fall + jump * self._rows[min(op["target"], len(self))]
         if kind != "alu":
-            jump = condition(op["cond"], flags) if kind == "jump" else None
-            return regs, flags, jump
+            regs, memory, goes_to = self._memory_op(pc, kind, op, regs, imm, memory, mass)
+            return regs, flags, memory, fall if goes_to is None else goes_to
         name = ALU_NAMES[op["alu"]]
         zero = torch.zeros_like(regs[:, 0])
         a = regs[:, op["a"]] if op["a"] != NONE else zero
@@ -271,37 +339,74 @@ class DifferentiableEngine:
         result, carry = self._alu(name, a, b)
         new_flags = soft_flags(name, a, b, result, flags, op["flags"], self.flag_temperature, carry,
                                soft_forward=self.soft_branches)
-        if op["dst"] != NONE:
-            regs = torch.cat([regs[:, :op["dst"]], result.unsqueeze(1), regs[:, op["dst"] + 1:]], 1)
-        return regs, new_flags, None
+        return _set(regs, op["dst"], result), new_flags, memory, fall
+
+    def _access(self, pc: int, kind: str, op: dict, regs, imm) -> tuple[torch.Tensor, int]:
+        """Each lane's real address of a memory instruction's access, and its width."""
+        if kind in ("load", "store"):
+            base = regs[:, op["a"]] if op["a"] < len(REGISTERS) else torch.zeros_like(regs[:, 0])
+            return base + imm[pc], op["width"]
+        return (regs[:, SP] - 4 if kind in ("push", "call") else regs[:, SP]), 4
+
+    def _memory_op(self, pc: int, kind: str, op: dict, regs, imm, memory: SoftMemory, mass: torch.Tensor):
+        """(registers, memory, next-PC distribution or None) of a load, store, push, pop, call or ret."""
+        address, width = self._access(pc, kind, op, regs, imm)
+        bad = memory.outside(address, width) & (mass > FAULT_MASS)
+        if bad.any():
+            lane = int(bad.nonzero()[0, 0])
+            at = int(round(address[lane].item())) & MASK
+            raise _Fault(lane, pc, f"memory access at 0x{at:X} is outside data memory ({self.memory_size} bytes)")
+        if kind == "load":
+            return _set(regs, op["dst"], memory.read(address, width)), memory, None
+        if kind in ("store", "push", "call"):
+            value = torch.full_like(address, float(pc + 1)) if kind == "call" else regs[:, op["b"]]
+            memory = memory.write(address, width, value)
+            if kind == "store":
+                return regs, memory, None
+            regs = _set(regs, SP, address)
+            return regs, memory, self._rows[min(op["target"], len(self))] if kind == "call" else None
+        value = memory.read(address, 4)  # pop, ret: SP moves up first, then a POP into SP overwrites it
+        regs = _set(regs, SP, address + 4)
+        if kind == "pop":
+            return _set(regs, op["dst"], value), memory, None
+        outside = ((value.detach() < 0) | (value.detach() > len(self))) & (mass > FAULT_MASS)
+        if outside.any():
+            lane = int(outside.nonzero()[0, 0])
+            raise _Fault(lane, pc, f"jump to {int(round(value[lane].item())) & MASK}, outside the program")
+        return regs, memory, self._index_distribution(value)
+
+    def _index_distribution(self, index: torch.Tensor) -> torch.Tensor:
+        """(lanes, len + 1) a real instruction index as a distribution: the two whole indices around
+        it, weighted by nearness (clamped to the program and its halted slot)."""
+        index = index.clamp(0, len(self))
+        low = torch.floor(index.detach())
+        fraction = (index - low).unsqueeze(1)
+        high = torch.clamp(low + 1, max=len(self)).to(torch.int64)
+        return (1 - fraction) * self._rows[low.to(torch.int64)] + fraction * self._rows[high]
 
     def _falls_to(self, pc: int) -> int:
         """Where instruction `pc` goes when it does not jump (`len(self)`: the halted slot)."""
         length = len(self)
         return length if not self.soft and KINDS[self.ops[pc]["kind"]] == "halt" else min(pc + 1, length)
 
-    def soft_step(self, regs, flags, pc, imm):
-        """One step of the soft machine, a pure function: every instruction's outcome mixed by its probability."""
+    def soft_step(self, regs, flags, pc, imm, memory: SoftMemory):
+        """One step of the soft machine, a pure function: every instruction's outcome (registers,
+        flags, memory, where it goes) mixed by its probability. Returns (regs, flags, pc, memory)."""
         length = len(self)
         halted = pc[:, length:]
         new_regs, new_flags = halted * regs, halted * flags
-        new_pc = torch.zeros_like(pc)
-        new_pc = new_pc + torch.nn.functional.pad(halted, (length, 0))
-        mass = pc.detach().amax(0)
+        new_pc = torch.nn.functional.pad(halted, (length, 0))
+        mass = pc.detach()
+        top, writes = mass.amax(0), []
         for i in range(length):
-            if mass[i] == 0 and not pc.requires_grad:
+            if top[i] == 0 and not pc.requires_grad:
                 continue
             w = pc[:, i:i + 1]
-            r, f, jump = self._execute(i, regs, flags, imm)
-            new_regs, new_flags = new_regs + w * r, new_flags + w * f
-            stay = w[:, 0] if jump is None else w[:, 0] * (1 - jump)
-            new_pc = new_pc + stay.unsqueeze(1) * torch.nn.functional.one_hot(
-                torch.tensor(self._falls_to(i)), length + 1).to(pc.dtype)
-            if jump is not None:
-                target = min(self.ops[i]["target"], length)
-                new_pc = new_pc + (w[:, 0] * jump).unsqueeze(1) * torch.nn.functional.one_hot(
-                    torch.tensor(target), length + 1).to(pc.dtype)
-        return new_regs, new_flags, new_pc
+            r, f, m, goes_to = self._execute(i, regs, flags, imm, memory, mass[:, i])
+            new_regs, new_flags, new_pc = new_regs + w * r, new_flags + w * f, new_pc + w * goes_to
+            if m is not memory:
+                writes.append((w[:, 0], m))
+        return new_regs, new_flags, new_pc, SoftMemory.mix(memory, writes) if writes else memory
 
     def _halted_lanes(self) -> torch.Tensor:
         """Per lane: no probability left on any instruction (exact: mass that has moved to the
@@ -309,9 +414,16 @@ class DifferentiableEngine:
         return (self._pc.detach()[:, :-1] == 0).all(1)
 
     def _advance(self) -> None:
-        """One step of every lane, traced (lane 0) if the trace is on."""
+        """One step of every lane, traced (lane 0) if the trace is on. A fault leaves the state as it
+        was (a faulting instruction changes nothing), sets the status and raises `_Fault`."""
         before = (self.pc, self.registers, self._flag_text()) if self._trace.maxlen else None
-        self._regs, self._flags, self._pc = self.soft_step(self._regs, self._flags, self._pc, self._imm)
+        try:
+            self._regs, self._flags, self._pc, self._memory = self.soft_step(self._regs, self._flags, self._pc,
+                                                                             self._imm, self._memory)
+        except _Fault as fault:
+            self._status, self._detail, self._fault = "fault", fault.message, fault
+            raise
+        self._over_watch = False
         if before is not None:
             pc, registers, flags = before
             changes = {name: (registers[name], value) for name, value in self.registers.items()
@@ -320,25 +432,61 @@ class DifferentiableEngine:
                                          self._flag_text()))
         self._cycles += 1
 
+    def _fault_error(self) -> ExecutionError:
+        fault = self._fault
+        return ExecutionError(fault.message, fault.pc, self._instruction_text(fault.pc), fault.lane)
+
+    def _watch_hit(self) -> str:
+        """What lane 0's likeliest instruction would access under a watchpoint ('write of 0x10'), or ''."""
+        pc = self.pc
+        if self._over_watch or not len(self.watchpoints) or pc >= len(self) or self.soft:
+            return ""
+        op = self.ops[pc]
+        kind = KINDS[op["kind"]]
+        if kind not in ("load", "store", "push", "pop", "call", "ret"):
+            return ""
+        address, width = self._access(pc, kind, op, self._regs.detach(), self._imm.detach())
+        at, writes = int(round(address[0].item())), kind in ("store", "push", "call")
+        for w in self.watchpoints:
+            if at < w.address + w.size and w.address < at + width and (w.write if writes else w.read):
+                return f"{'write' if writes else 'read'} of 0x{at:X}"
+        return ""
+
+    def _stop_at_watch(self) -> bool:
+        detail = self._watch_hit()
+        if detail:
+            self._status, self._detail, self._over_watch = "watchpoint", detail, True
+        return bool(detail)
+
     def step(self, n: int = 1) -> int:
-        """`n` steps of every lane (breakpoints do not stop a step; halted lanes stay halted).
-        Returns how many ran."""
+        """`n` steps of every lane (breakpoints do not stop a step, a watchpoint does, before the
+        access; halted lanes stay halted). A fault raises ExecutionError. Returns how many ran."""
+        if self._status == "fault":
+            raise self._fault_error()
         ran = 0
         while ran < n and not self._halted_lanes().all():
-            self._advance()
+            if self._stop_at_watch():
+                return ran
+            try:
+                self._advance()
+            except _Fault:
+                raise self._fault_error() from None
             ran += 1
         self._status = "halted" if self._halted_lanes()[0] else "running"
+        self._detail = ""
         return ran
 
     def run(self, max_steps: int | None = None, *, inputs: dict | None = None, lanes: int | None = None,
             immediates: torch.Tensor | dict | None = None, record: bool = False, check: bool = True) -> SoftRun:
         """Run until every lane has halted, lane 0's most likely instruction is on a breakpoint
-        (stopping before it; a run that starts there goes over it), or `max_steps` steps (default
-        `self.max_steps`). Giving `inputs`, `lanes` or `immediates` first resets to them (see `reset`);
-        without them the run goes on from the current state.
+        (stopping before it; a run that starts there goes over it) or about to touch a watchpoint
+        (the same), a fault, or `max_steps` steps (default `self.max_steps`). Giving `inputs`, `lanes`
+        or `immediates` first resets to them (see `reset`); without them the run goes on from the
+        current state.
 
         record  keep every step's registers (with retained gradients) for `gradient_flow`
-        check   an exhausted budget raises CycleBudgetExceeded; without, it is the result's stop 'budget'
+        check   a fault raises ExecutionError and an exhausted budget CycleBudgetExceeded; without,
+                they are the result's stop ('fault', 'budget')
         """
         if isinstance(max_steps, dict):  # the old form, run({"R0": x})
             warnings.warn("DifferentiableEngine.run({...}) is now run(inputs={...})", DeprecationWarning, stacklevel=2)
@@ -355,15 +503,25 @@ class DifferentiableEngine:
             history.append(self._regs)
         t0, ran, stop = time.perf_counter(), 0, "budget"
         while ran < budget:
+            if self._status == "fault":
+                stop = "fault"
+                break
             if self._halted_lanes().all():
                 stop = "halted"
                 break
             if ran > 0 and self.pc in self.breakpoints:
                 stop = "breakpoint"
                 break
+            if self._stop_at_watch():
+                stop = "watchpoint"
+                break
             if record:
                 executed.append(self.pc)
-            self._advance()
+            try:
+                self._advance()
+            except _Fault:
+                stop = "fault"
+                break
             ran += 1
             if record:
                 self._regs.retain_grad()
@@ -371,12 +529,17 @@ class DifferentiableEngine:
         else:
             stop = "halted" if self._halted_lanes().all() else "budget"
         seconds = time.perf_counter() - t0
-        self._status = "breakpoint" if stop == "breakpoint" else "halted" if self._halted_lanes()[0] else "running"
+        if stop not in ("fault", "watchpoint"):
+            self._detail = ""
+            self._status = "breakpoint" if stop == "breakpoint" else "halted" if self._halted_lanes()[0] else "running"
+        if check and stop == "fault":
+            raise self._fault_error()
         if check and stop == "budget":
             raise CycleBudgetExceeded(budget, self.pc, self._instruction_text(self.pc),
                                       int((~self._halted_lanes()).sum()))
-        return SoftRun(stop, ran, seconds, self.pc, program=self.program, alu=self.alu, registers=self._regs,
-                       flags=self._flags, pc_distribution=self._pc, history=history, executed=executed)
+        return SoftRun(stop, ran, seconds, self.pc, self._detail, program=self.program, alu=self.alu,
+                       registers=self._regs, flags=self._flags, pc_distribution=self._pc, memory=self._memory,
+                       history=history, executed=executed)
 
     # --- the protocol's view of lane 0 ------------------------------------------------------------------
     @property
@@ -428,7 +591,8 @@ class DifferentiableEngine:
 
     @property
     def stop_detail(self) -> str:
-        return ""
+        """At a watchpoint, the access it stopped before ('write of 0x10'); at a fault, what went wrong."""
+        return self._detail
 
     @property
     def trace(self) -> Trace:
@@ -454,22 +618,34 @@ class DifferentiableEngine:
             raise IndexError(f"no instruction {where}")
         return int(where)
 
-    @staticmethod
-    def _no_memory(where) -> int:
-        raise ValueError(f"nothing to watch at {where!r}: {NO_MEMORY}")
+    def _data_address(self, where) -> int:
+        """A data address from an int or a data label of the program."""
+        if isinstance(where, str):
+            labels = {} if self.soft else (self.program.data_labels or {})
+            if where not in labels:
+                raise KeyError(f"no data label {where!r}")
+            return labels[where]
+        address = int(where)
+        if not 0 <= address < self.memory_size:
+            raise IndexError(f"address {address} is outside data memory ({self.memory_size} bytes)")
+        return address
 
-    def read_memory(self, address: int, n: int) -> bytes:
-        if n > 0:
-            raise ValueError(f"cannot read {n} bytes at {address}: {NO_MEMORY}")
-        return b""
+    def read_memory(self, address: int, n: int, lane: int = 0) -> bytes:
+        """n bytes of a lane's data memory, each rounded to the byte the CPU would hold."""
+        if address < 0 or n < 0 or address + n > self.memory_size:
+            raise IndexError(f"{n} bytes at {address} are outside data memory ({self.memory_size} bytes)")
+        return self._memory.bytes(address, n, lane)
 
     def memory_map(self) -> list[tuple[int, int, str]]:
-        return []
+        """Each lane's data memory: one range."""
+        return [(0, self.memory_size, "rw-")]
 
     def snapshot(self) -> Snapshot:
-        """The inputs and the soft state (tensors are never changed in place: a snapshot holds them as they are)."""
+        """The inputs and the soft state (tensors and memories are never changed in place: a snapshot
+        holds them as they are)."""
         return Snapshot(self._cycles, _State(dict(self._inputs), self._lanes, self._imm, self._regs, self._flags,
-                                             self._pc, self._status, tuple(self._trace)))
+                                             self._pc, self._memory, dict(self._memory_inputs),
+                                             self._status, self._detail, self._fault, tuple(self._trace)))
 
     def restore(self, snapshot: Snapshot) -> None:
         self.restore_keeping_trace(snapshot)
@@ -479,6 +655,8 @@ class DifferentiableEngine:
         s = snapshot.state
         self._inputs, self._lanes, self._imm = dict(s.inputs), s.lanes, s.immediates
         self._regs, self._flags, self._pc, self._status = s.registers, s.flags, s.pc, s.status
+        self._memory, self._memory_inputs, self._detail = s.memory, dict(s.memory_inputs), s.detail
+        self._over_watch, self._fault = s.status == "watchpoint", s.fault
         self._cycles = snapshot.cycles
 
     # --- how the debugger shows it ------------------------------------------------------------------------

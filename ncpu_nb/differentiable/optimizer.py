@@ -1,4 +1,4 @@
-"""`ProgramOptimizer`: gradient descent on a program's inputs or on its constants.
+"""`ProgramOptimizer`: gradient descent on a program's inputs, its constants, or an array in its memory.
 
 Both searches run the program on the differentiable engine, step an optimiser on the loss, and
 after every step round the parameters to integers and run the program on the exact CPU: they stop
@@ -14,7 +14,7 @@ import torch
 
 from ncpu_nb import html
 from ncpu_nb.differentiable.engine import DTYPE, DifferentiableEngine
-from ncpu_nb.ncpu.exact_check import passing
+from ncpu_nb.ncpu.exact_check import MEMORY, passing
 from ncpu_nb.ncpu.assembler import assemble
 from ncpu_nb.ncpu.encoding import Instruction
 from ncpu_nb.ncpu.program import Program
@@ -40,7 +40,7 @@ def sparkline(values: list[float], width: int = 240, height: int = 48) -> str:
 class OptimizationResult:
     """What an optimisation found, with its loss history and the exact check.
 
-    values    the integer answer (register -> value, or instruction index -> constant)
+    values    the integer answer (register -> value, instruction index -> constant, or address -> array value)
     solved    True only if the exact CPU agreed on every training example (and every held-out one)
     program   the program run (with the fitted constants for `fit_constants`)
     """
@@ -156,6 +156,47 @@ class ProgramOptimizer:
                       for lane in range(rounded.shape[0])]
         ok = passing(program, [(c, targets) for c in candidates])
         return int(ok.argmax()) if ok.any() else None
+
+    def fit_memory(self, program: str | Program, examples: list[tuple[dict, dict]], address: int, length: int, *,
+                   width: int = 4, held_out: list[tuple[dict, dict]] = (), lr: float = 1.0) -> OptimizationResult:
+        """Find the `length` values (`width` bytes each) of an array at `address` in data memory that
+        make every example's inputs produce its outputs — gradient descent through the loads that
+        read it (L-BFGS on the squared error, as `fit_constants`). Solved means: the rounded array,
+        placed in memory, is exact on every example and every `held_out` one, checked on the CPU."""
+        engine = DifferentiableEngine(program, alu=self.alu, memory_width=width)
+        array = torch.zeros(length, dtype=DTYPE, requires_grad=True)
+        inputs = {k: torch.tensor([float(i[k]) for i, _ in examples], dtype=DTYPE) for k in examples[0][0]}
+        targets = {k: torch.tensor([float(o[k]) for _, o in examples], dtype=DTYPE) for k in examples[0][1]}
+        scale = sum((t ** 2).mean() for t in targets.values()) + 1.0
+        opt = torch.optim.LBFGS([array], lr=lr, max_iter=1, line_search_fn="strong_wolfe")
+        losses, t0 = [], time.perf_counter()
+
+        def closure():
+            opt.zero_grad()
+            run = engine.run(inputs={**inputs, MEMORY: {address: array}}, lanes=len(examples), check=False)
+            loss = sum(((run[k] - t) ** 2).mean() for k, t in targets.items()) / scale
+            loss.backward()
+            return loss
+
+        def placed(pairs):
+            values = [int(round(v)) for v in array.detach().tolist()]
+            return [({**i, MEMORY: {address: values}}, o) for i, o in pairs]
+
+        solved = False
+        for step in range(1, self.max_steps + 1):
+            losses.append(opt.step(closure).item())
+            if passing(engine.program, placed(examples), width=width).all():
+                solved = True
+                break
+        held = None
+        if held_out:
+            kept = passing(engine.program, placed(held_out), width=width)
+            held = (int(kept.sum()), len(held_out))
+            solved = solved and held[0] == held[1]
+        rounded = [int(round(v)) for v in array.detach().tolist()]
+        return OptimizationResult("fit_memory", {address + i * width: v for i, v in enumerate(rounded)}, solved,
+                                  step, time.perf_counter() - t0, losses, engine.program, held,
+                                  {address + i * width: v for i, v in enumerate(array.detach().tolist())})
 
     def fit_constants(self, program: str | Program, examples: list[tuple[dict, dict]], *,
                       held_out: list[tuple[dict, dict]] = (), which: list[int] | None = None,
