@@ -1,4 +1,4 @@
-"""The exercises of chapters 05-09: gradients through programs, optimization and synthesis."""
+"""The exercises of chapters 05-10: gradients through programs, optimization and synthesis."""
 from __future__ import annotations
 
 import math
@@ -156,3 +156,52 @@ def _(answer):
     flow = trace_gradients(engine, {"R0": torch.tensor([5.0, 6.0], dtype=torch.float64)}, lambda run: run["R1"].sum())
     unreached = " ".join(name for name, magnitude in zip(flow.registers, flow.grid[0]) if magnitude == 0)
     return [expect("register", unreached, text(answer, "a register's name, e.g. \"R3\"").upper(), show=str)]
+
+
+# --- 10 · differentiable memory ----------------------------------------------------------------------
+
+SUM_OF_SQUARES = """
+    MOV R1, 0
+    MOV R2, 256
+loop:
+    LDR R3, [R2]
+    MUL R3, R3, R3
+    ADD R1, R1, R3
+    ADD R2, R2, 4
+    CMP R2, 268
+    JNZ loop
+    HALT
+"""
+
+
+@exercise("10", "array_gradient", "By hand: dR1/d(second word) of the sum of squares of the array [3, 4, 5] at 256")
+def _(answer):
+    import torch
+    import ncpu_nb
+
+    array = torch.tensor([3.0, 4.0, 5.0], dtype=torch.float64, requires_grad=True)
+    ncpu_nb.DifferentiableEngine(SUM_OF_SQUARES).run(inputs={"memory": {256: array}})["R1"].sum().backward()
+    return [close("dR1/d(second word) (autograd agrees?)", array.grad[1].item(), number(answer))]
+
+
+QUADRATIC = "LDR R1, [256]\nMUL R1, R1, R0\nLDR R2, [260]\nADD R1, R1, R2\nMUL R1, R1, R0\nLDR R2, [264]\n" \
+            "ADD R1, R1, R2\nHALT"
+QUADRATIC_POINTS = {0: 2, 1: -1, 2: 4, 3: 17}  # shown in the chapter
+QUADRATIC_HELD_OUT = {-5: 137, 10: 332, 100: 39302}  # never shown: the same quadratic further out
+
+
+@exercise("10", "find_array", "The three words at 256 that make the quadratic program give the chapter's points")
+def _(answer):
+    from ncpu_nb.ncpu import assemble
+    from ncpu_nb.ncpu.exact_check import passing
+
+    values = require(answer, (list, tuple), "the three words as a list, e.g. [1, 2, 3]")
+    if len(values) != 3:
+        return [Row("three words", False, f"got {len(values)}")]
+    words = [integer(v, "whole numbers") for v in values]
+    rows = []
+    for what, points in (("the chapter's points", QUADRATIC_POINTS), ("points further out", QUADRATIC_HELD_OUT)):
+        cases = [({"R0": x, "memory": {256: words}}, {"R1": y}) for x, y in points.items()]
+        ok = passing(assemble(QUADRATIC), cases)
+        rows.append(Row(what, bool(ok.all()), f"{int(ok.sum())} of {len(cases)} right on the exact CPU"))
+    return rows
