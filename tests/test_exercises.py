@@ -27,13 +27,13 @@ WRONG = {
     "08": {"sequence_examples": 7, "triangular_loop": "MUL R1, R0, R0\nADD R1, R1, R0\nSHR R1, R1, 1\nHALT"},
     "09": {"explode_gradient": 16 * 1.7, "no_path_register": "R0"},
     "10": {"array_gradient": 4.0, "find_array": [4, 7, 2]},
-    "13": {"add_word": 0x8B010023, "flags_after_subs": "N"},
-    "14": {"hello_entry": 0x400000, "busybox_bss": 0},
-    "15": {"hello_syscalls": 1, "first_syscall_number": 64},
-    "16": {"distinct_words": "wc -w", "column_sum": "echo 12"},
-    "17": {"call_register": "x30", "first_read_of_vd_b": 0},
-    "18": {"check_calls": 1, "first_check_message": "1/3", "failures_writes": 1},
-    "19": {"remembered_greeting": "echo hi there", "interrupted_status": 0},
+    "15": {"add_word": 0x8B010023, "flags_after_subs": "N"},
+    "16": {"hello_entry": 0x400000, "busybox_bss": 0},
+    "17": {"hello_syscalls": 1, "first_syscall_number": 64},
+    "18": {"distinct_words": "wc -w", "column_sum": "echo 12"},
+    "19": {"call_register": "x30", "first_read_of_vd_b": 0},
+    "20": {"check_calls": 1, "first_check_message": "1/3", "failures_writes": 1},
+    "21": {"remembered_greeting": "echo hi there", "interrupted_status": 0},
 }
 
 
@@ -110,7 +110,7 @@ def test_a_program_that_does_not_assemble_is_a_row():
 
 
 def test_html_is_static_and_escaped():
-    result = chapter("16").check("distinct_words", "echo '<script>alert(1)</script>'")
+    result = chapter("18").check("distinct_words", "echo '<script>alert(1)</script>'")
     page = result._repr_html_()
     assert "<script>" not in page and "&lt;script&gt;" in page
     assert "<table>" in page and "expected / got" in page
