@@ -39,10 +39,11 @@ from ncpu_nb import html
 from ncpu_nb.differentiable.soft_alu import condition, integers, relaxed_op, signed, soft_flags, straight_through
 from ncpu_nb.differentiable.soft_memory import SoftMemory
 from ncpu_nb.differentiable.soft_program import SoftProgram
-from ncpu_nb.errors import CycleBudgetExceeded, ExecutionError
+from ncpu_nb.errors import CycleBudgetExceeded, DecodeError, ExecutionError
 from ncpu_nb.ncpu.assembler import assemble
-from ncpu_nb.ncpu.encoding import MICRO_FIELDS, NONE
+from ncpu_nb.ncpu.encoding import MICRO_FIELDS, NONE, decode, lower
 from ncpu_nb.ncpu.program import Program
+from ncpu_nb.ncpu.reference_interpreter import place_code
 from ncpu_nb.ncpu.table import ALU_NAMES, FLAGS, KINDS, MASK, REGISTERS, SP
 from ncpu_nb.protocol import (Bar, Breakpoints, DebugExtras, DebugLayout, Panel, RegisterGroup, RunResult, Snapshot,
                               Trace, TraceStep, Watchpoints)
@@ -51,6 +52,7 @@ ALUS = ("fast", "neural")
 DTYPE = torch.float64
 MEMORY = "memory"  # the inputs' key for arrays placed in data memory, as in the exact check's examples
 FAULT_MASS = 0.5  # an access outside memory faults on a lane whose PC is on it with more than this
+NOP_OP = dict(zip(MICRO_FIELDS, (KINDS.index("nop"), 0, NONE, NONE, NONE, 0, 0, 0, 0, 0)))
 
 
 class _Fault(Exception):
@@ -183,11 +185,15 @@ class DifferentiableEngine:
     trace_depth       steps kept in `trace` (0 turns tracing off)
     memory_size       bytes of data memory per lane (SP starts there), as `CPU(memory_size=...)`
     memory_width      bytes per value of the arrays given under inputs["memory"] (4 or 1)
+    code_at           keep the program's words in data memory from this address and fetch every
+                      instruction from there (self-modifying code: a store into the code changes what
+                      runs; see `_fetch`); None keeps code apart from data, as the CPU does
     """
 
     def __init__(self, program: str | Program | SoftProgram, *, inputs: dict | None = None, alu: str = "fast",
                  flag_temperature: float | None = 1.0, soft_branches: bool = False, max_steps: int = 10_000,
-                 trace_depth: int = 256, memory_size: int = 65536, memory_width: int = 4):
+                 trace_depth: int = 256, memory_size: int = 65536, memory_width: int = 4,
+                 code_at: int | None = None):
         if alu not in ALUS:
             raise ValueError(f"unknown ALU {alu!r}; choose one of {', '.join(ALUS)}")
         if soft_branches and not flag_temperature:
@@ -200,7 +206,12 @@ class DifferentiableEngine:
         self.soft_branches = soft_branches
         if memory_width not in (1, 4):
             raise ValueError(f"memory_width is 4 (words) or 1 (bytes), not {memory_width}")
-        self.memory_size, self.memory_width = memory_size, memory_width
+        self.memory_size, self.memory_width, self.code_at = memory_size, memory_width, code_at
+        if code_at is not None:
+            if self.soft:
+                raise ValueError("a SoftProgram has no words to place in memory: code_at needs an nCPU program")
+            place_code(self.program, bytearray(memory_size), code_at)  # raises if the code does not fit
+        self._decode_cache: dict = {}
         self.ops = [] if self.soft else [dict(zip(MICRO_FIELDS, op)) for op in self.program.micro_ops]
         # Immediates as signed reals: `run(immediates=...)` may replace them with trainable tensors.
         self.immediates = torch.tensor([float(signed(torch.tensor(op["imm"])).item()) for op in self.ops]
@@ -263,6 +274,9 @@ class DifferentiableEngine:
 
     def _initial_memory(self, lanes: int) -> SoftMemory:
         memory = SoftMemory(self.memory_size, lanes, b"" if self.soft else self.program.data)
+        if self.code_at is not None:
+            words = torch.tensor([[float(w) for w in self.program.words]], dtype=DTYPE).expand(lanes, -1)
+            memory = memory.with_array(self.code_at, 4, words)
         for address, values in self._memory_inputs.items():
             values = values.expand(lanes, -1) if values.dim() == 1 else values
             if values.shape[0] != lanes:
@@ -319,11 +333,64 @@ class DifferentiableEngine:
     def _execute(self, pc: int, regs, flags, imm, memory: SoftMemory, mass: torch.Tensor):
         """(registers, flags, memory, next-PC distribution) after instruction `pc` executes; `mass`
         is each lane's probability of being there (an access outside memory faults above FAULT_MASS)."""
-        fall = self._rows[self._falls_to(pc)]
         if self.soft:
-            return self.program.execute(pc, regs), flags, memory, fall
-        op = self.ops[pc]
+            return self.program.execute(pc, regs), flags, memory, self._rows[min(pc + 1, len(self))]
+        if self.code_at is None:
+            return self._run_op(pc, self.ops[pc], regs, flags, imm[pc], memory, mass)
+        fetched = self._fetch(pc, memory, mass)
+        if len(fetched) == 1:
+            _, op, value = fetched[0]
+            return self._run_op(pc, op, regs, flags, value, memory, mass)
+        outcomes = [(lanes, self._run_op(pc, op, regs, flags, value, memory, mass * lanes))
+                    for lanes, op, value in fetched]  # lanes whose code differs here run apart
+        mix = lambda k: sum(lanes.unsqueeze(1) * outcome[k] for lanes, outcome in outcomes)  # noqa: E731
+        memory = SoftMemory.mix(memory, [(lanes, outcome[2]) for lanes, outcome in outcomes if outcome[2] is not memory])
+        return mix(0), mix(1), memory, mix(3)
+
+    def _fetch(self, pc: int, memory: SoftMemory, mass: torch.Tensor) -> list[tuple]:
+        """Instruction `pc` read from memory (code in memory): (lanes as a 0/1 mask, micro-op, immediate)
+        for each distinct word the lanes hold there. Opcode, registers and targets come from the
+        rounded word; the immediate (or address offset) is the word's low field plus the word's
+        fraction, so a stored instruction passes its gradient to the immediate it holds."""
+        word = memory.read(torch.full((memory.lanes,), float(self.code_at + 4 * pc), dtype=DTYPE), 4)
+        fraction = word - torch.round(word.detach())
+        exact = integers(word).tolist()
+        live = [lane for lane in range(len(exact)) if mass[lane] > 0] or [0]
+        first, alive = exact[live[0]], set(live)
+        fetched = []
+        for value in dict.fromkeys(exact[lane] for lane in live):  # a lane off this slot joins the first group
+            lanes = torch.tensor([float(w == value if lane in alive else value == first)
+                                  for lane, w in enumerate(exact)], dtype=DTYPE)
+            op, has_immediate = self._decoded(pc, value, lanes, mass)
+            fetched.append((lanes, op, op["imm_signed"] + fraction if has_immediate else
+                            torch.tensor(float(op["imm_signed"]), dtype=DTYPE)))
+        return fetched
+
+    def _decoded(self, pc: int, word: int, lanes: torch.Tensor, mass: torch.Tensor) -> tuple[dict, bool]:
+        """The micro-op of a word (cached), and whether its low field is an immediate or offset; an
+        invalid word faults on a lane's likelier path and is a NOP elsewhere."""
+        if word not in self._decode_cache:
+            try:
+                instruction = decode(word, self.program.literals)
+            except DecodeError as exc:
+                self._decode_cache[word] = exc
+            else:
+                op = dict(zip(MICRO_FIELDS, lower(instruction)))
+                op["imm_signed"] = float(signed(torch.tensor(op["imm"])).item())
+                kinds = {kind for _, kind, _ in instruction.form.operands}
+                self._decode_cache[word] = (op, bool(kinds & {"imm16", "imm20", "mem"}), instruction)
+        found = self._decode_cache[word]
+        if isinstance(found, DecodeError):
+            bad = (lanes > 0) & (mass > FAULT_MASS)
+            if bad.any():
+                raise _Fault(int(bad.nonzero()[0, 0]), pc, f"invalid instruction: {found}")
+            return dict(NOP_OP, imm_signed=0.0), False
+        return found[0], found[1]
+
+    def _run_op(self, pc: int, op: dict, regs, flags, imm, memory: SoftMemory, mass: torch.Tensor):
+        """`_execute` for one micro-op; `imm` its immediate (a number, or one per lane)."""
         kind = KINDS[op["kind"]]
+        fall = self._rows[len(self) if kind == "halt" else min(pc + 1, len(self))]
         if kind in ("nop", "halt"):
             return regs, flags, memory, fall
         if kind == "jump":
@@ -335,7 +402,7 @@ class DifferentiableEngine:
         name = ALU_NAMES[op["alu"]]
         zero = torch.zeros_like(regs[:, 0])
         a = regs[:, op["a"]] if op["a"] != NONE else zero
-        b = regs[:, op["b"]] if op["b"] != NONE else imm[pc].expand_as(zero)
+        b = regs[:, op["b"]] if op["b"] != NONE else imm.expand_as(zero)
         result, carry = self._alu(name, a, b)
         new_flags = soft_flags(name, a, b, result, flags, op["flags"], self.flag_temperature, carry,
                                soft_forward=self.soft_branches)
@@ -345,7 +412,7 @@ class DifferentiableEngine:
         """Each lane's real address of a memory instruction's access, and its width."""
         if kind in ("load", "store"):
             base = regs[:, op["a"]] if op["a"] < len(REGISTERS) else torch.zeros_like(regs[:, 0])
-            return base + imm[pc], op["width"]
+            return base + imm, op["width"]
         return (regs[:, SP] - 4 if kind in ("push", "call") else regs[:, SP]), 4
 
     def _memory_op(self, pc: int, kind: str, op: dict, regs, imm, memory: SoftMemory, mass: torch.Tensor):
@@ -383,11 +450,6 @@ class DifferentiableEngine:
         fraction = (index - low).unsqueeze(1)
         high = torch.clamp(low + 1, max=len(self)).to(torch.int64)
         return (1 - fraction) * self._rows[low.to(torch.int64)] + fraction * self._rows[high]
-
-    def _falls_to(self, pc: int) -> int:
-        """Where instruction `pc` goes when it does not jump (`len(self)`: the halted slot)."""
-        length = len(self)
-        return length if not self.soft and KINDS[self.ops[pc]["kind"]] == "halt" else min(pc + 1, length)
 
     def soft_step(self, regs, flags, pc, imm, memory: SoftMemory):
         """One step of the soft machine, a pure function: every instruction's outcome (registers,
@@ -441,11 +503,11 @@ class DifferentiableEngine:
         pc = self.pc
         if self._over_watch or not len(self.watchpoints) or pc >= len(self) or self.soft:
             return ""
-        op = self.ops[pc]
+        op, imm = self._lane_zero_op(pc)
         kind = KINDS[op["kind"]]
         if kind not in ("load", "store", "push", "pop", "call", "ret"):
             return ""
-        address, width = self._access(pc, kind, op, self._regs.detach(), self._imm.detach())
+        address, width = self._access(pc, kind, op, self._regs.detach(), imm)
         at, writes = int(round(address[0].item())), kind in ("store", "push", "call")
         for w in self.watchpoints:
             if at < w.address + w.size and w.address < at + width and (w.write if writes else w.read):
@@ -660,12 +722,29 @@ class DifferentiableEngine:
         self._cycles = snapshot.cycles
 
     # --- how the debugger shows it ------------------------------------------------------------------------
+    def _lane_zero_op(self, pc: int) -> tuple[dict, torch.Tensor]:
+        """Lane 0's micro-op at `pc` (read from memory when the code lives there) and its immediate."""
+        if self.code_at is None:
+            return self.ops[pc], self._imm.detach()[pc]
+        op, _ = self._decoded(pc, self._code_word(pc), torch.zeros(1), torch.zeros(1))
+        return op, torch.tensor(op["imm_signed"], dtype=DTYPE)
+
+    def _code_word(self, pc: int) -> int:
+        """Lane 0's word at instruction slot `pc` of code in memory."""
+        return int.from_bytes(self._memory.bytes(self.code_at + 4 * pc, 4), "little")
+
     def _instruction_text(self, pc: int) -> str:
         if pc >= len(self):
             return "(halted)"
         if self.soft:
             text, probability = self.program.most_likely(pc)
             return f"{text}    p={probability:.2f}"
+        if self.code_at is not None:  # what lane 0's code holds now
+            word = self._code_word(pc)
+            try:
+                return decode(word, self.program.literals).text(self.program.label_at())
+            except DecodeError:
+                return f".word 0x{word:08X}    (not an instruction)"
         return self.program.instructions[pc].text(self.program.label_at())
 
     def disassemble(self, start: int | None = None, n: int = 8) -> list[tuple[int, str]]:

@@ -14,7 +14,7 @@ import torch
 
 from ncpu_nb import html
 from ncpu_nb.differentiable.engine import DTYPE, DifferentiableEngine
-from ncpu_nb.ncpu.exact_check import MEMORY, passing
+from ncpu_nb.ncpu.exact_check import MEMORY, passing, passing_with_code_in_memory
 from ncpu_nb.ncpu.assembler import assemble
 from ncpu_nb.ncpu.encoding import Instruction
 from ncpu_nb.ncpu.program import Program
@@ -158,13 +158,19 @@ class ProgramOptimizer:
         return int(ok.argmax()) if ok.any() else None
 
     def fit_memory(self, program: str | Program, examples: list[tuple[dict, dict]], address: int, length: int, *,
-                   width: int = 4, held_out: list[tuple[dict, dict]] = (), lr: float = 1.0) -> OptimizationResult:
+                   width: int = 4, held_out: list[tuple[dict, dict]] = (), lr: float = 1.0,
+                   init: list | None = None, code_at: int | None = None) -> OptimizationResult:
         """Find the `length` values (`width` bytes each) of an array at `address` in data memory that
         make every example's inputs produce its outputs — gradient descent through the loads that
-        read it (L-BFGS on the squared error, as `fit_constants`). Solved means: the rounded array,
-        placed in memory, is exact on every example and every `held_out` one, checked on the CPU."""
-        engine = DifferentiableEngine(program, alu=self.alu, memory_width=width)
-        array = torch.zeros(length, dtype=DTYPE, requires_grad=True)
+        read it (L-BFGS on the squared error, as `fit_constants`), from `init` (default zeros).
+        Solved means: the rounded array, placed in memory, is exact on every example and every
+        `held_out` one, checked on the CPU. With `code_at` the program's code lives in memory
+        (see `DifferentiableEngine`), so the array may be instructions the program copies into its
+        code; the check then runs on the reference interpreter, which runs such code."""
+        engine = DifferentiableEngine(program, alu=self.alu, memory_width=width, code_at=code_at)
+        if init is not None and len(init) != length:
+            raise ValueError(f"init has {len(init)} values for an array of {length}")
+        array = torch.tensor([float(v) for v in (init or [0] * length)], dtype=DTYPE, requires_grad=True)
         inputs = {k: torch.tensor([float(i[k]) for i, _ in examples], dtype=DTYPE) for k in examples[0][0]}
         targets = {k: torch.tensor([float(o[k]) for _, o in examples], dtype=DTYPE) for k in examples[0][1]}
         scale = sum((t ** 2).mean() for t in targets.values()) + 1.0
@@ -182,15 +188,20 @@ class ProgramOptimizer:
             values = [int(round(v)) for v in array.detach().tolist()]
             return [({**i, MEMORY: {address: values}}, o) for i, o in pairs]
 
+        def passes(pairs):
+            if code_at is None:
+                return passing(engine.program, placed(pairs), width=width)
+            return passing_with_code_in_memory(engine.program, placed(pairs), code_at, width=width)
+
         solved = False
         for step in range(1, self.max_steps + 1):
             losses.append(opt.step(closure).item())
-            if passing(engine.program, placed(examples), width=width).all():
+            if passes(examples).all():
                 solved = True
                 break
         held = None
         if held_out:
-            kept = passing(engine.program, placed(held_out), width=width)
+            kept = passes(held_out)
             held = (int(kept.sum()), len(held_out))
             solved = solved and held[0] == held[1]
         rounded = [int(round(v)) for v in array.detach().tolist()]

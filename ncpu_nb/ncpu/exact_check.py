@@ -1,4 +1,5 @@
-"""The last word on any program the differentiable engine finds: a run on the exact fast CPU.
+"""The last word on any program the differentiable engine finds: a run on the exact fast CPU (or, for
+code that lives in memory and rewrites itself, which the CPU does not run, on the reference interpreter).
 
 An example is (inputs, outputs): register name -> value, and optionally "memory" -> {address: values}
 (arrays placed in data memory before the run, or expected there after it), `width` bytes per value."""
@@ -50,4 +51,24 @@ def passing(program: Program, examples: list[tuple[dict, dict]], max_cycles: int
                 continue
             got = int(values[lane, REGISTERS.index(name.upper())]) & MASK
             ok[lane] &= got == int(want) & MASK
+    return ok
+
+
+def passing_with_code_in_memory(program: Program, examples: list[tuple[dict, dict]], code_at: int,
+                                max_cycles: int = MAX_CYCLES, width: int = 4) -> np.ndarray:
+    """`passing` for a program whose code lives in data memory from `code_at` (self-modifying code),
+    run on the reference interpreter: the CPU keeps code apart from data."""
+    from ncpu_nb.ncpu.reference_interpreter import initial_state, step_reference
+
+    ok = np.zeros(len(examples), dtype=bool)
+    for i, (inputs, outputs) in enumerate(examples):
+        s = initial_state(program, registers={k: v for k, v in inputs.items() if k != MEMORY}, code_at=code_at)
+        for address, values in inputs.get(MEMORY, {}).items():
+            s.memory[int(address):int(address) + width * len(values)] = pack(values, width)
+        while not s.halted and s.fault is None and s.cycles < max_cycles:
+            step_reference(program, s)
+        ok[i] = s.halted and all(
+            all(bytes(s.memory[int(a):int(a) + width * len(v)]) == pack(v, width) for a, v in want.items())
+            if name == MEMORY else s.registers[REGISTERS.index(name.upper())] == int(want) & MASK
+            for name, want in outputs.items())
     return ok

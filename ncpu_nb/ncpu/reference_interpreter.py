@@ -2,11 +2,18 @@
 
 It reads each instruction's `Semantics` record directly (not the lowered micro-ops), one step
 at a time, and is written for clarity, not speed.
+
+With `code_at`, the program's words also live in data memory from that address (4 bytes each) and
+every step fetches and decodes instruction `pc` from there, so a program that stores into its own
+code runs what it wrote (self-modifying code). The CPU keeps code apart from data and has no such
+mode; this one is the oracle of the differentiable engine's.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ncpu_nb.errors import DecodeError
+from ncpu_nb.ncpu.encoding import decode
 from ncpu_nb.ncpu.program import Program
 from ncpu_nb.ncpu.table import CONDITIONS, MASK, REGISTERS, SP, ZERO_REG, alu, flags_written
 
@@ -20,22 +27,35 @@ class ReferenceState:
     cycles: int = 0
     halted: bool = False
     fault: str | None = None
+    code_at: int | None = None
 
 
-def initial_state(program: Program, memory_size: int = 65536, registers: dict | None = None) -> ReferenceState:
+def place_code(program: Program, memory: bytearray, code_at: int) -> None:
+    """Write the program's words at `code_at`, refusing a place that overlaps its data or leaves memory."""
+    end = code_at + 4 * len(program)
+    if code_at < len(program.data) or end > len(memory):
+        raise ValueError(f"code at {code_at}..{end} must lie in memory ({len(memory)} bytes) after the "
+                         f"program's data (0..{len(program.data)})")
+    memory[code_at:end] = b"".join(w.to_bytes(4, "little") for w in program.words)
+
+
+def initial_state(program: Program, memory_size: int = 65536, registers: dict | None = None,
+                  code_at: int | None = None) -> ReferenceState:
     regs = [0] * len(REGISTERS)
     regs[SP] = memory_size & MASK
     for name, value in (registers or {}).items():
         regs[REGISTERS.index(name.upper())] = value & MASK
     memory = bytearray(memory_size)
     memory[: len(program.data)] = program.data
-    return ReferenceState(regs, memory)
+    if code_at is not None:
+        place_code(program, memory, code_at)
+    return ReferenceState(regs, memory, code_at=code_at)
 
 
 def run_reference(program: Program, max_cycles: int = 1_000_000, memory_size: int = 65536,
-                  registers: dict | None = None) -> ReferenceState:
+                  registers: dict | None = None, code_at: int | None = None) -> ReferenceState:
     """Run until HALT, the end of the program, a fault or `max_cycles`; return the final state."""
-    s = initial_state(program, memory_size, registers)
+    s = initial_state(program, memory_size, registers, code_at)
     while not s.halted and s.fault is None and s.cycles < max_cycles:
         step_reference(program, s)
     return s
@@ -45,7 +65,16 @@ def step_reference(program: Program, s: ReferenceState) -> None:
     if s.pc >= len(program):  # running off the end halts without a cycle
         s.halted = True
         return
-    instr = program.instructions[s.pc]
+    if s.code_at is None:
+        instr = program.instructions[s.pc]
+    else:
+        at = s.code_at + 4 * s.pc
+        word = int.from_bytes(s.memory[at:at + 4], "little")
+        try:
+            instr = decode(word, program.literals)
+        except DecodeError as exc:
+            s.fault = f"invalid instruction: {exc}"
+            return
     sem, values = instr.form.sem, dict(zip((n for n, _, _ in instr.form.operands), instr.values))
     kinds = {n: k for n, k, _ in instr.form.operands}
     regs, mem = s.registers, s.memory
