@@ -24,6 +24,7 @@ done:
     "08": {"sequence_examples": 5, "triangular_loop": "MOV R1, 0\nloop:\nCMP R0, 0\nJLE done\nADD R1, R1, R0\nSUB R0, R0, 1\nJMP loop\ndone:\nHALT"},
     "09": {"explode_gradient": 16 * 1.7 ** 15, "no_path_register": "R1"},
     "10": {"array_gradient": 8.0, "find_array": [4, -7, 2]},
+    "11": {"patched_sum": 21, "patch_word": 0x3111000C},
     "15": {"add_word": 0x8B020023, "flags_after_subs": "ZC"},
     "16": {"hello_entry": 0x400580, "busybox_bss": 28912},
     "17": {"hello_syscalls": 15, "first_syscall_number": 214},

@@ -121,3 +121,14 @@ def test_an_invalid_word_faults_with_its_pc_and_code_must_fit():
         DifferentiableEngine("NOP\nHALT", code_at=65532)
     with pytest.raises(ValueError, match="after the program's data"):
         DifferentiableEngine(".data\nx: .word 1, 2\n.text\nNOP\nHALT", code_at=4)
+
+
+def test_the_debugger_lists_the_code_as_memory_holds_it():
+    from test_widgets import Browser
+
+    source = "MOV R1, 0\nloop: ADD R1, R1, 1\nLDR R5, [4100]\nADD R5, R5, 1\nSTR R5, [4100]\nDEC R0\nJNZ loop\nHALT"
+    ui = Browser(DifferentiableEngine(source, code_at=CODE, inputs={"R0": 5.0}).debugger())
+    slot = lambda state: next(row["text"] for row in state["listing"] if row["loc"] == "1")  # noqa: E731
+    assert slot(ui.act("step", n=7)) == "ADD R1, R1, 2"
+    assert slot(ui.act("step", n=6)) == "ADD R1, R1, 3"
+    assert slot(ui.act("back", n=3)) == "ADD R1, R1, 2"  # stepping back undoes the store into the code

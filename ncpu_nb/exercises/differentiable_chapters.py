@@ -205,3 +205,40 @@ def _(answer):
         ok = passing(assemble(QUADRATIC), cases)
         rows.append(Row(what, bool(ok.all()), f"{int(ok.sum())} of {len(cases)} right on the exact CPU"))
     return rows
+
+
+# --- 11 · self-modifying code ------------------------------------------------------------------------
+
+PATCHING_SUM = """
+    MOV R1, 0
+loop:
+    ADD R1, R1, 1
+    LDR R5, [4100]
+    ADD R5, R5, 1
+    STR R5, [4100]
+    DEC R0
+    JNZ loop
+    HALT
+"""
+PATCHED = "LDR R5, [256]\nSTR R5, [4112]\nMOV R1, R0\nMOV R2, 0\nNOP\nHALT"
+CODE_AT = 0x1000
+
+
+@exercise("11", "patched_sum", "R1 at the end of PATCHING_SUM with R0 = 6, its code in memory")
+def _(answer):
+    from ncpu_nb.ncpu import assemble
+    from ncpu_nb.ncpu.reference_interpreter import run_reference
+
+    state = run_reference(assemble(PATCHING_SUM), registers={"R0": 6}, code_at=CODE_AT)
+    return [expect("R1", state.registers[1], integer(answer, "R1 as a whole number"))]
+
+
+@exercise("11", "patch_word", "The word that, copied over slot 4 of PATCHED, makes R1 = R0 - 12")
+def _(answer):
+    from ncpu_nb.ncpu import assemble
+    from ncpu_nb.ncpu.exact_check import passing_with_code_in_memory
+
+    word = integer(answer, "the word as a whole number")
+    cases = [({"R0": x, "memory": {256: [word]}}, {"R1": x - 12}) for x in (0, 12, 100, -5, 70000)]
+    ok = passing_with_code_in_memory(assemble(PATCHED), cases, CODE_AT)
+    return [Row("R1 = R0 - 12, code in memory", bool(ok.all()), f"{int(ok.sum())} of {len(cases)} right")]
