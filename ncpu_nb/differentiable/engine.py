@@ -16,7 +16,8 @@ gradients reach stored values, array contents given as inputs, and addresses. RE
 return index it loads (a real one splits the PC between the two instructions around it). An access
 outside memory (or a return outside the program) on a lane's likelier path (mass over one half;
 on an integer program, its only path) is a fault, as on the CPU; on a less likely path of a
-relaxed run it reads zeros and writes nothing.
+relaxed run it reads zeros and writes nothing. With `code_at`, the program's words live in that
+memory too and every step fetches its instruction there: code a program writes is code it runs.
 A `SoftProgram` (trainable distributions over each slot's instruction) runs too, slot after slot.
 
 The engine is a machine of the protocol (`ncpu_nb.MachineProtocol`): it holds a current soft state
@@ -378,14 +379,14 @@ class DifferentiableEngine:
                 op = dict(zip(MICRO_FIELDS, lower(instruction)))
                 op["imm_signed"] = float(signed(torch.tensor(op["imm"])).item())
                 kinds = {kind for _, kind, _ in instruction.form.operands}
-                self._decode_cache[word] = (op, bool(kinds & {"imm16", "imm20", "mem"}), instruction)
+                self._decode_cache[word] = (op, bool(kinds & {"imm16", "imm20", "mem"}))
         found = self._decode_cache[word]
         if isinstance(found, DecodeError):
             bad = (lanes > 0) & (mass > FAULT_MASS)
             if bad.any():
                 raise _Fault(int(bad.nonzero()[0, 0]), pc, f"invalid instruction: {found}")
             return dict(NOP_OP, imm_signed=0.0), False
-        return found[0], found[1]
+        return found
 
     def _run_op(self, pc: int, op: dict, regs, flags, imm, memory: SoftMemory, mass: torch.Tensor):
         """`_execute` for one micro-op; `imm` its immediate (a number, or one per lane)."""
