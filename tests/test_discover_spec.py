@@ -82,3 +82,20 @@ def test_the_exact_check_reads_memory_outputs_byte_for_byte():
     swap_bytes = assemble("LDRB R2, [R0]\nLDRB R3, [R0, 1]\nSTRB R3, [R0]\nSTRB R2, [R0, 1]\nHALT")
     assert passing(swap_bytes, bytes_spec.examples, width=1).all()
     assert not passing(swap_bytes, bytes_spec.examples, width=4).all()  # read as words, the bytes differ
+
+
+def test_strings_are_bytes_in_memory_and_the_synthesizer_reaches_loops_over_them():
+    from ncpu_nb.synthesis.synthesizer import Synthesizer
+
+    spec = SynthesisSpec.from_strings([("hi", "ih"), ("abc", "cba")], held_out=[("stressed", "desserts")])
+    assert spec.examples[0] == ({"R0": ARRAY_BASE, "R1": 2, "memory": {ARRAY_BASE: (104, 105)}},
+                                {"memory": {OUTPUT_BASE: (105, 104, 0)}})
+    found = Synthesizer().synthesize(spec)
+    assert found.solved and found.held_out == (1, 1) and "LDRB" in found.program.source
+    length = SynthesisSpec.from_strings([("hello", 5), ("", 0), ("a b", 3)], held_out=[("longer text", 11)],
+                                        output="R2")
+    assert Synthesizer().synthesize(length).solved
+    for bad, message in ((["just text"], "expected \\(text, result\\)"), ([("a\0b", 1)], "zero byte"),
+                         ([("π", 1)], "outside one byte"), ([(3, 1)], "expected text")):
+        with pytest.raises(SpecError, match=message):
+            SynthesisSpec.from_strings(bad, output="R2")

@@ -192,6 +192,35 @@ class SynthesisSpec:
         return cls.from_dict(data, name=name)
 
     @classmethod
+    def from_strings(cls, examples, *, held_out=(), output: str = "string", in_place: bool = False,
+                     name: str = "strings", **options) -> "SynthesisSpec":
+        """A spec from (text, result) pairs: the text's bytes placed at ARRAY_BASE (R0 its address, R1
+        its length; the zero after it ends it), read and written a byte at a time. `output` "string":
+        the result text is expected at OUTPUT_BASE (or, with `in_place`, over the input), its zero
+        byte included; a register: the result is an integer in it (a length, a count)."""
+        def text(value, where):
+            if not isinstance(value, str):
+                raise SpecError(f"{where}: expected text, got {type(value).__name__}")
+            try:
+                data = value.encode("latin-1")
+            except UnicodeEncodeError:
+                raise SpecError(f"{where}: {value!r} has a character outside one byte (latin-1)") from None
+            if 0 in data:
+                raise SpecError(f"{where}: a zero byte ends a string; {value!r} holds one")
+            return list(data)
+
+        def pair(item, where):
+            if not (isinstance(item, (list, tuple)) and len(item) == 2):
+                raise SpecError(f"{where}: expected (text, result)")
+            result = text(item[1], f"{where} result") + [0] if output == "string" else item[1]
+            return text(item[0], f"{where} text"), result
+
+        return cls.from_arrays([pair(item, f"examples[{i}]") for i, item in enumerate(examples)],
+                               held_out=[pair(item, f"held_out[{i}]") for i, item in enumerate(held_out)],
+                               output="array" if output == "string" else output, width=1, in_place=in_place,
+                               name=name, **options)
+
+    @classmethod
     def from_dict(cls, data: dict, name: str = "spec") -> "SynthesisSpec":
         if not isinstance(data, dict):
             raise SpecError("a spec is a JSON object")
