@@ -9,6 +9,7 @@ import torch
 from ncpu_nb.differentiable.engine import DifferentiableEngine
 from ncpu_nb.differentiable.soft_memory import SoftMemory
 from ncpu_nb.errors import ExecutionError
+from ncpu_nb.exercises.differentiable_chapters import SUM_OF_SQUARES
 from ncpu_nb.ncpu.assembler import assemble
 from ncpu_nb.ncpu.reference_interpreter import run_reference
 
@@ -148,18 +149,7 @@ def test_recursion_on_the_stack_with_a_gradient_through_it():
 
 def test_arrays_as_inputs_and_their_gradient():
     a = torch.tensor([3.0, 4.0, 5.0], dtype=torch.float64, requires_grad=True)
-    engine = DifferentiableEngine("""
-        MOV R1, 0
-        MOV R2, 256
-    loop:
-        LDR R3, [R2]
-        MUL R3, R3, R3
-        ADD R1, R1, R3
-        ADD R2, R2, 4
-        CMP R2, 268
-        JNZ loop
-        HALT
-    """)
+    engine = DifferentiableEngine(SUM_OF_SQUARES)  # of the three words at 256, in a loop
     run = engine.run(inputs={"memory": {256: a}})
     assert run["R1"].item() == 50.0
     run["R1"].backward()

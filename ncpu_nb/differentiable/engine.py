@@ -43,7 +43,7 @@ from ncpu_nb.differentiable.soft_program import SoftProgram
 from ncpu_nb.errors import CycleBudgetExceeded, DecodeError, ExecutionError
 from ncpu_nb.ncpu.assembler import assemble
 from ncpu_nb.ncpu.encoding import MICRO_FIELDS, NONE, decode, lower
-from ncpu_nb.ncpu.program import Program
+from ncpu_nb.ncpu.program import Program, data_address
 from ncpu_nb.ncpu.reference_interpreter import place_code
 from ncpu_nb.ncpu.table import ALU_NAMES, FLAGS, KINDS, MASK, REGISTERS, SP
 from ncpu_nb.protocol import (Bar, Breakpoints, DebugExtras, DebugLayout, Panel, RegisterGroup, RunResult, Snapshot,
@@ -683,15 +683,7 @@ class DifferentiableEngine:
 
     def _data_address(self, where) -> int:
         """A data address from an int or a data label of the program."""
-        if isinstance(where, str):
-            labels = {} if self.soft else (self.program.data_labels or {})
-            if where not in labels:
-                raise KeyError(f"no data label {where!r}")
-            return labels[where]
-        address = int(where)
-        if not 0 <= address < self.memory_size:
-            raise IndexError(f"address {address} is outside data memory ({self.memory_size} bytes)")
-        return address
+        return data_address(where, None if self.soft else self.program, self.memory_size)
 
     def read_memory(self, address: int, n: int, lane: int = 0) -> bytes:
         """n bytes of a lane's data memory, each rounded to the byte the CPU would hold."""

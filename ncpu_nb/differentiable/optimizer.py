@@ -94,6 +94,16 @@ def immediate_indices(program: Program) -> list[int]:
             if any(kind in IMMEDIATE_KINDS for _, kind, _ in instr.form.operands)]
 
 
+def as_lanes(examples: list[tuple[dict, dict]]):
+    """Examples as one batch, an example per lane: (inputs, targets) register -> (examples,) tensor,
+    and the loss of a run: the squared error, scaled by the targets' size so that big and small
+    targets weigh alike."""
+    inputs = {k: torch.tensor([float(i[k]) for i, _ in examples], dtype=DTYPE) for k in examples[0][0]}
+    targets = {k: torch.tensor([float(o[k]) for _, o in examples], dtype=DTYPE) for k in examples[0][1]}
+    scale = sum((t ** 2).mean() for t in targets.values()) + 1.0
+    return inputs, targets, lambda run: sum(((run[k] - t) ** 2).mean() for k, t in targets.items()) / scale
+
+
 class ProgramOptimizer:
     """Gradient descent through program execution.
 
@@ -171,16 +181,14 @@ class ProgramOptimizer:
         if init is not None and len(init) != length:
             raise ValueError(f"init has {len(init)} values for an array of {length}")
         array = torch.tensor([float(v) for v in (init or [0] * length)], dtype=DTYPE, requires_grad=True)
-        inputs = {k: torch.tensor([float(i[k]) for i, _ in examples], dtype=DTYPE) for k in examples[0][0]}
-        targets = {k: torch.tensor([float(o[k]) for _, o in examples], dtype=DTYPE) for k in examples[0][1]}
-        scale = sum((t ** 2).mean() for t in targets.values()) + 1.0
+        inputs, targets, loss_of = as_lanes(examples)
         opt = torch.optim.LBFGS([array], lr=lr, max_iter=1, line_search_fn="strong_wolfe")
         losses, t0 = [], time.perf_counter()
 
         def closure():
             opt.zero_grad()
             run = engine.run(inputs={**inputs, MEMORY: {address: array}}, lanes=len(examples), check=False)
-            loss = sum(((run[k] - t) ** 2).mean() for k, t in targets.items()) / scale
+            loss = loss_of(run)
             loss.backward()
             return loss
 
@@ -219,9 +227,7 @@ class ProgramOptimizer:
         engine = self._engine(program)
         which = immediate_indices(engine.program) if which is None else list(which)
         constants = engine.immediates[which].clone().requires_grad_(True)
-        inputs = {k: torch.tensor([float(i[k]) for i, _ in examples], dtype=DTYPE) for k in examples[0][0]}
-        targets = {k: torch.tensor([float(o[k]) for _, o in examples], dtype=DTYPE) for k in examples[0][1]}
-        scale = sum((t ** 2).mean() for t in targets.values()) + 1.0
+        inputs, targets, loss_of = as_lanes(examples)
         opt = torch.optim.LBFGS([constants], lr=lr, max_iter=1, line_search_fn="strong_wolfe")
         losses, t0 = [], time.perf_counter()
 
@@ -229,7 +235,7 @@ class ProgramOptimizer:
             opt.zero_grad()
             imm = engine.immediates.index_put((torch.tensor(which),), constants)
             run = engine.run(inputs=inputs, immediates=imm, check=False)
-            loss = sum(((run[k] - t) ** 2).mean() for k, t in targets.items()) / scale
+            loss = loss_of(run)
             loss.backward()
             return loss
 

@@ -11,7 +11,7 @@ import numpy as np
 from ncpu_nb import _metal, html
 from ncpu_nb.errors import CycleBudgetExceeded, ExecutionError
 from ncpu_nb.ncpu.assembler import assemble
-from ncpu_nb.ncpu.program import Program
+from ncpu_nb.ncpu.program import Program, data_address
 from ncpu_nb.ncpu.table import ALU_NAMES, CONDITION_NAMES, FLAGS, KINDS, MASK, REGISTERS
 from ncpu_nb.protocol import (Breakpoints, DebugExtras, DebugLayout, RegisterGroup, RunResult, Snapshot, Trace,
                               TraceStep, Watchpoints, budget)
@@ -140,15 +140,7 @@ class CPU:
 
     def _data_address(self, where) -> int:
         """A data address from an int or a data label of lane 0's program."""
-        if isinstance(where, str):
-            labels = (self.program.data_labels or {}) if self.program is not None else {}
-            if where not in labels:
-                raise KeyError(f"no data label {where!r}")
-            return labels[where]
-        address = int(where)
-        if not 0 <= address < self.memory_size:
-            raise IndexError(f"address {address} is outside data memory ({self.memory_size} bytes)")
-        return address
+        return data_address(where, self.program, self.memory_size)
 
     def _set_watchpoint(self, w, on: bool) -> None:
         self._exec.set_watch(w.address, w.size, w.read, w.write, on)

@@ -66,3 +66,16 @@ class Program:
 
     def __repr__(self) -> str:
         return f"<Program {self.name}: {len(self)} instructions>"
+
+
+def data_address(where, program: Program | None, memory_size: int) -> int:
+    """A data address from an int or a data label of `program`, checked against the memory size."""
+    if isinstance(where, str):
+        labels = (program.data_labels or {}) if program is not None else {}
+        if where not in labels:
+            raise KeyError(f"no data label {where!r}")
+        return labels[where]
+    address = int(where)
+    if not 0 <= address < memory_size:
+        raise IndexError(f"address {address} is outside data memory ({memory_size} bytes)")
+    return address
