@@ -27,6 +27,8 @@ WRONG = {
     "08": {"sequence_examples": 7, "triangular_loop": "MUL R1, R0, R0\nADD R1, R1, R0\nSHR R1, R1, 1\nHALT"},
     "09": {"explode_gradient": 16 * 1.7, "no_path_register": "R0"},
     "10": {"array_gradient": 4.0, "find_array": [4, 7, 2]},
+    "13": {"floor_of_negative": -3, "sum_of_squares": "total = n * n"},
+    "14": {"input_gradient": -6.0, "constant_gradient": -6.0},
     "15": {"add_word": 0x8B010023, "flags_after_subs": "N"},
     "16": {"hello_entry": 0x400000, "busybox_bss": 0},
     "17": {"hello_syscalls": 1, "first_syscall_number": 64},

@@ -8,7 +8,7 @@ their operands, as Python's do. `//` and `%` floor as Python's (DIV/MOD truncate
 whose sign differs from the divisor's is corrected), `<<` by 32 or more gives 0, and a negative
 shift, a zero divisor or an index out of range stops the program as the Python exception.
 Calls: the caller saves its live temporaries, pushes the arguments, CALLs and pops them; the
-callee keeps a frame at R7 (see `registers`), returns its value in R4.
+callee keeps a frame at R7 (see `register_roles`), returns its value in R4.
 """
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from ncpu_nb.compiler.python_subset import BINARY, BUILTINS, COMPARE, Problems
-from ncpu_nb.compiler.registers import FP, GLOBALS_START, HEAP_TOP, RESULT, SCRATCH, TEMPS, TempPool
+from ncpu_nb.compiler.register_roles import FP, GLOBALS_START, HEAP_TOP, RESULT, SCRATCH, TEMPS, TempPool
 from ncpu_nb.compiler.runtime import FAIL, NEWLIST, STACK_MARGIN, routine_lines
 from ncpu_nb.compiler.scopes import INT, LIST, Analysis, Scope
 

@@ -26,7 +26,7 @@ from html import escape
 from ncpu_nb import html
 from ncpu_nb.compiler.codegen import CodeGen, Site, wrap32
 from ncpu_nb.compiler.python_subset import Problems, check_subset, parse
-from ncpu_nb.compiler.registers import ERROR_CELL
+from ncpu_nb.compiler.register_roles import ERROR_CELL
 from ncpu_nb.compiler.scopes import LIST, Analysis
 from ncpu_nb.errors import CompiledRuntimeError
 from ncpu_nb.ncpu.assembler import assemble

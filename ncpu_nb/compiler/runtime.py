@@ -9,7 +9,7 @@ of the stack.
 """
 from __future__ import annotations
 
-from ncpu_nb.compiler.registers import ERROR_CELL, HEAP_TOP
+from ncpu_nb.compiler.register_roles import ERROR_CELL, HEAP_TOP
 
 MAX_LIST = 16384  # words: a list longer than this cannot fit in 64 KiB of data memory anyway
 STACK_MARGIN = 256  # bytes kept between the heap and the stack

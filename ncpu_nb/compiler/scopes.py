@@ -14,7 +14,7 @@ import ast
 from dataclasses import dataclass, field
 
 from ncpu_nb.compiler.python_subset import BUILTINS, Problems
-from ncpu_nb.compiler.registers import GLOBALS_START, HOMES, Home
+from ncpu_nb.compiler.register_roles import GLOBALS_START, HOMES, Home
 
 INT, LIST = "int", "list"
 
