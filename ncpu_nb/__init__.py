@@ -10,7 +10,8 @@ from __future__ import annotations
 import importlib
 
 from ncpu_nb import _moved  # noqa: F401  (old module names keep working)
-from ncpu_nb.errors import AssemblyError, CycleBudgetExceeded, DecodeError, ExecutionError, NcpuError, WeightsError
+from ncpu_nb.errors import (AssemblyError, CompiledRuntimeError, CompileError, CycleBudgetExceeded, DecodeError,
+                            ExecutionError, NcpuError, WeightsError)
 
 __version__ = "0.1.0"
 
@@ -28,13 +29,15 @@ _LAZY = {
     "ProgramOptimizer": "ncpu_nb.differentiable.optimizer",
     "plot_gradient_flow": "ncpu_nb.differentiable.gradient_flow",
     "Synthesizer": "ncpu_nb.synthesis.synthesizer", "SynthesisSpec": "ncpu_nb.synthesis.spec",
+    **dict.fromkeys(["compile_python", "CompiledPython"], "ncpu_nb.compiler.compiled"),
+    **dict.fromkeys(["CodeToISAParser", "ExecutionLoss"], "ncpu_nb.compiler.execution_loss"),
 }
-_SUBPACKAGES = ("ncpu", "differentiable", "synthesis", "arm64", "views", "coursework", "protocol", "text")
+_SUBPACKAGES = ("ncpu", "differentiable", "synthesis", "arm64", "views", "coursework", "protocol", "text", "compiler")
 _RENAMED = {"Machine": "Arm64Machine"}  # old public names, kept for one release
 
 __all__ = ["MachineProtocol", "RunResult", "Snapshot", "Breakpoints", "Watchpoints", "Watchpoint", "Trace", "TraceStep",
            "DebugExtras", "Panel", "Bar",
-           "NcpuError", "AssemblyError", "DecodeError", "ExecutionError", "CycleBudgetExceeded", "WeightsError",
+           "NcpuError", "AssemblyError", "CompileError", "CompiledRuntimeError", "DecodeError", "ExecutionError", "CycleBudgetExceeded", "WeightsError",
            "isa_reference", "list_programs", "load_program", "coursework", "verify", "busybox_terminal", "discover",
            "text_machine", *_LAZY]
 
@@ -121,7 +124,7 @@ def text_machine(examples=(), mode: str = "fast"):
 
 
 def load_ipython_extension(ipython) -> None:
-    """`%load_ext ncpu_nb`: the %busybox and %%busybox magics."""
+    """`%load_ext ncpu_nb`: the %busybox and %%busybox magics, and %%ncpu_python."""
     from ncpu_nb.magics import load_ipython_extension as load
 
     load(ipython)

@@ -19,6 +19,30 @@ class AssemblyError(NcpuError):
         super().__init__(head + ":\n" + "\n".join(str(d) for d in self.diagnostics))
 
 
+class CompileError(NcpuError):
+    """Every construct outside the compiled Python subset (not just the first), each with line, column
+    and caret (`ncpu_nb.compile_python`)."""
+
+    def __init__(self, diagnostics: list[Diagnostic]):
+        self.diagnostics = list(diagnostics)
+        first = self.diagnostics[0]
+        self.line, self.column, self.source_line = first.line, first.column, first.source_line
+        count = len(self.diagnostics)
+        head = f"{count} error{'s' if count > 1 else ''} in Python source"
+        super().__init__(head + ":\n" + "\n".join(str(d) for d in self.diagnostics))
+
+
+class CompiledRuntimeError(NcpuError):
+    """A compiled Python program stopped where Python would raise: `kind` names Python's exception
+    (ZeroDivisionError, IndexError, ValueError, AssertionError, MemoryError, RecursionError), with the
+    Python line and column of the operation."""
+
+    def __init__(self, kind: str, message: str, line: int, column: int, source_line: str, length: int = 1):
+        self.kind, self.line, self.column, self.source_line = kind, line, column, source_line
+        caret = " " * (column - 1) + "^" * max(1, length)
+        super().__init__(f"{kind}: {message} (line {line}, column {column})\n    {source_line}\n    {caret}")
+
+
 class DecodeError(NcpuError):
     """A 32-bit word that is not a valid nCPU instruction."""
 

@@ -98,4 +98,7 @@ def _run(busybox, args: list[str], options: dict):
 
 
 def load_ipython_extension(ipython) -> None:
+    from ncpu_nb.compiler.python_magic import NcpuPythonMagics
+
     ipython.register_magics(BusyboxMagics)
+    ipython.register_magics(NcpuPythonMagics)

@@ -28,6 +28,8 @@ WRONG = {
     "09": {"explode_gradient": 16 * 1.7, "no_path_register": "R0"},
     "10": {"array_gradient": 4.0, "find_array": [4, 7, 2]},
     "11": {"patched_sum": 6, "patch_word": 0x3011000C},
+    "13": {"floor_of_negative": -3, "sum_of_squares": "total = n * n"},
+    "14": {"input_gradient": -6.0, "constant_gradient": -6.0},
     "15": {"add_word": 0x8B010023, "flags_after_subs": "N"},
     "16": {"hello_entry": 0x400000, "busybox_bss": 0},
     "17": {"hello_syscalls": 1, "first_syscall_number": 64},
