@@ -225,10 +225,11 @@ class TorchLanes:
         self.lane_base = torch.zeros(lanes, dtype=torch.int64, device=dev)  # row of instruction 0 in `ops`
         self.lane_length = torch.zeros(lanes, dtype=torch.int64, device=dev)
         self._rows: list[list[int]] = []
+        self._checked: dict[tuple, list[list[int]]] = {}
         self._bases: list[int] = []
         self._lengths: list[int] = []
-        self.ops = torch.zeros(0, len(END_ROW), dtype=torch.int64, device=dev)
-        self.bp = torch.zeros(0, dtype=torch.bool, device=dev)
+        self._breakpoint_rows: set[int] = set()  # rows of `ops` with a breakpoint
+        self._tables_stale = True
         self._present: set[int] = {PASS}
         self._watches: list[tuple[int, int, bool, bool]] = []
         self._alu = fast_alu
@@ -241,17 +242,19 @@ class TorchLanes:
     # --- programs and the ALU ----------------------------------------------------------------------
     def add_program(self, ops: list[tuple]) -> int:
         """Adds a program (a list of micro-op tuples); returns its id."""
-        ops = [tuple(int(v) for v in op) for op in ops]
-        for i, op in enumerate(ops):
-            try:
-                check_op(op, len(ops))
-            except ValueError as exc:
-                raise ValueError(f"micro-op {i}: {exc}") from None
+        ops = tuple(tuple(int(v) for v in op) for op in ops)
+        rows = self._checked.get(ops)
+        if rows is None:  # one program loaded into many lanes is checked and converted once
+            for i, op in enumerate(ops):
+                try:
+                    check_op(op, len(ops))
+                except ValueError as exc:
+                    raise ValueError(f"micro-op {i}: {exc}") from None
+            rows = self._checked[ops] = [_row(op) for op in ops] + [END_ROW]
         self._bases.append(len(self._rows))
         self._lengths.append(len(ops))
-        self._rows += [_row(op) for op in ops] + [END_ROW]
-        self.ops = torch.tensor(self._rows, dtype=torch.int64, device=self.device)
-        self.bp = torch.cat([self.bp, torch.zeros(len(ops) + 1, dtype=torch.bool, device=self.device)])
+        self._rows += rows
+        self._tables_stale = True  # built on the device when next needed: adding many programs stays linear
         for kind, alu, *_ in ops:  # the ALU operations a step may need: known here, never asked of the device
             self._present |= {ALU: {alu}, LOAD: {ADD}, STORE: {ADD}, POP: {ADD}, RET: {ADD},
                               PUSH: {SUB}, CALL: {SUB}}.get(kind, set())
@@ -300,7 +303,13 @@ class TorchLanes:
         self._pending.append(("reg", lane, register, int(value) & MASK))
 
     def _flush(self) -> None:
-        """Applies pending resets and register writes in order, each run of one kind as one batch."""
+        """Builds the program tables if programs or breakpoints changed; applies pending resets and
+        register writes in order, each run of one kind as one batch."""
+        if self._tables_stale:
+            self.ops = torch.tensor(self._rows, dtype=torch.int64, device=self.device).view(-1, len(END_ROW))
+            self.bp = torch.zeros(len(self._rows), dtype=torch.bool, device=self.device)
+            self.bp[list(self._breakpoint_rows)] = True
+            self._tables_stale = False
         pending, self._pending = self._pending, []
         i = 0
         while i < len(pending):
@@ -353,7 +362,7 @@ class TorchLanes:
         self.fault_kind.masked_fill_(running, 0)  # a lane that runs starts with no stop detail
         self.fault_value.masked_fill_(running, 0)
         done = torch.zeros((), dtype=torch.int64, device=self.device)
-        bps = honor_breakpoints and bool(self.bp.any())
+        bps = honor_breakpoints and bool(self._breakpoint_rows)
         tracing = self._trace_lane is not None
         if tracing:
             self._ring.zero_()
@@ -376,12 +385,12 @@ class TorchLanes:
         regs, pc, size, J = self.regs, self.pc, self._size, self.J
         active = self.status == RUNNING
         g = self.lane_base + pc
-        kind, alu, dst, a, b, imm, fmode, cond, width, target, b_imm = self.ops[g].unbind(1)
+        kind, alu, dst, a, b, imm, fmode, cond, width, target, b_imm = self.ops.index_select(0, g).unbind(1)
         end = active & (kind == END)
         live = active & ~end
         bp_hit = None
         if bps:  # a lane stops before an instruction with a breakpoint, unless it resumes over it
-            bp_hit = live & self.bp[g] & ~self.skip
+            bp_hit = live & self.bp.index_select(0, g) & ~self.skip
             live = live & ~bp_hit
         A = regs.gather(1, a.unsqueeze(1)).squeeze(1)
         B = torch.where(b_imm.bool(), imm, regs.gather(1, b.unsqueeze(1)).squeeze(1))
@@ -486,7 +495,9 @@ class TorchLanes:
     def set_breakpoint(self, program: int, index: int, on: bool) -> None:
         if not 0 <= program < len(self._lengths) or not 0 <= index <= self._lengths[program]:
             raise IndexError(f"no instruction {index} in program {program}")
-        self.bp[self._bases[program] + index] = bool(on)
+        row = self._bases[program] + index
+        self._breakpoint_rows = (self._breakpoint_rows | {row}) if on else (self._breakpoint_rows - {row})
+        self._tables_stale = True
 
     def set_watch(self, address: int, size: int, read: bool, write: bool, on: bool) -> None:
         """Watch `size` bytes from `address` (reads and/or writes) in every lane, or stop watching them."""
