@@ -307,9 +307,9 @@ def torch_lanes_rows(mode: str, device: str, quick: bool = False) -> list[dict]:
         if quick:
             iterations = 3
         elif mode == "fast":
-            iterations = 200 if kind != "cpu" else max(20, 400_000 // lanes)
+            iterations = 200 if kind != "cpu" else max(10, 100_000 // lanes)
         else:
-            iterations = 20 if kind != "cpu" else max(2, 10_000 // lanes)
+            iterations = 20 if kind != "cpu" else max(2, 4_096 // lanes)
         ours_cpu = CPU(LOOP, mode=mode, lanes=lanes, memory_size=256, trace_depth=0, device=device)
         rust_cpu = CPU(LOOP, mode=mode, lanes=lanes, memory_size=256, trace_depth=0)
         done = []
