@@ -1,4 +1,4 @@
-"""`ncpu-nb bench fast|neural|debugger|machine|synth`: speed figures, each beside its reference measured
+"""`ncpu-nb bench fast|neural|debugger|machine|synth [--device DEVICE]`: speed figures, each beside its reference measured
 in the same run (never asserted in unit tests). Every row has the shape of `ncpu_nb.bench_stats.row`:
 N runs taken in turns with the reference, best/median/spread of wall and CPU time on both sides, and a
 ratio from the same statistic on both. `--json` writes the document of `ncpu_nb.bench_report`."""
@@ -272,6 +272,78 @@ def bench_torch_wiring(quick: bool = False, progress: bool = False) -> dict:
     return out
 
 
+TORCH_LANES = {"cpu": (1_024, 16_384, 65_536), "cuda": (1_024, 16_384, 65_536, 262_144, 1_048_576)}
+TORCH_GOALS = {"fast": 1e9, "neural": 1e8}  # lane-instructions/s on a data-centre GPU (the tracker's issue 23)
+
+
+def _timed_runs(cpu, iterations: int, repeats: int):
+    """A side for `in_turns`: `repeats` runs of the loop from reset, only the runs timed (a reset of
+    many lanes is per-lane Python work on either executor, not instructions)."""
+    def side():
+        wall = cpu_s = 0.0
+        for _ in range(repeats):
+            cpu.reset()
+            cpu.set_registers(R0=iterations)
+            _, w, c = bs.timed_call(lambda: cpu.run(max_steps=10 * iterations + 10))
+            wall, cpu_s = wall + w, cpu_s + c
+        return wall, cpu_s
+    return side
+
+
+def torch_lanes_rows(mode: str, device: str, quick: bool = False) -> list[dict]:
+    """Lane-instructions/s of torch lanes (`CPU(device=...)`) at several lane counts beside the Rust
+    executor on the same lanes, in the same run and the same mode; every lane's registers and cycles
+    compared first. The GPU goals are the row targets only on a GPU; on the CPU the figure is reported."""
+    import torch
+
+    from ncpu_nb.ncpu import CPU
+    from ncpu_nb.ncpu.neural_alu import torch_device
+
+    kind = torch_device(device).type
+    runs = 1 if quick else 3
+    counts = (64, 256) if quick else TORCH_LANES.get(kind, TORCH_LANES["cuda"])
+    rows = []
+    for lanes in counts:
+        if quick:
+            iterations = 3
+        elif mode == "fast":
+            iterations = 200 if kind != "cpu" else max(10, 100_000 // lanes)
+        else:
+            iterations = 20 if kind != "cpu" else max(2, 4_096 // lanes)
+        ours_cpu = CPU(LOOP, mode=mode, lanes=lanes, memory_size=256, trace_depth=0, device=device)
+        rust_cpu = CPU(LOOP, mode=mode, lanes=lanes, memory_size=256, trace_depth=0)
+        done = []
+        for cpu in (ours_cpu, rust_cpu):
+            cpu.reset()
+            cpu.set_registers(R0=iterations)
+            done.append(cpu.run(max_steps=10 * iterations + 10).instructions)
+        same = (done[0] == done[1] and (ours_cpu.registers_array() == rust_cpu.registers_array()).all()
+                and (ours_cpu.lane_cycles() == rust_cpu.lane_cycles()).all())
+        n = done[0]
+        ours_repeats = 1 if quick else repeats_for(_timed_runs(ours_cpu, iterations, 1))
+        ref_repeats = 1 if quick else repeats_for(_timed_runs(rust_cpu, iterations, 1))
+        samples = bs.in_turns({"ours": _timed_runs(ours_cpu, iterations, ours_repeats),
+                               "ref": _timed_runs(rust_cpu, iterations, ref_repeats)}, runs)
+        ours = bs.series_from(f"torch lanes on {device}", samples["ours"], n * ours_repeats, "lane-instruction")
+        ref = bs.series_from("Rust lane executor", samples["ref"], n * ref_repeats, "lane-instruction")
+        ours.extra["repeats_per_run"], ref.extra["repeats_per_run"] = ours_repeats, ref_repeats
+        goal = TORCH_GOALS[mode]
+        on_gpu = kind == "cuda"
+        rows.append(bs.row(
+            f"{mode}: torch lanes on {device}, {lanes:,} lanes",
+            f"{lanes:,} lanes x {iterations:,} iterations of the 5-instruction loop, {mode} mode, as batched tensor "
+            f"operations on {device}; reference: the Rust lane executor on the same lanes (its threads)",
+            ours, ref, statistic="median wall", sense="speedup",
+            absolute=n * ours_repeats / goal if on_gpu else None,
+            target=f">= {goal:,.0f} lane-instructions/s" if on_gpu else "",
+            ok=bool(same),
+            detail=("" if on_gpu else f"no target on {device}: the goal, {goal:,.0f} lane-instructions/s, is for a "
+                    "data-centre GPU; ") + f"{n:,} lane-instructions per program run; runs timed without their resets; torch "
+                   f"{torch.__version__}, {torch.get_num_threads()} CPU thread(s)"
+                   + ("" if same else "; REGISTERS OR CYCLES DIFFER from the Rust executor")))
+    return rows
+
+
 ASH_LOOP = "i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done"  # BusyBox ash: far more than 10 M instructions
 
 
@@ -304,14 +376,19 @@ def bench_debugger(quick: bool = False) -> list[dict]:
                    plain)]
 
 
-def run(target: str, quick: bool = False) -> dict:
-    """The whole bench of one target as a document (`ncpu_nb.bench_report.document`)."""
+def run(target: str, quick: bool = False, device: str | None = None) -> dict:
+    """The whole bench of one target as a document (`ncpu_nb.bench_report.document`). With `device`
+    (fast and neural only), the torch lanes on that device beside the Rust executor instead."""
     from ncpu_nb import bench_report
 
     if target not in TARGETS:
         raise ValueError(f"unknown bench target {target!r}; choose from {', '.join(TARGETS)}")
+    if device is not None and target not in ("fast", "neural"):
+        raise ValueError(f"--device applies to the fast and neural targets, not {target!r}")
     started, t0 = bench_report.host(), time.perf_counter()
-    if target == "machine":
+    if device is not None:
+        rows = torch_lanes_rows(target, device, quick)
+    elif target == "machine":
         from ncpu_nb.arm64 import machine_bench
 
         rows = machine_bench.run(quick)

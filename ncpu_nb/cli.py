@@ -126,7 +126,7 @@ def cmd_bench(args) -> int:
             old = json.loads(Path(args.compare).read_text())
         except (OSError, ValueError) as exc:
             raise NcpuError(f"cannot read {args.compare}: {exc}") from exc
-    report = bench.run(args.target, quick=args.quick)
+    report = bench.run(args.target, quick=args.quick, device=args.device)
     print(json.dumps(report, indent=2) if args.json else bench.format_report(report))
     if old is not None:
         print(bench_report.compare(old, report), file=sys.stderr if args.json else sys.stdout)
@@ -480,6 +480,8 @@ def _fill_bench(p) -> None:
     p.add_argument("--json", action="store_true", help="print the whole run as JSON: every figure with its reference, "
                                                         "run count, statistic and the host (CPU, cores, load)")
     p.add_argument("--compare", metavar="OLD.json", help="also print each row's change from an earlier --json run")
+    p.add_argument("--device", help="fast and neural: instead, lane-instructions/s of the torch lanes on this torch "
+                                    "device (cpu, cuda) at 1K-64K lanes (to 1M on a GPU) beside the Rust executor")
     p.set_defaults(func=cmd_bench)
 
 

@@ -158,3 +158,25 @@ def test_compare_prints_the_change_of_each_row(tmp_path, capsys):
     path.write_text(json.dumps(old))
     assert main(["bench", "fast", "--quick", "--compare", str(path)]) == 0
     assert "change from then" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("target", ["fast", "neural"])
+def test_bench_device_rows_are_torch_lanes_beside_the_rust_executor(target, capsys):
+    assert main(["bench", target, "--device", "cpu", "--quick", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    check_document(doc, target)
+    assert [r["label"] for r in doc["rows"]] == [f"{target}: torch lanes on cpu, {n} lanes" for n in (64, 256)]
+    for row in doc["rows"]:
+        assert row["outputs_match"] is True  # every lane's registers and cycles equal the Rust executor's
+        assert row["reference"]["name"] == "Rust lane executor" and row["ratio"] > 0
+        assert row["ours"]["unit"] == "lane-instruction" and row["statistic"] == "median wall"
+        assert row["met"] is None and "is for a data-centre GPU" in row["detail"]  # no target on the CPU
+
+
+def test_bench_device_is_refused_for_other_targets_and_unknown_devices():
+    from ncpu_nb import bench
+
+    with pytest.raises(ValueError, match="fast and neural"):
+        bench.run("debugger", quick=True, device="cpu")
+    with pytest.raises(ValueError, match="torch device"):
+        bench.run("fast", quick=True, device="no-such-device")

@@ -27,6 +27,7 @@ STATUS = ("running", "halted", "fault", "breakpoint", "watchpoint")  # the execu
 # Lane-instructions per call into the executor, some 15-70 ms of work in each mode: Python sees
 # Ctrl-C (and the widget's pause) between calls.
 CHUNK = {"fast": 4_000_000, "neural": 40_000}
+TORCH_STEPS = {"fast": 512, "neural": 16}  # steps per call on torch lanes (a step runs every lane)
 
 
 def _signed(value: int) -> int:
@@ -76,12 +77,19 @@ class CPU:
     memory_size  bytes of data memory per lane (the stack starts at its top)
     trace_depth  steps of `trace_lane` kept in `trace` (0 turns tracing off)
     max_steps    default step budget of `run` (1,000,000)
+    device       None (the default): the Rust lane executor, on the CPU's cores. A torch device ('cpu',
+                 'cuda', 'cuda:1', ...): every lane as batched tensor operations on that device
+                 (`ncpu_nb.ncpu.torch_lanes`), in neural mode one batched forward pass of the trained
+                 cells per step; the same results lane for lane and the same face (breakpoints,
+                 watchpoints, trace, snapshots, faults, budgets). Worth it for thousands of lanes on a GPU.
     """
 
     def __init__(self, program: str | Program | list | None = None, *, mode: str = "fast", lanes: int = 1,
                  memory_size: int = 65536, trace_depth: int = 256, trace_lane: int = 0,
-                 max_steps: int | None = None, registers: dict | None = None, max_cycles: int | None = None):
+                 max_steps: int | None = None, registers: dict | None = None, max_cycles: int | None = None,
+                 device: str | None = None):
         self.memory_size = memory_size
+        self._device = None if device is None else str(device)
         self.max_steps = budget(max_steps, "max_cycles", max_cycles) or DEFAULT_BUDGET
         self._trace_depth, self._trace_lane = trace_depth, trace_lane
         self._programs: list[Program] = []
@@ -110,14 +118,20 @@ class CPU:
         self._attach_alu(self._exec, mode)
         self._mode = mode
 
-    @staticmethod
-    def _attach_alu(executor, mode: str) -> None:
-        if mode == "neural":
-            from ncpu_nb.ncpu.neural_mode import use_networks  # loads torch and the weights
+    def _attach_alu(self, executor, mode: str) -> None:
+        if mode == "neural" and self._device is not None:
+            executor.use_networks()  # the torch wiring of the cells, on the lanes' device
+        elif mode == "neural":
+            from ncpu_nb.ncpu.neural_mode import use_networks  # loads the weights
 
             use_networks(executor)
         else:
             executor.use_exact_alu()
+
+    @property
+    def device(self) -> str | None:
+        """The torch device the lanes run on, or None for the Rust executor (see the class docstring)."""
+        return self._device
 
     @property
     def max_cycles(self) -> int:
@@ -146,7 +160,12 @@ class CPU:
         self._exec.set_watch(w.address, w.size, w.read, w.write, on)
 
     def _new_executor(self, lanes: int):
-        executor = _metal.NcpuLanes(lanes, self.memory_size, self._trace_depth, self._trace_lane)
+        if self._device is None:
+            executor = _metal.NcpuLanes(lanes, self.memory_size, self._trace_depth, self._trace_lane)
+        else:
+            from ncpu_nb.ncpu.torch_lanes import TorchLanes  # imports torch: only when asked
+
+            executor = TorchLanes(lanes, self.memory_size, self._trace_depth, self._trace_lane, device=self._device)
         self._attach_alu(executor, self._mode)
         return executor
 
@@ -291,6 +310,13 @@ class CPU:
             if STATUS[status] == "fault":
                 raise ExecutionError(self._fault_text(kind, value), pc, self._instruction_text(lane, pc), lane)
 
+    def _steps_per_call(self) -> int:
+        """Steps per call into the executor: Python sees Ctrl-C (and the widget's pause) between calls.
+        The torch lanes take a step for all lanes at once, so their calls are sized in steps."""
+        if self._device is not None:
+            return TORCH_STEPS[self._mode]
+        return max(1, CHUNK[self._mode] // self.lanes)
+
     def step(self, n: int = 1) -> int:
         """Execute up to `n` instructions in every running lane (breakpoints do not stop a step; a
         watchpoint does, before the access). Returns the instructions lane 0 executed."""
@@ -298,7 +324,7 @@ class CPU:
         self._exec.resume()
         remaining = n
         while remaining > 0:
-            chunk = min(remaining, max(1, CHUNK[self._mode] // self.lanes))
+            chunk = min(remaining, self._steps_per_call())
             self._exec.run(chunk, False)
             remaining -= chunk
             if 0 not in self._exec.statuses():  # no lane running (status bytes; 0 = running)
@@ -316,7 +342,7 @@ class CPU:
         self._exec.resume()
         remaining = limit
         while remaining > 0:
-            chunk = min(remaining, max(1, CHUNK[self._mode] // self.lanes))
+            chunk = min(remaining, self._steps_per_call())
             done += self._exec.run(chunk, True)
             remaining -= chunk
             if 0 not in self._exec.statuses():  # no lane running (status bytes; 0 = running)

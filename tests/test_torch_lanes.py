@@ -1,0 +1,215 @@
+"""Torch lanes (`CPU(..., device=...)`) against the Rust lane executor, lane for lane: registers, flags,
+memory, PC, status, fault detail and cycles of every lane, on random programs (the generator of
+`randprog`), in fast and neural mode; faults, budgets, breakpoints, watchpoints, trace and snapshots
+through the CPU's face. On CPU torch here; on a GPU where torch sees one."""
+import numpy as np
+import pytest
+import torch
+
+from ncpu_nb import CPU, assemble
+from ncpu_nb.errors import CycleBudgetExceeded, ExecutionError
+
+from randprog import random_program_text, random_register_values
+
+MEMORY = 256
+LANES_PER_PROGRAM = 64
+
+
+@pytest.fixture(autouse=True)
+def one_torch_thread():
+    """Small tensor operations on a shared 2-core host: one thread is several times faster than two."""
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(before)
+
+
+def machines(programs, registers, device, mode="fast", trace_depth=0):
+    """The same lanes on the Rust executor and on torch lanes: each program on LANES_PER_PROGRAM lanes."""
+    lanes = [p for p in programs for _ in range(LANES_PER_PROGRAM)]
+    rust = CPU(lanes, memory_size=MEMORY, trace_depth=trace_depth)
+    lanes_on_torch = CPU(lanes, memory_size=MEMORY, trace_depth=trace_depth, device=device, mode=mode)
+    for cpu in (rust, lanes_on_torch):
+        cpu.set_registers(**registers)
+    return rust, lanes_on_torch
+
+
+def state(cpu) -> dict:
+    """Everything a lane has: per lane (pc, flags, cycles, status, fault kind, fault value, program)."""
+    return {"registers": cpu.registers_array().copy(), "flags": cpu.flags_array().copy(),
+            "lanes": cpu._exec.lane_states(),
+            "memory": [cpu.read_memory(0, MEMORY, lane) for lane in range(cpu.lanes)]}
+
+
+def assert_same(rust, torch_cpu, what=""):
+    a, b = state(rust), state(torch_cpu)
+    bad = [lane for lane in range(rust.lanes)
+           if a["lanes"][lane] != b["lanes"][lane] or (a["registers"][lane] != b["registers"][lane]).any()
+           or a["flags"][lane] != b["flags"][lane] or a["memory"][lane] != b["memory"][lane]]
+    if bad:
+        lane = bad[0]
+        program = rust._programs[rust._lane_index(lane)]
+        pytest.fail(f"{what}: {len(bad)} lanes differ; first lane {lane}: rust {a['lanes'][lane]} "
+                    f"{a['registers'][lane].tolist()} vs torch {b['lanes'][lane]} {b['registers'][lane].tolist()}\n"
+                    + "\n".join(i.text() for i in program.instructions))
+
+
+def differential(seed: int, n_programs: int, budget: int, device="cpu", mode="fast", split=True) -> dict:
+    """n random programs x 64 lanes with random registers, run `budget` steps on both executors (torch
+    in two calls, so lanes also carry over between calls); every lane compared. Returns the lanes'
+    end states counted."""
+    rng = np.random.default_rng(seed)
+    programs = [assemble(random_program_text(rng, MEMORY)) for _ in range(n_programs)]
+    registers = random_register_values(rng, n_programs * LANES_PER_PROGRAM)
+    rust, lanes_on_torch = machines(programs, registers, device, mode)
+    rust.run(budget, check=False)
+    first = int(rng.integers(1, budget)) if split else budget
+    lanes_on_torch.run(first, check=False)
+    if budget > first:
+        lanes_on_torch.run(budget - first, check=False)
+    assert_same(rust, lanes_on_torch, f"seed {seed}, {mode} mode on {device}")
+    statuses = rust.lane_status()
+    return {s: statuses.count(s) for s in set(statuses)}
+
+
+def test_random_programs_fast_mode_small():
+    counts = differential(seed=1, n_programs=40, budget=150)
+    assert counts.get("halted") and counts.get("fault") and counts.get("running")  # all three outcomes occur
+
+
+@pytest.mark.parametrize("seed", [10, 11, 12, 13])
+def test_random_programs_fast_mode_1000_programs(seed):
+    """4 x 250 = 1,000 random programs x 64 lanes (16,000 lanes a machine)."""
+    counts = differential(seed=seed, n_programs=250, budget=200)
+    print(f"seed {seed}: 16,000 lanes equal; Rust lanes ended {counts}")
+
+
+def test_random_programs_neural_mode():
+    """Neural mode: every ALU operation of every lane through the trained cells, 8 programs x 64 lanes."""
+    counts = differential(seed=2, n_programs=8, budget=32, mode="neural", split=False)
+    assert sum(counts.values()) == 8 * LANES_PER_PROGRAM
+
+
+def test_every_alu_operation_in_neural_mode_on_edge_values():
+    """Each binary ALU form with edge-value operands, 64 lanes, the torch cells against the Rust ALU."""
+    from randprog import EDGE
+
+    ops = ("ADD", "SUB", "MUL", "DIV", "MOD", "AND", "OR", "XOR", "SHL", "SHR", "SAR")
+    source = "\n".join(f"{op} R{2 + i % 6}, R0, R1\nPUSH R{2 + i % 6}" for i, op in enumerate(ops))
+    source += "\nNOT R2, R0\nNEG R3, R0\nCMP R0, R1\nINC R1\nDEC R0\nHALT"
+    pairs = [(a, b) for a in EDGE[:8] for b in EDGE[:8]]
+    registers = {"R0": [a for a, _ in pairs], "R1": [b for _, b in pairs]}
+    rust, lanes_on_torch = CPU(source, lanes=64, memory_size=MEMORY), CPU(source, lanes=64, memory_size=MEMORY,
+                                                                         device="cpu", mode="neural")
+    for cpu in (rust, lanes_on_torch):
+        cpu.set_registers(**registers)
+        cpu.run()
+    assert_same(rust, lanes_on_torch, "edge values")
+
+
+def test_faults_raise_the_same_execution_error():
+    source = "MOV R0, 254\nSTR R0, [R0]\nHALT"
+    errors = []
+    for device in (None, "cpu"):
+        cpu = CPU(source, memory_size=MEMORY, device=device)
+        with pytest.raises(ExecutionError) as info:
+            cpu.run()
+        errors.append((str(info.value), cpu.pc, cpu.cycles, cpu.status, cpu.stop_detail))
+    assert errors[0] == errors[1] and errors[1][3] == "fault" and errors[1][2] == 1
+    bad_return = "MOV R0, 99\nPUSH R0\nRET"
+    messages = []
+    for device in (None, "cpu"):
+        with pytest.raises(ExecutionError) as info:
+            CPU(bad_return, device=device).run()
+        messages.append(str(info.value))
+    assert messages[0] == messages[1] and "jump to 99" in messages[1]
+
+
+def test_budgets_raise_cycle_budget_exceeded_and_keep_the_state():
+    source = "loop: INC R0\nJMP loop"
+    for device in (None, "cpu"):
+        cpu = CPU(source, lanes=3, device=device)
+        with pytest.raises(CycleBudgetExceeded) as info:
+            cpu.run(101)
+        assert info.value.running == 3 and cpu.registers["R0"] == 51 and cpu.cycles == 101
+
+
+def test_breakpoints_watchpoints_and_stepping_match_on_random_programs():
+    rng = np.random.default_rng(5)
+    seen = set()
+    for _ in range(24):
+        program = assemble(random_program_text(rng, MEMORY, max_length=16))
+        registers = random_register_values(rng, 8)
+        pair = [CPU(program, lanes=8, memory_size=MEMORY, trace_depth=0, device=d) for d in (None, "cpu")]
+        where = int(rng.integers(0, len(program)))
+        address, size = [(0, 64), (100, 4), (192, 64), (252, 4), (255, 1)][int(rng.integers(0, 5))]  # stack top too
+        read, write = [(False, True), (True, False), (True, True)][int(rng.integers(0, 3))]
+        for cpu in pair:
+            cpu.set_registers(**registers)
+            cpu.breakpoints.add(where)
+            cpu.watchpoints.add(address, size, read=read, write=write)
+        for round_ in range(6):  # run to a stop, resume over it, again
+            for cpu in pair:
+                cpu.run(60, check=False)
+            assert_same(*pair, f"round {round_} with a breakpoint at {where}, a watch (read {read}, write {write}) at {address}+{size}")
+            assert pair[0].stop_detail == pair[1].stop_detail
+            seen |= set(pair[1].lane_status())
+        raised = []
+        for cpu in pair:
+            try:
+                cpu.step(3)
+                raised.append(None)
+            except ExecutionError as exc:  # a lane that faulted: the same error from both
+                raised.append(str(exc))
+        assert raised[0] == raised[1]
+        assert_same(*pair, "after stepping")
+    assert {"breakpoint", "watchpoint", "fault", "halted"} <= seen  # the stops were exercised
+
+
+def test_trace_snapshot_restore_and_mode_switch_match():
+    from ncpu_nb.bench import LOOP
+
+    pair = [CPU(LOOP, lanes=4, memory_size=MEMORY, trace_depth=6, trace_lane=2, device=d) for d in (None, "cpu")]
+    for cpu in pair:
+        cpu.set_registers(R0=[3, 5, 7, 9])
+        cpu.step(4)
+    snaps = [cpu.snapshot() for cpu in pair]
+    for cpu in pair:
+        cpu.mode = "neural"
+        cpu.run()
+    assert [s.__dict__ for s in pair[0].trace] == [s.__dict__ for s in pair[1].trace]
+    assert_same(*pair, "after a mode switch")
+    for cpu, snap in zip(pair, snaps):
+        cpu.restore(snap)
+        cpu.mode = "fast"
+    assert [s.__dict__ for s in pair[0].trace] == [s.__dict__ for s in pair[1].trace]
+    assert_same(*pair, "after restore")
+    with pytest.raises(TypeError):
+        pair[1].restore(snaps[0])  # a Rust snapshot is refused by torch lanes, with a reason
+
+
+def test_loading_and_memory_edits_go_through_the_same_face():
+    source = ".data\nbuf: .word 5, 6\n.text\nLDR R0, [buf]\nLDR R1, [buf + 4]\nADD R2, R0, R1\nHALT"
+    pair = [CPU(source, lanes=2, memory_size=MEMORY, device=d) for d in (None, "cpu")]
+    for cpu in pair:
+        cpu.write_memory(4, (40).to_bytes(4, "little"), lane=1)
+        cpu.run()
+    assert [c.registers_array()[:, 2].tolist() for c in pair] == [[11, 45], [11, 45]]
+    for cpu in pair:
+        cpu.reset()
+        cpu.pc = 2
+        cpu.run()
+    assert_same(*pair, "after reset and a PC set")
+
+
+def test_an_unknown_device_is_refused_with_a_reason():
+    with pytest.raises(ValueError, match="torch device"):
+        CPU("HALT", device="no-such-device")
+    assert CPU("HALT").device is None and CPU("HALT", device="cpu").device == "cpu"
+
+
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="torch sees no GPU here")
+def test_on_the_gpu_fast_and_neural():
+    assert CPU("HALT", device="cuda")._exec.regs.is_cuda
+    differential(seed=20, n_programs=100, budget=200, device="cuda")
+    differential(seed=21, n_programs=16, budget=40, device="cuda", mode="neural", split=False)
