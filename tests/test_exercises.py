@@ -30,13 +30,13 @@ WRONG = {
     "11": {"patched_sum": 6, "patch_word": 0x3011000C},
     "13": {"floor_of_negative": -3, "sum_of_squares": "total = n * n"},
     "14": {"input_gradient": -6.0, "constant_gradient": -6.0},
-    "15": {"add_word": 0x8B010023, "flags_after_subs": "N"},
-    "16": {"hello_entry": 0x400000, "busybox_bss": 0},
-    "17": {"hello_syscalls": 1, "first_syscall_number": 64},
-    "18": {"distinct_words": "wc -w", "column_sum": "echo 12"},
-    "19": {"call_register": "x30", "first_read_of_vd_b": 0},
-    "20": {"check_calls": 1, "first_check_message": "1/3", "failures_writes": 1},
-    "21": {"remembered_greeting": "echo hi there", "interrupted_status": 0},
+    "16": {"add_word": 0x8B010023, "flags_after_subs": "N"},
+    "17": {"hello_entry": 0x400000, "busybox_bss": 0},
+    "18": {"hello_syscalls": 1, "first_syscall_number": 64},
+    "19": {"distinct_words": "wc -w", "column_sum": "echo 12"},
+    "20": {"call_register": "x30", "first_read_of_vd_b": 0},
+    "21": {"check_calls": 1, "first_check_message": "1/3", "failures_writes": 1},
+    "22": {"remembered_greeting": "echo hi there", "interrupted_status": 0},
 }
 
 
@@ -113,7 +113,7 @@ def test_a_program_that_does_not_assemble_is_a_row():
 
 
 def test_html_is_static_and_escaped():
-    result = chapter("18").check("distinct_words", "echo '<script>alert(1)</script>'")
+    result = chapter("19").check("distinct_words", "echo '<script>alert(1)</script>'")
     page = result._repr_html_()
     assert "<script>" not in page and "&lt;script&gt;" in page
     assert "<table>" in page and "expected / got" in page

@@ -1,4 +1,4 @@
-"""The exercises of chapters 15-21: the AArch64 machine, its Linux, BusyBox and the debugging tools."""
+"""The exercises of chapters 16-22: the AArch64 machine, its Linux, BusyBox and the debugging tools."""
 from __future__ import annotations
 
 from ncpu_nb.exercises.checker import Row, WrongKind, expect, exercise, integer, require, text
@@ -16,7 +16,7 @@ def c_program(name: str):
 
 # --- 09 · the ARM64 machine --------------------------------------------------------------------------
 
-@exercise("15", "add_word", "The 32-bit word of `add x3, x1, x2`")
+@exercise("16", "add_word", "The 32-bit word of `add x3, x1, x2`")
 def _(answer):
     from ncpu_nb.arm64 import Arm64Core
 
@@ -25,7 +25,7 @@ def _(answer):
             expect("the core disassembles it as", "add x3, x1, x2", Arm64Core.disassemble(word & 0xFFFFFFFF, 0))]
 
 
-@exercise("15", "flags_after_subs", "Which of N, Z, C, V are set after `subs x1, x1, #1` when x1 was 1?")
+@exercise("16", "flags_after_subs", "Which of N, Z, C, V are set after `subs x1, x1, #1` when x1 was 1?")
 def _(answer):
     from ncpu_nb.arm64 import Arm64Core
 
@@ -43,14 +43,14 @@ def _(answer):
 
 # --- 10 · loading an ELF -----------------------------------------------------------------------------
 
-@exercise("16", "hello_entry", "The entry point of the `hello` test program")
+@exercise("17", "hello_entry", "The entry point of the `hello` test program")
 def _(answer):
     import ncpu_nb
 
     return [expect("entry point", ncpu_nb.ElfFile.read(c_program("hello")).entry, integer(answer), show=hex_word)]
 
 
-@exercise("16", "busybox_bss", "Bytes of .bss in BusyBox's writable LOAD segment (memory size − file size)")
+@exercise("17", "busybox_bss", "Bytes of .bss in BusyBox's writable LOAD segment (memory size − file size)")
 def _(answer):
     import ncpu_nb
     from ncpu_nb.arm64 import busybox_path
@@ -69,12 +69,12 @@ def hello_log():
     return machine.syscall_log()
 
 
-@exercise("17", "hello_syscalls", "How many system calls does `hello` make, from start to exit?")
+@exercise("18", "hello_syscalls", "How many system calls does `hello` make, from start to exit?")
 def _(answer):
     return [expect("system calls", len(hello_log()), integer(answer))]
 
 
-@exercise("17", "first_syscall_number", "Which number is in x8 at hello's first `svc #0`?")
+@exercise("18", "first_syscall_number", "Which number is in x8 at hello's first `svc #0`?")
 def _(answer):
     first = hello_log()[0]
     return [expect(f"x8 (the number of {first.name})", first.number, integer(answer))]
@@ -99,7 +99,7 @@ def shell_rows(command, runs: list[tuple[str, str]]) -> list[Row]:
 WORDS = ["the quick brown fox jumps over the lazy dog\nthe dog sleeps\n", "a b a b a\nc\n"]
 
 
-@exercise("18", "distinct_words", "A pipeline that prints how many distinct words its standard input has")
+@exercise("19", "distinct_words", "A pipeline that prints how many distinct words its standard input has")
 def _(answer):
     return shell_rows(answer, [(words, str(len(set(words.split())))) for words in WORDS])
 
@@ -107,7 +107,7 @@ def _(answer):
 TABLES = ["x,y\n1,2\n3,4\n5,6\n", "name,score\nada,10\nbob,-3\n"]
 
 
-@exercise("18", "column_sum", "A command that prints the sum of the second column of a CSV (with a header) on stdin")
+@exercise("19", "column_sum", "A command that prints the sum of the second column of a CSV (with a header) on stdin")
 def _(answer):
     def total(csv: str) -> str:
         return str(sum(int(line.split(",")[1]) for line in csv.splitlines()[1:]))
@@ -117,7 +117,7 @@ def _(answer):
 
 # --- 13 · looking inside a run -----------------------------------------------------------------------
 
-@exercise("19", "call_register", "Run `hello` to main with a trace: the last `blr` in it jumps through which register?")
+@exercise("20", "call_register", "Run `hello` to main with a trace: the last `blr` in it jumps through which register?")
 def _(answer):
     import ncpu_nb
 
@@ -130,7 +130,7 @@ def _(answer):
                    text(answer, "a register's name, e.g. \"x0\"").lower(), show=str)]
 
 
-@exercise("19", "first_read_of_vd_b", "At which address is the instruction that first reads `vd_b` in float_math?")
+@exercise("20", "first_read_of_vd_b", "At which address is the instruction that first reads `vd_b` in float_math?")
 def _(answer):
     import ncpu_nb
 
@@ -155,17 +155,17 @@ def float_math_checks() -> list[str]:
     return messages
 
 
-@exercise("20", "check_calls", "With a breakpoint on `check`: how many times does float_math call it?")
+@exercise("21", "check_calls", "With a breakpoint on `check`: how many times does float_math call it?")
 def _(answer):
     return [expect("calls of check", len(float_math_checks()), integer(answer))]
 
 
-@exercise("20", "first_check_message", "At the first stop on `check`, which message does x1 point to?")
+@exercise("21", "first_check_message", "At the first stop on `check`, which message does x1 point to?")
 def _(answer):
     return [expect("message", float_math_checks()[0], text(answer, "the message, as text"))]
 
 
-@exercise("20", "failures_writes", "A write watchpoint on `failures`: how many times does a whole run stop there?")
+@exercise("21", "failures_writes", "A write watchpoint on `failures`: how many times does a whole run stop there?")
 def _(answer):
     import ncpu_nb
 
@@ -179,7 +179,7 @@ def _(answer):
 
 # --- 15 · the BusyBox terminal -----------------------------------------------------------------------
 
-@exercise("21", "remembered_greeting", "Lines after which `echo $greeting` in the same shell prints `hi there`")
+@exercise("22", "remembered_greeting", "Lines after which `echo $greeting` in the same shell prints `hi there`")
 def _(answer):
     import ncpu_nb
 
@@ -194,7 +194,7 @@ def _(answer):
     return [expect("what `echo $greeting` printed", "hi there", printed)]
 
 
-@exercise("21", "interrupted_status", "After Ctrl-C stops `yes > /dev/null`, which status does `echo status $?` print?")
+@exercise("22", "interrupted_status", "After Ctrl-C stops `yes > /dev/null`, which status does `echo status $?` print?")
 def _(answer):
     sigint = 2
     return [expect("status", 128 + sigint, integer(answer))]
