@@ -1,4 +1,8 @@
-"""A plain `pip install .` wheel carries the extension and the data folders inside the package."""
+"""A plain `pip install .` wheel carries the extension and the data folders inside the package, and
+installs and runs in a fresh virtual environment on a machine without Rust."""
+import os
+import re
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -7,13 +11,34 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+pytestmark = pytest.mark.slow  # builds the whole extension in release mode (cached after the first build)
+
+SMOKE = """
+import ncpu_nb
+from ncpu_nb import resources
+assert resources.data_dir("programs").is_relative_to(resources.PACKAGE / "data"), resources.data_dir("programs")
+for mode in ("fast", "neural"):
+    cpu = ncpu_nb.CPU(ncpu_nb.load_program("gcd"), mode=mode)
+    cpu.run()
+    assert cpu.halted, mode
+result = ncpu_nb.busybox("echo", "hi")
+assert (result.stdout, result.exit_code) == ("hi\\n", 0), result
+page = ncpu_nb.CPU(ncpu_nb.load_program("gcd")).debugger().static_html()
+assert "<script" not in page and "R0" in page
+print("smoke ok")
+"""
 
 
-@pytest.mark.slow  # builds the whole extension in release mode
-def test_wheel_contains_extension_and_data_and_runs_from_an_unpacked_copy(tmp_path):
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("wheel")
     subprocess.run([sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps", "--no-build-isolation",
-                    "--quiet", "-w", str(tmp_path)], check=True)
-    (wheel,) = tmp_path.glob("ncpu_nb-*.whl")
+                    "--quiet", "-w", str(out)], check=True)
+    (built,) = out.glob("ncpu_nb-*.whl")
+    return built
+
+
+def test_wheel_contains_extension_and_data_and_runs_from_an_unpacked_copy(wheel, tmp_path):
     assert "abi3" in wheel.name  # one build serves every Python >= 3.10
     names = zipfile.ZipFile(wheel).namelist()
     assert any(n.startswith("ncpu_nb/_metal") for n in names)
@@ -25,6 +50,12 @@ def test_wheel_contains_extension_and_data_and_runs_from_an_unpacked_copy(tmp_pa
 
     site = tmp_path / "site"
     zipfile.ZipFile(wheel).extractall(site)
+    # The wheel is tagged linux_x86_64: it runs where the C library is at least as new as the newest
+    # symbol version the extension asks for. Colab and Ubuntu 22.04 have glibc 2.35.
+    (extension,) = (site / "ncpu_nb").glob("_metal*.so")
+    symbols = subprocess.run(["objdump", "-T", str(extension)], capture_output=True, text=True, check=True).stdout
+    needed = max(tuple(map(int, v.split("."))) for v in re.findall(r"GLIBC_(\d+\.\d+)", symbols))
+    assert needed <= (2, 35), f"the extension needs glibc {needed}: newer than Colab's 2.35"
     probe = ("import ncpu_nb, ncpu_nb.resources as r; "
              "assert r.data_dir('programs').is_relative_to(r.PACKAGE / 'data'); "
              "cpu = ncpu_nb.CPU(ncpu_nb.load_program('gcd')); cpu.run(); print(cpu.halted)")
@@ -32,3 +63,26 @@ def test_wheel_contains_extension_and_data_and_runs_from_an_unpacked_copy(tmp_pa
                          capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "True"
+
+
+def test_the_wheel_installs_and_runs_in_a_fresh_venv_without_cargo(wheel, tmp_path):
+    """As on a hosted notebook: pip installs the wheel (no Rust toolchain anywhere on PATH), then the
+    package runs both nCPU modes, BusyBox and a debugger's static view, and a chapter runs under nbmake."""
+    venv = tmp_path / "fresh"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    cargo = shutil.which("cargo")
+    path = os.pathsep.join(p for p in os.environ["PATH"].split(os.pathsep)
+                           if not (cargo and Path(p) == Path(cargo).parent))
+    env = {**os.environ, "PATH": f"{venv / 'bin'}{os.pathsep}{path}", "VIRTUAL_ENV": str(venv)}
+    env.pop("PYTHONPATH", None)
+    assert shutil.which("cargo", path=env["PATH"]) is None
+    subprocess.run([venv / "bin" / "python", "-m", "pip", "install", "--quiet", str(wheel), "nbmake", "pytest",
+                    "ipykernel"], check=True, env=env, cwd=tmp_path)
+    smoke = subprocess.run([venv / "bin" / "python", "-c", SMOKE], env=env, cwd=tmp_path, capture_output=True,
+                           text=True)
+    assert smoke.returncode == 0 and smoke.stdout.strip() == "smoke ok", smoke.stderr
+    chapter = tmp_path / "01_the_ncpu_isa.ipynb"  # a copy: nothing of the checkout on the kernel's path
+    shutil.copy(ROOT / "notebooks" / chapter.name, chapter)
+    run = subprocess.run([venv / "bin" / "python", "-m", "pytest", "--nbmake", "-q", "-p", "no:cacheprovider",
+                          str(chapter)], env=env, cwd=tmp_path, capture_output=True, text=True)
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-2000:]
