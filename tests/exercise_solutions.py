@@ -24,6 +24,7 @@ done:
     "08": {"sequence_examples": 5, "triangular_loop": "MOV R1, 0\nloop:\nCMP R0, 0\nJLE done\nADD R1, R1, R0\nSUB R0, R0, 1\nJMP loop\ndone:\nHALT"},
     "09": {"explode_gradient": 16 * 1.7 ** 15, "no_path_register": "R1"},
     "10": {"array_gradient": 8.0, "find_array": [4, -7, 2]},
+    "12": {"or_as_add": 0.1356, "shortest_fixed": "ADD R2, R0, R1\nMUL R2, R2, R0\nSUB R2, R2, R1\nHALT"},
     "13": {"add_word": 0x8B020023, "flags_after_subs": "ZC"},
     "14": {"hello_entry": 0x400580, "busybox_bss": 28912},
     "15": {"hello_syscalls": 15, "first_syscall_number": 214},

@@ -27,6 +27,7 @@ WRONG = {
     "08": {"sequence_examples": 7, "triangular_loop": "MUL R1, R0, R0\nADD R1, R1, R0\nSHR R1, R1, 1\nHALT"},
     "09": {"explode_gradient": 16 * 1.7, "no_path_register": "R0"},
     "10": {"array_gradient": 4.0, "find_array": [4, 7, 2]},
+    "12": {"or_as_add": 0.5, "shortest_fixed": "ADD R2, R0, R1\nMUL R2, R2, R0\nMOV R3, R1\nSUB R2, R2, R3\nHALT"},
     "13": {"add_word": 0x8B010023, "flags_after_subs": "N"},
     "14": {"hello_entry": 0x400000, "busybox_bss": 0},
     "15": {"hello_syscalls": 1, "first_syscall_number": 64},

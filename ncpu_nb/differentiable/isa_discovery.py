@@ -93,7 +93,7 @@ class ISAResult:
     ops          the k learned ops (LearnedOp), snapped to their likeliest circuits
     recovered    reference symbol -> whether some learned op agrees with it on >= 99 % of the grid
     programs     one TargetProgram per benchmark target
-    history      per step: "loss" (the softmin fit), "entropy" (mean entropy of the ops' mixtures, nats),
+    history      per step: "loss" (the softmin fit), "entropy" (mean entropy of the ops' mixtures at that step's temperature, nats),
                  "cost" (each op's expected circuit cost), "area" (the area term)
     """
 
@@ -245,9 +245,8 @@ class ISADiscovery:
             loss.backward()
             optimizer.step()
             with torch.no_grad():
-                plain = torch.softmax(logits, 1)
                 history["loss"].append(error.min(0).values.mean().item())
-                history["entropy"].append(-(plain * plain.clamp_min(1e-30).log()).sum(1).mean().item())
+                history["entropy"].append(-(mixture * mixture.clamp_min(1e-30).log()).sum(1).mean().item())
                 history["cost"].append(op_cost.tolist())
                 history["area"].append(area.item())
             if bar is not None:
