@@ -28,6 +28,7 @@ _LAZY = {
     "DifferentiableEngine": "ncpu_nb.differentiable.engine", "SoftProgram": "ncpu_nb.differentiable.soft_program",
     "ProgramOptimizer": "ncpu_nb.differentiable.optimizer",
     "plot_gradient_flow": "ncpu_nb.differentiable.gradient_flow",
+    "ISADiscovery": "ncpu_nb.differentiable.isa_discovery",
     "Synthesizer": "ncpu_nb.synthesis.synthesizer", "SynthesisSpec": "ncpu_nb.synthesis.spec",
     **dict.fromkeys(["compile_python", "CompiledPython"], "ncpu_nb.compiler.compiled"),
     **dict.fromkeys(["CodeToISAParser", "ExecutionLoss"], "ncpu_nb.compiler.execution_loss"),

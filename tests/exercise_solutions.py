@@ -25,6 +25,7 @@ done:
     "09": {"explode_gradient": 16 * 1.7 ** 15, "no_path_register": "R1"},
     "10": {"array_gradient": 8.0, "find_array": [4, -7, 2]},
     "11": {"patched_sum": 21, "patch_word": 0x3111000C},
+    "12": {"or_as_add": 0.1356, "shortest_fixed": "ADD R2, R0, R1\nMUL R2, R2, R0\nSUB R2, R2, R1\nHALT"},
     "13": {"floor_of_negative": -4,
            "sum_of_squares": "total = 0\nfor i in range(1, n + 1):\n    total += i * i\n"},
     "14": {"input_gradient": -30.0, "constant_gradient": -12.0},

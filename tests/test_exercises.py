@@ -28,6 +28,7 @@ WRONG = {
     "09": {"explode_gradient": 16 * 1.7, "no_path_register": "R0"},
     "10": {"array_gradient": 4.0, "find_array": [4, 7, 2]},
     "11": {"patched_sum": 6, "patch_word": 0x3011000C},
+    "12": {"or_as_add": 0.5, "shortest_fixed": "ADD R2, R0, R1\nMUL R2, R2, R0\nMOV R3, R1\nSUB R2, R2, R3\nHALT"},
     "13": {"floor_of_negative": -3, "sum_of_squares": "total = n * n"},
     "14": {"input_gradient": -6.0, "constant_gradient": -6.0},
     "16": {"add_word": 0x8B010023, "flags_after_subs": "N"},
