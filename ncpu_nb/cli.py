@@ -133,8 +133,17 @@ def cmd_bench(args) -> int:
     return 0
 
 
-def _stop_ray(args) -> None:
-    if args.ray:  # only then was ncpu_nb.sweeps (and Ray) imported
+def _ray_was_running(args) -> bool:
+    if not args.ray:
+        return False
+    from ncpu_nb.sweeps import running
+
+    return running()
+
+
+def _stop_ray(args, was_running: bool) -> None:
+    """Stop a local Ray this command started (one that ran before it, e.g. in a notebook, keeps running)."""
+    if args.ray and not was_running:
         from ncpu_nb.sweeps import shutdown
 
         shutdown()
@@ -151,10 +160,11 @@ def cmd_verify(args) -> int:
 
     from ncpu_nb.verification import verify
 
+    was_running = _ray_was_running(args)
     try:
         report = verify(full=args.full, progress=not args.json, device=args.device, ray=args.ray)
     finally:
-        _stop_ray(args)
+        _stop_ray(args, was_running)
     if args.json:
         print(json.dumps({"exact": report.exact, "checks": [
             {"check": c.what, "domain": c.domain, "cases": c.cases, "torch_cases": c.torch_cases,
@@ -211,12 +221,13 @@ def cmd_synth_bench(args) -> int:
         directory = args.dir or (bench.suite_directory(args.suite) if args.suite else None)
     except KeyError as exc:
         raise NcpuError(exc.args[0]) from None
+    was_running = _ray_was_running(args)
     try:
         outcomes = bench.run(directory, names=args.task, limit=args.limit, time_limit=args.time_limit,
                              methods=methods, ablation=args.ablation, progress=not args.json, ray=args.ray,
                              turn_steps=args.turn_steps)
     finally:
-        _stop_ray(args)
+        _stop_ray(args, was_running)
     print(bench.as_json(outcomes, args.ablation) if args.json
           else bench.format_report(outcomes, args.ablation, methods))
     return 0

@@ -57,6 +57,13 @@ def connect(address: str | bool | None = LOCAL, num_cpus: int | None = None, run
     return ray
 
 
+def running() -> bool:
+    """Whether Ray is initialized in this process (without importing it when it is not loaded)."""
+    import sys
+
+    return "ray" in sys.modules and sys.modules["ray"].is_initialized()
+
+
 def shutdown() -> None:
     """Stop the Ray that `connect` started in this process (a joined cluster keeps running)."""
     global _started_here
@@ -84,9 +91,11 @@ def sweep(fn, items, *, ray=None, desc: str = "sweep", progress: bool = True, nu
     progress   a tqdm bar of finished items (a widget in a notebook)
     """
     items = list(items)
+    local = ray is None or ray is False
+    r = None if local else connect(ray)  # before the bar: a missing Ray fails with nothing drawn
     bar = _bar(len(items), desc, progress)
     try:
-        if ray is None or ray is False:
+        if local:
             results = []
             for index, item in enumerate(items):
                 results.append(fn(item))
@@ -94,7 +103,6 @@ def sweep(fn, items, *, ray=None, desc: str = "sweep", progress: bool = True, nu
                     on_result(index, results[-1])
                 bar.update(1)
             return results
-        r = connect(ray)
         remote = r.remote(num_cpus=num_cpus, num_gpus=num_gpus)(fn)
         refs = [remote.remote(item) for item in items]
         index_of = {ref: i for i, ref in enumerate(refs)}
