@@ -17,7 +17,7 @@ __all__ = ["chapter", "chapters", "Chapter", "Exercise", "ExerciseResult", "Row"
 
 
 def chapter(number: str) -> Chapter:
-    """The exercises of chapter `number` ("00" to "22")."""
+    """The exercises of chapter `number` ("00" to "23")."""
     number = f"{int(number):02d}"
     if number not in REGISTRY:
         raise KeyError(f"no exercises for chapter {number}; chapters: {', '.join(sorted(REGISTRY))}")
