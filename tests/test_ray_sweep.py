@@ -135,3 +135,31 @@ def test_cli_synth_bench_with_ray_prints_the_local_json(local_ray, capsys):
     assert local_ray.is_initialized()
     drop = lambda t: {k: v for k, v in t.items() if k != "seconds"}  # noqa: E731
     assert [drop(t) for t in on_ray["tasks"]] == [drop(t) for t in local["tasks"]]
+
+
+def test_turn_steps_make_gradient_search_independent_of_the_clock(monkeypatch):
+    """What lets a busy Ray worker give the local answer: with turn_steps, a clock running 5 times
+    faster (a machine 5 times slower) takes the same steps to the same program. (Without turn_steps
+    it does not: turns of 0.25 s x the length interleave the lengths differently, and on max the
+    faster clock ends with a longer program.)"""
+    import time
+
+    from ncpu_nb.synthesis import gradient_search
+    from ncpu_nb.synthesis.gradient_search import GradientSearch
+    from ncpu_nb.synthesis.spec import SynthesisSpec
+    from ncpu_nb.synthesis.synth_bench import task_files
+
+    spec = SynthesisSpec.from_json(task_files(names=["max"])[0])
+
+    def search(speed):
+        class Clock:
+            @staticmethod
+            def perf_counter():
+                return time.perf_counter() * speed
+
+        monkeypatch.setattr(gradient_search, "time", Clock)
+        text, stats = GradientSearch(turn_steps=20).search(spec, Clock.perf_counter() + 60 * speed)
+        return text, stats.steps, stats.restarts, stats.successes, stats.losses
+
+    normal, slow = search(1.0), search(5.0)
+    assert normal[0] is not None and normal == slow
