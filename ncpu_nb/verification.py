@@ -171,5 +171,7 @@ def verify(full: bool = False, progress: bool = True, seed: int = 0, device: str
     if unknown:
         raise ValueError(f"unknown operation {unknown[0]!r}; choose from {', '.join(ALU_NAMES)}")
     jobs = [None] + [(op, full, seed, device, random_pairs) for op in ops]
-    parts = sweep(_job, jobs, ray=ray, desc="verifying", progress=progress, num_gpus=0)
+    # A Ray task that asks for no GPU sees none: with cuda, four tasks share each GPU.
+    gpus = 0.25 if ray and str(device).startswith("cuda") else 0
+    parts = sweep(_job, jobs, ray=ray, desc="verifying", progress=progress, num_gpus=gpus)
     return VerifyReport(check for part in parts for check in part)
