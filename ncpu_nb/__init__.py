@@ -62,12 +62,13 @@ def __dir__() -> list[str]:
     return sorted(set(globals()) | set(__all__) | set(_SUBPACKAGES))
 
 
-def verify(full: bool = False, progress: bool = True, device: str = "cpu"):
+def verify(full: bool = False, progress: bool = True, device: str = "cpu", **options):
     """Check the neural ALU: every trained cell on its whole domain, every operation against fast mode.
-    Returns a report (a table in a notebook); `report.exact` is True only if nothing mismatched."""
+    Returns a report (a table in a notebook); `report.exact` is True only if nothing mismatched.
+    `options`: ops, random_pairs, seed, ray (see `ncpu_nb.verification.verify`)."""
     from ncpu_nb.verification import verify as run_verification  # imports torch: only when asked
 
-    return run_verification(full=full, progress=progress, device=device)
+    return run_verification(full=full, progress=progress, device=device, **options)
 
 
 def isa_reference() -> ISAReference:

@@ -133,12 +133,38 @@ def cmd_bench(args) -> int:
     return 0
 
 
+def _ray_was_running(args) -> bool:
+    if not args.ray:
+        return False
+    from ncpu_nb.sweeps import running
+
+    return running()
+
+
+def _stop_ray(args, was_running: bool) -> None:
+    """Stop a local Ray this command started (one that ran before it, e.g. in a notebook, keeps running)."""
+    if args.ray and not was_running:
+        from ncpu_nb.sweeps import shutdown
+
+        shutdown()
+
+
+def _add_ray_option(p, what: str) -> None:
+    p.add_argument("--ray", nargs="?", const="local", metavar="ADDRESS",
+                   help=f"run {what} as Ray tasks: alone, on a local Ray started on this machine; with an "
+                        "address (auto, ray://host:10001), on that cluster (needs the ray extra)")
+
+
 def cmd_verify(args) -> int:
     import json
 
     from ncpu_nb.verification import verify
 
-    report = verify(full=args.full, progress=not args.json, device=args.device)
+    was_running = _ray_was_running(args)
+    try:
+        report = verify(full=args.full, progress=not args.json, device=args.device, ray=args.ray)
+    finally:
+        _stop_ray(args, was_running)
     if args.json:
         print(json.dumps({"exact": report.exact, "checks": [
             {"check": c.what, "domain": c.domain, "cases": c.cases, "torch_cases": c.torch_cases,
@@ -186,6 +212,8 @@ def cmd_synth_bench(args) -> int:
     if args.dir and args.suite:
         raise NcpuError("give --dir or --suite, not both")
     if args.suite == "text":  # the text machine's tasks are string pairs, searched by its own solver
+        if args.ray:
+            raise NcpuError("--ray runs the register and memory suites; the text suite runs here only")
         if args.gradient_only or args.ablation:
             raise NcpuError("--suite text has no gradient search: its transforms are found by enumeration")
         return cmd_text_bench(args)
@@ -193,8 +221,13 @@ def cmd_synth_bench(args) -> int:
         directory = args.dir or (bench.suite_directory(args.suite) if args.suite else None)
     except KeyError as exc:
         raise NcpuError(exc.args[0]) from None
-    outcomes = bench.run(directory, names=args.task, limit=args.limit, time_limit=args.time_limit,
-                         methods=methods, ablation=args.ablation, progress=not args.json)
+    was_running = _ray_was_running(args)
+    try:
+        outcomes = bench.run(directory, names=args.task, limit=args.limit, time_limit=args.time_limit,
+                             methods=methods, ablation=args.ablation, progress=not args.json, ray=args.ray,
+                             turn_steps=args.turn_steps)
+    finally:
+        _stop_ray(args, was_running)
     print(bench.as_json(outcomes, args.ablation) if args.json
           else bench.format_report(outcomes, args.ablation, methods))
     return 0
@@ -489,6 +522,7 @@ def _fill_verify(p) -> None:
     p.add_argument("--full", action="store_true", help="check every pair through the torch wiring too, "
                                                        "MUL, DIV and MOD included (slower)")
     p.add_argument("--device", default="cpu", help="where the torch wiring runs: cpu (default) or cuda")
+    _add_ray_option(p, "the operations (one task per operation; the cells are one more)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_verify)
 
@@ -510,6 +544,10 @@ def _fill_synth_bench(p) -> None:
     p.add_argument("--gradient-only", action="store_true", help="gradient descent alone, no portfolio")
     p.add_argument("--ablation", choices=["random"],
                    help="random: gradient descent's sampler alone with learning rate 0 (does the gradient help?)")
+    p.add_argument("--turn-steps", type=_parse_positive, metavar="N",
+                   help="gradient descent's turns take N steps x the length instead of seconds: the same answers "
+                        "on any machine, within the time limit")
+    _add_ray_option(p, "the tasks (one task each)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_synth_bench)
 

@@ -12,6 +12,10 @@ Why that suffices: each operation is a fixed wiring of cells (no data-dependent 
 what the cells compute), and each cell is right on every input it can ever receive, so by induction
 over the wiring every gate output is right for every operand pair — all 2^64 of them. The operand
 tests check the wiring itself.
+
+The work splits by operation: each operation's random operands come from its own generator, seeded
+by (seed, the operation's index), so `verify(ray=True)` (`ncpu-nb verify --ray`) runs one Ray task per
+operation (and one for the cells) and gets the same report as the run in this process.
 """
 from __future__ import annotations
 
@@ -21,7 +25,6 @@ from html import escape
 
 import numpy as np
 import torch
-from tqdm.auto import tqdm
 
 from ncpu_nb import html
 from ncpu_nb.ncpu.neural_cells import CELLS
@@ -33,6 +36,7 @@ EDGE = [0, 1, 2, 3, 7, 31, 32, 33, 255, 256, 0xFFFF, 0x10000, 0x55555555, 0xAAAA
         0x80000000, 0x80000001, 0xFFFFFFE0, 0xFFFFFFFE, 0xFFFFFFFF]
 SLOW = {"mul": 50_000, "div": 10_000, "mod": 10_000}  # torch pairs per set for the costly operations (quick)
 CHUNK = 16_384
+RANDOM_PAIRS = 1_000_000
 
 
 @dataclass(frozen=True)
@@ -106,8 +110,8 @@ def _compare(alu: NeuralALU, op: str, a: np.ndarray, b: np.ndarray, torch_limit:
     return int(wrong.sum())
 
 
-def operand_sets(op: str, rng: np.random.Generator):
-    """(name, description, a, b) operand sets for one operation."""
+def operand_sets(op: str, rng: np.random.Generator, random_pairs: int = None):
+    """(name, description, a, b) operand sets for one operation; the last has `random_pairs` random pairs."""
     e = np.array(EDGE, dtype=np.uint64)
     yield "edge", f"all pairs of {len(EDGE)} edge values", np.repeat(e, len(e)), np.tile(e, len(e))
     x, y = np.meshgrid(np.arange(256, dtype=np.uint64), np.arange(256, dtype=np.uint64))
@@ -120,27 +124,54 @@ def operand_sets(op: str, rng: np.random.Generator):
                                   np.array([100, 2**31 - 1, 2**31, 2**32 - 1, 2**32 - 32], dtype=np.uint64)])
         yield ("amounts", f"every amount 0..33 and 5 out-of-range ones x {len(patterns)} patterns",
                np.repeat(patterns, len(amounts)), np.tile(amounts, len(patterns)))
-    n = 1_000_000
+    n = RANDOM_PAIRS if random_pairs is None else random_pairs
     yield "random", f"{n:,} random 32-bit pairs", rng.integers(0, 2**32, n, np.uint64), \
         rng.integers(0, 2**32, n, np.uint64)
 
 
-def verify(full: bool = False, progress: bool = True, seed: int = 0, device: str = "cpu") -> VerifyReport:
-    """Check every cell exhaustively and every operation against fast mode (see the module doc).
-    `device` runs the torch wiring there ("cuda": a GPU makes `full` quick)."""
-    alu = NeuralALU(device=device)  # first: a device this host lacks fails before any work
-    report, rng = VerifyReport(), np.random.default_rng(seed)
+def _cells(_=None) -> list[Check]:
+    checks = []
     for name, spec in CELLS.items():
         t0 = time.perf_counter()
         right, total = load_cell(name).check()
-        report.append(Check(f"cell {name}", f"all {total} patterns of {len(spec.inputs)} input bits", total,
+        checks.append(Check(f"cell {name}", f"all {total} patterns of {len(spec.inputs)} input bits", total,
                             total - right, time.perf_counter() - t0, total))
-    ops = tqdm(ALU_NAMES, desc="verifying operations", disable=not progress)
-    for op in ops:
-        for label, domain, a, b in operand_sets(op, rng):
-            t0 = time.perf_counter()
-            limit = len(a) if full or op not in SLOW else SLOW[op]
-            with torch.no_grad():
-                bad = _compare(alu, op, a, b, limit)
-            report.append(Check(f"{op} {label}", domain, len(a), bad, time.perf_counter() - t0, min(limit, len(a))))
-    return report
+    return checks
+
+
+def _operation(job: tuple) -> list[Check]:
+    """The checks of one operation: job is (op, full, seed, device, random_pairs)."""
+    op, full, seed, device, random_pairs = job
+    alu, checks = NeuralALU(device=device), []
+    rng = np.random.default_rng([seed, ALU_NAMES.index(op)])  # its own stream: the same wherever it runs
+    for label, domain, a, b in operand_sets(op, rng, random_pairs):
+        t0 = time.perf_counter()
+        limit = len(a) if full or op not in SLOW else SLOW[op]
+        with torch.no_grad():
+            bad = _compare(alu, op, a, b, limit)
+        checks.append(Check(f"{op} {label}", domain, len(a), bad, time.perf_counter() - t0, min(limit, len(a))))
+    return checks
+
+
+def _job(job):
+    return _cells() if job is None else _operation(job)
+
+
+def verify(full: bool = False, progress: bool = True, seed: int = 0, device: str = "cpu", *, ops=None,
+           random_pairs: int = RANDOM_PAIRS, ray=None) -> VerifyReport:
+    """Check every cell exhaustively and every operation against fast mode (see the module doc).
+    `device` runs the torch wiring there ("cuda": a GPU makes `full` quick). `ops` checks only those
+    operations, `random_pairs` sets the size of each random set (a reduced run). `ray` (True,
+    "local" or a cluster address) runs the cells and each operation as Ray tasks (`ncpu_nb.sweeps`)."""
+    from ncpu_nb.sweeps import sweep
+
+    NeuralALU(device=device)  # first: a device this host lacks fails before any work
+    ops = list(ALU_NAMES if ops is None else ops)
+    unknown = [op for op in ops if op not in ALU_NAMES]
+    if unknown:
+        raise ValueError(f"unknown operation {unknown[0]!r}; choose from {', '.join(ALU_NAMES)}")
+    jobs = [None] + [(op, full, seed, device, random_pairs) for op in ops]
+    # A Ray task that asks for no GPU sees none: with cuda, four tasks share each GPU.
+    gpus = 0.25 if ray and str(device).startswith("cuda") else 0
+    parts = sweep(_job, jobs, ray=ray, desc="verifying", progress=progress, num_gpus=gpus)
+    return VerifyReport(check for part in parts for check in part)

@@ -422,12 +422,17 @@ class GradientSearch:
     length_cost  weight of the length penalty
     t_start, t_end, t_decay   sampling temperature: t_start * t_decay**age, never below t_end
     turn         seconds per turn of each program length, times the length
+    turn_steps   if set, a turn is this many steps times the length instead of `turn` seconds: the
+                 search then takes the same steps on any machine (deterministic for its seed) and
+                 only the overall deadline depends on speed
     imitation    weight of the elite's log-likelihood (0: off)
     """
 
     def __init__(self, lanes: int = 16, lr: float = 0.3, patience: int = 60, length_cost: float = 1e-3,
                  decode_every: int = 2, t_start: float = 2.0, t_end: float = 0.7, t_decay: float = 0.97,
-                 turn: float = 0.25, imitation: float = 0.0, progress_ratio: float = 0.01, seed: int = 0):
+                 turn: float = 0.25, imitation: float = 0.0, progress_ratio: float = 0.01, seed: int = 0,
+                 turn_steps: int | None = None):
+        self.turn_steps = turn_steps
         self.turn, self.imitation, self.progress_ratio = turn, imitation, progress_ratio
         self.lanes, self.lr, self.patience, self.length_cost = lanes, lr, patience, length_cost
         self.decode_every, self.seed = decode_every, seed
@@ -448,7 +453,10 @@ class GradientSearch:
         while time.perf_counter() < deadline:  # round robin, longer programs get longer turns
             for group in groups:
                 until = min(deadline, time.perf_counter() + self.turn * group.soft.length)
-                found = self._advance(group, until, stats, progress, start, record_gradients)
+                last_step = None if self.turn_steps is None else group.step + self.turn_steps * group.soft.length
+                if last_step is not None:
+                    until = deadline
+                found = self._advance(group, until, stats, progress, start, record_gradients, last_step)
                 if found is not None:
                     return found, stats
                 if time.perf_counter() >= deadline:
@@ -469,10 +477,10 @@ class GradientSearch:
                     return text, int(solved.sum())
         return None
 
-    def _advance(self, group, until, stats, progress, start, record_gradients):
+    def _advance(self, group, until, stats, progress, start, record_gradients, last_step=None):
         soft, adam = group.soft, group.adam
         params = list(soft.logits.values())
-        while time.perf_counter() < until:
+        while time.perf_counter() < until and (last_step is None or group.step < last_step):
             group.step += 1
             stats.steps += 1
             age, best, stale = group.age, group.best, group.stale

@@ -34,6 +34,7 @@ class TaskOutcome:
     restart_successes: int
     length: int
     gradient_solved: bool  # gradient descent's own program passed the held-out examples (reported or not)
+    program: str | None = None  # the reported program's source
 
 
 def default_directory():
@@ -72,33 +73,37 @@ ABLATIONS = {"random": "gradient descent's sampler with learning rate 0: its dis
                        "starts (restarts still re-draw them), so whatever it solves it solves by random sampling"}
 
 
+def run_task(job: tuple) -> TaskOutcome:
+    """One task: job is (path of its spec, time_limit, methods, ablation, turn_steps). A module-level
+    function of its job alone, so `sweeps.sweep` can run it here or as a Ray task."""
+    path, time_limit, methods, ablation, turn_steps = job
+    gradient = GradientSearch(lr=0.0, turn_steps=turn_steps) if ablation else GradientSearch(turn_steps=turn_steps)
+    synthesizer = Synthesizer(methods=("gradient",) if ablation else methods, gradient=gradient)
+    spec = SynthesisSpec.from_json(path)
+    result = synthesizer.synthesize(spec, time_limit=time_limit)
+    by_gradient = [program for method, program in result.fits if method == "gradient"]
+    return TaskOutcome(spec.name, spec.category, result.solved, result.method, result.seconds,
+                       result.held_out, result.restarts, result.restart_successes,
+                       len(result.program) - 1 if result.program else 0,
+                       bool(by_gradient) and bool(passing(by_gradient[0], spec.held_out,
+                                                          width=spec.memory_width).all()),
+                       result.program.source if result.program else None)
+
+
 def run(directory=None, *, names=None, limit=None, time_limit=None, methods=METHODS, ablation=None,
-        progress=None) -> list[TaskOutcome]:
+        progress=None, ray=None, turn_steps=None) -> list[TaskOutcome]:
     """Run the benchmark; `limit` keeps the first n tasks, `time_limit` overrides each task's.
-    `ablation` "random" runs gradient descent's sampler alone with learning rate 0 (see ABLATIONS)."""
+    `ablation` "random" runs gradient descent's sampler alone with learning rate 0 (see ABLATIONS).
+    `ray` (True, "local" or a cluster address) runs the tasks as Ray tasks (see `ncpu_nb.sweeps`).
+    `turn_steps` makes gradient descent's turns a number of steps rather than seconds, so that
+    its answers are the same however fast (or shared) the machine is, within the time limit."""
+    from ncpu_nb.sweeps import sweep
+
     if ablation is not None and ablation not in ABLATIONS:
         raise ValueError(f"unknown ablation {ablation!r}; choose from {', '.join(ABLATIONS)}")
     files = task_files(directory, names)[:limit]
-    outcomes = []
-    iterator = files
-    if progress:
-        from tqdm.auto import tqdm
-
-        iterator = tqdm(files, desc="synth-bench", unit="task")
-    synthesizer = Synthesizer(methods=methods) if ablation is None else \
-        Synthesizer(methods=("gradient",), gradient=GradientSearch(lr=0.0))
-    for path in iterator:
-        spec = SynthesisSpec.from_json(path)
-        result = synthesizer.synthesize(spec, time_limit=time_limit)
-        by_gradient = [program for method, program in result.fits if method == "gradient"]
-        outcomes.append(TaskOutcome(spec.name, spec.category, result.solved, result.method, result.seconds,
-                                    result.held_out, result.restarts, result.restart_successes,
-                                    len(result.program) - 1 if result.program else 0,
-                                    bool(by_gradient) and bool(passing(by_gradient[0], spec.held_out,
-                                                                       width=spec.memory_width).all())))
-        if progress:
-            iterator.set_postfix(solved=sum(o.solved for o in outcomes))
-    return outcomes
+    jobs = [(str(path), time_limit, tuple(methods), ablation, turn_steps) for path in files]
+    return sweep(run_task, jobs, ray=ray, desc="synth-bench", progress=bool(progress))
 
 
 def totals(outcomes: list[TaskOutcome]) -> dict:
