@@ -6,33 +6,11 @@ import pytest
 import torch
 from torch import nn
 
-from ncpu_nb.coprocessor.alu_coprocessor import (NOTHING, RESULT_CHARS, ALUCoprocessor, CoprocessorConfig,
+from ncpu_nb.coprocessor.alu_coprocessor import (NOTHING, RESULT_CHARS, CoprocessorConfig, hand_set,
                                                  inject_ncpu_coprocessor)
-from ncpu_nb.coprocessor.arithmetic_text import (OPS, ROLES, STOI, answer_text, encode, held_out, make_batch,
+from ncpu_nb.coprocessor.arithmetic_text import (OPS, ROLES, STOI, answer_text, encode, held_out,
                                                  problem_text, roles, held_out_problems, training_problems)
 from ncpu_nb.coprocessor.experiment import RunConfig, build, compare, train
-
-D = 4 + 10 + 5 + 1  # hand-made hidden states: role one-hot, digit one-hot, op one-hot, a constant 1
-
-
-def hand_made(problems, gate_bias: float):
-    """A coprocessor whose decoders read hidden states laid out by hand, and those states."""
-    cop = ALUCoprocessor(CoprocessorConfig(D))
-    with torch.no_grad():
-        for head, lo, n in ((cop.role_head, 0, 4), (cop.digit_head, 4, 10), (cop.op_head, 14, 5)):
-            head.weight.zero_(), head.bias.zero_()
-            head.weight[:, lo:lo + n] = 20 * torch.eye(n)
-        cop.gate.weight.zero_(), cop.gate.bias.fill_(gate_bias)
-    batch = make_batch(problems)
-    h = torch.zeros(*batch.tokens.shape, D)
-    for i, (tokens, role) in enumerate(zip(batch.tokens, batch.roles)):
-        for t, (tok, r) in enumerate(zip(tokens, role)):
-            h[i, t, r] = 1
-            if tok < 10:
-                h[i, t, 4 + tok] = 1
-            h[i, t, 14 + batch.ops[i]] = 1
-            h[i, t, -1] = 1
-    return cop, h, batch
 
 
 def test_the_split_and_the_labels():
@@ -47,7 +25,7 @@ def test_the_split_and_the_labels():
 def test_routed_tokens_get_the_alus_exact_result():
     rng = np.random.default_rng(1)
     problems = [(op, int(rng.integers(0, 10_000)), int(rng.integers(0, 10_000))) for op in OPS for _ in range(6)]
-    cop, h, batch = hand_made(problems, gate_bias=5.0)
+    cop, h, batch = hand_set(problems, gate_bias=5.0)
     out = cop(h)
     last = cop.last
     for i, p in enumerate(problems):
@@ -62,7 +40,7 @@ def test_routed_tokens_get_the_alus_exact_result():
 
 
 def test_a_closed_gate_routes_nothing_and_calls_no_alu():
-    cop, h, _ = hand_made([("+", 12, 34), ("*", 5, 6)], gate_bias=-20.0)
+    cop, h, _ = hand_set([("+", 12, 34), ("*", 5, 6)], gate_bias=-20.0)
     out = cop(h)
     assert not cop.last["routed"].any() and cop.alu_rows == 0
     assert torch.equal(out, h)
@@ -71,7 +49,7 @@ def test_a_closed_gate_routes_nothing_and_calls_no_alu():
 
 def test_gradients_reach_the_gate_the_write_back_and_the_decoders():
     torch.manual_seed(0)
-    cop, h, _ = hand_made([("+", 12, 34), ("-", 5, 60)], gate_bias=0.0)
+    cop, h, _ = hand_set([("+", 12, 34), ("-", 5, 60)], gate_bias=0.0)
     h = h + 0.1 * torch.randn_like(h)
     target = torch.randn(h.shape[-1])
     (cop(h) @ target).sum().backward()

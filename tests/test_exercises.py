@@ -30,6 +30,7 @@ WRONG = {
     "11": {"patched_sum": 6, "patch_word": 0x3011000C},
     "13": {"floor_of_negative": -3, "sum_of_squares": "total = n * n"},
     "14": {"input_gradient": -6.0, "constant_gradient": -6.0},
+    "15": {"longest_exact_mul": 5, "written_answer": "357"},
     "16": {"add_word": 0x8B010023, "flags_after_subs": "N"},
     "17": {"hello_entry": 0x400000, "busybox_bss": 0},
     "18": {"hello_syscalls": 1, "first_syscall_number": 64},

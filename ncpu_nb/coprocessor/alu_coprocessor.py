@@ -132,6 +132,35 @@ class ALUCoprocessor(nn.Module):
         return loss + F.cross_entropy(op[answer], ops[:, None].expand_as(roles)[answer])
 
 
+HAND_WIDTH = len(ROLES) + 10 + len(OPS) + 1  # role one-hot, digit one-hot, op one-hot, a constant 1
+
+
+def hand_set(problems: list[tuple[str, int, int]], gate_bias: float = 5.0):
+    """(coprocessor, hidden states, batch): decoders set by hand to read states laid out by hand —
+    each token's true role, digit and op as one-hots — so the mechanism can be watched (and tested)
+    apart from what a transformer learns. `gate_bias` opens (> 0) or closes (< 0) the gate."""
+    from ncpu_nb.coprocessor.arithmetic_text import make_batch
+
+    cop = ALUCoprocessor(CoprocessorConfig(HAND_WIDTH))
+    with torch.no_grad():
+        start = 0
+        for head, n in ((cop.role_head, len(ROLES)), (cop.digit_head, 10), (cop.op_head, len(OPS))):
+            head.weight.zero_(), head.bias.zero_()
+            head.weight[:, start:start + n] = 20 * torch.eye(n)
+            start += n
+        cop.gate.weight.zero_(), cop.gate.bias.fill_(gate_bias)
+    batch = make_batch(problems)
+    h = torch.zeros(*batch.tokens.shape, HAND_WIDTH)
+    rows, cols = np.nonzero(batch.tokens >= 0)
+    tokens, role = batch.tokens[rows, cols], batch.roles[rows, cols]
+    h[rows, cols, role] = 1
+    digit = tokens < 10
+    h[rows[digit], cols[digit], len(ROLES) + tokens[digit]] = 1
+    h[rows, cols, len(ROLES) + 10 + batch.ops[rows]] = 1
+    h[..., -1] = 1
+    return cop, h, batch
+
+
 def _char_at(value: int, cursor: int) -> int:
     text = f"{value}."
     return RESULT_CHARS.index(text[cursor]) if cursor < len(text) else RESULT_CHARS.index(".")

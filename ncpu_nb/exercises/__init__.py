@@ -10,7 +10,7 @@ light, and a check imports what it runs (torch, the ARM64 machine) only when it 
 """
 from __future__ import annotations
 
-from ncpu_nb.exercises import arm64_chapters, compiler_chapters, differentiable_chapters, discovery_chapter, ncpu_chapters  # noqa: F401,E501
+from ncpu_nb.exercises import arm64_chapters, compiler_chapters, coprocessor_chapter, differentiable_chapters, discovery_chapter, ncpu_chapters  # noqa: F401,E501
 from ncpu_nb.exercises.checker import REGISTRY, Chapter, Exercise, ExerciseResult, Row, WrongKind
 
 __all__ = ["chapter", "chapters", "Chapter", "Exercise", "ExerciseResult", "Row", "WrongKind"]
