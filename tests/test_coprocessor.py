@@ -119,3 +119,24 @@ def test_the_coprocessor_beats_the_same_transformer_alone():
         assert result.stats("coprocessor", op=op)[0] >= result.stats("baseline", op=op)[0] + 30, op
     assert result.stats("coprocessor", length=4)[0] > result.stats("baseline", length=4)[0] + 30
     assert "longer than training" in result.text()
+
+
+def test_the_shipped_models_score_as_their_manifest_says(tmp_path):
+    import json
+    import shutil
+
+    from ncpu_nb.coprocessor.copro_weights import folder, load_trained
+    from ncpu_nb.coprocessor.experiment import evaluate
+    from ncpu_nb.errors import WeightsError
+
+    manifest = json.loads((folder() / "manifest.json").read_text())["models"]
+    for arm in ("baseline", "coprocessor"):
+        scores = evaluate(load_trained(arm), n=100, lengths=(2,))
+        assert {f"{op} {n}": v for (op, n), v in scores.items()} == {
+            k: v for k, v in manifest[arm]["held_out_accuracy"].items() if k.endswith(" 2")}
+    shutil.copytree(folder(), tmp_path / "copy")
+    with open(tmp_path / "copy" / manifest["coprocessor"]["file"], "r+b") as f:
+        f.seek(-1, 2)
+        f.write(b"\x00" if f.read(1) != b"\x00" else b"\x01")
+    with pytest.raises(WeightsError, match="sha256"):
+        load_trained("coprocessor", tmp_path / "copy")
