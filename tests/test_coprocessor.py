@@ -101,14 +101,14 @@ def test_the_transformer_starts_the_same_in_both_arms():
 
 def test_training_is_reproducible_from_a_seed():
     config = RunConfig(steps=4, batch=8, d_model=32)
-    (m1, l1, _), (m2, l2, _) = train("coprocessor", 5, config), train("coprocessor", 5, config)
+    (m1, l1, *_), (m2, l2, *_) = train("coprocessor", 5, config), train("coprocessor", 5, config)
     assert l1 == l2
     assert all(torch.equal(v, m2.state_dict()[k]) for k, v in m1.state_dict().items())
     assert train("coprocessor", 6, config)[1] != l1
 
 
 def test_a_short_training_run_lowers_the_loss():
-    _, losses, _ = train("coprocessor", 0, RunConfig(steps=80, batch=32))
+    _, losses, *_ = train("coprocessor", 0, RunConfig(steps=80, batch=32))
     assert np.mean(losses[-10:]) < 0.65 * losses[0]
 
 

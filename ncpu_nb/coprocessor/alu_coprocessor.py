@@ -55,7 +55,8 @@ class ALUCoprocessor(nn.Module):
         super().__init__()
         d = config.d_model
         self.config = config
-        self.role_head, self.digit_head, self.op_head = nn.Linear(d, len(ROLES)), nn.Linear(d, 10), nn.Linear(d, len(OPS))
+        self.role_head, self.digit_head = nn.Linear(d, len(ROLES)), nn.Linear(d, 10)
+        self.op_head = nn.Linear(d, len(OPS))
         self.gate = nn.Linear(d, 1)
         self.write = nn.Embedding(len(RESULT_CHARS) + 1, d)
         nn.init.normal_(self.write.weight, std=0.1)
@@ -166,7 +167,8 @@ def _char_at(value: int, cursor: int) -> int:
     return RESULT_CHARS.index(text[cursor]) if cursor < len(text) else RESULT_CHARS.index(".")
 
 
-def inject_ncpu_coprocessor(model: nn.Module, config: CoprocessorConfig, alu: NeuralALU | None = None) -> ALUCoprocessor:
+def inject_ncpu_coprocessor(model: nn.Module, config: CoprocessorConfig,
+                            alu: NeuralALU | None = None) -> ALUCoprocessor:
     """Hook an `ALUCoprocessor` onto `model.get_submodule(config.layer)`: its output (or the first
     item of a tuple output) becomes the coprocessor's. The coprocessor is registered on the model as
     `ncpu_coprocessor`, so `model.parameters()` and `state_dict()` include it; `.handle.remove()`

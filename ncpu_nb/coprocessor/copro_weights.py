@@ -34,7 +34,7 @@ def write(directory, seed: int = 0, config: RunConfig = RunConfig()) -> dict:
     directory.mkdir(parents=True, exist_ok=True)
     models = {}
     for arm in ARMS:
-        model, losses, seconds = train(arm, seed, config)
+        model, losses, seconds, _ = train(arm, seed, config)
         file = directory / f"{arm}_seed{seed}.safetensors"
         save_file({k: v.contiguous() for k, v in model.state_dict().items()}, str(file))
         scores = evaluate(model, 100)

@@ -15,8 +15,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ncpu_nb.coprocessor.arithmetic_text import (OP_NAMES, OPS, STOI, TRAIN_LENGTHS, VOCAB, decode, encode,
-                                                 make_batch, problem_text, held_out_problems, training_problems, answer_text)
+from ncpu_nb.coprocessor.arithmetic_text import (OP_NAMES, OPS, STOI, TRAIN_LENGTHS, VOCAB, answer_text, decode,
+                                                 encode, held_out_problems, make_batch, problem_text,
+                                                 training_problems)
 
 ARMS = ("baseline", "coprocessor")
 TEST_LENGTHS = (1, 2, 3, 4)  # 4 is longer than any training operand; 4-digit products still fit 32 bits
@@ -50,7 +51,8 @@ def build(arm: str, seed: int, config: RunConfig = RunConfig()):
 
 
 def train(arm: str, seed: int, config: RunConfig = RunConfig(), log_every: int = 0):
-    """Train one arm; returns (model, losses per step, seconds). Torch runs on one thread here."""
+    """Train one arm; returns (model, losses per step, wall seconds, CPU seconds), both clocks read
+    around the steps alone. Torch runs on one thread here."""
     import torch
     from torch.nn import functional as F
 
@@ -62,7 +64,7 @@ def train(arm: str, seed: int, config: RunConfig = RunConfig(), log_every: int =
         rng = np.random.default_rng([seed, 2026])  # the data stream: the same for both arms
         optimizer = torch.optim.AdamW(model.parameters(), lr=config.lr, weight_decay=0.01)
         schedule = torch.optim.lr_scheduler.OneCycleLR(optimizer, config.lr, total_steps=config.steps, pct_start=0.1)
-        losses, t0 = [], time.perf_counter()
+        losses, t0, c0 = [], time.perf_counter(), time.process_time()
         for step in range(config.steps):
             batch = make_batch(training_problems(rng, config.batch))
             tokens = torch.from_numpy(batch.tokens)
@@ -81,7 +83,7 @@ def train(arm: str, seed: int, config: RunConfig = RunConfig(), log_every: int =
             losses.append(loss.item())
             if log_every and step % log_every == 0:
                 print(f"{arm} seed {seed} step {step}: answer loss {loss.item():.3f}", flush=True)
-        return model, losses, time.perf_counter() - t0
+        return model, losses, time.perf_counter() - t0, time.process_time() - c0
     finally:
         torch.set_num_threads(threads)
 
@@ -117,7 +119,8 @@ def evaluate(model, n: int = 60, lengths=TEST_LENGTHS) -> dict:
             for length in lengths:
                 problems = held_out_problems(op, length, n)
                 answers = generate(model, [problem_text(*p) for p in problems])
-                scores[(OP_NAMES[op], length)] = float(np.mean([a == answer_text(*p) for a, p in zip(answers, problems)]))
+                right = [a == answer_text(*p) for a, p in zip(answers, problems)]
+                scores[(OP_NAMES[op], length)] = float(np.mean(right))
         return scores
     finally:
         model.train()
@@ -185,7 +188,8 @@ class Comparison:
 
     def _repr_html_(self) -> str:
         c = self.config
-        body = "".join(f"<tr><td>{html.escape(a)}</td><td>{b}</td><td>{d}</td><td>{g}</td></tr>" for a, b, d, g in self.rows())
+        body = "".join(f"<tr><td>{html.escape(a)}</td><td>{b}</td><td>{d}</td><td>{g}</td></tr>"
+                       for a, b, d, g in self.rows())
         secs = ", ".join(f"{arm} {np.mean(s):.0f} s" for arm, s in self.seconds.items())
         return (f"<p>Held-out exact-answer accuracy, % — mean ± sd over seeds {list(self.seeds)}, {c.steps} steps "
                 f"of batch {c.batch}; training run: {secs}</p><table><tr><th></th><th>baseline</th>"
@@ -221,9 +225,8 @@ def compare(seeds=(0, 1, 2), config: RunConfig = RunConfig(), n_test: int = 100,
     result = Comparison(config, tuple(seeds))
     for arm in ARMS:
         for seed in seeds:
-            cpu0 = time.process_time()
-            model, losses, seconds = train(arm, seed, config)
-            result.cpu_seconds.setdefault(arm, []).append(time.process_time() - cpu0)
+            model, losses, seconds, cpu_seconds = train(arm, seed, config)
+            result.cpu_seconds.setdefault(arm, []).append(cpu_seconds)
             result.scores.setdefault(arm, []).append(evaluate(model, n_test))
             result.seconds.setdefault(arm, []).append(seconds)
             result.losses.setdefault(arm, []).append(losses)
