@@ -47,6 +47,22 @@ def test_a_closed_gate_routes_nothing_and_calls_no_alu():
     assert (cop.last["chars"] == NOTHING).all()
 
 
+def test_the_ablation_keeps_the_gate_but_writes_no_result():
+    model = build("decoders_only", 0, RunConfig(d_model=32))
+    cop = model.ncpu_coprocessor
+    with torch.no_grad():
+        cop.gate.bias.fill_(10.0)
+    model(torch.tensor([encode("12+34=46.")]))
+    assert not cop.config.alu_results and cop.alu_rows == 0 and (cop.last["chars"] == NOTHING).all()
+
+
+def test_the_hook_is_a_top_level_name():
+    import ncpu_nb
+
+    assert ncpu_nb.inject_ncpu_coprocessor is inject_ncpu_coprocessor
+    assert ncpu_nb.CoprocessorConfig is CoprocessorConfig
+
+
 def test_gradients_reach_the_gate_the_write_back_and_the_decoders():
     torch.manual_seed(0)
     cop, h, _ = hand_set([("+", 12, 34), ("-", 5, 60)], gate_bias=0.0)

@@ -48,6 +48,7 @@ class CoprocessorConfig:
     d_model: int
     layer: str = "layers.0"   # the submodule whose output the coprocessor reads and rewrites
     route_above: float = 0.02  # gate value below which a token is not routed (no ALU call, no write)
+    alu_results: bool = True   # False: the ablation — decoders, gate and labels kept, no ALU result written
 
 
 class ALUCoprocessor(nn.Module):
@@ -111,7 +112,7 @@ class ALUCoprocessor(nn.Module):
         a, b, cursor = self.operands(role, digit)
         routed = (gate.detach() > self.config.route_above).cpu().numpy() & (cursor >= 0)
         chars = np.full(cursor.shape + (len(OPS),), NOTHING, np.int64)
-        if routed.any():
+        if routed.any() and self.config.alu_results:
             pairs, inverse = np.unique(np.stack([a[routed], b[routed]], 1), axis=0, return_inverse=True)
             results = self.compute(pairs[:, 0], pairs[:, 1])[inverse.reshape(-1)]
             chars[routed] = [[_char_at(v, c) for v in row] for row, c in zip(results, cursor[routed])]

@@ -20,6 +20,7 @@ from ncpu_nb.coprocessor.arithmetic_text import (OP_NAMES, OPS, STOI, TRAIN_LENG
                                                  training_problems)
 
 ARMS = ("baseline", "coprocessor")
+ABLATION = "decoders_only"  # the coprocessor arm with its decoders and their labels, but no ALU result written
 TEST_LENGTHS = (1, 2, 3, 4)  # 4 is longer than any training operand; 4-digit products still fit 32 bits
 
 
@@ -43,10 +44,11 @@ def build(arm: str, seed: int, config: RunConfig = RunConfig()):
 
     torch.manual_seed(seed)
     model = TinyTransformer(len(VOCAB), config.d_model, config.layers, config.heads)
-    if arm == "coprocessor":
-        inject_ncpu_coprocessor(model, CoprocessorConfig(config.d_model, layer=config.hook_layer))
+    if arm in ("coprocessor", ABLATION):
+        inject_ncpu_coprocessor(model, CoprocessorConfig(config.d_model, layer=config.hook_layer,
+                                                         alu_results=arm == "coprocessor"))
     elif arm != "baseline":
-        raise ValueError(f"unknown arm {arm!r}: {' or '.join(ARMS)}")
+        raise ValueError(f"unknown arm {arm!r}: {', '.join(ARMS + (ABLATION,))}")
     return model
 
 
@@ -220,10 +222,11 @@ class Comparison:
         return fig
 
 
-def compare(seeds=(0, 1, 2), config: RunConfig = RunConfig(), n_test: int = 100, progress: bool = False) -> Comparison:
-    """Train and score both arms for every seed."""
+def compare(seeds=(0, 1, 2), config: RunConfig = RunConfig(), n_test: int = 100, progress: bool = False,
+            arms=ARMS) -> Comparison:
+    """Train and score both arms (and, in `arms`, the ablation) for every seed."""
     result = Comparison(config, tuple(seeds))
-    for arm in ARMS:
+    for arm in arms:
         for seed in seeds:
             model, losses, seconds, cpu_seconds = train(arm, seed, config)
             result.cpu_seconds.setdefault(arm, []).append(cpu_seconds)
