@@ -12,7 +12,8 @@ At every token, from that layer's hidden state h (batch, T, d):
                under every op, through a learned embedding, mixed by the op head's probabilities
     gate       g = sigmoid(w.h + b) * confidence, confidence = the op head's top probability times
                the least top probability of the role and digit reads so far: a token is routed
-               (its ALU call made, its write added) only when g > `route_above`
+               (its ALU call made, its write added) only when g > `route_above` and its answer has
+               begun (cursor >= 0: before `=` there is nothing to write)
     output     h + g * write
 
 What gets gradient from the language-model loss: the gate (w, b), the write-back embedding, the op
