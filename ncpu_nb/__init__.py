@@ -32,8 +32,10 @@ _LAZY = {
     "Synthesizer": "ncpu_nb.synthesis.synthesizer", "SynthesisSpec": "ncpu_nb.synthesis.spec",
     **dict.fromkeys(["compile_python", "CompiledPython"], "ncpu_nb.compiler.compiled"),
     **dict.fromkeys(["CodeToISAParser", "ExecutionLoss"], "ncpu_nb.compiler.execution_loss"),
+    **dict.fromkeys(["inject_ncpu_coprocessor", "CoprocessorConfig"], "ncpu_nb.coprocessor.alu_coprocessor"),
 }
-_SUBPACKAGES = ("ncpu", "differentiable", "synthesis", "arm64", "views", "coursework", "protocol", "text", "compiler")
+_SUBPACKAGES = ("ncpu", "differentiable", "synthesis", "arm64", "views", "coursework", "protocol", "text", "compiler",
+                "coprocessor")
 _RENAMED = {"Machine": "Arm64Machine"}  # old public names, kept for one release
 
 __all__ = ["MachineProtocol", "RunResult", "Snapshot", "Breakpoints", "Watchpoints", "Watchpoint", "Trace", "TraceStep",

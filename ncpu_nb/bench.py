@@ -31,7 +31,7 @@ loop:
     JNZ loop
     HALT
 """
-TARGETS = ("fast", "neural", "debugger", "machine", "synth")
+TARGETS = ("fast", "neural", "debugger", "machine", "synth", "coprocessor")
 MIN_SECONDS = 0.1  # the least work one timed run may be: shorter ones are repeated within the run
 
 
@@ -396,6 +396,10 @@ def run(target: str, quick: bool = False, device: str | None = None) -> dict:
         from ncpu_nb.synthesis import synth_bench
 
         rows = synth_bench.bench_rows(quick)
+    elif target == "coprocessor":
+        from ncpu_nb.coprocessor import copro_bench
+
+        rows = copro_bench.bench_rows(quick)
     else:
         rows = {"fast": bench_fast, "neural": bench_neural, "debugger": bench_debugger}[target](quick)
     flat = []

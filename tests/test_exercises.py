@@ -31,6 +31,7 @@ WRONG = {
     "12": {"or_as_add": 0.5, "shortest_fixed": "ADD R2, R0, R1\nMUL R2, R2, R0\nMOV R3, R1\nSUB R2, R2, R3\nHALT"},
     "13": {"floor_of_negative": -3, "sum_of_squares": "total = n * n"},
     "14": {"input_gradient": -6.0, "constant_gradient": -6.0},
+    "15": {"longest_exact_mul": 5, "written_answer": "357"},
     "16": {"add_word": 0x8B010023, "flags_after_subs": "N"},
     "17": {"hello_entry": 0x400000, "busybox_bss": 0},
     "18": {"hello_syscalls": 1, "first_syscall_number": 64},

@@ -10,8 +10,9 @@ light, and a check imports what it runs (torch, the ARM64 machine) only when it 
 """
 from __future__ import annotations
 
-from ncpu_nb.exercises import (arm64_chapters, compiler_chapters, differentiable_chapters,  # noqa: F401
-                               discovery_chapter, isa_discovery_chapter, ncpu_chapters, sweeps_chapter)
+from ncpu_nb.exercises import (arm64_chapters, compiler_chapters, coprocessor_chapter,  # noqa: F401
+                               differentiable_chapters, discovery_chapter, isa_discovery_chapter, ncpu_chapters,
+                               sweeps_chapter)
 from ncpu_nb.exercises.checker import REGISTRY, Chapter, Exercise, ExerciseResult, Row, WrongKind
 
 __all__ = ["chapter", "chapters", "Chapter", "Exercise", "ExerciseResult", "Row", "WrongKind"]
