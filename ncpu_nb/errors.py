@@ -7,29 +7,31 @@ class NcpuError(Exception):
     """Base class of every error ncpu_nb raises on purpose."""
 
 
-class AssemblyError(NcpuError):
-    """Every problem found in a source file (not just the first), each with line, column and caret."""
+class SourceErrors(NcpuError):
+    """Every problem found in a source (not just the first), each with line, column and caret."""
+
+    source = "source"
 
     def __init__(self, diagnostics: list[Diagnostic]):
         self.diagnostics = list(diagnostics)
         first = self.diagnostics[0]
         self.line, self.column, self.source_line = first.line, first.column, first.source_line
         count = len(self.diagnostics)
-        head = f"{count} error{'s' if count > 1 else ''} in assembly source"
+        head = f"{count} error{'s' if count > 1 else ''} in {self.source}"
         super().__init__(head + ":\n" + "\n".join(str(d) for d in self.diagnostics))
 
 
-class CompileError(NcpuError):
+class AssemblyError(SourceErrors):
+    """Every problem found in an assembly source file, each with line, column and caret."""
+
+    source = "assembly source"
+
+
+class CompileError(SourceErrors):
     """Every construct outside the compiled Python subset (not just the first), each with line, column
     and caret (`ncpu_nb.compile_python`)."""
 
-    def __init__(self, diagnostics: list[Diagnostic]):
-        self.diagnostics = list(diagnostics)
-        first = self.diagnostics[0]
-        self.line, self.column, self.source_line = first.line, first.column, first.source_line
-        count = len(self.diagnostics)
-        head = f"{count} error{'s' if count > 1 else ''} in Python source"
-        super().__init__(head + ":\n" + "\n".join(str(d) for d in self.diagnostics))
+    source = "Python source"
 
 
 class CompiledRuntimeError(NcpuError):

@@ -29,7 +29,9 @@ def test_local_sweep_raises_the_items_error():
         sweeps.sweep(lambda x: 1 // x, [1, 0], progress=False)
 
 
-def test_ray_missing_is_a_clear_error(monkeypatch):
+@pytest.fixture
+def no_ray(monkeypatch):
+    """`import ray` fails, as where it is not installed."""
     real_import = builtins.__import__
 
     def without_ray(name, *args, **kwargs):
@@ -39,22 +41,16 @@ def test_ray_missing_is_a_clear_error(monkeypatch):
 
     monkeypatch.setattr(builtins, "__import__", without_ray)
     monkeypatch.delitem(sys.modules, "ray", raising=False)
+
+
+def test_ray_missing_is_a_clear_error(no_ray):
     with pytest.raises(NcpuError, match=r'pip install "ncpu_nb\[ray\]"'):
         sweeps.sweep(_square, [1, 2], ray=True, progress=False)
 
 
-def test_cli_says_so_when_ray_is_missing(monkeypatch, capsys):
+def test_cli_says_so_when_ray_is_missing(no_ray, capsys):
     from ncpu_nb.cli import main
 
-    real_import = builtins.__import__
-
-    def without_ray(name, *args, **kwargs):
-        if name == "ray" or name.startswith("ray."):
-            raise ImportError("No module named 'ray'")
-        return real_import(name, *args, **kwargs)
-
-    monkeypatch.setattr(builtins, "__import__", without_ray)
-    monkeypatch.delitem(sys.modules, "ray", raising=False)
     assert main(["synth-bench", "--task", "add", "--ray", "--json"]) == 1
     assert "Ray is not installed" in capsys.readouterr().err
 
