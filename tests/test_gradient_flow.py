@@ -36,3 +36,22 @@ def test_matplotlib_figure_says_what_it_leaves_out():
     heat = fig.axes[0]
     assert "not shown" in heat.get_title() and [t.get_text() for t in heat.texts].count("v") >= 1
     assert np.isfinite(fig.axes[1].get_xlim()).all()
+
+
+def test_overflowed_gradients_are_drawn_at_the_top_and_marked():
+    flow = vanishing_flow()
+    flow.grid[1, 1], flow.grid[2, 2] = np.inf, np.nan  # what an exploding loop can leave in float64
+    fig = plot_gradient_flow(flow)
+    fig.canvas.draw()  # rendering is where an infinite value failed
+    assert "overflowed" in fig.axes[0].get_title() and [t.get_text() for t in fig.axes[0].texts].count("x") >= 2
+    assert np.isfinite(fig.axes[1].get_xlim()).all()
+    assert "overflowed" in plot_gradient_flow_plotly(flow).layout.title.text
+
+
+def test_rows_no_gradient_reached_leave_the_bars_drawable():
+    flow = vanishing_flow()
+    flow.grid[0, :] = 0.0  # a step no gradient reached, beside steps of ordinary size
+    fig = plot_gradient_flow(flow)
+    fig.canvas.draw()
+    low, high = fig.axes[1].get_xlim()
+    assert 0 < low < high < np.inf

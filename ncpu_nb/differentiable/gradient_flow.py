@@ -11,6 +11,8 @@ figure shows, per optimisation step, the gradient norm reaching each slot's dist
 """
 from __future__ import annotations
 
+import dataclasses
+
 from dataclasses import dataclass
 
 import numpy as np
@@ -94,12 +96,23 @@ def _as_flow(result) -> GradientFlow:
     return result if isinstance(result, GradientFlow) else synthesis_flow(result)
 
 
+def _drawable(flow: GradientFlow) -> GradientFlow:
+    """The flow with gradients that overflowed float64 (inf, or NaN from inf - inf) drawn at the top of
+    the scale: they are the exploding cells ('x'), and a figure cannot place an infinite value."""
+    finite = np.isfinite(flow.grid)
+    if finite.all():
+        return flow
+    top = max(flow.grid[finite].max() if finite.any() else 0.0, EXPLODING)
+    return dataclasses.replace(flow, grid=np.where(finite, flow.grid, top),
+                               title=flow.title + " (overflowed gradients drawn at the top of the scale)")
+
+
 def plot_gradient_flow(result, ax=None):
     """Matplotlib figure: log10 |gradient| heatmap (step x register or slot distribution), vanishing
     and exploding cells marked, and per-step totals as bars. Returns the figure."""
     import matplotlib.pyplot as plt
 
-    flow = _as_flow(result)
+    flow = _drawable(_as_flow(result))
     fig, (heat, bars) = plt.subplots(1, 2, figsize=(11, max(3.0, 0.32 * len(flow.labels) + 1.5)),
                                      gridspec_kw={"width_ratios": [3, 1]}, sharey=True)
     logs = np.log10(np.maximum(flow.grid, 1e-300))
@@ -119,8 +132,11 @@ def plot_gradient_flow(result, ax=None):
     heat.set_title(flow.title + (f"\n({flow.note})" if flow.hidden else ""), fontsize=10)
     fig.colorbar(image, ax=heat, label="log10 mean |gradient|  (white: none, v: vanishing)")
     totals = flow.per_instruction()
-    bars.barh(range(len(totals)), np.maximum(totals, 1e-300), color="#3b6fb6")
+    reached = totals[totals > 0]  # rows no gradient reached get no bar: a log axis cannot reach 0
+    bars.barh(range(len(totals)), np.where(totals > 0, totals, np.nan), color="#3b6fb6")
     bars.set_xscale("log")
+    if reached.size:
+        bars.set_xlim(reached.min() / 2, reached.max() * 2)
     bars.set_title("total per row", fontsize=10)
     fig.tight_layout()
     return fig
@@ -131,7 +147,7 @@ def plot_gradient_flow_plotly(result):
     import plotly.graph_objects as go
     from plotly.subplots import make_subplots
 
-    flow = _as_flow(result)
+    flow = _drawable(_as_flow(result))
     logs = np.where(flow.grid > VANISHING, np.log10(np.maximum(flow.grid, 1e-300)), np.nan)
     rows = [f"{i}: {l}" for i, l in enumerate(flow.labels)]
     fig = make_subplots(rows=1, cols=2, column_widths=[0.75, 0.25], shared_yaxes=True, horizontal_spacing=0.02)
