@@ -84,7 +84,7 @@ def test_every_form_round_trips_through_text_and_words():
     for form in FORMS:
         values = []
         for _, kind, _ in form.operands:
-            values.append({"reg": 3, "imm16": -5, "imm20": 70000, "lit": 0xDEADBEEF, "target": 1,
+            values.append({"reg": 3, "imm16": -5, "imm20": 70000, "lit": 0xDEADBEEF, "float": 0xC0490FDB, "target": 1,
                            "mem": (2, -8)}[kind])
         instr = Instruction(form, tuple(values))
         text = instr.text()

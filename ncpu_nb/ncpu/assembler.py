@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 from ncpu_nb.errors import AssemblyError, Diagnostic
 from ncpu_nb.ncpu.encoding import RANGES, Instruction, encode
+from ncpu_nb.ncpu.float_format import BINARY32
 from ncpu_nb.ncpu.program import Program
 from ncpu_nb.ncpu.table import ALIASES, BY_MNEMONIC, MASK, REGISTERS, ZERO_REG
 
@@ -332,6 +334,27 @@ def _number(text: str, state: _State, allow_labels: bool = True) -> int:
     raise _OperandError(f"expected a number, got {text!r}", 0, max(1, len(text)))
 
 
+_FLOAT = re.compile(r"#?\s*([+-]?)\s*(inf|nan|(?:\d[\d_]*\.?[\d_]*|\.\d[\d_]*)(?:[eE][+-]?\d+)?)$", re.IGNORECASE)
+
+
+def _float(text: str, state: _State) -> int:
+    """A float operand's binary32 bits: a decimal number rounded to nearest even, inf, nan, or an .equ constant."""
+    m = _FLOAT.match(text.strip())
+    if not m:
+        if (value := state.constants.find(text.strip().lstrip("#").strip())) is not None:
+            return BINARY32.round(Fraction(value))
+        raise _OperandError(f"expected a number (1.5, -2e-3, 7, inf, nan), got {text!r}", 0, max(1, len(text)))
+    sign, digits = m.groups()
+    if len(digits) > 2 * MAX_DIGITS:
+        raise _OperandError(f"number too long ({len(digits):,} characters)", 0, len(text))
+    if digits.lower() == "nan":
+        return BINARY32.nan
+    if digits.lower() == "inf":
+        return BINARY32.infinity(sign == "-")
+    value = Fraction(digits.replace("_", ""))
+    return BINARY32.round(-value if sign == "-" else value, negative_zero=sign == "-")
+
+
 def _register(text: str) -> int:
     name = text.strip().upper()
     if name in REGISTERS:
@@ -390,6 +413,8 @@ def _parse(kind: str, text: str, state: _State):
             raise _OperandError(f"jump target {value} is outside the program (0..{len(state.code)})",
                                 0, len(text))
         return value
+    if kind == "float":
+        return _float(text, state)
     if text.strip().upper() in REGISTERS:
         raise _OperandError(f"expected an immediate, got register {text.strip()}", 0, len(text), True)
     value = _number(text, state)

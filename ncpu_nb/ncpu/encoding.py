@@ -2,21 +2,23 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 
 from ncpu_nb.errors import DecodeError
+from ncpu_nb.ncpu.float_format import BINARY32
 from ncpu_nb.ncpu.table import (
     ALU_NAMES, BY_OPCODE, CONDITION_NAMES, FIELDS, KINDS, MASK, REGISTERS, ZERO_REG, Form, flags_written,
 )
 
 RANGES = {"imm16": (-(1 << 15), (1 << 15) - 1), "imm20": (-(1 << 19), (1 << 19) - 1),
-          "lit": (-(1 << 31), MASK), "target": (0, (1 << 24) - 1)}
+          "lit": (-(1 << 31), MASK), "float": (0, MASK), "target": (0, (1 << 24) - 1)}
 
 
 @dataclass(frozen=True)
 class Instruction:
     """A decoded instruction: its form and operand values in table order.
 
-    reg -> register index; imm16/imm20/lit -> int; target -> instruction index;
+    reg -> register index; imm16/imm20/lit -> int; float -> its binary32 bits; target -> instruction index;
     mem -> (base register index or ZERO_REG, signed offset).
     """
 
@@ -54,7 +56,23 @@ def _operand_text(kind: str, value, labels) -> str:
         return f"[{REGISTERS[base]}]" if offset == 0 else f"[{REGISTERS[base]}, {offset}]"
     if kind == "lit":
         return f"0x{value & MASK:X}" if value & MASK > 0xFFFF else str(value)
+    if kind == "float":
+        return float_text(value)
     return str(value)
+
+
+def float_text(bits: int) -> str:
+    """The shortest decimal that reads back as these binary32 bits (canonical NaN: "nan")."""
+    if BINARY32.is_nan(bits):
+        return "nan"
+    value = BINARY32.to_float(bits)
+    if value in (float("inf"), float("-inf")):
+        return str(value)
+    for digits in range(1, 10):  # nine significant digits always suffice for binary32
+        text = f"{value:.{digits}g}"
+        if BINARY32.round(Fraction(text), negative_zero=text.startswith("-")) == bits:
+            return text if any(c in text for c in ".en") else text + ".0"
+    raise AssertionError(bits)
 
 
 def _put(word: int, field: str, value: int) -> int:
@@ -76,7 +94,7 @@ def encode(instr: Instruction, literals: dict[int, int]) -> int:
         if kind == "mem":
             base, offset = value
             word = _put(_put(word, field, base), "imm16", offset)
-        elif kind == "lit":
+        elif kind in ("lit", "float"):
             word = _put(word, field, literals.setdefault(value & MASK, len(literals)))
         else:
             word = _put(word, field, value)
@@ -113,7 +131,7 @@ def decode(word: int, literals: list[int] | tuple[int, ...] = ()) -> Instruction
             if base >= len(REGISTERS) and base != ZERO_REG:
                 raise DecodeError(f"{form.mnemonic}: no base register number {base}", word=word)
             v = (base, _get(word, "imm16", signed=True))
-        elif kind == "lit":
+        elif kind in ("lit", "float"):
             index = _get(word, field)
             if index >= len(literals):
                 raise DecodeError(f"{form.mnemonic}: literal #{index} is not in the pool", word=word)

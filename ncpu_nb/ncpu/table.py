@@ -22,6 +22,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ncpu_nb.ncpu.float_format import BINARY32, COMPARE_RESULTS
+
 WORD_BITS = 32
 MASK = 0xFFFF_FFFF
 
@@ -86,9 +88,20 @@ ALU_OPS = {  # "pass" forwards b (MOV); "not" and "neg" ignore b
     "sar": (lambda a, b: ((_signed(a) >> _amount(b)) & MASK, 0, 0)),
     "not": (lambda a, b: (~a & MASK, 0, 0)),
     "neg": (lambda a, b: _sub(0, a)),
+    # binary32 on the same registers (their bits), exact IEEE 754 (see float_format.py)
+    "fadd": (lambda a, b: (BINARY32.add(a, b), 0, 0)),
+    "fsub": (lambda a, b: (BINARY32.sub(a, b), 0, 0)),
+    "fmul": (lambda a, b: (BINARY32.mul(a, b), 0, 0)),
+    "fdiv": (lambda a, b: (BINARY32.div(a, b), 0, 0)),
+    "fsqrt": (lambda a, b: (BINARY32.sqrt(a), 0, 0)),
+    "fcmp": (lambda a, b: COMPARE_RESULTS[BINARY32.compare(a, b)]),
+    "itof": (lambda a, b: (BINARY32.from_int(a), 0, 0)),
+    "ftoi": (lambda a, b: (BINARY32.to_int(a), 0, 0)),
+    "fmov": (lambda a, b: (b, 0, 0)),  # MOV of a float constant: same bits, but the value is a float
 }
 ALU_NAMES = tuple(ALU_OPS)
-CARRY_OPS = frozenset({"add", "sub", "neg"})
+FLOAT_OPS = frozenset(name for name in ALU_NAMES if name.startswith("f") or name == "itof")
+CARRY_OPS = frozenset({"add", "sub", "neg", "fcmp"})  # the operations that write CF and OF too
 
 
 def flags_written(sem: "Semantics") -> tuple[str, ...]:
@@ -153,6 +166,7 @@ class Semantics:
 # Operand types: how the assembler parses an operand and which field(s) hold it.
 #   reg    a register (R0-R7, SP)            imm16 / imm20  signed immediate of that width
 #   lit    any 32-bit value, kept in the program's literal pool; the field holds its index
+#   float  a number rounded to binary32 (1.5, -2e-3, 7, inf, nan), its bits kept in the literal pool
 #   target instruction index or code label   mem  [Rb], [Rb, off], [Rb + off], [addr], [label]
 #          (a mem operand puts its base register in its field and its offset in imm16)
 FIELDS = {"A": (20, 4), "B": (16, 4), "C": (12, 4), "imm16": (0, 16), "imm20": (0, 20), "target": (0, 24)}
@@ -168,7 +182,8 @@ class Form:
 
     @property
     def signature(self) -> str:
-        shapes = {"reg": "R", "imm16": "imm16", "imm20": "imm20", "lit": "imm32", "target": "label", "mem": "[mem]"}
+        shapes = {"reg": "R", "imm16": "imm16", "imm20": "imm20", "lit": "imm32", "float": "float", "target": "label",
+                  "mem": "[mem]"}
         return " ".join([self.mnemonic, ", ".join(shapes[t] for _, t, _ in self.operands)]).strip()
 
 
@@ -218,6 +233,19 @@ _JUMPS = [  # mnemonic, condition, summary
     ("JBE", "be", "jump if unsigned below or equal"),
 ]
 
+_FLOAT_BINARY = [  # binary32 in the registers' bits, rounded to nearest even; flags untouched
+    ("FADD", "fadd", "Rd = Rs + Rt, binary32"),
+    ("FSUB", "fsub", "Rd = Rs - Rt, binary32"),
+    ("FMUL", "fmul", "Rd = Rs * Rt, binary32"),
+    ("FDIV", "fdiv", "Rd = Rs / Rt, binary32"),
+]
+
+_FLOAT_UNARY = [
+    ("FSQRT", "fsqrt", "Rd = sqrt(Rs), binary32"),
+    ("ITOF", "itof", "Rd = Rs (signed integer) as the nearest binary32"),
+    ("FTOI", "ftoi", "Rd = Rs (binary32) as a signed integer, truncated toward zero, saturated; NaN gives 0"),
+]
+
 FORMS: tuple[Form, ...] = (
     Form("NOP", 0x00, (), Semantics("nop"), "do nothing"),
     Form("HALT", 0x01, (), Semantics("halt"), "stop this lane (counts one cycle)"),
@@ -255,6 +283,15 @@ FORMS: tuple[Form, ...] = (
     Form("CALL", 0x72, (("target", "target", "target"),), Semantics("call"),
          "push the return index, then jump"),
     Form("RET", 0x73, (), Semantics("ret"), "pop the return index and jump to it"),
+    *[Form(m, 0x80 + i, (("rd", "reg", "A"), ("rs", "reg", "B"), ("rt", "reg", "C")),
+           Semantics("alu", alu, "rd", "rs", "rt"), s) for i, (m, alu, s) in enumerate(_FLOAT_BINARY)],
+    *[Form(m, 0x84 + i, (("rd", "reg", "A"), ("rs", "reg", "B")), Semantics("alu", alu, "rd", "rs"), s)
+      for i, (m, alu, s) in enumerate(_FLOAT_UNARY)],
+    Form("FCMP", 0x87, (("rs", "reg", "A"), ("rt", "reg", "B")),
+         Semantics("alu", "fcmp", None, "rs", "rt", True),
+         "set flags from comparing floats Rs, Rt: JZ equal, JS less, JG greater, JO unordered (a NaN)"),
+    Form("FMOV", 0x88, (("rd", "reg", "A"), ("imm", "float", "imm20")),
+         Semantics("alu", "fmov", "rd", None, "imm"), "Rd = the binary32 bits of a number"),
 )
 
 # Alternative spellings accepted by the assembler (the disassembler prints the canonical name).

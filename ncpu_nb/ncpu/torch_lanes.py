@@ -39,7 +39,7 @@ ZERO_COL = NREGS  # the constant-zero register column
 RUNNING, HALTED, FAULT, BREAKPOINT, WATCHPOINT = range(5)  # status bytes, as the Rust executor's
 NOP, HALT, ALU, JUMP, LOAD, STORE, PUSH, POP, CALL, RET = range(len(KINDS))
 END = len(KINDS)  # the row after a program's last instruction: running off the end halts, without a cycle
-PASS, ADD, SUB, MUL, DIV, MOD, AND, OR, XOR, SHL, SHR, SAR, NOT, NEG = range(len(ALU_NAMES))
+PASS, ADD, SUB, MUL, DIV, MOD, AND, OR, XOR, SHL, SHR, SAR, NOT, NEG = range(14)
 CHECK_EVERY = 64  # most steps between two looks (host syncs) at whether any lane still runs
 TRACE_FIELDS = 5 + 2 * NREGS + 3  # cycle, pc, next pc, flags before, flags after, registers before/after, store
 

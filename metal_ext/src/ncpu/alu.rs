@@ -1,8 +1,9 @@
 //! The fast ALU: exact 32-bit integer semantics, mirroring `ncpu_nb.isa.table.ALU_OPS`.
 
 /// ALU operation names in the order of `ncpu_nb.isa.table.ALU_NAMES` (checked at import).
-pub const ALU_NAMES: [&str; 14] = [
+pub const ALU_NAMES: [&str; 23] = [
     "pass", "add", "sub", "mul", "div", "mod", "and", "or", "xor", "shl", "shr", "sar", "not", "neg",
+    "fadd", "fsub", "fmul", "fdiv", "fsqrt", "fcmp", "itof", "ftoi", "fmov", // the float unit (float.rs)
 ];
 
 #[inline(always)]
@@ -32,7 +33,7 @@ pub trait Alu {
     fn is_zero(&self, r: u32) -> bool;
 }
 
-/// Fast mode: exact integer arithmetic.
+/// Fast mode: exact integer arithmetic, the host's binary32 for the float operations.
 pub struct FastAlu;
 
 impl Alu for FastAlu {
@@ -66,7 +67,8 @@ pub fn alu(op: u8, a: u32, b: u32) -> (u32, bool, bool) {
         10 => (a >> amount(b), false, false),
         11 => (((a as i32) >> amount(b)) as u32, false, false),
         12 => (!a, false, false),
-        _ => sub(0, a),
+        13 => sub(0, a),
+        _ => super::float::native(op, a, b),
     }
 }
 

@@ -2,5 +2,6 @@
 //! the trained networks (neural mode).
 pub mod alu;
 pub mod exec;
+pub mod float;
 pub mod neural;
 pub mod python;

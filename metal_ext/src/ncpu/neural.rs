@@ -6,6 +6,7 @@
 //! back, every gate is a cell evaluation. `ncpu-nb verify` checks both wirings against fast mode.
 
 use super::alu::Alu;
+use super::float;
 
 pub const MAX_HIDDEN: usize = 8;
 type Bits = [bool; 32];
@@ -242,6 +243,8 @@ impl Alu for NeuralAlu {
             10 => plain(self.shift(&x, &y, false, false)),
             11 => plain(self.shift(&x, &y, false, x[31])),
             12 => plain(std::array::from_fn(|i| self.not(x[i]))),
+            // the float unit's microprogram, every step an operation of these cells
+            op if op >= float::FIRST => float::wired(self, float::BINARY32, op, a, b),
             _ => {
                 let (r, c, v) = self.sub(&[false; 32], &x);
                 (word(&r), c, v)

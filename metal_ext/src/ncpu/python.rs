@@ -6,6 +6,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
 use super::alu::FastAlu;
+use super::float;
 use super::exec::{check_op, Lanes, MicroOp, Runner, Status, TraceRing, Watch, NREGS};
 use super::neural::{Cell, NeuralAlu};
 
@@ -121,6 +122,51 @@ impl NcpuLanes {
         self.neural = Some(NeuralAlu { logic: cell(logic)?, combine: cell(combine)?, full_adder: cell(full_adder)?,
                                        mux: cell(mux)? });
         Ok(())
+    }
+
+    /// Float operation `op` (an index into NCPU_ALU_NAMES) on each pair of little-endian u32 bit
+    /// patterns in `a`, `b`, in the format with `exponent_bits`/`mantissa_bits`, by this machine's
+    /// ALU: the trained cells in neural mode; in fast mode the host's binary32, or with `wired`
+    /// the float unit's microprogram over the exact integer ALU. Returns results, then CF, OF per pair
+    /// as (little-endian words, one byte per pair: CF | OF << 1); the GIL is released and the pairs
+    /// are split over the cores.
+    #[pyo3(signature = (op, a, b, exponent_bits=8, mantissa_bits=23, wired=false))]
+    fn float_batch<'py>(&self, py: Python<'py>, op: u8, a: &[u8], b: &[u8], exponent_bits: u32, mantissa_bits: u32,
+                        wired: bool) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>)> {
+        if !(float::FIRST as usize..super::alu::ALU_NAMES.len()).contains(&(op as usize)) {
+            return Err(PyValueError::new_err(format!("operation {op} is not a float operation")));
+        }
+        if a.len() != b.len() || a.len() % 4 != 0 {
+            return Err(PyValueError::new_err("a and b must be the same number of 4-byte words"));
+        }
+        let format = float::Format::new(exponent_bits, mantissa_bits).map_err(PyValueError::new_err)?;
+        let native = self.neural.is_none() && !wired;
+        if native && format != float::BINARY32 {
+            return Err(PyValueError::new_err("the host computes binary32 only; pass wired=True for other formats"));
+        }
+        let words = |x: &[u8]| x.chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())).collect::<Vec<u32>>();
+        let (a, b) = (words(a), words(b));
+        let neural = &self.neural;
+        let (results, flags) = py.detach(|| {
+            let one = |(x, y): (&u32, &u32)| match neural {
+                Some(alu) => float::wired(alu, format, op, *x, *y),
+                None if native => float::native(op, *x, *y),
+                None => float::wired(&FastAlu, format, op, *x, *y),
+            };
+            let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).max(1);
+            let chunk = a.len().div_ceil(threads).max(1);
+            let parts: Vec<Vec<(u32, bool, bool)>> = std::thread::scope(|scope| {
+                let handles: Vec<_> = a.chunks(chunk).zip(b.chunks(chunk))
+                    .map(|(xa, xb)| scope.spawn(move || xa.iter().zip(xb).map(one).collect()))
+                    .collect();
+                handles.into_iter().map(|h| h.join().expect("float thread panicked")).collect()
+            });
+            let all: Vec<(u32, bool, bool)> = parts.into_iter().flatten().collect();
+            let results: Vec<u8> = all.iter().flat_map(|r| r.0.to_le_bytes()).collect();
+            let flags: Vec<u8> = all.iter().map(|r| r.1 as u8 | (r.2 as u8) << 1).collect();
+            (results, flags)
+        });
+        Ok((PyBytes::new(py, &results), PyBytes::new(py, &flags)))
     }
 
     /// Fast mode: compute with the exact integer ALU from now on.
