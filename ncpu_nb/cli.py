@@ -162,13 +162,14 @@ def cmd_verify(args) -> int:
 
     was_running = _ray_was_running(args)
     try:
-        report = verify(full=args.full, progress=not args.json, device=args.device, ray=args.ray)
+        report = verify(full=args.full, progress=not args.json, device=args.device, ray=args.ray,
+                        float_pairs=args.float_pairs)
     finally:
         _stop_ray(args, was_running)
     if args.json:
         print(json.dumps({"exact": report.exact, "checks": [
             {"check": c.what, "domain": c.domain, "cases": c.cases, "torch_cases": c.torch_cases,
-             "mismatches": c.mismatches, "seconds": round(c.seconds, 3)} for c in report]}))
+             "mismatches": c.mismatches, "max_ulp": c.max_ulp, "seconds": round(c.seconds, 3)} for c in report]}))
     else:
         print(report)
     return 0 if report.exact else 1
@@ -522,6 +523,9 @@ def _fill_verify(p) -> None:
     p.add_argument("--full", action="store_true", help="check every pair through the torch wiring too, "
                                                        "MUL, DIV and MOD included (slower)")
     p.add_argument("--device", default="cpu", help="where the torch wiring runs: cpu (default) or cuda")
+    p.add_argument("--float-pairs", type=int, default=None, metavar="N",
+                   help="random pairs per float operation for fast and wired mode (default 10,000,000); neural "
+                        "mode checks the first 10,000 of them, all of them with --full")
     _add_ray_option(p, "the operations (one task per operation; the cells are one more)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_verify)
@@ -633,7 +637,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         _fill_bench(p)
 
     p = sub.add_parser("verify", help="prove the neural ALU exact: every cell on its whole domain, every "
-                                      "operation against fast mode")
+                                      "operation against fast mode, every float operation against IEEE 754")
     if only in (None, "verify"):
         _fill_verify(p)
 

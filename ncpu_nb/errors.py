@@ -62,6 +62,10 @@ class ExecutionError(NcpuError):
         super().__init__(f"{message}; {where}PC={pc}: {instruction}")
 
 
+class UnsupportedInstruction(NcpuError):
+    """An instruction the chosen execution mode does not run (the message says which mode does)."""
+
+
 class WeightsError(NcpuError):
     """Trained weights that cannot be used: a file missing, malformed, not the one its manifest
     records (tampered or stale), wrong on its input domain, or named outside its weights folder."""

@@ -1,4 +1,4 @@
-"""`ncpu-nb verify` / `ncpu_nb.verify()`: prove the neural ALU exact.
+"""`ncpu-nb verify` / `ncpu_nb.verify()`: prove the neural ALU exact, and the float unit IEEE 754.
 
 1. Every trained cell on its entire input domain.
 2. Every 32-bit operation, through the networks, against fast mode: all pairs of edge values; all
@@ -7,6 +7,8 @@
    (what `CPU(mode="neural")` runs, one instruction per lane, flags included) gets all of them; the
    torch wiring (`NeuralALU`) too, except that for MUL, DIV and MOD it takes only the first pairs
    of each set, unless `full`.
+3. Every float operation of the float unit, fast, wired and neural, against IEEE 754: special
+   values, 10,000,000 random pairs, every pair of two 8-bit formats (`ncpu_nb.float_verification`).
 
 Why that suffices: each operation is a fixed wiring of cells (no data-dependent structure besides
 what the cells compute), and each cell is right on every input it can ever receive, so by induction
@@ -30,13 +32,14 @@ from ncpu_nb import html
 from ncpu_nb.ncpu.neural_cells import CELLS
 from ncpu_nb.ncpu.torch_cells import load_cell
 from ncpu_nb.ncpu.neural_alu import NeuralALU
-from ncpu_nb.ncpu.table import ALU_NAMES, CARRY_OPS, FORMS
+from ncpu_nb.ncpu.table import ALU_NAMES, CARRY_OPS, FLOAT_OPS, FORMS
 
 EDGE = [0, 1, 2, 3, 7, 31, 32, 33, 255, 256, 0xFFFF, 0x10000, 0x55555555, 0xAAAAAAAA, 0x7FFFFFFE, 0x7FFFFFFF,
         0x80000000, 0x80000001, 0xFFFFFFE0, 0xFFFFFFFE, 0xFFFFFFFF]
 SLOW = {"mul": 50_000, "div": 10_000, "mod": 10_000}  # torch pairs per set for the costly operations (quick)
 CHUNK = 16_384
 RANDOM_PAIRS = 1_000_000
+INTEGER_OPS = tuple(op for op in ALU_NAMES if op not in FLOAT_OPS)
 
 
 @dataclass(frozen=True)
@@ -47,6 +50,7 @@ class Check:
     mismatches: int
     seconds: float
     torch_cases: int = 0  # of those, also checked through the torch wiring
+    max_ulp: int = 0  # the float unit's rows: the largest error among mismatches, in units in the last place
 
     @property
     def exact(self) -> bool:
@@ -61,18 +65,19 @@ class VerifyReport(list):
         return all(c.exact for c in self)
 
     def __str__(self) -> str:
-        lines = [f"{'check':24s} {'cases':>12s} {'in torch':>10s} {'mismatches':>10s} {'seconds':>8s}  domain"]
-        lines += [f"{c.what:24s} {c.cases:>12,} {c.torch_cases:>10,} {c.mismatches:>10,} {c.seconds:>8.2f}  {c.domain}"
-                  for c in self]
+        lines = [f"{'check':24s} {'cases':>12s} {'in torch':>10s} {'mismatches':>10s} {'max ULP':>8s} {'seconds':>8s}"
+                 f"  domain"]
+        lines += [f"{c.what:24s} {c.cases:>12,} {c.torch_cases:>10,} {c.mismatches:>10,} {c.max_ulp:>8,} "
+                  f"{c.seconds:>8.2f}  {c.domain}" for c in self]
         lines.append("EXACT: every check passed" if self.exact else "NOT EXACT: see the mismatches above")
         return "\n".join(lines)
 
     def _repr_html_(self) -> str:
         rows = [[escape(c.what), escape(c.domain), f"{c.cases:,}", f"{c.torch_cases:,}", f"{c.mismatches:,}",
-                 f"{c.seconds:.2f}"] for c in self]
+                 f"{c.max_ulp:,}", f"{c.seconds:.2f}"] for c in self]
         title = "Neural ALU: exact" if self.exact else "Neural ALU: NOT exact"
-        return html.view(title, html.table(["check", "domain", "cases", "in torch", "mismatches", "seconds"], rows,
-                                           numeric=(2, 3, 4, 5)))
+        return html.view(title, html.table(["check", "domain", "cases", "in torch", "mismatches", "max ULP", "seconds"],
+                                           rows, numeric=(2, 3, 4, 5, 6)))
 
 
 def _instruction(op: str) -> str:
@@ -154,23 +159,35 @@ def _operation(job: tuple) -> list[Check]:
 
 
 def _job(job):
-    return _cells() if job is None else _operation(job)
+    if job is None:
+        return _cells()
+    if job[0] == "float":
+        from ncpu_nb.float_verification import float_operation
+
+        return float_operation(job)
+    return _operation(job)
 
 
 def verify(full: bool = False, progress: bool = True, seed: int = 0, device: str = "cpu", *, ops=None,
-           random_pairs: int = RANDOM_PAIRS, ray=None) -> VerifyReport:
-    """Check every cell exhaustively and every operation against fast mode (see the module doc).
+           random_pairs: int = RANDOM_PAIRS, float_pairs: int | None = None, ray=None) -> VerifyReport:
+    """Check every cell exhaustively, every integer operation against fast mode (see the module doc)
+    and every float operation against IEEE 754 (`ncpu_nb.float_verification`, `float_pairs` random
+    pairs each, 10,000,000 by default).
     `device` runs the torch wiring there ("cuda": a GPU makes `full` quick). `ops` checks only those
     operations, `random_pairs` sets the size of each random set (a reduced run). `ray` (True,
     "local" or a cluster address) runs the cells and each operation as Ray tasks (`ncpu_nb.sweeps`)."""
     from ncpu_nb.sweeps import sweep
 
+    from ncpu_nb.float_verification import FLOAT_CHECKED, RANDOM_PAIRS as FLOAT_PAIRS
+
     NeuralALU(device=device)  # first: a device this host lacks fails before any work
-    ops = list(ALU_NAMES if ops is None else ops)
-    unknown = [op for op in ops if op not in ALU_NAMES]
+    known = INTEGER_OPS + FLOAT_CHECKED
+    ops = list(known if ops is None else ops)
+    unknown = [op for op in ops if op not in known]
     if unknown:
-        raise ValueError(f"unknown operation {unknown[0]!r}; choose from {', '.join(ALU_NAMES)}")
-    jobs = [None] + [(op, full, seed, device, random_pairs) for op in ops]
+        raise ValueError(f"unknown operation {unknown[0]!r}; choose from {', '.join(known)}")
+    jobs = [None] + [("float", op, full, seed, FLOAT_PAIRS if float_pairs is None else float_pairs)
+                     if op in FLOAT_CHECKED else (op, full, seed, device, random_pairs) for op in ops]
     # A Ray task that asks for no GPU sees none: with cuda, four tasks share each GPU.
     gpus = 0.25 if ray and str(device).startswith("cuda") else 0
     parts = sweep(_job, jobs, ray=ray, desc="verifying", progress=progress, num_gpus=gpus)

@@ -3,7 +3,9 @@ import numpy as np
 from hypothesis import strategies as st
 
 from ncpu_nb.ncpu.encoding import RANGES, Instruction
-from ncpu_nb.ncpu.table import FORMS, REGISTERS, ZERO_REG
+from ncpu_nb.ncpu.table import FLOAT_OPS, FORMS, REGISTERS, ZERO_REG
+
+INTEGER_FORMS = tuple(f for f in FORMS if f.sem.alu not in FLOAT_OPS)
 
 EDGE = [0, 1, -1, 2, 31, 32, 33, -32, 0x7FFFFFFF, -0x80000000, 0xFFFF, 0x8000, 255, 256, 4, -4]
 
@@ -56,12 +58,13 @@ def _random_value(rng, kind: str, length: int, memory_size: int):
     return int(rng.integers(low, high + 1)) if rng.random() < 0.5 else int(rng.choice(edges))
 
 
-def random_program_text(rng, memory_size: int = 256, max_length: int = 24) -> str:
-    """One program as `program_text` draws them: every form, random operands, jumps anywhere."""
+def random_program_text(rng, memory_size: int = 256, max_length: int = 24, forms=FORMS) -> str:
+    """One program as `program_text` draws them: every form (or those of `forms`), random operands,
+    jumps anywhere."""
     length = int(rng.integers(1, max_length + 1))
     instrs = []
     for _ in range(length):
-        form = FORMS[int(rng.integers(0, len(FORMS)))]
+        form = forms[int(rng.integers(0, len(forms)))]
         instrs.append(Instruction(form, tuple(_random_value(rng, kind, length, memory_size)
                                               for _, kind, _ in form.operands)))
     return "\n".join(i.text() for i in instrs)

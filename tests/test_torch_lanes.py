@@ -8,8 +8,9 @@ import torch
 
 from ncpu_nb import CPU, assemble
 from ncpu_nb.errors import CycleBudgetExceeded, ExecutionError
+from ncpu_nb.ncpu.table import FORMS
 
-from randprog import random_program_text, random_register_values
+from randprog import INTEGER_FORMS, random_program_text, random_register_values
 
 MEMORY = 256
 LANES_PER_PROGRAM = 64
@@ -57,9 +58,10 @@ def assert_same(rust, torch_cpu, what=""):
 def differential(seed: int, n_programs: int, budget: int, device="cpu", mode="fast", split=True) -> dict:
     """n random programs x 64 lanes with random registers, run `budget` steps on both executors (torch
     in two calls, so lanes also carry over between calls); every lane compared. Returns the lanes'
-    end states counted."""
+    end states counted. Neural mode on torch lanes runs integer programs (no float unit there)."""
     rng = np.random.default_rng(seed)
-    programs = [assemble(random_program_text(rng, MEMORY)) for _ in range(n_programs)]
+    forms = INTEGER_FORMS if mode == "neural" else FORMS
+    programs = [assemble(random_program_text(rng, MEMORY, forms=forms)) for _ in range(n_programs)]
     registers = random_register_values(rng, n_programs * LANES_PER_PROGRAM)
     rust, lanes_on_torch = machines(programs, registers, device, mode)
     rust.run(budget, check=False)
@@ -105,6 +107,25 @@ def test_every_alu_operation_in_neural_mode_on_edge_values():
         cpu.set_registers(**registers)
         cpu.run()
     assert_same(rust, lanes_on_torch, "edge values")
+
+
+def test_float_instructions_run_in_fast_mode_and_are_refused_in_neural_mode_on_torch_lanes():
+    from ncpu_nb.errors import UnsupportedInstruction
+    from ncpu_nb.ncpu.float_format import BINARY32
+
+    source = "FMOV R1, 2.0\nFSQRT R2, R1\nITOF R3, R0\nFDIV R4, R3, R2\nFCMP R4, R1\nJS 7\nFTOI R5, R4\nHALT"
+    values = [0, 1, 2, -3, 7, 2**31 - 1, -(2**31), 1000]
+    rust, on_torch = CPU(source, lanes=8, memory_size=MEMORY), CPU(source, lanes=8, memory_size=MEMORY, device="cpu")
+    for cpu in (rust, on_torch):
+        cpu.set_registers(R0=values)
+        cpu.run()
+    assert_same(rust, on_torch, "float program")
+    assert BINARY32.to_float(int(on_torch.registers_array()[3, 2]) & 0xFFFFFFFF) == pytest.approx(2**0.5)
+    with pytest.raises(UnsupportedInstruction, match="float instructions"):
+        CPU(source, device="cpu", mode="neural")
+    integer_only = CPU("MOV R0, 1\nHALT", device="cpu", mode="neural")
+    with pytest.raises(UnsupportedInstruction):
+        integer_only.load(source)
 
 
 def test_faults_raise_the_same_execution_error():

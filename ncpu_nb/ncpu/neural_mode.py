@@ -1,8 +1,9 @@
 """Neural mode: the Rust lane executor with the trained cells of weights/ as its ALU.
 
 The executor's data path (ALU results, ZF as a NOR of the result bits, effective addresses,
-stack pointer moves) goes through the networks, wired exactly as `ncpu_nb.ncpu.neural_alu` wires
-them (`metal_ext/src/ncpu/neural.rs`); `ncpu-nb verify` checks both wirings against fast mode.
+stack pointer moves, every step of the float unit's microprogram) goes through the networks, wired
+as `ncpu_nb.ncpu.neural_alu` wires them except that additions ripple through full-adder cells
+(`metal_ext/src/ncpu/neural.rs`); `ncpu-nb verify` checks both wirings against fast mode.
 The weights load with numpy (no torch), and the core evaluates them.
 """
 from __future__ import annotations

@@ -30,8 +30,10 @@ from collections import deque
 import numpy as np
 import torch
 
+from ncpu_nb.errors import UnsupportedInstruction
 from ncpu_nb.ncpu.encoding import NONE
 from ncpu_nb.ncpu.neural_alu import NeuralALU, torch_device
+from ncpu_nb.ncpu.torch_float import FLOAT, float_alu
 from ncpu_nb.ncpu.table import ALU_NAMES, CONDITION_NAMES, KINDS, MASK, REGISTERS, SP, ZERO_REG
 
 NREGS = len(REGISTERS)
@@ -142,6 +144,8 @@ def fast_alu(aop, x, y, present: frozenset):
             put(SAR, (_signed(x) >> amount) & MASK)
     if NOT in present:
         put(NOT, x ^ MASK)
+    if present & FLOAT:
+        r, carry, over = float_alu(aop, x, y, present, r, carry, over)
     return r, carry, over, r == 0
 
 
@@ -258,11 +262,22 @@ class TorchLanes:
         for kind, alu, *_ in ops:  # the ALU operations a step may need: known here, never asked of the device
             self._present |= {ALU: {alu}, LOAD: {ADD}, STORE: {ADD}, POP: {ADD}, RET: {ADD},
                               PUSH: {SUB}, CALL: {SUB}}.get(kind, set())
+        if isinstance(self._alu, NeuralStep):
+            self._refuse_floats()
         return len(self._lengths) - 1
 
+    def _refuse_floats(self) -> None:
+        if self._present & FLOAT:
+            raise UnsupportedInstruction(
+                "neural mode on torch lanes wires the integer ALU only; run float instructions in fast mode on "
+                "this device, or in neural mode on the Rust core (CPU(mode='neural') without a device)")
+
     def use_networks(self, directory=None) -> None:
-        """Neural mode: the trained cells (`NeuralALU` on this device) compute from now on."""
-        self._alu = NeuralStep(NeuralALU(directory, device=self.device))
+        """Neural mode: the trained cells (`NeuralALU` on this device) compute from now on
+        (integer operations only: a program with float instructions raises UnsupportedInstruction)."""
+        step = NeuralStep(NeuralALU(directory, device=self.device))
+        self._refuse_floats()
+        self._alu = step
 
     def use_exact_alu(self) -> None:
         """Fast mode: exact integer tensor arithmetic from now on."""

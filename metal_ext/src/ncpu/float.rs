@@ -356,8 +356,9 @@ impl<A: Alu> Unit<'_, A> {
         // restoring division, one quotient bit per step: q = floor(sa * 2^30 / sb)
         let (mut rem, mut q) = (sa, 0);
         for i in (0..=30).rev() {
-            if !self.below(rem, sb) {
-                rem = self.sub(rem, sb);
+            let (difference, borrow, _) = self.alu.op(SUB, rem, sb);
+            if !borrow {
+                rem = difference;
                 q = self.or(q, 1 << i);
             }
             rem = self.shl(rem, 1);
@@ -394,11 +395,11 @@ impl<A: Alu> Unit<'_, A> {
             };
             rem = self.or(self.shl(rem, 2), pair);
             let trial = self.or(self.shl(root, 2), 1);
-            if self.below(rem, trial) {
-                root = self.shl(root, 1);
-            } else {
-                rem = self.sub(rem, trial);
-                root = self.or(self.shl(root, 1), 1);
+            let (difference, borrow, _) = self.alu.op(SUB, rem, trial);
+            root = self.shl(root, 1);
+            if !borrow {
+                rem = difference;
+                root = self.or(root, 1);
             }
         }
         let sig = self.or(self.shl(root, 28 - f.m), !self.zero(rem) as u32);
