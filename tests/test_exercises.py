@@ -39,7 +39,7 @@ WRONG = {
     "20": {"call_register": "x30", "first_read_of_vd_b": 0},
     "21": {"check_calls": 1, "first_check_message": "1/3", "failures_writes": 1},
     "22": {"remembered_greeting": "echo hi there", "interrupted_status": 0},
-    "23": {"verify_tasks": 14, "xor_first_random": 3653403231},
+    "23": {"verify_tasks": 15, "xor_first_random": 3653403231},
 }
 
 

@@ -93,12 +93,12 @@ def test_the_core_computes_with_the_weight_files(tmp_path):
 
     weights = tmp_path / "weights"
     shutil.copytree(data_dir("weights"), weights)
-    path = weights / "full_adder.safetensors"
+    path = weights / "combine.safetensors"
     tensors = load_file(str(path))
     tensors["out.bias"] -= 50.0
     save_file(tensors, str(path))
     manifest = json.loads((weights / "manifest.json").read_text())
-    manifest["cells"]["full_adder"]["sha256"] = sha256(path)
+    manifest["cells"]["combine"]["sha256"] = sha256(path)
     (weights / "manifest.json").write_text(json.dumps(manifest))
 
     cpu = CPU("MOV R0, 99\nADD R1, R0, 1\nHALT", mode="neural")

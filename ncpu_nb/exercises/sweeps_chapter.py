@@ -6,12 +6,16 @@ from ncpu_nb.exercises.checker import Row, expect, exercise, integer
 
 @exercise("23", "verify_tasks", "How many tasks does `ncpu-nb verify --ray` submit (all operations)?")
 def _(answer):
-    from ncpu_nb.ncpu.table import ALU_NAMES
+    from ncpu_nb.float_verification import FLOAT_CHECKED
+    from ncpu_nb.verification import INTEGER_OPS
 
+    operations = len(INTEGER_OPS) + len(FLOAT_CHECKED)
     got = integer(answer, "a count of tasks")
-    rows = [expect("tasks", 1 + len(ALU_NAMES), got)]
-    if got == len(ALU_NAMES):
+    rows = [expect("tasks", 1 + operations, got)]
+    if got == operations:
         rows.append(Row("the cells", False, "one task per operation, and one more checks the four cells"))
+    elif got == 1 + len(INTEGER_OPS):
+        rows.append(Row("the float unit", False, "its operations are checked too, one task each"))
     return rows
 
 

@@ -2,8 +2,8 @@
 
 The executor's data path (ALU results, ZF as a NOR of the result bits, effective addresses,
 stack pointer moves, every step of the float unit's microprogram) goes through the networks, wired
-as `ncpu_nb.ncpu.neural_alu` wires them except that additions ripple through full-adder cells
-(`metal_ext/src/ncpu/neural.rs`); `ncpu-nb verify` checks both wirings against fast mode.
+exactly as `ncpu_nb.ncpu.neural_alu` wires them (`metal_ext/src/ncpu/neural.rs`); `ncpu-nb verify`
+checks both wirings against fast mode.
 The weights load with numpy (no torch), and the core evaluates them.
 """
 from __future__ import annotations

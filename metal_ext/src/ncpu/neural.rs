@@ -1,8 +1,8 @@
 //! The neural ALU in the core: the trained cells of `weights/`, evaluated as networks
 //! (hidden = relu(W1 x + b1), bit = W2 hidden + b2 > 0), wired as `ncpu_nb/ncpu/neural_alu.py`
-//! wires them, except that additions and subtractions ripple through a chain of full-adder cells
-//! where the batched torch wiring uses a Kogge-Stone prefix of combine cells (one lane at a time
-//! gains nothing from Kogge-Stone's shallow depth; the chain needs a ninth of the cells). No integer arithmetic touches data here: words are only unpacked into bits and packed
+//! wires them, except that division subtracts with a ripple chain of full-adder cells (one lane
+//! at a time gains nothing from Kogge-Stone's shallow depth; the chain needs a quarter of the
+//! cells). No integer arithmetic touches data here: words are only unpacked into bits and packed
 //! back, every gate is a cell evaluation. `ncpu-nb verify` checks both wirings against fast mode.
 
 use super::alu::Alu;
@@ -66,7 +66,7 @@ impl Cell {
 #[derive(Clone, Debug)]
 pub struct NeuralAlu {
     pub logic: Cell,      // (a, b) -> (and, or, xor)
-    pub combine: Cell,    // (g_hi, p_hi, g_lo, p_lo) -> (g, p); the torch wiring's carry prefix
+    pub combine: Cell,    // (g_hi, p_hi, g_lo, p_lo) -> (g, p)
     pub full_adder: Cell, // (a, b, c) -> (sum, carry)
     pub mux: Cell,        // (sel, x0, x1) -> x1 if sel else x0
 }
@@ -106,18 +106,33 @@ impl NeuralAlu {
         b.iter().fold(false, |acc, &x| self.or(acc, x))
     }
 
-    /// A ripple chain of full-adder cells: (sum, carry out, carry into the top bit).
+    /// Kogge-Stone: (sum, carry out, carry into the top bit).
     fn add_bits(&self, a: &Bits, b: &Bits, carry_in: bool) -> (Bits, bool, bool) {
-        let (mut sum, mut carry, mut into_top) = ([false; 32], carry_in, false);
-        for i in 0..32 {
-            if i == 31 {
-                into_top = carry;
+        let gates: [[bool; 3]; 32] = std::array::from_fn(|i| self.logic.eval([a[i], b[i], false, false]));
+        let p: Bits = std::array::from_fn(|i| gates[i][2]);
+        let (mut g_all, mut p_all): (Bits, Bits) = (std::array::from_fn(|i| gates[i][0]), p);
+        let mut span = 1;
+        while span < 32 {
+            let (g0, p0) = (g_all, p_all);
+            for i in span..32 {
+                let o = self.combine.eval([g0[i], p0[i], g0[i - span], p0[i - span]]);
+                g_all[i] = o[0];
+                p_all[i] = o[1];
             }
-            let o = self.full_adder.eval([a[i], b[i], carry, false]);
-            sum[i] = o[0];
-            carry = o[1];
+            span *= 2;
         }
-        (sum, carry, into_top)
+        let mut into = [false; 32];
+        into[0] = carry_in;
+        let mut carry_out = false;
+        for i in 0..32 {
+            let c = self.combine.eval([g_all[i], p_all[i], carry_in, false])[0];
+            if i < 31 {
+                into[i + 1] = c;
+            } else {
+                carry_out = c;
+            }
+        }
+        (std::array::from_fn(|i| self.xor(p[i], into[i])), carry_out, into[31])
     }
 
     fn add(&self, a: &Bits, b: &Bits) -> (Bits, bool, bool) {
