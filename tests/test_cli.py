@@ -94,10 +94,10 @@ def test_lab_opens_the_learners_own_copy_and_keeps_their_changes(tmp_path):
     assert tour.is_file() and (root / "tutorials" / "01_assembly_on_the_ncpu.ipynb").is_file()
     assert "notebooks/00_tour.ipynb" in added
     tour.write_text("the learner's own work")
-    (root / "notebooks" / "04_stepping_the_ncpu.ipynb").unlink()  # as if a newer kit brought this chapter
+    (root / "notebooks" / "05_stepping_the_ncpu.ipynb").unlink()  # as if a newer kit brought this chapter
     again, added = workspace(tmp_path / "course")
     assert again == root and tour.read_text() == "the learner's own work"
-    assert added == ["notebooks/04_stepping_the_ncpu.ipynb"]
+    assert added == ["notebooks/05_stepping_the_ncpu.ipynb"]
 
 
 @pytest.mark.slow

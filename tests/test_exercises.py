@@ -20,26 +20,28 @@ WRONG = {
            "floor_quarter": "MOV R2, 4\nDIV R1, R0, R2\nHALT"},
     "02": {"nor_neuron": ([1, 1], -0.5), "shifter_cell": "logic", "combine_cells": 160},
     "03": {"gcd_neural_cycles": 0, "through_the_cells": "ABCDE", "square_minus_one": "MUL R1, R0, R0\nHALT"},
-    "04": {"first_pass_cycle": 19, "passes": 10},
-    "05": {"hand_gradient": 5.0, "straight_through": "MUL DIV", "slope_seven": "MUL R2, R0, R0\nHALT"},
-    "06": {"find_input": 6, "fit_line": "MUL R1, R0, 5\nADD R1, R1, 3\nHALT"},
-    "07": {"shortest_fit": "MUL R1, R0, 3\nHALT", "which_generalises": "A"},
-    "08": {"sequence_examples": 7, "triangular_loop": "MUL R1, R0, R0\nADD R1, R1, R0\nSHR R1, R1, 1\nHALT"},
-    "09": {"explode_gradient": 16 * 1.7, "no_path_register": "R0"},
-    "10": {"array_gradient": 4.0, "find_array": [4, 7, 2]},
-    "11": {"patched_sum": 6, "patch_word": 0x3011000C},
-    "12": {"or_as_add": 0.5, "shortest_fixed": "ADD R2, R0, R1\nMUL R2, R2, R0\nMOV R3, R1\nSUB R2, R2, R3\nHALT"},
-    "13": {"floor_of_negative": -3, "sum_of_squares": "total = n * n"},
-    "14": {"input_gradient": -6.0, "constant_gradient": -6.0},
-    "15": {"longest_exact_mul": 5, "written_answer": "357"},
-    "16": {"add_word": 0x8B010023, "flags_after_subs": "N"},
-    "17": {"hello_entry": 0x400000, "busybox_bss": 0},
-    "18": {"hello_syscalls": 1, "first_syscall_number": 64},
-    "19": {"distinct_words": "wc -w", "column_sum": "echo 12"},
-    "20": {"call_register": "x30", "first_read_of_vd_b": 0},
-    "21": {"check_calls": 1, "first_check_message": "1/3", "failures_writes": 1},
-    "22": {"remembered_greeting": "echo hi there", "interrupted_status": 0},
-    "23": {"verify_tasks": 15, "xor_first_random": 3653403231},
+    "04": {"one_third": 0x3EAAAAAA, "nan_branches": "JG JO",
+           "hypotenuse": "FMUL R3, R0, R0\nFMUL R4, R1, R1\nFADD R5, R3, R4\nFDIV R2, R5, R5\nHALT"},
+    "05": {"first_pass_cycle": 19, "passes": 10},
+    "06": {"hand_gradient": 5.0, "straight_through": "MUL DIV", "slope_seven": "MUL R2, R0, R0\nHALT"},
+    "07": {"find_input": 6, "fit_line": "MUL R1, R0, 5\nADD R1, R1, 3\nHALT"},
+    "08": {"shortest_fit": "MUL R1, R0, 3\nHALT", "which_generalises": "A"},
+    "09": {"sequence_examples": 7, "triangular_loop": "MUL R1, R0, R0\nADD R1, R1, R0\nSHR R1, R1, 1\nHALT"},
+    "10": {"explode_gradient": 16 * 1.7, "no_path_register": "R0"},
+    "11": {"array_gradient": 4.0, "find_array": [4, 7, 2]},
+    "12": {"patched_sum": 6, "patch_word": 0x3011000C},
+    "13": {"or_as_add": 0.5, "shortest_fixed": "ADD R2, R0, R1\nMUL R2, R2, R0\nMOV R3, R1\nSUB R2, R2, R3\nHALT"},
+    "14": {"floor_of_negative": -3, "sum_of_squares": "total = n * n"},
+    "15": {"input_gradient": -6.0, "constant_gradient": -6.0},
+    "16": {"longest_exact_mul": 5, "written_answer": "357"},
+    "17": {"add_word": 0x8B010023, "flags_after_subs": "N"},
+    "18": {"hello_entry": 0x400000, "busybox_bss": 0},
+    "19": {"hello_syscalls": 1, "first_syscall_number": 64},
+    "20": {"distinct_words": "wc -w", "column_sum": "echo 12"},
+    "21": {"call_register": "x30", "first_read_of_vd_b": 0},
+    "22": {"check_calls": 1, "first_check_message": "1/3", "failures_writes": 1},
+    "23": {"remembered_greeting": "echo hi there", "interrupted_status": 0},
+    "24": {"verify_tasks": 15, "xor_first_random": 3653403231},
 }
 
 
@@ -116,7 +118,7 @@ def test_a_program_that_does_not_assemble_is_a_row():
 
 
 def test_html_is_static_and_escaped():
-    result = chapter("19").check("distinct_words", "echo '<script>alert(1)</script>'")
+    result = chapter("20").check("distinct_words", "echo '<script>alert(1)</script>'")
     page = result._repr_html_()
     assert "<script>" not in page and "&lt;script&gt;" in page
     assert "<table>" in page and "expected / got" in page

@@ -1,14 +1,14 @@
-"""The exercises of chapters 13 (compiling Python to the nCPU) and 14 (execution as a training signal)."""
+"""The exercises of chapters 14 (compiling Python to the nCPU) and 15 (execution as a training signal)."""
 from __future__ import annotations
 
 import math
 
 from ncpu_nb.exercises.checker import Row, expect, exercise, integer, number, text
 
-# --- 13 · compiling Python to the nCPU -----------------------------------------------------------------
+# --- 14 · compiling Python to the nCPU -----------------------------------------------------------------
 
 
-@exercise("13", "floor_of_negative", "What does the compiled `q = -17 // 5` leave in q (Python's floor, not DIV's truncation)?")
+@exercise("14", "floor_of_negative", "What does the compiled `q = -17 // 5` leave in q (Python's floor, not DIV's truncation)?")
 def _(answer):
     from ncpu_nb.compiler.compiled import compile_python
 
@@ -16,7 +16,7 @@ def _(answer):
     return [expect("q on the nCPU", machine, integer(answer))]
 
 
-@exercise("13", "sum_of_squares", "Python (the compiled subset) that sets `total` to 1² + 2² + ... + n² for the input n")
+@exercise("14", "sum_of_squares", "Python (the compiled subset) that sets `total` to 1² + 2² + ... + n² for the input n")
 def _(answer):
     from ncpu_nb.compiler.compiled import compile_python
     from ncpu_nb.errors import NcpuError
@@ -38,7 +38,7 @@ def _(answer):
     return rows
 
 
-# --- 14 · execution as a training signal ---------------------------------------------------------------
+# --- 15 · execution as a training signal ---------------------------------------------------------------
 
 
 def _loss_gradients(source: str, inputs: dict, expected: dict):
@@ -56,13 +56,13 @@ def _close(what: str, expected: float, got: float) -> Row:
     return Row(what, passed, f"got {got:.6g}" if passed else f"expected {expected:.6g}, got {got:.6g}")
 
 
-@exercise("14", "input_gradient", "By hand: d loss / d a of `result = a * b + c` at a=3, b=5, c=2 when 20 is expected")
+@exercise("15", "input_gradient", "By hand: d loss / d a of `result = a * b + c` at a=3, b=5, c=2 when 20 is expected")
 def _(answer):
     r = _loss_gradients("result = a * b + c", {"a": 3, "b": 5, "c": 2}, {"result": 20.0})
     return [_close("d loss / d a (autograd agrees?)", r.gradients()["a"], number(answer))]
 
 
-@exercise("14", "constant_gradient", "By hand: d loss / d the literal 3 of `y = x * 3 + 4` at x = 2 when 13 is expected")
+@exercise("15", "constant_gradient", "By hand: d loss / d the literal 3 of `y = x * 3 + 4` at x = 2 when 13 is expected")
 def _(answer):
     r = _loss_gradients("y = x * 3 + 4", {"x": 2}, {"y": 13.0})
     by_value = {origin[2]: g for origin, g in r.constant_gradients().items()}

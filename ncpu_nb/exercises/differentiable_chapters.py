@@ -1,4 +1,4 @@
-"""The exercises of chapters 05-10: gradients through programs, optimization and synthesis."""
+"""The exercises of chapters 06-11: gradients through programs, optimization and synthesis."""
 from __future__ import annotations
 
 import math
@@ -32,12 +32,12 @@ def choices(answer, description: str) -> set[str]:
     return {str(item).strip().upper() for item in items}
 
 
-# --- 05 · backpropagation through a program ----------------------------------------------------------
+# --- 06 · backpropagation through a program ----------------------------------------------------------
 
 HAND_PROGRAM = "MUL R2, R0, R1\nADD R3, R2, R0\nHALT"
 
 
-@exercise("05", "hand_gradient", "By hand: dR3/dR0 of `MUL R2, R0, R1; ADD R3, R2, R0` at R0 = 4, R1 = 5")
+@exercise("06", "hand_gradient", "By hand: dR3/dR0 of `MUL R2, R0, R1; ADD R3, R2, R0` at R0 = 4, R1 = 5")
 def _(answer):
     autograd = gradient(HAND_PROGRAM, {"R0": 4, "R1": 5}, "R3", "R0")
     return [close("dR3/dR0 (autograd says the same?)", autograd, number(answer))]
@@ -46,14 +46,14 @@ def _(answer):
 SMOOTH = {"ADD": True, "MUL": True, "NEG": True, "XOR": False, "SHL": False, "DIV": False}
 
 
-@exercise("05", "straight_through", "Which of ADD, MUL, NEG, XOR, SHL, DIV get a straight-through gradient?")
+@exercise("06", "straight_through", "Which of ADD, MUL, NEG, XOR, SHL, DIV get a straight-through gradient?")
 def _(answer):
     chosen = choices(answer, "mnemonics, e.g. \"ADD MUL\"")
     return [Row(op, (op in chosen) != smooth, "smooth: its true derivative" if smooth
                 else "piecewise constant: straight-through") for op, smooth in SMOOTH.items()]
 
 
-@exercise("05", "slope_seven", "A straight-line program whose R2 has derivative 7 with respect to R0, for any R0")
+@exercise("06", "slope_seven", "A straight-line program whose R2 has derivative 7 with respect to R0, for any R0")
 def _(answer):
     source = require(answer, str, "the program as text")
     rows = []
@@ -62,12 +62,12 @@ def _(answer):
     return rows
 
 
-# --- 06 · optimizing inputs and constants ------------------------------------------------------------
+# --- 07 · optimizing inputs and constants ------------------------------------------------------------
 
 SQUARE_PLUS = "MUL R1, R0, R0\nADD R2, R1, R0\nHALT"
 
 
-@exercise("06", "find_input", "Which R0 makes `MUL R1, R0, R0; ADD R2, R1, R0` end with R2 = 56?")
+@exercise("07", "find_input", "Which R0 makes `MUL R1, R0, R0; ADD R2, R1, R0` end with R2 = 56?")
 def _(answer):
     import ncpu_nb
 
@@ -81,7 +81,7 @@ def _(answer):
 LINE = "MUL R1, R0, 0\nADD R1, R1, 0\nHALT"
 
 
-@exercise("06", "fit_line", "The line program with its two constants fitted to R1 = 5·R0 − 3")
+@exercise("07", "fit_line", "The line program with its two constants fitted to R1 = 5·R0 − 3")
 def _(answer):
     from ncpu_nb.ncpu import assemble
     from ncpu_nb.ncpu.program import Program
@@ -94,9 +94,9 @@ def _(answer):
     return rows + program_rows(program, cases, "points, far ones included")
 
 
-# --- 07 · synthesis by gradient descent --------------------------------------------------------------
+# --- 08 · synthesis by gradient descent --------------------------------------------------------------
 
-@exercise("07", "shortest_fit", "The shortest program for `three_x_plus_1` (at most two instructions and HALT)")
+@exercise("08", "shortest_fit", "The shortest program for `three_x_plus_1` (at most two instructions and HALT)")
 def _(answer):
     from ncpu_nb.synthesis import synth_bench
     from ncpu_nb.synthesis.spec import SynthesisSpec
@@ -113,7 +113,7 @@ def _(answer):
 CANDIDATES = {"A": "MOV R1, R0\nHALT", "B": "MUL R1, R0, R0\nHALT", "C": "AND R1, R0, 1\nHALT"}
 
 
-@exercise("07", "which_generalises", "Examples 0 → 0, 1 → 1; held out 3 → 9: which candidate, A, B or C, is solved?")
+@exercise("08", "which_generalises", "Examples 0 → 0, 1 → 1; held out 3 → 9: which candidate, A, B or C, is solved?")
 def _(answer):
     import ncpu_nb
 
@@ -132,12 +132,12 @@ def _(answer):
             expect("candidate", right, letter, show=str)]
 
 
-# --- 09 · gradient flow ------------------------------------------------------------------------------
+# --- 10 · gradient flow ------------------------------------------------------------------------------
 
 SQUARINGS = "MUL R0, R0, R0\nMUL R0, R0, R0\nMUL R0, R0, R0\nMUL R0, R0, R0\nHALT"
 
 
-@exercise("09", "explode_gradient", "By hand: d(final R0)/d(R0) for four squarings, starting at R0 = 1.7")
+@exercise("10", "explode_gradient", "By hand: d(final R0)/d(R0) for four squarings, starting at R0 = 1.7")
 def _(answer):
     autograd = gradient(SQUARINGS, {"R0": 1.7}, "R0", "R0")
     return [close("d(final R0)/d(R0) (autograd agrees?)", autograd, number(answer))]
@@ -146,7 +146,7 @@ def _(answer):
 FACTORIAL = "MOV R1, 1\nloop: MUL R1, R1, R0\nDEC R0\nJNZ loop\nHALT"
 
 
-@exercise("09", "no_path_register", "Factorial flow (R0 = 5 and 6): which register has gradient 0 in the `(inputs)` row?")
+@exercise("10", "no_path_register", "Factorial flow (R0 = 5 and 6): which register has gradient 0 in the `(inputs)` row?")
 def _(answer):
     import torch
     import ncpu_nb
@@ -158,7 +158,7 @@ def _(answer):
     return [expect("register", unreached, text(answer, "a register's name, e.g. \"R3\"").upper(), show=str)]
 
 
-# --- 10 · differentiable memory ----------------------------------------------------------------------
+# --- 11 · differentiable memory ----------------------------------------------------------------------
 
 SUM_OF_SQUARES = """
     MOV R1, 0
@@ -174,7 +174,7 @@ loop:
 """
 
 
-@exercise("10", "array_gradient", "By hand: dR1/d(second word) of the sum of squares of the array [3, 4, 5] at 256")
+@exercise("11", "array_gradient", "By hand: dR1/d(second word) of the sum of squares of the array [3, 4, 5] at 256")
 def _(answer):
     import torch
     import ncpu_nb
@@ -190,7 +190,7 @@ QUADRATIC_POINTS = {0: 2, 1: -1, 2: 4, 3: 17}  # shown in the chapter
 QUADRATIC_HELD_OUT = {-5: 137, 10: 332, 100: 39302}  # never shown: the same quadratic further out
 
 
-@exercise("10", "find_array", "The three words at 256 that make the quadratic program give the chapter's points")
+@exercise("11", "find_array", "The three words at 256 that make the quadratic program give the chapter's points")
 def _(answer):
     from ncpu_nb.ncpu import assemble
     from ncpu_nb.ncpu.exact_check import passing
@@ -207,7 +207,7 @@ def _(answer):
     return rows
 
 
-# --- 11 · self-modifying code ------------------------------------------------------------------------
+# --- 12 · self-modifying code ------------------------------------------------------------------------
 
 PATCHING_SUM = """
     MOV R1, 0
@@ -224,7 +224,7 @@ PATCHED = "LDR R5, [256]\nSTR R5, [4112]\nMOV R1, R0\nMOV R2, 0\nNOP\nHALT"
 CODE_AT = 0x1000
 
 
-@exercise("11", "patched_sum", "R1 at the end of PATCHING_SUM with R0 = 6, its code in memory")
+@exercise("12", "patched_sum", "R1 at the end of PATCHING_SUM with R0 = 6, its code in memory")
 def _(answer):
     from ncpu_nb.ncpu import assemble
     from ncpu_nb.ncpu.reference_interpreter import run_reference
@@ -233,7 +233,7 @@ def _(answer):
     return [expect("R1", state.registers[1], integer(answer, "R1 as a whole number"))]
 
 
-@exercise("11", "patch_word", "The word that, copied over slot 4 of PATCHED, makes R1 = R0 - 12")
+@exercise("12", "patch_word", "The word that, copied over slot 4 of PATCHED, makes R1 = R0 - 12")
 def _(answer):
     from ncpu_nb.ncpu import assemble
     from ncpu_nb.ncpu.exact_check import passing_with_code_in_memory

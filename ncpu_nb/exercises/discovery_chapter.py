@@ -1,11 +1,11 @@
-"""The exercises of chapter 08: programs from examples (sequences, loops, held-out checks)."""
+"""The exercises of chapter 09: programs from examples (sequences, loops, held-out checks)."""
 from __future__ import annotations
 
 from ncpu_nb.exercises.checker import Row, expect, exercise, integer, require
 from ncpu_nb.exercises.programs import program_rows
 
 
-@exercise("08", "sequence_examples", "Training examples in SynthesisSpec.from_sequence(<10 terms>, order=3, held_out=2)")
+@exercise("09", "sequence_examples", "Training examples in SynthesisSpec.from_sequence(<10 terms>, order=3, held_out=2)")
 def _(answer):
     from ncpu_nb.synthesis.spec import SynthesisSpec
 
@@ -13,7 +13,7 @@ def _(answer):
     return [expect("training examples", len(spec.examples), integer(answer, "a count of examples"))]
 
 
-@exercise("08", "triangular_loop", "A loop (no MUL, no DIV) leaving R1 = 0 + 1 + … + R0 for R0 from 0 to 300")
+@exercise("09", "triangular_loop", "A loop (no MUL, no DIV) leaving R1 = 0 + 1 + … + R0 for R0 from 0 to 300")
 def _(answer):
     from ncpu_nb.ncpu.assembler import assemble
 

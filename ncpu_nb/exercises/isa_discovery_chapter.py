@@ -1,4 +1,4 @@
-"""The exercises of chapter 12: a near miss measured on the held-out grid, and a shortest program for
+"""The exercises of chapter 13: a near miss measured on the held-out grid, and a shortest program for
 the fixed ISA (the length ISA discovery is compared with)."""
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from ncpu_nb.exercises.checker import Row, exercise, number
 from ncpu_nb.exercises.programs import instruction_count, program_rows
 
 
-@exercise("12", "or_as_add", "On the arithmetic benchmark's held-out grid, on what fraction of pairs does a|b equal a+b?")
+@exercise("13", "or_as_add", "On the arithmetic benchmark's held-out grid, on what fraction of pairs does a|b equal a+b?")
 def _(answer):
     from ncpu_nb.differentiable.isa_library import ARITHMETIC
 
@@ -21,7 +21,7 @@ def _(answer):
 SQUARE_PLUS_SUM = "(a+b)·a − b"
 
 
-@exercise("12", "shortest_fixed", "The shortest nCPU program (R0 = a, R1 = b, result in R2) for (a+b)·a − b")
+@exercise("13", "shortest_fixed", "The shortest nCPU program (R0 = a, R1 = b, result in R2) for (a+b)·a − b")
 def _(answer):
     import torch
 

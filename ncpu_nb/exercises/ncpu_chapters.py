@@ -1,4 +1,4 @@
-"""The exercises of chapters 00-04: the nCPU, its neural ALU, and its debugger."""
+"""The exercises of chapters 00-03 and 05: the nCPU, its neural ALU, and its debugger."""
 from __future__ import annotations
 
 from ncpu_nb.coursework import random_cases
@@ -149,7 +149,7 @@ def _(answer):
     return rows
 
 
-# --- 04 · stepping the nCPU --------------------------------------------------------------------------
+# --- 05 · stepping the nCPU --------------------------------------------------------------------------
 
 def bubble_sort_pass_ends() -> list[int]:
     """The cycle at each stop on `pass_done` in a run of the bundled bubble sort."""
@@ -164,11 +164,11 @@ def bubble_sort_pass_ends() -> list[int]:
     return stops
 
 
-@exercise("04", "first_pass_cycle", "Break on `pass_done` in bubble_sort: at which cycle does the first pass end?")
+@exercise("05", "first_pass_cycle", "Break on `pass_done` in bubble_sort: at which cycle does the first pass end?")
 def _(answer):
     return [expect("cycle of the first stop", bubble_sort_pass_ends()[0], integer(answer))]
 
 
-@exercise("04", "passes", "How many passes does the sort make (stops at `pass_done`)?")
+@exercise("05", "passes", "How many passes does the sort make (stops at `pass_done`)?")
 def _(answer):
     return [expect("passes", len(bubble_sort_pass_ends()), integer(answer))]

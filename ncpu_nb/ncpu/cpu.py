@@ -12,6 +12,7 @@ from ncpu_nb import _metal, html
 from ncpu_nb.errors import CycleBudgetExceeded, ExecutionError
 from ncpu_nb.ncpu.assembler import assemble
 from ncpu_nb.ncpu.program import Program, data_address
+from ncpu_nb.ncpu.float_format import BINARY32
 from ncpu_nb.ncpu.table import ALU_NAMES, CONDITION_NAMES, FLAGS, KINDS, MASK, REGISTERS
 from ncpu_nb.protocol import (Breakpoints, DebugExtras, DebugLayout, RegisterGroup, RunResult, Snapshot, Trace,
                               TraceStep, Watchpoints, budget)
@@ -224,6 +225,15 @@ class CPU:
     def lane_registers(self, lane: int) -> dict[str, int]:
         return dict(zip(REGISTERS, (int(v) for v in self.registers_array()[lane])))
 
+    @property
+    def floats(self) -> dict[str, float]:
+        """Lane 0's registers R0-R7 read as binary32 floats (the float unit's view of the same bits)."""
+        return self.lane_floats(0)
+
+    def lane_floats(self, lane: int) -> dict[str, float]:
+        row = self.registers_array()[lane].view(np.float32)
+        return {name: float(row[i]) for i, name in enumerate(REGISTERS[:8])}
+
     def set_registers(self, lane: int | None = None, **values) -> None:
         """`cpu.set_registers(R0=5)` sets a register in every lane (or one `lane`);
         a sequence value gives one value per lane."""
@@ -237,6 +247,13 @@ class CPU:
                 raise ValueError(f"{name}: {len(value)} values for {self.lanes} lanes")
             for l in lanes:
                 self._exec.set_register(l, reg, int(value[l] if per_lane else value) & MASK)
+
+    def set_floats(self, lane: int | None = None, **values) -> None:
+        """`cpu.set_floats(R0=2.5)`: registers set to the binary32 bits of numbers (rounded to nearest
+        even), in every lane or one `lane`; a sequence value gives one number per lane."""
+        bits = {name: ([BINARY32.from_float(float(v)) for v in value] if np.ndim(value) > 0
+                       else BINARY32.from_float(float(value))) for name, value in values.items()}
+        self.set_registers(lane, **bits)
 
     @property
     def pc(self) -> int:
