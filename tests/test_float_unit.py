@@ -133,3 +133,13 @@ def test_the_verifier_finds_every_float_operation_exact_on_a_short_run():
         assert all(c.exact for c in checks), [c for c in checks if not c.exact]
         names = {c.what for c in checks}
         assert {f"{op} fast random", f"{op} wired random", f"{op} neural random", f"{op} wired e4m3"} <= names
+
+
+def test_registers_read_and_write_as_floats_per_lane():
+    cpu = CPU("FADD R2, R0, R1\nHALT", lanes=3)
+    cpu.set_floats(R0=[1.5, -2, 1e-45], R1=0.25)
+    cpu.run()
+    assert [cpu.lane_floats(lane)["R2"] for lane in range(3)] == [1.75, -1.75, 0.25]
+    assert cpu.floats["R0"] == 1.5 and cpu.registers["R0"] == 0x3FC00000
+    cpu.set_floats(lane=1, R3=0.1)
+    assert cpu.lane_registers(1)["R3"] == 0x3DCCCCCD and cpu.lane_registers(0)["R3"] == 0
