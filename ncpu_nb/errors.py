@@ -62,6 +62,15 @@ class ExecutionError(NcpuError):
         super().__init__(f"{message}; {where}PC={pc}: {instruction}")
 
 
+class UnsupportedInstruction(NcpuError):
+    """An instruction the differentiable engine cannot relax where it stands (e.g. an integer
+    operation on the bits of a register that holds a float), with its PC and text."""
+
+    def __init__(self, message: str, pc: int, instruction: str):
+        self.pc, self.instruction = pc, instruction
+        super().__init__(f"{message}; PC={pc}: {instruction}")
+
+
 class WeightsError(NcpuError):
     """Trained weights that cannot be used: a file missing, malformed, not the one its manifest
     records (tampered or stale), wrong on its input domain, or named outside its weights folder."""

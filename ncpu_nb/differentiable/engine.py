@@ -40,12 +40,12 @@ from ncpu_nb import html
 from ncpu_nb.differentiable.soft_alu import condition, integers, relaxed_op, signed, soft_flags, straight_through
 from ncpu_nb.differentiable.soft_memory import SoftMemory
 from ncpu_nb.differentiable.soft_program import SoftProgram
-from ncpu_nb.errors import CycleBudgetExceeded, DecodeError, ExecutionError
+from ncpu_nb.errors import CycleBudgetExceeded, DecodeError, ExecutionError, UnsupportedInstruction
 from ncpu_nb.ncpu.assembler import assemble
 from ncpu_nb.ncpu.encoding import MICRO_FIELDS, NONE, decode, lower
 from ncpu_nb.ncpu.program import Program, data_address
 from ncpu_nb.ncpu.reference_interpreter import place_code
-from ncpu_nb.ncpu.table import ALU_NAMES, FLAGS, KINDS, MASK, REGISTERS, SP
+from ncpu_nb.ncpu.table import ALU_NAMES, FLAGS, FLOAT_OPS, KINDS, MASK, REGISTERS, SP
 from ncpu_nb.protocol import (Bar, Breakpoints, DebugExtras, DebugLayout, Panel, RegisterGroup, RunResult, Snapshot,
                               Trace, TraceStep, Watchpoints)
 
@@ -214,6 +214,10 @@ class DifferentiableEngine:
             place_code(self.program, bytearray(memory_size), code_at)  # raises if the code does not fit
         self._decode_cache: dict = {}
         self.ops = [] if self.soft else [dict(zip(MICRO_FIELDS, op)) for op in self.program.micro_ops]
+        for pc, op in enumerate(self.ops):
+            if KINDS[op["kind"]] == "alu" and ALU_NAMES[op["alu"]] in FLOAT_OPS:
+                raise UnsupportedInstruction("the differentiable engine does not relax float instructions yet", pc,
+                                             self.program.instructions[pc].text(self.program.label_at()))
         # Immediates as signed reals: `run(immediates=...)` may replace them with trainable tensors.
         self.immediates = torch.tensor([float(signed(torch.tensor(op["imm"])).item()) for op in self.ops]
                                        if not self.soft else [0.0] * len(self.program), dtype=DTYPE)
