@@ -3,6 +3,11 @@
 Both searches run the program on the differentiable engine, step an optimiser on the loss, and
 after every step round the parameters to integers and run the program on the exact CPU: they stop
 as soon as the rounded answer is exactly right, so a reported success is a checked fact.
+
+Float programs (FMOV literals, float inputs) descend on the engine's float64 relaxation
+(`soft_float.float64_forward`): rounded to binary32, the loss is a staircase whose ulp-sized steps stall
+a line search a hair from the answer. Each candidate is then rounded to binary32 and checked on the
+CPU, as integer ones are rounded to integers.
 """
 from __future__ import annotations
 
@@ -14,6 +19,7 @@ import torch
 
 from ncpu_nb import html
 from ncpu_nb.differentiable.engine import DTYPE, DifferentiableEngine
+from ncpu_nb.differentiable.soft_float import float64_forward
 from ncpu_nb.ncpu.exact_check import MEMORY, float_bits, passing, passing_with_code_in_memory
 from ncpu_nb.ncpu.float_format import BINARY32
 from ncpu_nb.ncpu.assembler import assemble
@@ -157,8 +163,9 @@ class ProgramOptimizer:
         want = {k: torch.tensor(float(v), dtype=DTYPE) for k, v in targets.items()}
         losses, t0 = [], time.perf_counter()
         for step in range(1, self.max_steps + 1):
-            run = engine.run(inputs={**(fixed or {}), **{n: x[:, j] for j, n in enumerate(inputs)}}, lanes=restarts,
-                             check=False)
+            with float64_forward():
+                run = engine.run(inputs={**(fixed or {}), **{n: x[:, j] for j, n in enumerate(inputs)}},
+                                 lanes=restarts, check=False)
             per_lane = sum((run[k] - v) ** 2 for k, v in want.items())
             loss = per_lane.sum()
             opt.zero_grad()
@@ -257,7 +264,8 @@ class ProgramOptimizer:
         def closure():
             opt.zero_grad()
             imm = engine.immediates.index_put((torch.tensor(which),), constants)
-            run = engine.run(inputs=inputs, immediates=imm, check=False)
+            with float64_forward():  # a float program descends on its smooth relaxation (see the module docstring)
+                run = engine.run(inputs=inputs, immediates=imm, check=False)
             loss = loss_of(run)
             loss.backward()
             return loss
