@@ -258,7 +258,9 @@ class ProgramOptimizer:
         which = immediate_indices(engine.program) if which is None else list(which)
         constants = engine.immediates[which].clone().requires_grad_(True)
         inputs, targets, loss_of = as_lanes(examples)
-        opt = torch.optim.LBFGS([constants], lr=lr, max_iter=1, line_search_fn="strong_wolfe")
+        # a float fit's loss may be tiny (1e-8 and below) and still improving: no stopping on small changes
+        small = dict(tolerance_grad=0.0, tolerance_change=0.0) if floats else {}
+        opt = torch.optim.LBFGS([constants], lr=lr, max_iter=1, line_search_fn="strong_wolfe", **small)
         losses, t0 = [], time.perf_counter()
 
         def closure():
