@@ -20,6 +20,11 @@ relaxed run it reads zeros and writes nothing. With `code_at`, the program's wor
 memory too and every step fetches its instruction there: code a program writes is code it runs.
 A `SoftProgram` (trainable distributions over each slot's instruction) runs too, slot after slot.
 
+Float instructions (FADD FSUB FMUL FDIV FSQRT ITOF FTOI FCMP FMOV) run through `soft_float`: a register the
+program uses as a float holds the float's value (binary32 forward, bit for bit the CPU's fast mode;
+straight-through rounding backward), `engine.float_registers` names them, and `engine.registers` gives
+them as the CPU's bits. A register used both as a float and as an integer raises `UnsupportedInstruction`.
+
 The engine is a machine of the protocol (`ncpu_nb.MachineProtocol`): it holds a current soft state
 (registers, flags, the PC distribution, cycles) that `step`, `run`, `reset`, `snapshot` and
 `restore` move, so `engine.debugger()` opens the debugger on it. What only this machine has
