@@ -258,3 +258,16 @@ def test_newton_sqrt_learns_its_initial_guess_and_beats_the_naive_one_on_the_cpu
 def test_a_mov_of_bits_into_a_float_register_is_the_float_those_bits_are():
     engine = DifferentiableEngine("MOV R1, 0x3FC00000\nMOV R3, 0\nFADD R2, R1, R1\nFADD R2, R2, R3\nHALT")
     assert engine.run()["R2"].item() == 3.0 and engine.registers["R2"] == bits(3.0)
+
+
+def test_the_neural_alu_engine_runs_float_programs_as_the_fast_one():
+    """alu="neural" computes integer operations with the trained networks; the float ones go through the
+    same float relaxation, so both engines end with the same registers."""
+    for seed in range(6):
+        source = random_float_program(seed)
+        registers = []
+        for mode in ("fast", "neural"):
+            engine = DifferentiableEngine(source, alu=mode, inputs={"R1": 1.25, "R0": 7.0})
+            engine.run()
+            registers.append(engine.registers)
+        assert registers[0] == registers[1], (seed, source)
