@@ -43,7 +43,7 @@ import torch
 
 from ncpu_nb import html
 from ncpu_nb.differentiable.soft_alu import condition, integers, relaxed_op, signed, soft_flags, straight_through
-from ncpu_nb.differentiable.soft_float import FloatPlan, bits, float_op, float_plan, mix, rounded
+from ncpu_nb.differentiable.soft_float import FloatPlan, float_op, float_plan, mix, rounded, signed_bits
 from ncpu_nb.differentiable.soft_memory import SoftMemory
 from ncpu_nb.differentiable.soft_program import SoftProgram
 from ncpu_nb.errors import CycleBudgetExceeded, DecodeError, ExecutionError, UnsupportedInstruction
@@ -633,9 +633,10 @@ class DifferentiableEngine:
     # --- the protocol's view of lane 0 ------------------------------------------------------------------
     @property
     def registers(self) -> dict[str, int]:
-        """Lane 0's registers rounded to integers; a float register as its binary32 bits, as the CPU holds it."""
+        """Lane 0's registers rounded to integers; a float register as its binary32 bits (signed, as the
+        CPU's `registers` gives them)."""
         floats = self.floats.names
-        return {name: bits(v) if name in floats else int(round(v)) for name, v in self.values().items()}
+        return {name: signed_bits(v) if name in floats else int(round(v)) for name, v in self.values().items()}
 
     @property
     def float_registers(self) -> tuple[str, ...]:

@@ -255,7 +255,9 @@ class ProgramOptimizer:
         returns the constants it ended with."""
         engine = self._engine(program)
         floats = engine.float_registers
-        which = immediate_indices(engine.program) if which is None else list(which)
+        if which is None:  # not a MOV of bits into a float register: those bits are not a number to fit
+            which = [i for i in immediate_indices(engine.program) if i not in engine.floats.immediates
+                     or any(kind == "float" for _, kind, _ in engine.program.instructions[i].form.operands)]
         constants = engine.immediates[which].clone().requires_grad_(True)
         inputs, targets, loss_of = as_lanes(examples)
         # a float fit's loss may be tiny (1e-8 and below) and still improving: no stopping on small changes
@@ -265,7 +267,7 @@ class ProgramOptimizer:
 
         def closure():
             opt.zero_grad()
-            imm = engine.immediates.index_put((torch.tensor(which),), constants)
+            imm = engine.immediates.index_put((torch.tensor(which, dtype=torch.long),), constants)
             with float64_forward():  # a float program descends on its smooth relaxation (see the module docstring)
                 run = engine.run(inputs=inputs, immediates=imm, check=False)
             loss = loss_of(run)

@@ -6,9 +6,9 @@ number, or ±inf, NaN, ±0), and reads and writes it as that value:
 
     inputs={"R1": 2.0}     R1 starts at 2.0 (rounded to binary32, straight-through)
     run["R1"]              the value R1 ends with (a tensor: gradients flow from it)
-    engine.registers       lane 0 as the CPU holds it: a float register as its binary32 bits, so
-                           `engine.registers["R1"] == cpu.registers["R1"]`; `BINARY32.to_float(bits)`
-                           turns the CPU's bits into the value (`cpu_value`)
+    engine.registers       lane 0 as the CPU holds it: a float register as its binary32 bits (signed,
+                           as `CPU.registers` gives them), so `engine.registers == cpu.registers`;
+                           `cpu_value(bits)` (`BINARY32.to_float`) turns the CPU's bits into the value
 
 Which registers hold floats is decided once per program (`float_plan`): a register written by a float
 result (FADD FSUB FMUL FDIV FSQRT ITOF FMOV) or read as a float (the float ops' sources, FTOI's, FCMP's)
@@ -105,6 +105,12 @@ def _safe(x: torch.Tensor) -> torch.Tensor:
     """x where it is finite, 0 where it is NaN or ±inf (and no gradient there)."""
     bad = ~torch.isfinite(x.detach())
     return torch.where(bad, torch.zeros_like(x), x) if bad.any() else x
+
+
+def signed_bits(value: float) -> int:
+    """The binary32 bits of a value as a signed 32-bit integer, as `CPU.registers` gives a register."""
+    b = bits(value)
+    return b - (1 << 32) if b >> 31 else b
 
 
 def cpu_value(register_bits: int) -> float:
