@@ -11,7 +11,7 @@ import importlib
 
 from ncpu_nb import _moved  # noqa: F401  (old module names keep working)
 from ncpu_nb.errors import (AssemblyError, CompiledRuntimeError, CompileError, CycleBudgetExceeded, DecodeError,
-                            ExecutionError, NcpuError, WeightsError)
+                            ExecutionError, NcpuError, UnsupportedInstruction, WeightsError)
 
 __version__ = "0.1.0"
 
@@ -40,7 +40,7 @@ _RENAMED = {"Machine": "Arm64Machine"}  # old public names, kept for one release
 
 __all__ = ["MachineProtocol", "RunResult", "Snapshot", "Breakpoints", "Watchpoints", "Watchpoint", "Trace", "TraceStep",
            "DebugExtras", "Panel", "Bar",
-           "NcpuError", "AssemblyError", "CompileError", "CompiledRuntimeError", "DecodeError", "ExecutionError", "CycleBudgetExceeded", "WeightsError",
+           "NcpuError", "AssemblyError", "CompileError", "CompiledRuntimeError", "DecodeError", "ExecutionError", "CycleBudgetExceeded", "UnsupportedInstruction", "WeightsError",
            "isa_reference", "list_programs", "load_program", "coursework", "verify", "busybox_terminal", "discover",
            "text_machine", *_LAZY]
 

@@ -63,7 +63,13 @@ class ExecutionError(NcpuError):
 
 
 class UnsupportedInstruction(NcpuError):
-    """An instruction the chosen execution mode does not run (the message says which mode does)."""
+    """An instruction the chosen execution mode does not run, or one the differentiable engine cannot
+    relax where it stands (e.g. an integer operation on the bits of a register that holds a float);
+    with its PC and text where there is one."""
+
+    def __init__(self, message: str, pc: int | None = None, instruction: str | None = None):
+        self.pc, self.instruction = pc, instruction
+        super().__init__(message if pc is None else f"{message}; PC={pc}: {instruction}")
 
 
 class WeightsError(NcpuError):

@@ -20,6 +20,11 @@ relaxed run it reads zeros and writes nothing. With `code_at`, the program's wor
 memory too and every step fetches its instruction there: code a program writes is code it runs.
 A `SoftProgram` (trainable distributions over each slot's instruction) runs too, slot after slot.
 
+Float instructions (FADD FSUB FMUL FDIV FSQRT ITOF FTOI FCMP FMOV) run through `soft_float`: a register the
+program uses as a float holds the float's value (binary32 forward, bit for bit the CPU's fast mode;
+straight-through rounding backward), `engine.float_registers` names them, and `engine.registers` gives
+them as the CPU's bits. A register used both as a float and as an integer raises `UnsupportedInstruction`.
+
 The engine is a machine of the protocol (`ncpu_nb.MachineProtocol`): it holds a current soft state
 (registers, flags, the PC distribution, cycles) that `step`, `run`, `reset`, `snapshot` and
 `restore` move, so `engine.debugger()` opens the debugger on it. What only this machine has
@@ -38,14 +43,15 @@ import torch
 
 from ncpu_nb import html
 from ncpu_nb.differentiable.soft_alu import condition, integers, relaxed_op, signed, soft_flags, straight_through
+from ncpu_nb.differentiable.soft_float import FloatPlan, float_op, float_plan, mix, rounded, signed_bits
 from ncpu_nb.differentiable.soft_memory import SoftMemory
 from ncpu_nb.differentiable.soft_program import SoftProgram
-from ncpu_nb.errors import CycleBudgetExceeded, DecodeError, ExecutionError
+from ncpu_nb.errors import CycleBudgetExceeded, DecodeError, ExecutionError, UnsupportedInstruction
 from ncpu_nb.ncpu.assembler import assemble
 from ncpu_nb.ncpu.encoding import MICRO_FIELDS, NONE, decode, lower
 from ncpu_nb.ncpu.program import Program, data_address
 from ncpu_nb.ncpu.reference_interpreter import place_code
-from ncpu_nb.ncpu.table import ALU_NAMES, FLAGS, KINDS, MASK, REGISTERS, SP
+from ncpu_nb.ncpu.table import ALU_NAMES, FLAGS, FLOAT_OPS, KINDS, MASK, REGISTERS, SP
 from ncpu_nb.protocol import (Bar, Breakpoints, DebugExtras, DebugLayout, Panel, RegisterGroup, RunResult, Snapshot,
                               Trace, TraceStep, Watchpoints)
 
@@ -214,8 +220,14 @@ class DifferentiableEngine:
             place_code(self.program, bytearray(memory_size), code_at)  # raises if the code does not fit
         self._decode_cache: dict = {}
         self.ops = [] if self.soft else [dict(zip(MICRO_FIELDS, op)) for op in self.program.micro_ops]
-        # Immediates as signed reals: `run(immediates=...)` may replace them with trainable tensors.
-        self.immediates = torch.tensor([float(signed(torch.tensor(op["imm"])).item()) for op in self.ops]
+        self.floats = FloatPlan() if self.soft else float_plan(self.program, self.ops)  # see soft_float
+        if self.floats and code_at is not None:
+            raise UnsupportedInstruction("code in memory holds bits, and the engine keeps float values: a float "
+                                         "program runs with code_at=None", 0, self.program.instructions[0].text())
+        # Immediates as signed reals (a float's value where it is one): `run(immediates=...)` may replace them
+        # with trainable tensors.
+        self.immediates = torch.tensor([self.floats.immediates.get(pc, float(signed(torch.tensor(op["imm"])).item()))
+                                        for pc, op in enumerate(self.ops)]
                                        if not self.soft else [0.0] * len(self.program), dtype=DTYPE)
         self.breakpoints = Breakpoints(self._code_index, lambda index, on: None)  # `run` looks at the set itself
         self.watchpoints = Watchpoints(self._data_address, lambda w, on: None, word=4)
@@ -305,6 +317,9 @@ class DifferentiableEngine:
             self._imm = self._immediates(immediates)
         array_lanes = {v.shape[0] for v in self._memory_inputs.values() if v.dim() == 2}
         self._regs = self.initial_registers(self._inputs, self._lanes or (min(array_lanes) if array_lanes else None))
+        if self.floats.registers:  # a float register's input is a value: the binary32 nearest to it
+            self._regs = torch.stack([rounded(c) if r in self.floats.registers else c
+                                      for r, c in enumerate(self._regs.unbind(1))], 1)
         n = self._regs.shape[0]
         self._memory = self._initial_memory(n)
         self._over_watch, self._detail, self._fault = False, "", None
@@ -404,6 +419,9 @@ class DifferentiableEngine:
         zero = torch.zeros_like(regs[:, 0])
         a = regs[:, op["a"]] if op["a"] != NONE else zero
         b = regs[:, op["b"]] if op["b"] != NONE else imm.expand_as(zero)
+        if name in FLOAT_OPS or (name == "pass" and op["dst"] in self.floats.registers):  # both ALUs: soft_float
+            result, new_flags = float_op(name, a, b, flags, self.flag_temperature, self.soft_branches)
+            return (regs if result is None else _set(regs, op["dst"], result)), new_flags, memory, fall
         result, carry = self._alu(name, a, b)
         new_flags = soft_flags(name, a, b, result, flags, op["flags"], self.flag_temperature, carry,
                                soft_forward=self.soft_branches)
@@ -461,14 +479,22 @@ class DifferentiableEngine:
         new_pc = torch.nn.functional.pad(halted, (length, 0))
         mass = pc.detach()
         top, writes = mass.amax(0), []
+        terms = [(halted, torch.cat([regs, flags], 1))] if self.floats else None
         for i in range(length):
             if top[i] == 0 and not pc.requires_grad:
                 continue
             w = pc[:, i:i + 1]
             r, f, m, goes_to = self._execute(i, regs, flags, imm, memory, mass[:, i])
-            new_regs, new_flags, new_pc = new_regs + w * r, new_flags + w * f, new_pc + w * goes_to
+            if self.floats:  # mixed exactly below: NaN, inf and -0 survive the mixture
+                terms.append((w, torch.cat([r, f], 1)))
+            else:
+                new_regs, new_flags = new_regs + w * r, new_flags + w * f
+            new_pc = new_pc + w * goes_to
             if m is not memory:
                 writes.append((w[:, 0], m))
+        if self.floats:
+            mixed = mix(terms)
+            new_regs, new_flags = mixed[:, :len(REGISTERS)], mixed[:, len(REGISTERS):]
         return new_regs, new_flags, new_pc, SoftMemory.mix(memory, writes) if writes else memory
 
     def _halted_lanes(self) -> torch.Tensor:
@@ -607,8 +633,15 @@ class DifferentiableEngine:
     # --- the protocol's view of lane 0 ------------------------------------------------------------------
     @property
     def registers(self) -> dict[str, int]:
-        """Lane 0's registers rounded to integers."""
-        return {name: int(round(v)) for name, v in self.values().items()}
+        """Lane 0's registers rounded to integers; a float register as its binary32 bits (signed, as the
+        CPU's `registers` gives them)."""
+        floats = self.floats.names
+        return {name: signed_bits(v) if name in floats else int(round(v)) for name, v in self.values().items()}
+
+    @property
+    def float_registers(self) -> tuple[str, ...]:
+        """The registers that hold floats in this program (their values are floats: see `soft_float`)."""
+        return self.floats.names
 
     def values(self) -> dict[str, float]:
         """Lane 0's registers as the real numbers they are."""

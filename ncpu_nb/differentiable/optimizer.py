@@ -3,6 +3,11 @@
 Both searches run the program on the differentiable engine, step an optimiser on the loss, and
 after every step round the parameters to integers and run the program on the exact CPU: they stop
 as soon as the rounded answer is exactly right, so a reported success is a checked fact.
+
+Float programs (FMOV literals, float inputs) descend on the engine's float64 relaxation
+(`soft_float.float64_forward`): rounded to binary32, the loss is a staircase whose ulp-sized steps stall
+a line search a hair from the answer. Each candidate is then rounded to binary32 and checked on the
+CPU, as integer ones are rounded to integers.
 """
 from __future__ import annotations
 
@@ -14,12 +19,14 @@ import torch
 
 from ncpu_nb import html
 from ncpu_nb.differentiable.engine import DTYPE, DifferentiableEngine
-from ncpu_nb.ncpu.exact_check import MEMORY, passing, passing_with_code_in_memory
+from ncpu_nb.differentiable.soft_float import float64_forward
+from ncpu_nb.ncpu.exact_check import MEMORY, float_bits, passing, passing_with_code_in_memory
+from ncpu_nb.ncpu.float_format import BINARY32
 from ncpu_nb.ncpu.assembler import assemble
 from ncpu_nb.ncpu.encoding import Instruction
 from ncpu_nb.ncpu.program import Program
 
-IMMEDIATE_KINDS = ("imm16", "imm20", "lit")
+IMMEDIATE_KINDS = ("imm16", "imm20", "lit", "float")  # "float": FMOV's literal, fitted as a binary32 number
 
 
 def sparkline(values: list[float], width: int = 240, height: int = 48) -> str:
@@ -74,14 +81,15 @@ class OptimizationResult:
         return html.view(f"Optimisation: {self.task}", *parts)
 
 
-def with_immediates(program: Program, values: dict[int, int]) -> Program:
-    """The program with the immediate operand of instruction i replaced by values[i]."""
+def with_immediates(program: Program, values: dict[int, int | float]) -> Program:
+    """The program with the immediate operand of instruction i replaced by values[i] (a float
+    literal by the binary32 nearest to values[i])."""
     labels = program.label_at()
     lines = []
     for i, instr in enumerate(program.instructions):
         if i in values:
-            ops = [values[i] if kind in IMMEDIATE_KINDS else v for (_, kind, _), v in zip(instr.form.operands,
-                                                                                             instr.values)]
+            ops = [(float_bits(values[i]) if kind == "float" else values[i]) if kind in IMMEDIATE_KINDS else v
+                   for (_, kind, _), v in zip(instr.form.operands, instr.values)]
             instr = Instruction(instr.form, tuple(ops))
         lines.append((f"{labels[i]}: " if i in labels else "") + instr.text(labels))
     end = [f"{name}:" for name, index in (program.code_labels or {}).items() if index == len(program)]
@@ -92,6 +100,18 @@ def immediate_indices(program: Program) -> list[int]:
     """Instructions whose operands include an immediate (constants that can be fitted)."""
     return [i for i, instr in enumerate(program.instructions)
             if any(kind in IMMEDIATE_KINDS for _, kind, _ in instr.form.operands)]
+
+
+def _binary32(x: float) -> float:
+    return BINARY32.to_float(float_bits(x))
+
+
+def _constant(program: Program, i: int, c: float) -> int | float:
+    """The value a fitted constant takes in instruction i: the nearest binary32 for a float literal, else
+    the nearest integer."""
+    if any(kind == "float" for _, kind, _ in program.instructions[i].form.operands):
+        return _binary32(c)
+    return int(round(c))
 
 
 def as_lanes(examples: list[tuple[dict, dict]]):
@@ -119,14 +139,18 @@ class ProgramOptimizer:
 
     def optimize_inputs(self, program: str | Program, targets: dict[str, int], inputs: list[str], *,
                         fixed: dict | None = None, init: dict | None = None, lr: float = 1.0,
-                        restarts: int = 1, seed: int = 0) -> OptimizationResult:
-        """Find integer values of the `inputs` registers that make the program end with `targets`.
+                        restarts: int = 1, seed: int = 0, tolerance: float = 0.0) -> OptimizationResult:
+        """Find integer values of the `inputs` registers that make the program end with `targets`
+        (binary32 numbers for registers that hold floats, `engine.float_registers`).
 
         fixed     other registers' initial values
         init      starting values (default 0; with `restarts` > 1, lanes after the first start at
                   random values in ±|largest target|), every restart a lane of one batch
+        tolerance how far a float target may be missed (default 0: the target rounded to binary32)
         """
         engine = self._engine(program)
+        floats = engine.float_registers
+        as_value = lambda name, v: _binary32(v) if name in floats else int(round(v))  # noqa: E731
         generator = torch.Generator().manual_seed(seed)
         scale = max([abs(v) for v in targets.values()] + [1])
         start = torch.zeros(restarts, len(inputs), dtype=DTYPE)
@@ -139,32 +163,34 @@ class ProgramOptimizer:
         want = {k: torch.tensor(float(v), dtype=DTYPE) for k, v in targets.items()}
         losses, t0 = [], time.perf_counter()
         for step in range(1, self.max_steps + 1):
-            run = engine.run(inputs={**(fixed or {}), **{n: x[:, j] for j, n in enumerate(inputs)}}, lanes=restarts,
-                             check=False)
+            with float64_forward():
+                run = engine.run(inputs={**(fixed or {}), **{n: x[:, j] for j, n in enumerate(inputs)}},
+                                 lanes=restarts, check=False)
             per_lane = sum((run[k] - v) ** 2 for k, v in want.items())
             loss = per_lane.sum()
             opt.zero_grad()
             loss.backward()
             opt.step()
             losses.append(per_lane.detach().min().item())
-            found = self._check_inputs(engine.program, x, inputs, fixed, targets)
+            found = self._check_inputs(engine.program, x, inputs, fixed, targets, floats, tolerance)
             if found is not None:
-                values = {n: int(round(x[found, j].item())) for j, n in enumerate(inputs)}
+                values = {n: as_value(n, x[found, j].item()) for j, n in enumerate(inputs)}
                 return OptimizationResult("optimize_inputs", values, True, step, time.perf_counter() - t0, losses,
                                           engine.program, real_values={n: x[found, j].item()
                                                                        for j, n in enumerate(inputs)})
         best = int(per_lane.detach().argmin())
-        return OptimizationResult("optimize_inputs", {n: int(round(x[best, j].item())) for j, n in enumerate(inputs)},
+        return OptimizationResult("optimize_inputs", {n: as_value(n, x[best, j].item()) for j, n in enumerate(inputs)},
                                   False, self.max_steps, time.perf_counter() - t0, losses, engine.program,
                                   real_values={n: x[best, j].item() for j, n in enumerate(inputs)})
 
     @staticmethod
-    def _check_inputs(program, x, inputs, fixed, targets) -> int | None:
-        """The first lane whose rounded inputs the exact CPU confirms, or None."""
-        rounded = torch.round(x.detach())
-        candidates = [{**(fixed or {}), **{n: int(rounded[lane, j]) for j, n in enumerate(inputs)}}
-                      for lane in range(rounded.shape[0])]
-        ok = passing(program, [(c, targets) for c in candidates])
+    def _check_inputs(program, x, inputs, fixed, targets, floats=(), tolerance=0.0) -> int | None:
+        """The first lane whose rounded inputs (binary32 for a float register) the exact CPU confirms, or None."""
+        values = x.detach()
+        candidates = [{**(fixed or {}), **{n: _binary32(float(values[lane, j])) if n in floats else
+                                           int(torch.round(values[lane, j])) for j, n in enumerate(inputs)}}
+                      for lane in range(values.shape[0])]
+        ok = passing(program, [(c, targets) for c in candidates], floats=floats, tolerance=tolerance)
         return int(ok.argmax()) if ok.any() else None
 
     def fit_memory(self, program: str | Program, examples: list[tuple[dict, dict]], address: int, length: int, *,
@@ -219,22 +245,31 @@ class ProgramOptimizer:
 
     def fit_constants(self, program: str | Program, examples: list[tuple[dict, dict]], *,
                       held_out: list[tuple[dict, dict]] = (), which: list[int] | None = None,
-                      lr: float = 1.0) -> OptimizationResult:
+                      lr: float = 1.0, tolerance: float = 0.0) -> OptimizationResult:
         """Fit the program's immediate operands (instructions `which`, default every one that has an
-        immediate) so that each example's inputs produce its outputs; L-BFGS on the squared error,
-        scaled by the targets' size. Solved means: rounded constants exact on every example and on
-        every `held_out` example, checked on the CPU."""
+        immediate, FMOV's float literals included) so that each example's inputs produce its outputs;
+        L-BFGS on the squared error, scaled by the targets' size. Solved means: the constants rounded
+        (to integers; a float literal to binary32) exact on every example and on every `held_out`
+        example, checked on the CPU; a float output within `tolerance` of its target counts as exact
+        (default 0: the target rounded to binary32). Without a solution it runs `max_steps` steps and
+        returns the constants it ended with."""
         engine = self._engine(program)
-        which = immediate_indices(engine.program) if which is None else list(which)
+        floats = engine.float_registers
+        if which is None:  # not a MOV of bits into a float register: those bits are not a number to fit
+            which = [i for i in immediate_indices(engine.program) if i not in engine.floats.immediates
+                     or any(kind == "float" for _, kind, _ in engine.program.instructions[i].form.operands)]
         constants = engine.immediates[which].clone().requires_grad_(True)
         inputs, targets, loss_of = as_lanes(examples)
-        opt = torch.optim.LBFGS([constants], lr=lr, max_iter=1, line_search_fn="strong_wolfe")
+        # a float fit's loss may be tiny (1e-8 and below) and still improving: no stopping on small changes
+        small = dict(tolerance_grad=0.0, tolerance_change=0.0) if floats else {}
+        opt = torch.optim.LBFGS([constants], lr=lr, max_iter=1, line_search_fn="strong_wolfe", **small)
         losses, t0 = [], time.perf_counter()
 
         def closure():
             opt.zero_grad()
-            imm = engine.immediates.index_put((torch.tensor(which),), constants)
-            run = engine.run(inputs=inputs, immediates=imm, check=False)
+            imm = engine.immediates.index_put((torch.tensor(which, dtype=torch.long),), constants)
+            with float64_forward():  # a float program descends on its smooth relaxation (see the module docstring)
+                run = engine.run(inputs=inputs, immediates=imm, check=False)
             loss = loss_of(run)
             loss.backward()
             return loss
@@ -242,17 +277,17 @@ class ProgramOptimizer:
         fitted, solved = engine.program, False
         for step in range(1, self.max_steps + 1):
             losses.append(opt.step(closure).item())
-            values = dict(zip(which, (int(round(c)) for c in constants.detach().tolist())))
+            values = {i: _constant(engine.program, i, c) for i, c in zip(which, constants.detach().tolist())}
             try:
                 fitted = with_immediates(engine.program, values)
             except Exception:  # a constant outside its field's range: keep descending
                 continue
-            if passing(fitted, list(examples)).all():
+            if passing(fitted, list(examples), floats=floats, tolerance=tolerance).all():
                 solved = True
                 break
-        values = dict(zip(which, (int(round(c)) for c in constants.detach().tolist())))
+        values = {i: _constant(engine.program, i, c) for i, c in zip(which, constants.detach().tolist())}
         real = dict(zip(which, constants.detach().tolist()))
-        kept = passing(fitted, list(held_out)) if held_out else None
+        kept = passing(fitted, list(held_out), floats=floats, tolerance=tolerance) if held_out else None
         held = (int(kept.sum()), len(held_out)) if held_out else None
         solved = solved and (held is None or held[0] == held[1])
         return OptimizationResult("fit_constants", values, solved, step, time.perf_counter() - t0, losses, fitted,

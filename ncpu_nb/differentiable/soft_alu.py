@@ -96,6 +96,8 @@ def _divmod(a, b):
 
 def relaxed_op(name: str, a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
     """The result of ALU operation `name` (see the module docstring for its gradient)."""
+    if name in FLOAT_OPS:
+        raise ValueError(f"{name} is a float operation: see ncpu_nb.differentiable.soft_float")
     if name == "pass":
         return b
     if name in ("add", "sub"):
@@ -127,6 +129,8 @@ def exact_op(name: str, a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
     """The table's result of ALU operation `name` on signed 32-bit int64 tensors, as signed int64:
     relaxed_op's forward value without its gradient machinery (searches over discrete programs
     run candidates this way)."""
+    if name in FLOAT_OPS:
+        raise ValueError(f"{name} is a float operation: see ncpu_nb.differentiable.soft_float")
     if name == "pass":
         return b
     if name == "not":

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ncpu_nb.ncpu.float_format import BINARY32
 from ncpu_nb.ncpu.program import Program
 from ncpu_nb.ncpu.table import MASK, REGISTERS
 
@@ -18,13 +19,25 @@ def pack(values, width: int) -> bytes:
     return b"".join((int(v) & ((1 << (8 * width)) - 1)).to_bytes(width, "little") for v in values)
 
 
-def run_exact(program: Program, inputs: list[dict], max_cycles: int = MAX_CYCLES, width: int = 4):
-    """Run `program` once per input dict, all as lanes of one exact CPU.
+def float_bits(value: float) -> int:
+    """The binary32 bits of a number (the nearest binary32, ties to even; NaN: the canonical one)."""
+    if value != value:
+        return BINARY32.nan
+    with np.errstate(over="ignore"):
+        return int(np.array(float(value), dtype=np.float32).view(np.uint32))
+
+
+def run_exact(program: Program, inputs: list[dict], max_cycles: int = MAX_CYCLES, width: int = 4,
+              floats: tuple[str, ...] = ()):
+    """Run `program` once per input dict, all as lanes of one exact CPU; the registers named in
+    `floats` are given as numbers and placed as their binary32 bits.
     Returns ((examples, 9) signed register values, (examples,) whether each lane halted, the CPU)."""
     from ncpu_nb.ncpu import CPU
 
     names = sorted({k.upper() for d in inputs for k in d if k != MEMORY})
-    registers = {n: [int(d.get(n, d.get(n.lower(), 0))) & MASK for d in inputs] for n in names}
+    value = lambda n, d: d.get(n, d.get(n.lower(), 0))  # noqa: E731
+    registers = {n: [float_bits(value(n, d)) if n in floats else int(value(n, d)) & MASK for d in inputs]
+                 for n in names}
     cpu = CPU(program, lanes=len(inputs), trace_depth=0, registers=registers)
     for lane, d in enumerate(inputs):
         for address, values in d.get(MEMORY, {}).items():
@@ -35,12 +48,14 @@ def run_exact(program: Program, inputs: list[dict], max_cycles: int = MAX_CYCLES
 
 
 def passing(program: Program, examples: list[tuple[dict, dict]], max_cycles: int = MAX_CYCLES,
-            width: int = 4) -> np.ndarray:
+            width: int = 4, floats: tuple[str, ...] = (), tolerance: float = 0.0) -> np.ndarray:
     """Which examples (input dict, expected output dict) the program gets exactly right on the CPU:
-    every expected register, and every expected memory array byte for byte."""
+    every expected register, and every expected memory array byte for byte. The registers named in
+    `floats` hold binary32 numbers: given and expected as numbers, right when the CPU's float is the
+    expected number rounded to binary32 (NaN: NaN), or, with a `tolerance`, within it."""
     if not examples:
         return np.zeros(0, dtype=bool)
-    values, halted, cpu = run_exact(program, [i for i, _ in examples], max_cycles, width)
+    values, halted, cpu = run_exact(program, [i for i, _ in examples], max_cycles, width, floats)
     ok = halted.copy()
     for lane, (_, outputs) in enumerate(examples):
         for name, want in outputs.items():
@@ -50,6 +65,11 @@ def passing(program: Program, examples: list[tuple[dict, dict]], max_cycles: int
                     ok[lane] &= got == pack(array, width)
                 continue
             got = int(values[lane, REGISTERS.index(name.upper())]) & MASK
+            if name.upper() in floats:
+                number = BINARY32.to_float(got)
+                ok[lane] &= (got == float_bits(want) or abs(number - float(want)) <= tolerance
+                             or (number != number and want != want))
+                continue
             ok[lane] &= got == int(want) & MASK
     return ok
 
