@@ -73,6 +73,9 @@ def test_every_chapter_has_exercises():
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name[:2])
 def test_notebook_ends_with_your_turn_and_checks_every_exercise(path):
     assert notebook_exercises(path) == list(chapter(path.name[:2]).exercises)
+    asked = re.findall(r'chapter\("(\d\d)"\)', "".join("".join(cell["source"]) for cell in
+                                                         json.loads(path.read_text())["cells"]))
+    assert asked == [path.name[:2]], f"{path.name} asks for chapter {asked}"
 
 
 @pytest.mark.parametrize("number, exercise", every_exercise())
