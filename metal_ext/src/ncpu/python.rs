@@ -131,6 +131,7 @@ impl NcpuLanes {
     /// as (little-endian words, one byte per pair: CF | OF << 1); the GIL is released and the pairs
     /// are split over the cores.
     #[pyo3(signature = (op, a, b, exponent_bits=8, mantissa_bits=23, wired=false))]
+    #[allow(clippy::too_many_arguments)]
     fn float_batch<'py>(&self, py: Python<'py>, op: u8, a: &[u8], b: &[u8], exponent_bits: u32, mantissa_bits: u32,
                         wired: bool) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>)> {
         if !(float::FIRST as usize..super::alu::ALU_NAMES.len()).contains(&(op as usize)) {
