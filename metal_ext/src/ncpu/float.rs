@@ -431,7 +431,7 @@ impl<A: Alu> Unit<'_, A> {
         }
     }
 
-    fn from_int(&self, a: u32) -> u32 {
+    fn int_to_float(&self, a: u32) -> u32 {
         let f = self.f;
         if self.zero(a) {
             return 0;
@@ -448,7 +448,7 @@ impl<A: Alu> Unit<'_, A> {
         self.round_pack(sign, exp, sig)
     }
 
-    fn to_int(&self, a: u32) -> u32 {
+    fn float_to_int(&self, a: u32) -> u32 {
         let f = self.f;
         let p = self.unpack(a);
         if p.nan() {
@@ -493,8 +493,8 @@ pub fn wired<A: Alu>(alu: &A, f: Format, op: u8, a: u32, b: u32) -> (u32, bool, 
         FDIV => value(unit.div(a, b)),
         FSQRT => value(unit.sqrt(a)),
         FCMP => unit.compare(a, b),
-        ITOF => value(unit.from_int(a)),
-        FTOI => value(unit.to_int(a)),
+        ITOF => value(unit.int_to_float(a)),
+        FTOI => value(unit.float_to_int(a)),
         _ => value(b),
     }
 }

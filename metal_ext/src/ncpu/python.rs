@@ -137,7 +137,7 @@ impl NcpuLanes {
         if !(float::FIRST as usize..super::alu::ALU_NAMES.len()).contains(&(op as usize)) {
             return Err(PyValueError::new_err(format!("operation {op} is not a float operation")));
         }
-        if a.len() != b.len() || a.len() % 4 != 0 {
+        if a.len() != b.len() || !a.len().is_multiple_of(4) {
             return Err(PyValueError::new_err("a and b must be the same number of 4-byte words"));
         }
         let format = float::Format::new(exponent_bits, mantissa_bits).map_err(PyValueError::new_err)?;
