@@ -108,7 +108,9 @@ def test_verify_proves_the_neural_alu_exact(capsys):
     checks = {c["check"]: c for c in report["checks"]}
     assert checks["cell combine"]["cases"] == 16 and checks["add random"]["cases"] == 1_000_000
     assert checks["mul bytes 3"]["cases"] == 65_536 and checks["div random"]["cases"] == 1_000_000
-    assert all(c["mismatches"] == 0 for c in checks.values())
+    assert checks["fadd wired random"]["cases"] == 10_000_000 and checks["fdiv neural e4m3"]["cases"] == 65_536
+    assert checks["fsqrt fast special"]["cases"] > 0 and checks["itof neural random"]["cases"] == 10_000
+    assert all(c["mismatches"] == 0 and c["max_ulp"] == 0 for c in checks.values())
 
 
 # --- closed pipes, bad options, streamed stdin -----------------------------------------------------
