@@ -32,14 +32,13 @@ from ncpu_nb import html
 from ncpu_nb.ncpu.neural_cells import CELLS
 from ncpu_nb.ncpu.torch_cells import load_cell
 from ncpu_nb.ncpu.neural_alu import NeuralALU
-from ncpu_nb.ncpu.table import ALU_NAMES, CARRY_OPS, FLOAT_OPS, FORMS
+from ncpu_nb.ncpu.table import ALU_NAMES, CARRY_OPS, FORMS, INTEGER_OPS
 
 EDGE = [0, 1, 2, 3, 7, 31, 32, 33, 255, 256, 0xFFFF, 0x10000, 0x55555555, 0xAAAAAAAA, 0x7FFFFFFE, 0x7FFFFFFF,
         0x80000000, 0x80000001, 0xFFFFFFE0, 0xFFFFFFFE, 0xFFFFFFFF]
 SLOW = {"mul": 50_000, "div": 10_000, "mod": 10_000}  # torch pairs per set for the costly operations (quick)
 CHUNK = 16_384
 RANDOM_PAIRS = 1_000_000
-INTEGER_OPS = tuple(op for op in ALU_NAMES if op not in FLOAT_OPS)
 
 
 @dataclass(frozen=True)

@@ -101,6 +101,7 @@ ALU_OPS = {  # "pass" forwards b (MOV); "not" and "neg" ignore b
 }
 ALU_NAMES = tuple(ALU_OPS)
 FLOAT_OPS = frozenset(name for name in ALU_NAMES if name.startswith("f") or name == "itof")
+INTEGER_OPS = tuple(name for name in ALU_NAMES if name not in FLOAT_OPS)
 CARRY_OPS = frozenset({"add", "sub", "neg", "fcmp"})  # the operations that write CF and OF too
 
 
