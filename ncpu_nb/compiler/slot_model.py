@@ -111,6 +111,12 @@ def nesting(tokens: torch.Tensor) -> torch.Tensor:
     return (opens.cumsum(1) - closes.cumsum(1) + closes).clamp(0, MAX_NESTING)
 
 
+def _no_denormals(p: torch.Tensor) -> torch.Tensor:
+    """Probabilities under 1e-30 set to exactly 0: a confident network's softmax otherwise leaves values
+    near 1e-300 that make every float64 operation on them (the whole relaxed run) many times slower."""
+    return torch.where(p < 1e-30, torch.zeros_like(p), p)
+
+
 def relevant(dists: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
     """Slot distributions with each field weighted by the probability that the slot uses it (dst and b:
     not a NOP; a: an ALU operation; imm: b is the immediate), so what the decoder is fed of a slot is
@@ -133,7 +139,7 @@ class EmittedProgram(CompiledSoftProgram):
         # CompiledSoftProgram's own __init__ peaks leaves on a compiled program; here the network decides.
         self.compiled, self.sharpness, self.name = layout, None, "learned compiler's soft programs"
         self.registers = {name: v.register for name, v in layout.variables.items()}
-        probabilities = {f: torch.softmax(l.to(torch.float64), -1) for f, l in logits.items()}
+        probabilities = {f: _no_denormals(torch.softmax(l.to(torch.float64), -1)) for f, l in logits.items()}
         self.programs = probabilities["op"].shape[0]
         self.lanes_each = lanes_each
         self.lane_probabilities = {f: p.repeat_interleave(lanes_each, 0).transpose(0, 1) for f, p in probabilities.items()}
