@@ -89,7 +89,7 @@ class LearnedCompilerReport:
         ax.set_ylim(0, 1.12)
         ax.set_ylabel("fraction of held-out expressions")
         ax.set_title(title)
-        ax.legend(loc="lower left", fontsize=8)
+        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=3, fontsize=8, frameon=False)
         return ax
 
 
