@@ -10,7 +10,7 @@ from exercise_solutions import SOLUTIONS
 from ncpu_nb.exercises import WrongKind, chapter, chapters
 from ncpu_nb.exercises.checker import Exercise, Row
 
-NOTEBOOKS = sorted((Path(__file__).parent.parent / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+NOTEBOOKS = sorted((Path(__file__).parent.parent / "notebooks").glob("[0-9][0-9]*_*.ipynb"))
 CHECK_CALL = re.compile(r'your_turn\.check\("(\w+)", answer\)')
 
 # A plausible but wrong answer for every exercise: of the right kind, so each check gets to judge it.
@@ -31,6 +31,7 @@ WRONG = {
     "12": {"or_as_add": 0.5, "shortest_fixed": "ADD R2, R0, R1\nMUL R2, R2, R0\nMOV R3, R1\nSUB R2, R2, R3\nHALT"},
     "13": {"floor_of_negative": -3, "sum_of_squares": "total = n * n"},
     "14": {"input_gradient": -6.0, "constant_gradient": -6.0},
+    "14b": {"be_the_compiler": "ADD R3, R0, 2\nSUB R4, R1, R2\nMUL R3, R3, R3\nHALT", "learned_length": 5, "right_but_not_exact": 0},
     "15": {"longest_exact_mul": 5, "written_answer": "357"},
     "16": {"add_word": 0x8B010023, "flags_after_subs": "N"},
     "17": {"hello_entry": 0x400000, "busybox_bss": 0},
@@ -41,6 +42,11 @@ WRONG = {
     "22": {"remembered_greeting": "echo hi there", "interrupted_status": 0},
     "23": {"verify_tasks": 14, "xor_first_random": 3653403231},
 }
+
+
+def number_of(path: Path) -> str:
+    """A chapter's number from its notebook's name: '14' from 14_..., '14b' from 14b_..."""
+    return path.name.split("_")[0]
 
 
 def notebook_exercises(path: Path) -> list[str]:
@@ -64,13 +70,13 @@ def every_exercise():
 
 
 def test_every_chapter_has_exercises():
-    assert [path.name[:2] for path in NOTEBOOKS] == chapters()
+    assert [number_of(path) for path in NOTEBOOKS] == chapters()
     assert all(2 <= len(chapter(number)) <= 3 for number in chapters())
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name[:2])
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: number_of(p))
 def test_notebook_ends_with_your_turn_and_checks_every_exercise(path):
-    assert notebook_exercises(path) == list(chapter(path.name[:2]).exercises)
+    assert notebook_exercises(path) == list(chapter(number_of(path)).exercises)
 
 
 @pytest.mark.parametrize("number, exercise", every_exercise())
