@@ -129,6 +129,8 @@ def slot_text(slot: tuple) -> str:
 
 def _targets(slots: list[tuple]) -> dict[str, list[int]]:
     """Field -> SLOTS class indices of an exact program (NOP-padded); IGNORE where a field is unused."""
+    if len(slots) > SLOTS:
+        raise ValueError(f"an exact program of {len(slots)} instructions: the network writes at most {SLOTS}")
     rows = {f: [] for f in FIELDS}
     for k in range(SLOTS):
         op, dst, a, b, imm = slots[k] if k < len(slots) else ("NOP", None, None, None, None)
@@ -150,8 +152,9 @@ class LearnedCompiler:
 
     def __init__(self, config: TrainConfig = TrainConfig()):
         self.config = config
-        torch.manual_seed(config.seed)
-        self.model = SlotTransformer(config.model_config())
+        with torch.random.fork_rng():  # seeded initial weights, leaving the caller's torch RNG as it was
+            torch.manual_seed(config.seed)
+            self.model = SlotTransformer(config.model_config())
         self.history = TrainingHistory()
         self.steps_trained = 0
         self._targets: dict[str, tuple[list, dict]] = {}
@@ -255,8 +258,7 @@ class LearnedCompiler:
     def _train(self, steps, progress, callback) -> TrainingHistory:
         c = self.config
         steps = c.steps if steps is None else steps
-        rng = np.random.default_rng([c.seed, 2026, self.steps_trained])
-        torch.manual_seed(c.seed + self.steps_trained)
+        rng = np.random.default_rng([c.seed, 2026, self.steps_trained])  # the only randomness: no dropout
         optimizer = torch.optim.Adam(self.model.parameters(), lr=c.lr)
         warmup = min(100, max(1, steps // 10))
         schedule = torch.optim.lr_scheduler.LambdaLR(  # linear warm-up, then a cosine down to zero at `steps`

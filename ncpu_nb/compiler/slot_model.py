@@ -28,7 +28,8 @@ from ncpu_nb.compiler.expression_corpus import LITERALS, MAX_TOKENS, TOKENS
 from ncpu_nb.differentiable.soft_alu import relaxed_op
 from ncpu_nb.differentiable.soft_program import GENERAL, IMMEDIATE
 
-SLOTS = 10  # the longest exact-compiler program of a depth-3 expression
+SLOTS = 11  # the longest exact-compiler program of a depth-3 expression: 7 operations, 4 literals moved
+            # into registers first, e.g. (1 * a + 2 * b) * (3 * c + 4 * a)
 OPS = ("MOV", "ADD", "SUB", "MUL", "NOP")
 FIELDS = {"op": OPS, "dst": GENERAL, "a": GENERAL, "b": GENERAL + (IMMEDIATE,), "imm": tuple(str(v) for v in LITERALS)}
 NOP = OPS.index("NOP")
