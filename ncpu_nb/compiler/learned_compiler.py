@@ -56,6 +56,7 @@ from ncpu_nb.differentiable.soft_program import IMMEDIATE
 from ncpu_nb.errors import ExpressionError
 
 IGNORE = -100
+METADATA_KEY = "learned_compiler"
 
 
 @dataclass(frozen=True)
@@ -322,12 +323,14 @@ class LearnedCompiler:
 
     # --- weights -------------------------------------------------------------------------------------
     def save(self, path) -> None:
-        """The weights as safetensors, the config and steps trained in its metadata."""
+        """The weights as safetensors, the config and steps trained in its metadata (one key, so that
+        the same weights always make the same bytes: retraining from the seed reproduces the sha256)."""
         import json
 
         from safetensors.torch import save_file
 
-        meta = {"config": json.dumps(asdict(self.config)), "steps_trained": str(self.steps_trained)}
+        meta = {METADATA_KEY: json.dumps({"config": asdict(self.config), "steps_trained": self.steps_trained},
+                                         sort_keys=True)}
         save_file({k: v.contiguous() for k, v in self.model.state_dict().items()}, str(path), metadata=meta)
 
     @classmethod
@@ -345,13 +348,14 @@ class LearnedCompiler:
             path = shipped_file()
         with safe_open(str(path), "pt") as f:
             meta = f.metadata() or {}
-        if "config" not in meta:
+        if METADATA_KEY not in meta:
             from ncpu_nb.errors import WeightsError
 
             raise WeightsError(f"{path} has no learned-compiler config in its metadata")
-        compiler = cls(TrainConfig(**json.loads(meta["config"])))
+        saved = json.loads(meta[METADATA_KEY])
+        compiler = cls(TrainConfig(**saved["config"]))
         compiler.model.load_state_dict(load_file(str(path)))
-        compiler.steps_trained = int(meta.get("steps_trained", 0))
+        compiler.steps_trained = int(saved["steps_trained"])
         compiler.model.eval()
         return compiler
 
