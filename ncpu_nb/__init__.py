@@ -32,6 +32,7 @@ _LAZY = {
     "Synthesizer": "ncpu_nb.synthesis.synthesizer", "SynthesisSpec": "ncpu_nb.synthesis.spec",
     **dict.fromkeys(["compile_python", "CompiledPython"], "ncpu_nb.compiler.compiled"),
     **dict.fromkeys(["CodeToISAParser", "ExecutionLoss"], "ncpu_nb.compiler.execution_loss"),
+    "LearnedCompiler": "ncpu_nb.compiler.learned_compiler",
     **dict.fromkeys(["inject_ncpu_coprocessor", "CoprocessorConfig"], "ncpu_nb.coprocessor.alu_coprocessor"),
     **dict.fromkeys(["diff_runs", "RunDiff"], "ncpu_nb.debugging.run_diff"),
 }

@@ -31,7 +31,7 @@ loop:
     JNZ loop
     HALT
 """
-TARGETS = ("fast", "neural", "debugger", "machine", "synth", "coprocessor")
+TARGETS = ("fast", "neural", "debugger", "machine", "synth", "coprocessor", "learned-compiler")
 MIN_SECONDS = 0.1  # the least work one timed run may be: shorter ones are repeated within the run
 
 
@@ -400,6 +400,10 @@ def run(target: str, quick: bool = False, device: str | None = None) -> dict:
         from ncpu_nb.coprocessor import copro_bench
 
         rows = copro_bench.bench_rows(quick)
+    elif target == "learned-compiler":
+        from ncpu_nb.compiler import learned_bench
+
+        rows = learned_bench.bench_rows(quick)
     else:
         rows = {"fast": bench_fast, "neural": bench_neural, "debugger": bench_debugger}[target](quick)
     flat = []

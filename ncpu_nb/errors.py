@@ -34,6 +34,13 @@ class CompileError(SourceErrors):
     source = "Python source"
 
 
+class ExpressionError(SourceErrors):
+    """Source outside the learned compiler's grammar (`ncpu_nb.compiler.LearnedCompiler`): every
+    problem with line, column and caret."""
+
+    source = "expression for the learned compiler"
+
+
 class CompiledRuntimeError(NcpuError):
     """A compiled Python program stopped where Python would raise: `kind` names Python's exception
     (ZeroDivisionError, IndexError, ValueError, AssertionError, MemoryError, RecursionError), with the

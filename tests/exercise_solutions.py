@@ -31,6 +31,8 @@ done:
     "14": {"floor_of_negative": -4,
            "sum_of_squares": "total = 0\nfor i in range(1, n + 1):\n    total += i * i\n"},
     "15": {"input_gradient": -30.0, "constant_gradient": -12.0},
+    "14b": {"be_the_compiler": "ADD R3, R0, 2\nSUB R4, R1, R2\nMUL R3, R3, R4\nHALT", "learned_length": 4,
+            "right_but_not_exact": 3},
     "16": {"longest_exact_mul": 4, "written_answer": "357."},
     "17": {"add_word": 0x8B020023, "flags_after_subs": "ZC"},
     "18": {"hello_entry": 0x400580, "busybox_bss": 28912},

@@ -10,7 +10,7 @@ from exercise_solutions import SOLUTIONS
 from ncpu_nb.exercises import WrongKind, chapter, chapters
 from ncpu_nb.exercises.checker import Exercise, Row
 
-NOTEBOOKS = sorted((Path(__file__).parent.parent / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+NOTEBOOKS = sorted((Path(__file__).parent.parent / "notebooks").glob("[0-9][0-9]*_*.ipynb"))
 CHECK_CALL = re.compile(r'your_turn\.check\("(\w+)", answer\)')
 
 # A plausible but wrong answer for every exercise: of the right kind, so each check gets to judge it.
@@ -33,6 +33,7 @@ WRONG = {
     "13": {"or_as_add": 0.5, "shortest_fixed": "ADD R2, R0, R1\nMUL R2, R2, R0\nMOV R3, R1\nSUB R2, R2, R3\nHALT"},
     "14": {"floor_of_negative": -3, "sum_of_squares": "total = n * n"},
     "15": {"input_gradient": -6.0, "constant_gradient": -6.0},
+    "14b": {"be_the_compiler": "ADD R3, R0, 2\nSUB R4, R1, R2\nMUL R3, R3, R3\nHALT", "learned_length": 5, "right_but_not_exact": 0},
     "16": {"longest_exact_mul": 5, "written_answer": "357"},
     "17": {"add_word": 0x8B010023, "flags_after_subs": "N"},
     "18": {"hello_entry": 0x400000, "busybox_bss": 0},
@@ -43,6 +44,11 @@ WRONG = {
     "23": {"remembered_greeting": "echo hi there", "interrupted_status": 0},
     "24": {"verify_tasks": 15, "xor_first_random": 3653403231},
 }
+
+
+def number_of(path: Path) -> str:
+    """A chapter's number from its notebook's name: '14' from 14_..., '14b' from 14b_..."""
+    return path.name.split("_")[0]
 
 
 def notebook_exercises(path: Path) -> list[str]:
@@ -66,16 +72,16 @@ def every_exercise():
 
 
 def test_every_chapter_has_exercises():
-    assert [path.name[:2] for path in NOTEBOOKS] == chapters()
+    assert [number_of(path) for path in NOTEBOOKS] == chapters()
     assert all(2 <= len(chapter(number)) <= 3 for number in chapters())
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name[:2])
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: number_of(p))
 def test_notebook_ends_with_your_turn_and_checks_every_exercise(path):
-    assert notebook_exercises(path) == list(chapter(path.name[:2]).exercises)
+    assert notebook_exercises(path) == list(chapter(number_of(path)).exercises)
     asked = re.findall(r'chapter\("(\d\d)"\)', "".join("".join(cell["source"]) for cell in
                                                          json.loads(path.read_text())["cells"]))
-    assert asked == [path.name[:2]], f"{path.name} asks for chapter {asked}"
+    assert asked == [number_of(path)], f"{path.name} asks for chapter {asked}"
 
 
 @pytest.mark.parametrize("number, exercise", every_exercise())
