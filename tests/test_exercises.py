@@ -33,16 +33,16 @@ WRONG = {
     "13": {"or_as_add": 0.5, "shortest_fixed": "ADD R2, R0, R1\nMUL R2, R2, R0\nMOV R3, R1\nSUB R2, R2, R3\nHALT"},
     "14": {"floor_of_negative": -3, "sum_of_squares": "total = n * n"},
     "15": {"input_gradient": -6.0, "constant_gradient": -6.0},
-    "14b": {"be_the_compiler": "ADD R3, R0, 2\nSUB R4, R1, R2\nMUL R3, R3, R3\nHALT", "learned_length": 5, "right_but_not_exact": 0},
-    "16": {"longest_exact_mul": 5, "written_answer": "357"},
-    "17": {"add_word": 0x8B010023, "flags_after_subs": "N"},
-    "18": {"hello_entry": 0x400000, "busybox_bss": 0},
-    "19": {"hello_syscalls": 1, "first_syscall_number": 64},
-    "20": {"distinct_words": "wc -w", "column_sum": "echo 12"},
-    "21": {"call_register": "x30", "first_read_of_vd_b": 0},
-    "22": {"check_calls": 1, "first_check_message": "1/3", "failures_writes": 1},
-    "23": {"remembered_greeting": "echo hi there", "interrupted_status": 0},
-    "24": {"verify_tasks": 15, "xor_first_random": 3653403231},
+    "16": {"be_the_compiler": "ADD R3, R0, 2\nSUB R4, R1, R2\nMUL R3, R3, R3\nHALT", "learned_length": 5, "right_but_not_exact": 0},
+    "17": {"longest_exact_mul": 5, "written_answer": "357"},
+    "18": {"add_word": 0x8B010023, "flags_after_subs": "N"},
+    "19": {"hello_entry": 0x400000, "busybox_bss": 0},
+    "20": {"hello_syscalls": 1, "first_syscall_number": 64},
+    "21": {"distinct_words": "wc -w", "column_sum": "echo 12"},
+    "22": {"call_register": "x30", "first_read_of_vd_b": 0},
+    "23": {"check_calls": 1, "first_check_message": "1/3", "failures_writes": 1},
+    "24": {"remembered_greeting": "echo hi there", "interrupted_status": 0},
+    "25": {"verify_tasks": 15, "xor_first_random": 3653403231},
 }
 
 
@@ -127,7 +127,7 @@ def test_a_program_that_does_not_assemble_is_a_row():
 
 
 def test_html_is_static_and_escaped():
-    result = chapter("20").check("distinct_words", "echo '<script>alert(1)</script>'")
+    result = chapter("21").check("distinct_words", "echo '<script>alert(1)</script>'")
     page = result._repr_html_()
     assert "<script>" not in page and "&lt;script&gt;" in page
     assert "<table>" in page and "expected / got" in page

@@ -1,6 +1,6 @@
 """A small reader of ELF64 executables: the header, the segments a loader maps, sections and symbols.
 
-The machine's own loader is in Rust; this one is for looking (chapter 18) and for naming code
+The machine's own loader is in Rust; this one is for looking (chapter 19) and for naming code
 locations (breakpoints on `main` when the file keeps its symbol table).
 """
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The neural ALU as a transformer's differentiable coprocessor (chapter 16).
+"""The neural ALU as a transformer's differentiable coprocessor (chapter 17).
 
     arithmetic_text   the data: arithmetic as character text, the held-out split, decoder labels
     model             the tiny transformer both arms share

@@ -1,4 +1,4 @@
-"""The exercises of chapters 17-23: the AArch64 machine, its Linux, BusyBox and the debugging tools."""
+"""The exercises of chapters 18-24: the AArch64 machine, its Linux, BusyBox and the debugging tools."""
 from __future__ import annotations
 
 from ncpu_nb.exercises.checker import Row, WrongKind, expect, exercise, integer, require, text
@@ -14,9 +14,9 @@ def c_program(name: str):
     return data_dir("programs") / "arm64" / "c" / "bin" / name
 
 
-# --- 17 · the ARM64 machine --------------------------------------------------------------------------
+# --- 18 · the ARM64 machine --------------------------------------------------------------------------
 
-@exercise("17", "add_word", "The 32-bit word of `add x3, x1, x2`")
+@exercise("18", "add_word", "The 32-bit word of `add x3, x1, x2`")
 def _(answer):
     from ncpu_nb.arm64 import Arm64Core
 
@@ -25,7 +25,7 @@ def _(answer):
             expect("the core disassembles it as", "add x3, x1, x2", Arm64Core.disassemble(word & 0xFFFFFFFF, 0))]
 
 
-@exercise("17", "flags_after_subs", "Which of N, Z, C, V are set after `subs x1, x1, #1` when x1 was 1?")
+@exercise("18", "flags_after_subs", "Which of N, Z, C, V are set after `subs x1, x1, #1` when x1 was 1?")
 def _(answer):
     from ncpu_nb.arm64 import Arm64Core
 
@@ -41,16 +41,16 @@ def _(answer):
     return [expect("flags set", set_flags, given)]
 
 
-# --- 18 · loading an ELF -----------------------------------------------------------------------------
+# --- 19 · loading an ELF -----------------------------------------------------------------------------
 
-@exercise("18", "hello_entry", "The entry point of the `hello` test program")
+@exercise("19", "hello_entry", "The entry point of the `hello` test program")
 def _(answer):
     import ncpu_nb
 
     return [expect("entry point", ncpu_nb.ElfFile.read(c_program("hello")).entry, integer(answer), show=hex_word)]
 
 
-@exercise("18", "busybox_bss", "Bytes of .bss in BusyBox's writable LOAD segment (memory size − file size)")
+@exercise("19", "busybox_bss", "Bytes of .bss in BusyBox's writable LOAD segment (memory size − file size)")
 def _(answer):
     import ncpu_nb
     from ncpu_nb.arm64 import busybox_path
@@ -59,7 +59,7 @@ def _(answer):
     return [expect("bytes of .bss", data.memsz - data.filesz, integer(answer), show=lambda n: f"{n:,} ({n:#x})")]
 
 
-# --- 19 · system calls -------------------------------------------------------------------------------
+# --- 20 · system calls -------------------------------------------------------------------------------
 
 def hello_log():
     import ncpu_nb
@@ -69,18 +69,18 @@ def hello_log():
     return machine.syscall_log()
 
 
-@exercise("19", "hello_syscalls", "How many system calls does `hello` make, from start to exit?")
+@exercise("20", "hello_syscalls", "How many system calls does `hello` make, from start to exit?")
 def _(answer):
     return [expect("system calls", len(hello_log()), integer(answer))]
 
 
-@exercise("19", "first_syscall_number", "Which number is in x8 at hello's first `svc #0`?")
+@exercise("20", "first_syscall_number", "Which number is in x8 at hello's first `svc #0`?")
 def _(answer):
     first = hello_log()[0]
     return [expect(f"x8 (the number of {first.name})", first.number, integer(answer))]
 
 
-# --- 20 · BusyBox from a cell ------------------------------------------------------------------------
+# --- 21 · BusyBox from a cell ------------------------------------------------------------------------
 
 def shell_rows(command, runs: list[tuple[str, str]]) -> list[Row]:
     """Run `command` under BusyBox's sh once per (stdin, expected output) and compare the output."""
@@ -99,7 +99,7 @@ def shell_rows(command, runs: list[tuple[str, str]]) -> list[Row]:
 WORDS = ["the quick brown fox jumps over the lazy dog\nthe dog sleeps\n", "a b a b a\nc\n"]
 
 
-@exercise("20", "distinct_words", "A pipeline that prints how many distinct words its standard input has")
+@exercise("21", "distinct_words", "A pipeline that prints how many distinct words its standard input has")
 def _(answer):
     return shell_rows(answer, [(words, str(len(set(words.split())))) for words in WORDS])
 
@@ -107,7 +107,7 @@ def _(answer):
 TABLES = ["x,y\n1,2\n3,4\n5,6\n", "name,score\nada,10\nbob,-3\n"]
 
 
-@exercise("20", "column_sum", "A command that prints the sum of the second column of a CSV (with a header) on stdin")
+@exercise("21", "column_sum", "A command that prints the sum of the second column of a CSV (with a header) on stdin")
 def _(answer):
     def total(csv: str) -> str:
         return str(sum(int(line.split(",")[1]) for line in csv.splitlines()[1:]))
@@ -115,9 +115,9 @@ def _(answer):
     return shell_rows(answer, [(csv, total(csv)) for csv in TABLES])
 
 
-# --- 21 · looking inside a run -----------------------------------------------------------------------
+# --- 22 · looking inside a run -----------------------------------------------------------------------
 
-@exercise("21", "call_register", "Run `hello` to main with a trace: the last `blr` in it jumps through which register?")
+@exercise("22", "call_register", "Run `hello` to main with a trace: the last `blr` in it jumps through which register?")
 def _(answer):
     import ncpu_nb
 
@@ -130,7 +130,7 @@ def _(answer):
                    text(answer, "a register's name, e.g. \"x0\"").lower(), show=str)]
 
 
-@exercise("21", "first_read_of_vd_b", "At which address is the instruction that first reads `vd_b` in float_math?")
+@exercise("22", "first_read_of_vd_b", "At which address is the instruction that first reads `vd_b` in float_math?")
 def _(answer):
     import ncpu_nb
 
@@ -140,7 +140,7 @@ def _(answer):
     return [expect("pc of the first read", machine.pc, integer(answer), show=hex_word)]
 
 
-# --- 22 · debugging ARM64 ----------------------------------------------------------------------------
+# --- 23 · debugging ARM64 ----------------------------------------------------------------------------
 
 def float_math_checks() -> list[str]:
     """The message (x1) of every call of float_math's `check`, in order."""
@@ -155,17 +155,17 @@ def float_math_checks() -> list[str]:
     return messages
 
 
-@exercise("22", "check_calls", "With a breakpoint on `check`: how many times does float_math call it?")
+@exercise("23", "check_calls", "With a breakpoint on `check`: how many times does float_math call it?")
 def _(answer):
     return [expect("calls of check", len(float_math_checks()), integer(answer))]
 
 
-@exercise("22", "first_check_message", "At the first stop on `check`, which message does x1 point to?")
+@exercise("23", "first_check_message", "At the first stop on `check`, which message does x1 point to?")
 def _(answer):
     return [expect("message", float_math_checks()[0], text(answer, "the message, as text"))]
 
 
-@exercise("22", "failures_writes", "A write watchpoint on `failures`: how many times does a whole run stop there?")
+@exercise("23", "failures_writes", "A write watchpoint on `failures`: how many times does a whole run stop there?")
 def _(answer):
     import ncpu_nb
 
@@ -177,9 +177,9 @@ def _(answer):
     return [expect("stops at a write of failures", stops, integer(answer))]
 
 
-# --- 23 · the BusyBox terminal -----------------------------------------------------------------------
+# --- 24 · the BusyBox terminal -----------------------------------------------------------------------
 
-@exercise("23", "remembered_greeting", "Lines after which `echo $greeting` in the same shell prints `hi there`")
+@exercise("24", "remembered_greeting", "Lines after which `echo $greeting` in the same shell prints `hi there`")
 def _(answer):
     import ncpu_nb
 
@@ -194,7 +194,7 @@ def _(answer):
     return [expect("what `echo $greeting` printed", "hi there", printed)]
 
 
-@exercise("23", "interrupted_status", "After Ctrl-C stops `yes > /dev/null`, which status does `echo status $?` print?")
+@exercise("24", "interrupted_status", "After Ctrl-C stops `yes > /dev/null`, which status does `echo status $?` print?")
 def _(answer):
     sigint = 2
     return [expect("status", 128 + sigint, integer(answer))]

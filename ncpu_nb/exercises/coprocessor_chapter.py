@@ -1,10 +1,10 @@
-"""The exercises of chapter 16: the neural ALU as a transformer's coprocessor."""
+"""The exercises of chapter 17: the neural ALU as a transformer's coprocessor."""
 from __future__ import annotations
 
 from ncpu_nb.exercises.checker import expect, exercise, integer, require
 
 
-@exercise("16", "longest_exact_mul", "The longest operand length n (both operands n digits) for which every n-digit "
+@exercise("17", "longest_exact_mul", "The longest operand length n (both operands n digits) for which every n-digit "
                                      "by n-digit MUL the coprocessor computes is exact in the ALU's 32-bit words")
 def _(answer):
     from ncpu_nb.coprocessor.alu_coprocessor import ALUCoprocessor, CoprocessorConfig
@@ -16,7 +16,7 @@ def _(answer):
     return [expect("longest exact length", max(exact), n)]
 
 
-@exercise("16", "written_answer", "The characters the hand-set coprocessor writes, token by token, over "
+@exercise("17", "written_answer", "The characters the hand-set coprocessor writes, token by token, over "
                                   "'12+345=357' (only the tokens it routes)")
 def _(answer):
     from ncpu_nb.coprocessor.alu_coprocessor import NOTHING, RESULT_CHARS, hand_set

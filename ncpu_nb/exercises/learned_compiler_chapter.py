@@ -1,11 +1,11 @@
-"""The exercises of chapter 14b (a compiler that learns)."""
+"""The exercises of chapter 16 (a compiler that learns)."""
 from __future__ import annotations
 
 from ncpu_nb.exercises.checker import exercise, expect, integer
 from ncpu_nb.exercises.programs import program_rows
 
 
-@exercise("14b", "be_the_compiler", "nCPU assembly for `result = (a + 2) * (b - c)`: a, b, c in R0-R2, the result in R3")
+@exercise("16", "be_the_compiler", "nCPU assembly for `result = (a + 2) * (b - c)`: a, b, c in R0-R2, the result in R3")
 def _(answer):
     import numpy as np
 
@@ -15,7 +15,7 @@ def _(answer):
     return program_rows(answer, cases)
 
 
-@exercise("14b", "learned_length", "How many instructions (HALT not counted) does the shipped learned compiler "
+@exercise("16", "learned_length", "How many instructions (HALT not counted) does the shipped learned compiler "
                                    "write for `(a - 3) * (b + c * 2)`?")
 def _(answer):
     from ncpu_nb.compiler.learned_compiler import LearnedCompiler
@@ -25,7 +25,7 @@ def _(answer):
     return [expect("instructions besides HALT", count, integer(answer))]
 
 
-@exercise("14b", "right_but_not_exact", "Of the depth-3 expressions of held_out_expressions(per_depth=1000, seed=1), "
+@exercise("16", "right_but_not_exact", "Of the depth-3 expressions of held_out_expressions(per_depth=1000, seed=1), "
                                         "how many does the shipped model compile to a program that gives Python's "
                                         "value but is not the exact compiler's?")
 def _(answer):
