@@ -8,7 +8,7 @@ import torch
 
 from ncpu_nb.ncpu.neural_cells import CELLS, WeightsError, load_cell, read_manifest, sha256
 from ncpu_nb.ncpu.neural_alu import NeuralALU
-from ncpu_nb.ncpu.table import ALU_NAMES, CARRY_OPS, alu
+from ncpu_nb.ncpu.table import CARRY_OPS, INTEGER_OPS, alu
 from ncpu_nb.resources import data_dir
 from ncpu_nb.train import train_all
 
@@ -33,12 +33,19 @@ def test_every_operation_matches_the_reference_on_random_and_edge_operands(neura
     edge = np.array([0, 1, 0x7FFFFFFF, 0x80000000, 0xFFFFFFFF, 31, 32], dtype=np.uint64)
     a = np.concatenate([np.repeat(edge, len(edge)), rng.integers(0, 2**32, 300, np.uint64)])
     b = np.concatenate([np.tile(edge, len(edge)), rng.integers(0, 2**32, 300, np.uint64)])
-    for op in ALU_NAMES:
+    for op in INTEGER_OPS:
         result, carry, overflow = neural.compute(op, a, b)
         for i in range(len(a)):
             want = alu(op, int(a[i]), int(b[i]))
             got = (int(result[i]), int(carry[i]), int(overflow[i]))
             assert got[0] == want[0] and (op not in CARRY_OPS or got == want), (op, hex(a[i]), hex(b[i]))
+
+
+def test_the_torch_wiring_names_what_it_does_not_compute(neural):
+    from ncpu_nb.errors import UnsupportedInstruction
+
+    with pytest.raises(UnsupportedInstruction, match="'fadd' is not one of them"):
+        neural.compute("fadd", [1], [2])
 
 
 @pytest.fixture

@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 import torch
 
+from ncpu_nb.errors import UnsupportedInstruction
 from ncpu_nb.ncpu.torch_cells import load_cell
 
 WIDTH = 32
@@ -208,10 +209,15 @@ class NeuralALU:
         return self._flagless(self._divmod(a, b)[1])
 
     def op(self, name: str):
-        """The method computing ALU operation `name` of the ISA table."""
-        return {"pass": self.pass_, "add": self.add, "sub": self.sub, "mul": self.mul, "div": self.div,
-                "mod": self.mod, "and": self.bit_and, "or": self.bit_or, "xor": self.bit_xor, "shl": self.shl,
-                "shr": self.shr, "sar": self.sar, "not": self.bit_not, "neg": self.neg}[name]
+        """The method computing integer ALU operation `name` of the ISA table (the float unit's
+        operations are a microprogram of the core, `metal_ext/src/ncpu/float.rs`, not wired here)."""
+        methods = {"pass": self.pass_, "add": self.add, "sub": self.sub, "mul": self.mul, "div": self.div,
+                   "mod": self.mod, "and": self.bit_and, "or": self.bit_or, "xor": self.bit_xor, "shl": self.shl,
+                   "shr": self.shr, "sar": self.sar, "not": self.bit_not, "neg": self.neg}
+        if name not in methods:
+            raise UnsupportedInstruction(f"the torch wiring computes the integer operations ({', '.join(methods)}); "
+                                         f"{name!r} is not one of them")
+        return methods[name]
 
     @torch.no_grad()
     def compute(self, name: str, a, b) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
