@@ -164,13 +164,6 @@ class EmittedProgram(CompiledSoftProgram):
             return FIELDS["imm"][int(self.lane_probabilities["imm"][slot, 0].argmax())]
         return choice
 
-    def top_choices(self, slot: int, n: int = 3) -> dict[str, list[tuple[str, float]]]:
-        shown = {}
-        for field, p in self.probabilities(slot).items():
-            values, order = torch.sort(p.detach(), descending=True)
-            shown[field] = [(self._choice_text(slot, field, int(i)), float(v)) for v, i in zip(values[:n], order[:n])]
-        return shown
-
     def execute(self, slot: int, regs: torch.Tensor) -> torch.Tensor:
         """The (lanes, 9) registers after slot `slot`: every lane its own program's mixture."""
         p = {f: q[slot] for f, q in self.lane_probabilities.items()}
