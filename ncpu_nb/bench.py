@@ -4,6 +4,7 @@ N runs taken in turns with the reference, best/median/spread of wall and CPU tim
 ratio from the same statistic on both. `--json` writes the document of `ncpu_nb.bench_report`."""
 from __future__ import annotations
 
+import sys
 import time
 
 from ncpu_nb import bench_stats as bs
@@ -295,6 +296,7 @@ def torch_lanes_rows(mode: str, device: str, quick: bool = False) -> list[dict]:
     executor on the same lanes, in the same run and the same mode; every lane's registers and cycles
     compared first. The GPU goals are the row targets only on a GPU; on the CPU the figure is reported."""
     import torch
+    from tqdm.auto import tqdm
 
     from ncpu_nb.ncpu import CPU
     from ncpu_nb.ncpu.neural_alu import torch_device
@@ -303,25 +305,31 @@ def torch_lanes_rows(mode: str, device: str, quick: bool = False) -> list[dict]:
     runs = 1 if quick else 3
     counts = (64, 256) if quick else TORCH_LANES.get(kind, TORCH_LANES["cuda"])
     rows = []
-    for lanes in counts:
+    bar = tqdm(counts, desc=f"{mode} torch lanes on {device}", unit="lane count", disable=quick)
+    for lanes in bar:
         if quick:
             iterations = 3
+        elif kind != "cpu":  # 5k + 3 instructions a lane: 1,023 and 63 steps fill 16 and 1 captured 64-step graphs
+            iterations = 204 if mode == "fast" else 12
         elif mode == "fast":
-            iterations = 200 if kind != "cpu" else max(10, 100_000 // lanes)
+            iterations = max(10, 100_000 // lanes)
         else:
-            iterations = 20 if kind != "cpu" else max(2, 4_096 // lanes)
+            iterations = max(2, 4_096 // lanes)
         ours_cpu = CPU(LOOP, mode=mode, lanes=lanes, memory_size=256, trace_depth=0, device=device)
         rust_cpu = CPU(LOOP, mode=mode, lanes=lanes, memory_size=256, trace_depth=0)
-        done = []
+        done, first = [], []
         for cpu in (ours_cpu, rust_cpu):
             cpu.reset()
             cpu.set_registers(R0=iterations)
-            done.append(cpu.run(max_steps=10 * iterations + 10).instructions)
+            _, wall, _ = bs.timed_call(lambda: done.append(cpu.run(max_steps=10 * iterations + 10).instructions))
+            first.append(wall)
         same = (done[0] == done[1] and (ours_cpu.registers_array() == rust_cpu.registers_array()).all()
                 and (ours_cpu.lane_cycles() == rust_cpu.lane_cycles()).all())
         n = done[0]
-        ours_repeats = 1 if quick else repeats_for(_timed_runs(ours_cpu, iterations, 1))
-        ref_repeats = 1 if quick else repeats_for(_timed_runs(rust_cpu, iterations, 1))
+        # That first run warmed both up; one that took twice the least timed work needs no repeats
+        # (neural mode on the Rust executor takes seconds at a million lanes).
+        ours_repeats, ref_repeats = (1 if quick or wall >= 2 * MIN_SECONDS else repeats_for(_timed_runs(cpu, iterations, 1))
+                                     for cpu, wall in ((ours_cpu, first[0]), (rust_cpu, first[1])))
         samples = bs.in_turns({"ours": _timed_runs(ours_cpu, iterations, ours_repeats),
                                "ref": _timed_runs(rust_cpu, iterations, ref_repeats)}, runs)
         ours = bs.series_from(f"torch lanes on {device}", samples["ours"], n * ours_repeats, "lane-instruction")
@@ -339,9 +347,20 @@ def torch_lanes_rows(mode: str, device: str, quick: bool = False) -> list[dict]:
             ok=bool(same),
             detail=("" if on_gpu else f"no target on {device}: the goal, {goal:,.0f} lane-instructions/s, is for a "
                     "data-centre GPU; ") + f"{n:,} lane-instructions per program run; runs timed without their resets; torch "
-                   f"{torch.__version__}, {torch.get_num_threads()} CPU thread(s)"
+                   f"{torch.__version__}, {torch.get_num_threads()} CPU thread(s)" + _graph_note(ours_cpu._exec)
                    + ("" if same else "; REGISTERS OR CYCLES DIFFER from the Rust executor")))
+        # each row as it is measured, so a run cut short (a lent GPU's time limit) still says what it found
+        bar.write(f"{lanes:>9,} lanes: torch {1 / ours.per_unit('median wall'):,.0f}, Rust "
+                  f"{1 / ref.per_unit('median wall'):,.0f} lane-instructions/s{'' if same else ' (DIFFER)'}",
+                  file=sys.stderr)
     return rows
+
+
+def _graph_note(lanes) -> str:
+    """How the torch lanes stepped: replaying captured CUDA graphs, or eagerly (and why)."""
+    if lanes.graph_error:
+        return f"; {lanes.graph_error}"
+    return f"; {lanes.graphs_captured} CUDA graph(s) captured and replayed" if lanes.graphs_captured else ""
 
 
 ASH_LOOP = "i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done"  # BusyBox ash: far more than 10 M instructions

@@ -1,7 +1,8 @@
 """Torch lanes (`CPU(..., device=...)`) against the Rust lane executor, lane for lane: registers, flags,
 memory, PC, status, fault detail and cycles of every lane, on random programs (the generator of
 `randprog`), in fast and neural mode; faults, budgets, breakpoints, watchpoints, trace and snapshots
-through the CPU's face. On CPU torch here; on a GPU where torch sees one."""
+through the CPU's face. Every test runs on CPU torch, and again on a GPU where torch sees one (there the
+longer runs replay captured CUDA graphs, recaptured as breakpoints, watches, traces and modes change)."""
 import numpy as np
 import pytest
 import torch
@@ -14,6 +15,12 @@ from randprog import INTEGER_FORMS, random_program_text, random_register_values
 
 MEMORY = 256
 LANES_PER_PROGRAM = 64
+DEVICES = ["cpu"] + (["cuda"] if torch.cuda.is_available() else [])
+
+
+@pytest.fixture(params=DEVICES)
+def device(request):
+    return request.param
 
 
 @pytest.fixture(autouse=True)
@@ -37,8 +44,10 @@ def machines(programs, registers, device, mode="fast", trace_depth=0):
 
 def state(cpu) -> dict:
     """Everything a lane has: per lane (pc, flags, cycles, status, fault kind, fault value, program)."""
-    return {"registers": cpu.registers_array().copy(), "flags": cpu.flags_array().copy(),
-            "lanes": cpu._exec.lane_states(),
+    lanes = cpu._exec.lane_states()
+    assert cpu.lane_cycles().tolist() == [s[2] for s in lanes]  # the bulk read says what the tuples say
+    assert list(cpu._exec.statuses()) == [s[3] for s in lanes]
+    return {"registers": cpu.registers_array().copy(), "flags": cpu.flags_array().copy(), "lanes": lanes,
             "memory": [cpu.read_memory(0, MEMORY, lane) for lane in range(cpu.lanes)]}
 
 
@@ -74,25 +83,25 @@ def differential(seed: int, n_programs: int, budget: int, device="cpu", mode="fa
     return {s: statuses.count(s) for s in set(statuses)}
 
 
-def test_random_programs_fast_mode_small():
-    counts = differential(seed=1, n_programs=40, budget=150)
+def test_random_programs_fast_mode_small(device):
+    counts = differential(seed=1, n_programs=40, budget=150, device=device)
     assert counts.get("halted") and counts.get("fault") and counts.get("running")  # all three outcomes occur
 
 
 @pytest.mark.parametrize("seed", [10, 11, 12, 13])
-def test_random_programs_fast_mode_1000_programs(seed):
+def test_random_programs_fast_mode_1000_programs(seed, device):
     """4 x 250 = 1,000 random programs x 64 lanes (16,000 lanes a machine)."""
-    counts = differential(seed=seed, n_programs=250, budget=200)
+    counts = differential(seed=seed, n_programs=250, budget=200, device=device)
     print(f"seed {seed}: 16,000 lanes equal; Rust lanes ended {counts}")
 
 
-def test_random_programs_neural_mode():
+def test_random_programs_neural_mode(device):
     """Neural mode: every ALU operation of every lane through the trained cells, 8 programs x 64 lanes."""
-    counts = differential(seed=2, n_programs=8, budget=32, mode="neural", split=False)
+    counts = differential(seed=2, n_programs=8, budget=32, device=device, mode="neural", split=False)
     assert sum(counts.values()) == 8 * LANES_PER_PROGRAM
 
 
-def test_every_alu_operation_in_neural_mode_on_edge_values():
+def test_every_alu_operation_in_neural_mode_on_edge_values(device):
     """Each binary ALU form with edge-value operands, 64 lanes, the torch cells against the Rust ALU."""
     from randprog import EDGE
 
@@ -102,66 +111,66 @@ def test_every_alu_operation_in_neural_mode_on_edge_values():
     pairs = [(a, b) for a in EDGE[:8] for b in EDGE[:8]]
     registers = {"R0": [a for a, _ in pairs], "R1": [b for _, b in pairs]}
     rust, lanes_on_torch = CPU(source, lanes=64, memory_size=MEMORY), CPU(source, lanes=64, memory_size=MEMORY,
-                                                                         device="cpu", mode="neural")
+                                                                         device=device, mode="neural")
     for cpu in (rust, lanes_on_torch):
         cpu.set_registers(**registers)
         cpu.run()
     assert_same(rust, lanes_on_torch, "edge values")
 
 
-def test_float_instructions_run_in_fast_mode_and_are_refused_in_neural_mode_on_torch_lanes():
+def test_float_instructions_run_in_fast_mode_and_are_refused_in_neural_mode_on_torch_lanes(device):
     from ncpu_nb.errors import UnsupportedInstruction
     from ncpu_nb.ncpu.float_format import BINARY32
 
     source = "FMOV R1, 2.0\nFSQRT R2, R1\nITOF R3, R0\nFDIV R4, R3, R2\nFCMP R4, R1\nJS 7\nFTOI R5, R4\nHALT"
     values = [0, 1, 2, -3, 7, 2**31 - 1, -(2**31), 1000]
-    rust, on_torch = CPU(source, lanes=8, memory_size=MEMORY), CPU(source, lanes=8, memory_size=MEMORY, device="cpu")
+    rust, on_torch = CPU(source, lanes=8, memory_size=MEMORY), CPU(source, lanes=8, memory_size=MEMORY, device=device)
     for cpu in (rust, on_torch):
         cpu.set_registers(R0=values)
         cpu.run()
     assert_same(rust, on_torch, "float program")
     assert BINARY32.to_float(int(on_torch.registers_array()[3, 2]) & 0xFFFFFFFF) == pytest.approx(2**0.5)
     with pytest.raises(UnsupportedInstruction, match="float instructions"):
-        CPU(source, device="cpu", mode="neural")
-    integer_only = CPU("MOV R0, 1\nHALT", device="cpu", mode="neural")
+        CPU(source, device=device, mode="neural")
+    integer_only = CPU("MOV R0, 1\nHALT", device=device, mode="neural")
     with pytest.raises(UnsupportedInstruction):
         integer_only.load(source)
 
 
-def test_faults_raise_the_same_execution_error():
+def test_faults_raise_the_same_execution_error(device):
     source = "MOV R0, 254\nSTR R0, [R0]\nHALT"
     errors = []
-    for device in (None, "cpu"):
-        cpu = CPU(source, memory_size=MEMORY, device=device)
+    for on in (None, device):
+        cpu = CPU(source, memory_size=MEMORY, device=on)
         with pytest.raises(ExecutionError) as info:
             cpu.run()
         errors.append((str(info.value), cpu.pc, cpu.cycles, cpu.status, cpu.stop_detail))
     assert errors[0] == errors[1] and errors[1][3] == "fault" and errors[1][2] == 1
     bad_return = "MOV R0, 99\nPUSH R0\nRET"
     messages = []
-    for device in (None, "cpu"):
+    for on in (None, device):
         with pytest.raises(ExecutionError) as info:
-            CPU(bad_return, device=device).run()
+            CPU(bad_return, device=on).run()
         messages.append(str(info.value))
     assert messages[0] == messages[1] and "jump to 99" in messages[1]
 
 
-def test_budgets_raise_cycle_budget_exceeded_and_keep_the_state():
+def test_budgets_raise_cycle_budget_exceeded_and_keep_the_state(device):
     source = "loop: INC R0\nJMP loop"
-    for device in (None, "cpu"):
-        cpu = CPU(source, lanes=3, device=device)
+    for on in (None, device):
+        cpu = CPU(source, lanes=3, device=on)
         with pytest.raises(CycleBudgetExceeded) as info:
             cpu.run(101)
         assert info.value.running == 3 and cpu.registers["R0"] == 51 and cpu.cycles == 101
 
 
-def test_breakpoints_watchpoints_and_stepping_match_on_random_programs():
+def test_breakpoints_watchpoints_and_stepping_match_on_random_programs(device):
     rng = np.random.default_rng(5)
     seen = set()
     for _ in range(24):
         program = assemble(random_program_text(rng, MEMORY, max_length=16))
         registers = random_register_values(rng, 8)
-        pair = [CPU(program, lanes=8, memory_size=MEMORY, trace_depth=0, device=d) for d in (None, "cpu")]
+        pair = [CPU(program, lanes=8, memory_size=MEMORY, trace_depth=0, device=d) for d in (None, device)]
         where = int(rng.integers(0, len(program)))
         address, size = [(0, 64), (100, 4), (192, 64), (252, 4), (255, 1)][int(rng.integers(0, 5))]  # stack top too
         read, write = [(False, True), (True, False), (True, True)][int(rng.integers(0, 3))]
@@ -169,9 +178,9 @@ def test_breakpoints_watchpoints_and_stepping_match_on_random_programs():
             cpu.set_registers(**registers)
             cpu.breakpoints.add(where)
             cpu.watchpoints.add(address, size, read=read, write=write)
-        for round_ in range(6):  # run to a stop, resume over it, again
+        for round_ in range(6):  # run to a stop, resume over it, again (150 steps: a GPU replays a graph)
             for cpu in pair:
-                cpu.run(60, check=False)
+                cpu.run(150, check=False)
             assert_same(*pair, f"round {round_} with a breakpoint at {where}, a watch (read {read}, write {write}) at {address}+{size}")
             assert pair[0].stop_detail == pair[1].stop_detail
             seen |= set(pair[1].lane_status())
@@ -187,10 +196,10 @@ def test_breakpoints_watchpoints_and_stepping_match_on_random_programs():
     assert {"breakpoint", "watchpoint", "fault", "halted"} <= seen  # the stops were exercised
 
 
-def test_trace_snapshot_restore_and_mode_switch_match():
+def test_trace_snapshot_restore_and_mode_switch_match(device):
     from ncpu_nb.bench import LOOP
 
-    pair = [CPU(LOOP, lanes=4, memory_size=MEMORY, trace_depth=6, trace_lane=2, device=d) for d in (None, "cpu")]
+    pair = [CPU(LOOP, lanes=4, memory_size=MEMORY, trace_depth=6, trace_lane=2, device=d) for d in (None, device)]
     for cpu in pair:
         cpu.set_registers(R0=[3, 5, 7, 9])
         cpu.step(4)
@@ -209,9 +218,9 @@ def test_trace_snapshot_restore_and_mode_switch_match():
         pair[1].restore(snaps[0])  # a Rust snapshot is refused by torch lanes, with a reason
 
 
-def test_loading_and_memory_edits_go_through_the_same_face():
+def test_loading_and_memory_edits_go_through_the_same_face(device):
     source = ".data\nbuf: .word 5, 6\n.text\nLDR R0, [buf]\nLDR R1, [buf + 4]\nADD R2, R0, R1\nHALT"
-    pair = [CPU(source, lanes=2, memory_size=MEMORY, device=d) for d in (None, "cpu")]
+    pair = [CPU(source, lanes=2, memory_size=MEMORY, device=d) for d in (None, device)]
     for cpu in pair:
         cpu.write_memory(4, (40).to_bytes(4, "little"), lane=1)
         cpu.run()
@@ -229,8 +238,25 @@ def test_an_unknown_device_is_refused_with_a_reason():
     assert CPU("HALT").device is None and CPU("HALT", device="cpu").device == "cpu"
 
 
+def test_long_traced_runs_and_mode_switches_match(device):
+    """Runs long enough to be replayed from captured graphs on a GPU, traced, switching mode between runs."""
+    from ncpu_nb.bench import LOOP
+
+    pair = [CPU(LOOP, lanes=64, memory_size=MEMORY, trace_depth=40, trace_lane=5, device=d) for d in (None, device)]
+    for cpu in pair:
+        cpu.set_registers(R0=[40 * (i % 7) + i for i in range(64)])
+    for mode, steps in (("fast", 300), ("neural", 200), ("fast", 2000)):
+        for cpu in pair:
+            cpu.mode = mode
+            cpu.run(steps, check=False)
+        assert_same(*pair, f"after {steps} steps in {mode} mode")
+        assert [s.__dict__ for s in pair[0].trace] == [s.__dict__ for s in pair[1].trace]
+
+
 @pytest.mark.skipif(not torch.cuda.is_available(), reason="torch sees no GPU here")
-def test_on_the_gpu_fast_and_neural():
-    assert CPU("HALT", device="cuda")._exec.regs.is_cuda
-    differential(seed=20, n_programs=100, budget=200, device="cuda")
-    differential(seed=21, n_programs=16, budget=40, device="cuda", mode="neural", split=False)
+def test_on_the_gpu_long_runs_replay_captured_graphs():
+    cpu = CPU("loop: INC R0\nJMP loop", lanes=1024, device="cuda")
+    assert cpu._exec.regs.is_cuda
+    cpu.run(1000, check=False)
+    assert cpu._exec.graph_error is None and cpu._exec.graphs_captured == 1, cpu._exec.graph_error
+    assert (cpu.registers_array()[:, 0] == 500).all()

@@ -28,7 +28,8 @@ STATUS = ("running", "halted", "fault", "breakpoint", "watchpoint")  # the execu
 # Lane-instructions per call into the executor, some 15-70 ms of work in each mode: Python sees
 # Ctrl-C (and the widget's pause) between calls.
 CHUNK = {"fast": 4_000_000, "neural": 40_000}
-TORCH_STEPS = {"fast": 512, "neural": 16}  # steps per call on torch lanes (a step runs every lane)
+# Steps per call on torch lanes (a step runs every lane); on a GPU, whole replays of captured 64-step graphs.
+TORCH_STEPS = {"cpu": {"fast": 512, "neural": 16}, "cuda": {"fast": 1024, "neural": 128}}
 
 
 def _signed(value: int) -> int:
@@ -280,7 +281,7 @@ class CPU:
         return self._lane_state(0)[2]
 
     def lane_cycles(self) -> np.ndarray:
-        return np.array([s[2] for s in self._exec.lane_states()], dtype=np.int64)
+        return np.frombuffer(self._exec.cycles(), dtype="<u8").astype(np.int64)
 
     @property
     def status(self) -> str:
@@ -323,15 +324,16 @@ class CPU:
         return program.instructions[pc].text(program.label_at()) if pc < len(program) else "(end of program)"
 
     def _check_faults(self) -> None:
-        for lane, (pc, _, _, status, kind, value, _) in enumerate(self._exec.lane_states()):
-            if STATUS[status] == "fault":
-                raise ExecutionError(self._fault_text(kind, value), pc, self._instruction_text(lane, pc), lane)
+        lane = self._exec.statuses().find(STATUS.index("fault"))  # the first faulted lane, read in bulk
+        if lane >= 0:
+            pc, _, _, _, kind, value, _ = self._lane_state(lane)
+            raise ExecutionError(self._fault_text(kind, value), pc, self._instruction_text(lane, pc), lane)
 
     def _steps_per_call(self) -> int:
         """Steps per call into the executor: Python sees Ctrl-C (and the widget's pause) between calls.
         The torch lanes take a step for all lanes at once, so their calls are sized in steps."""
         if self._device is not None:
-            return TORCH_STEPS[self._mode]
+            return TORCH_STEPS["cuda" if self._exec.device.type == "cuda" else "cpu"][self._mode]
         return max(1, CHUNK[self._mode] // self.lanes)
 
     def step(self, n: int = 1) -> int:
@@ -365,14 +367,14 @@ class CPU:
             if 0 not in self._exec.statuses():  # no lane running (status bytes; 0 = running)
                 break
         seconds = time.perf_counter() - t0
-        statuses = self.lane_status()
+        statuses = self._exec.statuses()  # bytes, counted in bulk: a million lanes as strings cost seconds
+        counts = dict(zip(STATUS, np.bincount(np.frombuffer(statuses, np.uint8), minlength=len(STATUS)).tolist()))
         if check:
             self._check_faults()
-            if "running" in statuses:
-                lane = statuses.index("running")
+            if counts["running"]:
+                lane = statuses.find(STATUS.index("running"))
                 pc = self._lane_state(lane)[0]
-                raise CycleBudgetExceeded(limit, pc, self._instruction_text(lane, pc), statuses.count("running"))
-        counts = {s: statuses.count(s) for s in STATUS}
+                raise CycleBudgetExceeded(limit, pc, self._instruction_text(lane, pc), counts["running"])
         ran = self.lane_cycles() - start
         stop = "budget" if self.status == "running" else self.status
         return CpuRun(stop, int(ran[0]), seconds, self.pc, self.stop_detail, done, counts, int(ran.max()))

@@ -6,7 +6,7 @@ device=...)` runs on it with the CPU's whole face unchanged. Its state is tensor
     regs    (lanes, 10) int64    R0-R7, SP as unsigned 32-bit values; column 9 stays zero: it is what
                                  "no register" and the zero address base read
     flags   (lanes, 4) bool      ZF SF CF OF
-    pc, cycles, fault_value (lanes,) int64; status, fault_kind (lanes,) uint8; skip (lanes,) bool
+    pc, cycle_counts, fault_value (lanes,) int64; status, fault_kind (lanes,) uint8; skip (lanes,) bool
     mem     (lanes, memory_size + 4) uint8: the last 4 columns take the writes of lanes that store nothing
     ops     (n, 11) int64        the micro-ops of every program (`encoding.lower`), one block per program,
                                  each followed by an END row, which a lane reaches by running off the end
@@ -44,6 +44,9 @@ END = len(KINDS)  # the row after a program's last instruction: running off the 
 PASS, ADD, SUB, MUL, DIV, MOD, AND, OR, XOR, SHL, SHR, SAR, NOT, NEG = range(14)
 CHECK_EVERY = 64  # most steps between two looks (host syncs) at whether any lane still runs
 TRACE_FIELDS = 5 + 2 * NREGS + 3  # cycle, pc, next pc, flags before, flags after, registers before/after, store
+STEPPED = ("pc", "cycle_counts", "status", "fault_kind", "fault_value", "skip", "flags_t")  # a step rebinds these
+MUTATED = STEPPED + ("regs", "mem", "_ring", "_ring_pos", "_done")  # everything a step changes
+CAPTURED = MUTATED + ("ops", "bp", "lane_base", "lane_length")  # every tensor a captured graph reads or writes
 
 
 def check_op(op: tuple, length: int) -> None:
@@ -219,7 +222,7 @@ class TorchLanes:
         self.regs[:, SP] = memory_size
         self.flags_t = torch.zeros(lanes, 4, dtype=torch.bool, device=dev)
         self.pc = torch.zeros(lanes, dtype=torch.int64, device=dev)
-        self.cycles = torch.zeros(lanes, dtype=torch.int64, device=dev)
+        self.cycle_counts = torch.zeros(lanes, dtype=torch.int64, device=dev)
         self.status = torch.full((lanes,), HALTED, dtype=torch.uint8, device=dev)  # nothing loaded yet
         self.fault_kind = torch.zeros(lanes, dtype=torch.uint8, device=dev)
         self.fault_value = torch.zeros(lanes, dtype=torch.int64, device=dev)
@@ -241,6 +244,10 @@ class TorchLanes:
         self.J = torch.arange(4, device=dev)
         self.BYTE_SHIFTS = 8 * self.J
         self.FLAG_BITS = torch.tensor([1, 2, 4, 8], dtype=torch.uint8, device=dev)
+        self._done = torch.zeros((), dtype=torch.int64, device=dev)  # lane-instructions of the current run
+        self._captured = None  # (key, tensors, CUDA graph) of the last capture
+        self.graph_error: str | None = None
+        self.graphs_captured = 0
         self.set_trace_unchecked(trace_depth, trace_lane)
 
     # --- programs and the ALU ----------------------------------------------------------------------
@@ -344,7 +351,7 @@ class TorchLanes:
         self.lane_length[lanes] = torch.tensor([self._lengths[p] for p in programs], dtype=torch.int64, device=dev)
         self.regs[lanes] = 0
         self.regs[lanes, SP] = self._size
-        for t in (self.pc, self.cycles, self.fault_kind, self.fault_value):
+        for t in (self.pc, self.cycle_counts, self.fault_kind, self.fault_value):
             t[lanes] = 0
         self.flags_t[lanes] = False
         self.skip[lanes] = False
@@ -376,18 +383,24 @@ class TorchLanes:
         running = self.status == RUNNING
         self.fault_kind.masked_fill_(running, 0)  # a lane that runs starts with no stop detail
         self.fault_value.masked_fill_(running, 0)
-        done = torch.zeros((), dtype=torch.int64, device=self.device)
         bps = honor_breakpoints and bool(self._breakpoint_rows)
         tracing = self._trace_lane is not None
         if tracing:
             self._ring.zero_()
             self._ring_pos.zero_()
-        steps, every = 0, 1
+        done = self._done
+        done.zero_()
+        # Chunks grow from one step, so a short run is not stepped past its halt; where chunks are
+        # replayed graphs, whole ones from the start (steps after every lane stopped change nothing).
+        steps, every = 0, CHECK_EVERY if self.device.type == "cuda" and self.graph_error is None else 1
         with torch.no_grad():
             while steps < max_steps:
                 n = min(every, max_steps - steps)
-                for _ in range(n):
-                    done += self._step(bps, tracing)
+                graph = self._graph(bps, tracing) if n == CHECK_EVERY else None
+                if graph is not None:
+                    graph.replay()
+                else:
+                    self._steps_in_place(n, bps, tracing)
                 steps += n
                 if not bool((self.status == RUNNING).any()):  # the one host sync: does any lane still run?
                     break
@@ -395,6 +408,52 @@ class TorchLanes:
         if tracing:
             self._collect_trace()
         return int(done)
+
+    def _steps_in_place(self, n: int, bps: bool, tracing: bool) -> None:
+        """`n` steps that leave every state tensor where it was (a step computes new tensors; they are
+        copied back), so the same steps can be captured once as a CUDA graph and replayed."""
+        kept = {name: getattr(self, name) for name in STEPPED}
+        for _ in range(n):
+            self._done += self._step(bps, tracing)
+            for name, tensor in kept.items():
+                new = getattr(self, name)
+                if new is not tensor:
+                    tensor.copy_(new)
+                    setattr(self, name, tensor)
+
+    def _graph(self, bps: bool, tracing: bool):
+        """On a CUDA device, CHECK_EVERY steps captured once as a CUDA graph (one launch replays them,
+        instead of a few hundred kernel launches a step from Python); recaptured when the programs, the
+        ALU, breakpoints, watches, the trace or a state tensor (restore) change. None elsewhere, or if
+        capture fails (`graph_error` says why; the steps then run eagerly)."""
+        if self.device.type != "cuda" or self.graph_error is not None:
+            return None
+        key = (bps, tracing, frozenset(self._present), tuple(self._watches), self._alu)
+        tensors = tuple(getattr(self, name) for name in CAPTURED)
+        cached = self._captured
+        if cached is not None and cached[0] == key and all(a is b for a, b in zip(cached[1], tensors)):
+            return cached[2]
+        self._captured = None
+        saved = {name: getattr(self, name).clone() for name in MUTATED}
+        try:
+            stream = torch.cuda.Stream(self.device)
+            stream.wait_stream(torch.cuda.current_stream(self.device))
+            with torch.cuda.stream(stream):  # a warm-up step on the capture stream, then its effects undone
+                self._steps_in_place(1, bps, tracing)
+            torch.cuda.current_stream(self.device).wait_stream(stream)
+            for name, value in saved.items():
+                getattr(self, name).copy_(value)
+            graph = torch.cuda.CUDAGraph()
+            with torch.cuda.graph(graph, stream=stream):  # recorded, not run
+                self._steps_in_place(CHECK_EVERY, bps, tracing)
+        except RuntimeError as exc:
+            for name, value in saved.items():  # the persistent tensors, as they were before the warm-up
+                setattr(self, name, value)
+            self.graph_error = f"CUDA graph capture failed, steps run eagerly: {exc}"
+            return None
+        self._captured = (key, tuple(getattr(self, name) for name in CAPTURED), graph)
+        self.graphs_captured += 1
+        return graph
 
     def _step(self, bps: bool, tracing: bool) -> torch.Tensor:
         regs, pc, size, J = self.regs, self.pc, self._size, self.J
@@ -448,7 +507,7 @@ class TorchLanes:
 
         if tracing:
             t = self._trace_lane
-            before = (self.cycles[t], pc[t], (self.flags_t[t].to(torch.uint8) * self.FLAG_BITS).sum(), regs[t, :NREGS].clone())
+            before = (self.cycle_counts[t], pc[t], (self.flags_t[t].to(torch.uint8) * self.FLAG_BITS).sum(), regs[t, :NREGS].clone())
 
         regs[:, SP] = torch.where(ex & stack, r, sp)
         writes_dst = ex & (dst != ZERO_COL) & (is_alu | (kind == LOAD) | (kind == POP))
@@ -473,7 +532,7 @@ class TorchLanes:
         jump = ((kind == JUMP) & taken) | (kind == CALL)
         following = torch.where(kind == HALT, pc, torch.where(jump, target, torch.where(kind == RET, value, pc + 1)))
         self.pc = torch.where(ex, following, pc)
-        self.cycles = self.cycles + ex
+        self.cycle_counts = self.cycle_counts + ex
 
         status = torch.where(end | (ex & (kind == HALT)), HALTED, self.status)
         fault_kind, fault_value = self.fault_kind, self.fault_value
@@ -504,8 +563,8 @@ class TorchLanes:
         """Lanes stopped at a breakpoint or watch run again (over it) on the next `run`."""
         self._flush()
         stopped = (self.status == BREAKPOINT) | (self.status == WATCHPOINT)
-        self.status = torch.where(stopped, RUNNING, self.status).to(torch.uint8)
-        self.skip = self.skip | stopped
+        self.status.masked_fill_(stopped, RUNNING)  # in place: a captured graph keeps reading these tensors
+        self.skip |= stopped
 
     def set_breakpoint(self, program: int, index: int, on: bool) -> None:
         if not 0 <= program < len(self._lengths) or not 0 <= index <= self._lengths[program]:
@@ -557,6 +616,11 @@ class TorchLanes:
         self._flush()
         return (self.flags_t.to(torch.uint8) * self.FLAG_BITS).sum(1).to(torch.uint8).cpu().numpy().tobytes()
 
+    def cycles(self) -> bytes:
+        """Every lane's cycle count as little-endian u64."""
+        self._flush()
+        return self.cycle_counts.cpu().numpy().astype("<u8").tobytes()
+
     def statuses(self) -> bytes:
         self._flush()
         return self.status.cpu().numpy().tobytes()
@@ -565,7 +629,7 @@ class TorchLanes:
         """Per-lane (pc, flags, cycles, status, fault kind, fault value, program)."""
         self._flush()
         flag_bits = (self.flags_t.to(torch.uint8) * self.FLAG_BITS).sum(1)
-        columns = torch.stack([self.pc, flag_bits.long(), self.cycles, self.status.long(), self.fault_kind.long(),
+        columns = torch.stack([self.pc, flag_bits.long(), self.cycle_counts, self.status.long(), self.fault_kind.long(),
                                self.fault_value, self.lane_program], 1)
         return [tuple(row) for row in columns.cpu().tolist()]
 
@@ -573,7 +637,7 @@ class TorchLanes:
         lane = self._lane(lane)
         self._flush()
         f = self.flags_t[lane].to(torch.uint8) * self.FLAG_BITS
-        values = torch.stack([self.pc[lane], f.sum().long(), self.cycles[lane], self.status[lane].long(),
+        values = torch.stack([self.pc[lane], f.sum().long(), self.cycle_counts[lane], self.status[lane].long(),
                               self.fault_kind[lane].long(), self.fault_value[lane], self.lane_program[lane]])
         return tuple(values.cpu().tolist())
 
@@ -605,7 +669,7 @@ class TorchLanes:
             self.mem[lane, span] = torch.tensor(list(data), dtype=torch.uint8, device=self.device)
 
     # --- snapshots -------------------------------------------------------------------------------
-    STATE = ("regs", "flags_t", "pc", "cycles", "status", "fault_kind", "fault_value", "skip", "mem",
+    STATE = ("regs", "flags_t", "pc", "cycle_counts", "status", "fault_kind", "fault_value", "skip", "mem",
              "lane_program", "lane_base", "lane_length")
 
     def snapshot(self) -> TorchSnapshot:
@@ -624,7 +688,7 @@ class TorchLanes:
     def restore(self, snapshot: TorchSnapshot) -> None:
         self.restore_keeping_trace(snapshot)
         if self._trace_lane is not None:  # the trace keeps what happened before the restored moment
-            now = int(self.cycles[self._trace_lane])
+            now = int(self.cycle_counts[self._trace_lane])
             kept = [e for e in self._trace if e[0] < now]
             self._trace.clear()
             self._trace.extend(kept)

@@ -278,6 +278,13 @@ impl NcpuLanes {
         PyBytes::new(py, &self.state.flags)
     }
 
+    /// Every lane's cycle count as little-endian u64 (a bulk read: a million lanes' states as
+    /// tuples would cost Python more than running them).
+    fn cycles<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        let bytes: Vec<u8> = self.state.cycles.iter().flat_map(|c| c.to_le_bytes()).collect();
+        PyBytes::new(py, &bytes)
+    }
+
     /// Lane status codes as bytes (0 running, 1 halted, 2 fault, 3 breakpoint).
     fn statuses<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
         let bytes: Vec<u8> = self.state.status.iter().map(|s| *s as u8).collect();
