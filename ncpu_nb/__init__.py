@@ -35,6 +35,7 @@ _LAZY = {
     "LearnedCompiler": "ncpu_nb.compiler.learned_compiler",
     **dict.fromkeys(["inject_ncpu_coprocessor", "CoprocessorConfig"], "ncpu_nb.coprocessor.alu_coprocessor"),
     **dict.fromkeys(["diff_runs", "RunDiff"], "ncpu_nb.debugging.run_diff"),
+    **dict.fromkeys(["constant_time", "ConstantTimeReport"], "ncpu_nb.debugging.constant_time"),
 }
 _SUBPACKAGES = ("ncpu", "differentiable", "synthesis", "arm64", "views", "coursework", "protocol", "text", "compiler",
                 "coprocessor", "debugging")

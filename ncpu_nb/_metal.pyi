@@ -7,7 +7,7 @@ NCPU_CONDITION_NAMES: list[str]
 
 MicroOp = tuple[int, int, int, int, int, int, int, int, int, int]
 CellWeights = tuple[int, int, list[float], list[float], list[float], list[float]]
-TraceRow = tuple[int, int, int, int, int, list[tuple[int, int, int]], tuple[int, int] | None]
+TraceRow = tuple[int, int, int, int, int, list[tuple[int, int, int]], tuple[int, int, bool] | None]
 
 class NcpuSnapshot:
     """A copy of every lane's state."""
@@ -64,7 +64,8 @@ class Arm64Core:
     def disassemble(word: int, pc: int = 0) -> str: ...
 
 Stop = tuple[str, int, str]  # (kind, pc, detail); kinds below
-TraceEntry = tuple[int, int, list[tuple[str, int, int]], int, int]  # pc, word, [(reg, old, new)], nzcv before, after
+TraceEntry = tuple[int, int, list[tuple[str, int, int]], int, int, list[tuple[int, int, bool]]]
+# pc, word, [(reg, old, new)], nzcv before, after, [(address, size, write)] of its memory accesses
 
 def compiled_code() -> dict[str, int | bool]:
     """The block compiler in this process: {"available": runs here (x86-64, NCPU_NB_JIT not 0),
@@ -117,6 +118,7 @@ class LinuxMachine:
     def memory_map(self) -> list[tuple[int, int, str]]: ...  # (start, end, "r-x") of the current process
     # Debugging inside the engine.
     def set_trace(self, depth: int) -> None: ...
+    def set_trace_accesses(self, on: bool) -> None: ...
     def trace(self) -> list[TraceEntry]: ...
     def add_breakpoint(self, address: int) -> None: ...
     def remove_breakpoint(self, address: int) -> None: ...

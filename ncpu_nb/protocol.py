@@ -26,8 +26,9 @@ class TraceStep:
     changes: dict[str, tuple[int, int]] = field(default_factory=dict)  # register -> (old, new)
     flags_before: str = ""
     flags_after: str = ""
-    memory_write: tuple[int, int] | None = None  # (address, width)
+    memory_write: tuple[int, int] | None = None  # (address, width) of its (first) memory write
     lane: int = 0
+    accesses: tuple[tuple[int, int, bool], ...] = ()  # every memory access, in order: (address, size, write)
 
 
 class Trace(Sequence):

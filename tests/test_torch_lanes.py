@@ -238,6 +238,21 @@ def test_an_unknown_device_is_refused_with_a_reason():
     assert CPU("HALT").device is None and CPU("HALT", device="cpu").device == "cpu"
 
 
+def test_traces_with_their_memory_accesses_match_on_random_programs(device):
+    rng = np.random.default_rng(7)
+    accessed = 0
+    for _ in range(20):
+        program = assemble(random_program_text(rng, MEMORY, max_length=16))
+        registers = random_register_values(rng, 4)
+        pair = [CPU(program, lanes=4, memory_size=MEMORY, trace_depth=300, trace_lane=1, device=d) for d in (None, device)]
+        for cpu in pair:
+            cpu.set_registers(**registers)
+            cpu.run(200, check=False)
+        assert [s.__dict__ for s in pair[0].trace] == [s.__dict__ for s in pair[1].trace]
+        accessed += sum(1 for s in pair[0].trace if s.accesses)
+    assert accessed > 50
+
+
 def test_long_traced_runs_and_mode_switches_match(device):
     """Runs long enough to be replayed from captured graphs on a GPU, traced, switching mode between runs."""
     from ncpu_nb.bench import LOOP

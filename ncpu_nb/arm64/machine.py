@@ -202,7 +202,7 @@ class Arm64Machine:
         self.mounts = parse_mounts(mounts)
         self.cwd, self.deterministic, self.interactive = cwd, deterministic, interactive
         self.limits = Limits.of(limits)
-        self._trace_depth = trace_depth
+        self._trace_depth, self._trace_accesses = trace_depth, False
         self._engine = self._new_engine()
         self.breakpoints = Breakpoints(self.address, self._set_breakpoint, show=lambda a: f"0x{a:x}")
         self.watchpoints = Watchpoints(self.address, self._set_watchpoint, word=8)
@@ -227,10 +227,12 @@ class Arm64Machine:
         return cls.from_elf(busybox_path(), ["busybox", *args], **options)
 
     def _new_engine(self):
-        return bare.new_engine(self._elf_bytes, self.argv, self.env, exe_path=self.exe_path, mounts=self.mounts,
-                               cwd=self.cwd, stdin=self.stdin, interactive=self.interactive,
-                               deterministic=self.deterministic, limits=self.limits, trace_depth=self._trace_depth,
-                               path=self.path)
+        engine = bare.new_engine(self._elf_bytes, self.argv, self.env, exe_path=self.exe_path, mounts=self.mounts,
+                                 cwd=self.cwd, stdin=self.stdin, interactive=self.interactive,
+                                 deterministic=self.deterministic, limits=self.limits, trace_depth=self._trace_depth,
+                                 path=self.path)
+        engine.set_trace_accesses(self._trace_accesses)
+        return engine
 
     def _clear_outputs(self) -> None:
         # Output as immutable values: a snapshot keeps the ones it saw, and restoring any snapshot,
@@ -485,17 +487,30 @@ class Arm64Machine:
         self._trace_depth = depth
 
     @property
+    def trace_accesses(self) -> bool:
+        return self._trace_accesses
+
+    @trace_accesses.setter
+    def trace_accesses(self, on: bool) -> None:
+        """Also record each traced instruction's memory accesses (`TraceStep.accesses`, `memory_write`).
+        Off by default: while on, every load and store takes the general path (traced runs ~40% slower)."""
+        self._trace_accesses = bool(on)
+        self._engine.set_trace_accesses(self._trace_accesses)
+
+    @property
     def trace(self) -> MachineTrace:
         """The most recent instructions (see `trace_depth`), oldest first, with the registers each changed."""
         entries = self._engine.trace()
         first = self._engine.instructions - len(entries)
         steps = []
-        for i, (pc, word, changes, nzcv_before, nzcv_after) in enumerate(entries):
+        for i, (pc, word, changes, nzcv_before, nzcv_after, accesses) in enumerate(entries):
             changed = {reg: (old, new) for reg, old, new in changes if reg != "pc"}
             next_pc = next((new for reg, _, new in changes if reg == "pc"),
                            entries[i + 1][0] if i + 1 < len(entries) else self.pc)
+            write = next(((address, size) for address, size, written in accesses if written), None)
             steps.append(TraceStep(first + i, pc, _metal.Arm64Core.disassemble(word, pc), next_pc, changed,
-                                   flags_text(nzcv_before), flags_text(nzcv_after)))
+                                   flags_text(nzcv_before), flags_text(nzcv_after), write,
+                                   accesses=tuple(accesses)))
         return MachineTrace(steps, width=64)
 
     def snapshot(self) -> Snapshot:
@@ -510,12 +525,14 @@ class Arm64Machine:
         state, self._stdout, self._stderr, self._stop = snapshot.state
         self._engine.restore(state)
         self._engine.set_trace(self._trace_depth)
+        self._engine.set_trace_accesses(self._trace_accesses)
 
     def restore_keeping_trace(self, snapshot: Snapshot) -> None:
         """`restore`, but `trace` keeps the steps it holds now: a trace rebuilt by re-executing from an
         earlier snapshot then describes the steps that led to `snapshot` (the debugger's untraced runs)."""
         state, self._stdout, self._stderr, self._stop = snapshot.state
         self._engine.restore_keeping_trace(state)
+        self._engine.set_trace_accesses(self._trace_accesses)
 
     def code_labels(self) -> dict[int, str]:
         """Address -> function name, from the ELF symbol table (empty for a stripped program)."""

@@ -1,4 +1,5 @@
-"""Debugging tools that need a deterministic, replayable machine: run diffs (more to come)."""
+"""Debugging tools that need a deterministic, replayable machine: run diffs and the constant-time check."""
+from ncpu_nb.debugging.constant_time import ConstantTimeReport, Leak, constant_time
 from ncpu_nb.debugging.run_diff import Divergence, Rejoin, RunDiff, diff_runs
 
-__all__ = ["diff_runs", "RunDiff", "Divergence", "Rejoin"]
+__all__ = ["diff_runs", "RunDiff", "Divergence", "Rejoin", "constant_time", "ConstantTimeReport", "Leak"]

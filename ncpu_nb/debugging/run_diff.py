@@ -217,12 +217,15 @@ def diff_runs(a: MachineProtocol, b: MachineProtocol, *, max_steps: int = 200_00
     every step, and compare the runs (see the module doc). The machines are left where they stopped."""
     if max_steps < 1:
         raise ValueError("max_steps must be at least 1")
+    from ncpu_nb.arm64.machine import Arm64Machine
+
     traces = []
     for machine in (a, b):
         machine.trace_depth = max_steps + 1  # room for every step this run can take
+        if isinstance(machine, Arm64Machine):
+            machine.trace_accesses = True  # so memory writes are compared too (the nCPU records them always)
         machine.run(max_steps, check=False)
         traces.append(list(machine.trace))
-    from ncpu_nb.arm64.machine import Arm64Machine
 
     labels = {**a.code_labels(), **b.code_labels()}
     syscalls, output_differs = None, False

@@ -399,11 +399,12 @@ class CPU:
         """Recent steps of the traced lane (see `trace_depth`), oldest first."""
         lane = self._trace_lane
         steps = []
-        for cycle, pc, next_pc, f0, f1, changes, store in self._exec.trace():
+        for cycle, pc, next_pc, f0, f1, changes, access in self._exec.trace():
             steps.append(TraceStep(
                 cycle, pc, self._instruction_text(lane, pc), next_pc,
                 {REGISTERS[r]: (_signed(old), _signed(new)) for r, old, new in changes},
-                flags_text(f0), flags_text(f1), store, lane))
+                flags_text(f0), flags_text(f1), access[:2] if access and access[2] else None, lane,
+                (access,) if access else ()))
         return Trace(steps)
 
     def snapshot(self) -> Snapshot:

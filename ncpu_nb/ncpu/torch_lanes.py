@@ -43,7 +43,7 @@ NOP, HALT, ALU, JUMP, LOAD, STORE, PUSH, POP, CALL, RET = range(len(KINDS))
 END = len(KINDS)  # the row after a program's last instruction: running off the end halts, without a cycle
 PASS, ADD, SUB, MUL, DIV, MOD, AND, OR, XOR, SHL, SHR, SAR, NOT, NEG = range(14)
 CHECK_EVERY = 64  # most steps between two looks (host syncs) at whether any lane still runs
-TRACE_FIELDS = 5 + 2 * NREGS + 3  # cycle, pc, next pc, flags before, flags after, registers before/after, store
+TRACE_FIELDS = 5 + 2 * NREGS + 4  # cycle, pc, next pc, flags before, flags after, registers before/after, access
 STEPPED = ("pc", "cycle_counts", "status", "fault_kind", "fault_value", "skip", "flags_t")  # a step rebinds these
 MUTATED = STEPPED + ("regs", "mem", "_ring", "_ring_pos", "_done")  # everything a step changes
 CAPTURED = MUTATED + ("ops", "bp", "lane_base", "lane_length")  # every tensor a captured graph reads or writes
@@ -552,7 +552,7 @@ class TorchLanes:
             cycle, pc0, f0, regs0 = before
             f1 = (self.flags_t[t].to(torch.uint8) * self.FLAG_BITS).sum()
             entry = torch.cat([torch.stack([cycle, pc0, self.pc[t], f0.long(), f1.long()]), regs0, regs[t, :NREGS],
-                               torch.stack([stores[t].long(), addr[t], span[t]])])
+                               torch.stack([touches[t].long(), addr[t], span[t], writes[t].long()])])
             slot = (self._ring_pos % self._ring.shape[0]).view(1)
             keep = self._ring.index_select(0, slot).squeeze(0)
             self._ring.index_copy_(0, slot, torch.where(ex[t], entry, keep).unsqueeze(0))
@@ -597,12 +597,12 @@ class TorchLanes:
             e = [int(v) for v in rows[i % depth]]
             old, new = e[5:5 + NREGS], e[5 + NREGS:5 + 2 * NREGS]
             changes = [(r, old[r], new[r]) for r in range(NREGS) if old[r] != new[r]][:2]
-            store = (e[-2], e[-1]) if e[-3] else None
-            self._trace.append((e[0], e[1], e[2], e[3], e[4], changes, store))
+            access = (e[-3], e[-2], bool(e[-1])) if e[-4] else None
+            self._trace.append((e[0], e[1], e[2], e[3], e[4], changes, access))
 
     def trace(self) -> list[tuple]:
         """Trace entries, oldest first: (cycle, pc, next_pc, flags_before, flags_after,
-        [(register, old, new)], store (address, width) or None)."""
+        [(register, old, new)], the memory access (address, width, write) or None)."""
         return list(self._trace)
 
     # --- state ---------------------------------------------------------------------------------

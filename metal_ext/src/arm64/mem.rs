@@ -86,6 +86,14 @@ pub struct WatchRange {
 /// Guest memory. Instruction fetches, loads and stores go through a small direct-mapped
 /// translation cache (`fetch`, `load_bytes`, `store_bytes`) so the hot path costs no hash lookup;
 /// everything that changes the page table flushes it.
+/// One guest memory access by an instruction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MemAccess {
+    pub addr: u64,
+    pub size: u8,
+    pub write: bool,
+}
+
 pub struct Memory {
     pages: HashMap<u64, Page, BuildHasherDefault<PageHasher>>,
     /// Inline rather than boxed: one dependent load less on every access.
@@ -94,6 +102,10 @@ pub struct Memory {
     /// only because `clone` takes `&self`; it is read with plain relaxed loads on the store path.
     shared: AtomicBool,
     watches: Vec<WatchRange>,
+    /// While an instruction runs traced: every guest access it makes, (address, size, write).
+    access_log: Option<Vec<MemAccess>>,
+    /// The closed log's storage, reused by the next one.
+    access_spare: Vec<MemAccess>,
     /// Names what the executable pages hold now: a fresh number, unique across all memories,
     /// whenever a page is mapped, unmapped, re-protected or written while executable, and for
     /// every new or cloned memory. Decoded instructions are valid only under the epoch they
@@ -120,6 +132,8 @@ impl Default for Memory {
             tlb: [EMPTY; TLB_ENTRIES],
             shared: AtomicBool::new(false),
             watches: Vec::new(),
+            access_log: None,
+            access_spare: Vec::new(),
             code_epoch: new_code_epoch(),
         }
     }
@@ -347,10 +361,10 @@ impl Memory {
     }
 
     /// A guest load of `SIZE` (1, 2, 4, 8 or 16) bytes when the TLB already grants it and no
-    /// watchpoint is set; None sends the caller to the general path (`load_bytes`).
+    /// watchpoint is set nor access log open; None sends the caller to the general path (`load_bytes`).
     #[inline(always)]
     pub fn load_cached<const SIZE: usize>(&self, addr: u64) -> Option<u128> {
-        if !self.watches.is_empty() {
+        if self.watching() {
             return None;
         }
         let p = self.cached(addr, SIZE, READ)?;
@@ -367,10 +381,10 @@ impl Memory {
     }
 
     /// A guest store of the low `SIZE` (1, 2, 4, 8 or 16) bytes of `v` when the TLB lets it
-    /// write in place and no watchpoint is set; false sends the caller to the general path.
+    /// write in place and no watchpoint is set nor access log open; false sends the caller to the general path.
     #[inline(always)]
     pub fn store_cached<const SIZE: usize>(&mut self, addr: u64, v: u128) -> bool {
-        if !self.watches.is_empty() || *self.shared.get_mut() {
+        if self.watching() || *self.shared.get_mut() {
             return false;
         }
         let Some(p) = self.cached(addr, SIZE, WRITE | OWNED) else {
@@ -418,7 +432,7 @@ impl Memory {
     /// (every access must then be checked). Compiled code writes in place only where an entry
     /// says OWNED, so an entry made before a clone shared the pages must go first.
     pub(crate) fn tlb_for_compiled_code(&mut self) -> Option<*const TlbEntry> {
-        if !self.watches.is_empty() {
+        if self.watching() {
             return None;
         }
         if *self.shared.get_mut() {
@@ -432,9 +446,33 @@ impl Memory {
         &self.watches
     }
 
+    /// Whether guest accesses must be looked at (`note_access`): watchpoints set, or a log open.
     #[inline(always)]
     pub fn watching(&self) -> bool {
-        !self.watches.is_empty()
+        !self.watches.is_empty() || self.access_log.is_some()
+    }
+
+    /// Logs a guest access if a log is open; whether it touches a watched range.
+    pub fn note_access(&mut self, addr: u64, len: u64, write: bool) -> bool {
+        if let Some(log) = &mut self.access_log {
+            log.push(MemAccess { addr, size: len as u8, write });
+        }
+        self.watch_hit(addr, len, write)
+    }
+
+    /// Opens an empty access log (the traced loop, before each instruction).
+    pub fn open_access_log(&mut self) {
+        let mut log = std::mem::take(&mut self.access_spare);
+        log.clear();
+        self.access_log = Some(log);
+    }
+
+    /// Closes the log (accesses are no longer looked at for it) and returns what it holds.
+    pub fn close_access_log(&mut self) -> &[MemAccess] {
+        if let Some(log) = self.access_log.take() {
+            self.access_spare = log;
+        }
+        &self.access_spare
     }
 
     /// Whether a guest access of `len` bytes at `addr` touches a range watched for its kind.

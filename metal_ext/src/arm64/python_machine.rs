@@ -291,9 +291,15 @@ impl LinuxMachine {
         self.machine.debug.trace.set_depth(depth);
     }
 
-    /// Oldest first: (pc, word, [(register, old, new)], nzcv before, nzcv after).
+    /// Whether traced instructions also record their memory accesses.
+    fn set_trace_accesses(&mut self, on: bool) {
+        self.machine.debug.trace.accesses = on;
+    }
+
+    /// Oldest first: (pc, word, [(register, old, new)], nzcv before, nzcv after,
+    /// [(address, size, write)] of the guest memory it accessed).
     #[allow(clippy::type_complexity)]
-    fn trace(&self) -> Vec<(u64, u32, Vec<(String, u128, u128)>, u32, u32)> {
+    fn trace(&self) -> Vec<(u64, u32, Vec<(String, u128, u128)>, u32, u32, Vec<(u64, u8, bool)>)> {
         self.machine
             .debug
             .trace
@@ -301,7 +307,8 @@ impl LinuxMachine {
             .iter()
             .map(|e| {
                 let changes = e.changes.iter().map(|(r, a, b)| (register_name(*r), *a, *b)).collect();
-                (e.pc, e.word, changes, e.nzcv_before, e.nzcv_after)
+                let accesses = e.accesses.iter().map(|a| (a.addr, a.size, a.write)).collect();
+                (e.pc, e.word, changes, e.nzcv_before, e.nzcv_after, accesses)
             })
             .collect()
     }

@@ -81,7 +81,7 @@ pub struct TraceEntry {
     pub flags_after: u8,
     pub changes: [(u8, u32, u32); 2], // (register, old, new); an instruction changes at most two
     pub n_changes: u8,
-    pub store: Option<(u32, u8)>, // (address, width) of a memory write
+    pub access: Option<(u32, u8, bool)>, // (address, width, write) of the memory it read or wrote
 }
 
 /// The last `depth` trace entries of one lane.
@@ -363,7 +363,7 @@ impl<'a, A: Alu + Sync> Runner<'a, A> {
                 };
             }
             let before = if TRACE { Some((*regs, flags)) } else { None };
-            let mut store = None;
+            let mut access = None;
             let mut next = pc + 1;
             match op.kind {
                 0 => {}
@@ -393,6 +393,7 @@ impl<'a, A: Alu + Sync> Runner<'a, A> {
                     let w = op.width as usize;
                     let at = addr as usize;
                     watch!(addr, op.width as u32, op.kind == 5);
+                    access = Some((addr, op.width, op.kind == 5));
                     if at + w > mem_size {
                         fault = Fault { kind: 1, value: addr };
                     } else if op.kind == 4 {
@@ -408,7 +409,6 @@ impl<'a, A: Alu + Sync> Runner<'a, A> {
                         } else {
                             mem[at..at + 4].copy_from_slice(&v.to_le_bytes());
                         }
-                        store = Some((addr, op.width));
                     }
                 }
                 6 | 8 => {
@@ -422,7 +422,7 @@ impl<'a, A: Alu + Sync> Runner<'a, A> {
                     } else {
                         mem[at..at + 4].copy_from_slice(&value.to_le_bytes());
                         regs[SP] = addr;
-                        store = Some((addr, 4));
+                        access = Some((addr, 4, true));
                         if op.kind == 8 {
                             next = op.target;
                         }
@@ -433,6 +433,7 @@ impl<'a, A: Alu + Sync> Runner<'a, A> {
                     let addr = regs[SP];
                     let at = addr as usize;
                     watch!(addr, 4, false);
+                    access = Some((addr, 4, false));
                     if at + 4 > mem_size {
                         fault = Fault { kind: 1, value: addr };
                     } else {
@@ -469,7 +470,7 @@ impl<'a, A: Alu + Sync> Runner<'a, A> {
                     flags_after: flags,
                     changes,
                     n_changes: n as u8,
-                    store,
+                    access,
                 });
             }
             pc = next;

@@ -225,15 +225,15 @@ impl NcpuLanes {
     }
 
     /// Trace entries, oldest first: (cycle, pc, next_pc, flags_before, flags_after,
-    /// [(register, old, new)], store (address, width) or None).
+    /// [(register, old, new)], the memory access (address, width, write) or None).
     #[allow(clippy::type_complexity)]
-    fn trace(&self) -> Vec<(u64, u32, u32, u8, u8, Vec<(u8, u32, u32)>, Option<(u32, u8)>)> {
+    fn trace(&self) -> Vec<(u64, u32, u32, u8, u8, Vec<(u8, u32, u32)>, Option<(u32, u8, bool)>)> {
         self.trace
             .entries
             .iter()
             .map(|e| {
                 let changes = e.changes[..e.n_changes as usize].to_vec();
-                (e.cycle, e.pc, e.next_pc, e.flags_before, e.flags_after, changes, e.store)
+                (e.cycle, e.pc, e.next_pc, e.flags_before, e.flags_after, changes, e.access)
             })
             .collect()
     }

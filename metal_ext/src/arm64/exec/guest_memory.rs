@@ -1,4 +1,5 @@
-//! Guest memory as instructions see it: watchpoints first, then permissions, all or nothing; and
+//! Guest memory as instructions see it: watchpoints (and a traced instruction's access log) first,
+//! then permissions, all or nothing; and
 //! the alignment rule of exclusives and acquire/release.
 
 use super::exception::Exception;
@@ -7,7 +8,7 @@ use crate::arm64::mem::Memory;
 /// Reads guest memory for the instruction at `pc`: watchpoints first, then permissions.
 #[inline(always)]
 pub(crate) fn read(mem: &mut Memory, pc: u64, addr: u64, buf: &mut [u8]) -> Result<(), Exception> {
-    if mem.watching() && mem.watch_hit(addr, buf.len() as u64, false) {
+    if mem.watching() && mem.note_access(addr, buf.len() as u64, false) {
         return Err(Exception::Watchpoint { pc, addr, size: buf.len() as u64, write: false });
     }
     mem.load_bytes(addr, buf).map_err(|fault| Exception::Memory { pc, fault })
@@ -16,7 +17,7 @@ pub(crate) fn read(mem: &mut Memory, pc: u64, addr: u64, buf: &mut [u8]) -> Resu
 /// Writes guest memory for the instruction at `pc`, all or nothing.
 #[inline(always)]
 pub(crate) fn write(mem: &mut Memory, pc: u64, addr: u64, data: &[u8]) -> Result<(), Exception> {
-    if mem.watching() && mem.watch_hit(addr, data.len() as u64, true) {
+    if mem.watching() && mem.note_access(addr, data.len() as u64, true) {
         return Err(Exception::Watchpoint { pc, addr, size: data.len() as u64, write: true });
     }
     mem.store_bytes(addr, data).map_err(|fault| Exception::Memory { pc, fault })

@@ -504,6 +504,7 @@ impl Machine {
             let (cpu, mem, code) = (&mut thread.cpu, &mut space.mem, &mut space.code);
             let DebugState { trace: ring, breakpoints, resume_over, .. } = &mut self.debug;
             let tracing = ring.depth > 0;
+            let logging = tracing && ring.accesses;
             let mut before = Before::default();
             let mut n = 0;
             let mut failed = None;
@@ -530,21 +531,25 @@ impl Machine {
                 for w in &watches {
                     mem.unwatch(w.addr, w.len);
                 }
-                let result = CodeCache::execute(cpu, mem, op);
-                for w in &watches {
-                    mem.watch(w.addr, w.len, w.read, w.write);
+                if logging {
+                    mem.open_access_log();
                 }
+                let result = CodeCache::execute(cpu, mem, op);
+                let accesses = if logging { mem.close_access_log() } else { &[] };
                 match result {
                     Ok(()) => {
                         n += 1;
                         if tracing {
-                            ring.record(pid, &before, cpu);
+                            ring.record(pid, &before, cpu, accesses);
                         }
                     }
-                    Err(e) => {
-                        failed = Some(e);
-                        break;
-                    }
+                    Err(e) => failed = Some(e),
+                }
+                for w in &watches {
+                    mem.watch(w.addr, w.len, w.read, w.write);
+                }
+                if failed.is_some() {
+                    break;
                 }
             }
             let Some(e) = failed else {
@@ -558,7 +563,7 @@ impl Machine {
             // A system call's effect (x0, or a whole new program) belongs to its svc's entry.
             if tracing && retired {
                 if let Some(after) = self.threads.get(&tid).map(|t| &t.cpu) {
-                    self.debug.trace.record(pid, &before, after);
+                    self.debug.trace.record(pid, &before, after, &[]);
                 }
             }
             if stop.is_some() || !retired {

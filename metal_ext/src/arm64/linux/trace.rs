@@ -2,6 +2,7 @@
 
 use std::collections::VecDeque;
 
+use crate::arm64::mem::MemAccess;
 use crate::arm64::state::CpuState;
 
 /// Register numbering used in trace entries: x0..x30, sp, v0..v31, fpcr, fpsr, tpidr_el0.
@@ -25,11 +26,17 @@ pub struct TraceEntry {
     pub changes: Vec<(u8, u128, u128)>,
     pub nzcv_before: u32,
     pub nzcv_after: u32,
+    /// The guest memory the instruction read and wrote, in order (a system call's own reads and
+    /// writes of guest buffers are the kernel's, not listed).
+    pub accesses: Vec<MemAccess>,
 }
 
 #[derive(Clone, Debug, Default)]
 pub struct TraceRing {
     pub depth: usize,
+    /// Also record each instruction's memory accesses (off by default: while on, every load and
+    /// store takes the general path, so that all are seen alike).
+    pub accesses: bool,
     pub entries: VecDeque<TraceEntry>,
 }
 
@@ -145,7 +152,7 @@ impl TraceRing {
     }
 
     /// Records one executed instruction, reusing the oldest entry's storage once the ring is full.
-    pub fn record(&mut self, pid: u32, before: &Before, after: &CpuState) {
+    pub fn record(&mut self, pid: u32, before: &Before, after: &CpuState, accesses: &[MemAccess]) {
         let (pc, word) = (before.pc, before.word);
         if self.depth == 0 {
             return;
@@ -153,7 +160,15 @@ impl TraceRing {
         let mut entry = if self.entries.len() == self.depth {
             self.entries.pop_front().unwrap()
         } else {
-            TraceEntry { pid, pc, word, changes: Vec::with_capacity(4), nzcv_before: 0, nzcv_after: 0 }
+            TraceEntry {
+                pid,
+                pc,
+                word,
+                changes: Vec::with_capacity(4),
+                nzcv_before: 0,
+                nzcv_after: 0,
+                accesses: Vec::new(),
+            }
         };
         entry.pid = pid;
         entry.pc = pc;
@@ -161,6 +176,8 @@ impl TraceRing {
         entry.nzcv_before = before.nzcv;
         entry.nzcv_after = after.nzcv;
         changes(before, after, &mut entry.changes);
+        entry.accesses.clear();
+        entry.accesses.extend_from_slice(accesses);
         self.entries.push_back(entry);
     }
 }
@@ -186,14 +203,14 @@ mod tests {
             let mut a = a.clone();
             a.pc = pc;
             before.save(&a, 0x4ea11c20, None); // mov v0.16b, v1.16b
-            ring.record(1, &before, &b);
+            ring.record(1, &before, &b, &[]);
         }
         assert_eq!(ring.entries.iter().map(|e| e.pc).collect::<Vec<_>>(), [1, 2]);
         let e = &ring.entries[1];
         assert_eq!(e.changes, vec![(3, 0, 9), (31, 0, 16), (33, 0, 1 << 100), (66, 0, 5)]);
         assert_eq!((e.nzcv_before, e.nzcv_after, e.word), (0, 0x4000_0000, 0x4ea11c20));
         before.save(&b, 0, None);
-        ring.record(1, &before, &b);
+        ring.record(1, &before, &b, &[]);
         assert!(ring.entries[1].changes.is_empty());
         assert!(!may_write_vectors(0x8b020020) && !may_write_vectors(0x14000000)); // add, b
         assert!(may_write_vectors(0x3dc00020) && may_write_vectors(0xd4000001)); // ldr q0, svc

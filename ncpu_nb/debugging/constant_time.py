@@ -1,0 +1,185 @@
+"""Does a program's execution depend on a secret? Run it on many secrets and compare, exactly.
+
+    report = ncpu_nb.constant_time(source, [{"R0": s} for s in secrets])       # an nCPU program
+    report = ncpu_nb.constant_time(lambda s: Arm64Machine.busybox("sh", "-c", script, stdin=s), secrets)
+    report.constant, report.leak                                              # the verdict; the first leak
+
+A timing side channel needs the secret to change *what the machine does*: which instructions run
+(the PC sequence), which way branches go, or which memory addresses are touched (caches remember
+them). The machines here are deterministic and record every step, so this is checked, not sampled:
+each secret's run is recorded in full (PC, the next PC, every memory access's address, size and
+direction) and compared step by step with the first secret's run. Values may differ (that is the
+point of a computation on secrets); nothing else may. The first step where any run departs is
+reported with the instruction, the symbol or label it is in, what differs and the two secrets.
+
+What this cannot see: the time an instruction itself takes for different operand values (on real
+hardware some multipliers and dividers vary), and anything outside the recorded run (the kernel's
+side of a system call). The runs are as long as the machine lets them be (`max_steps`).
+"""
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass
+from html import escape
+from typing import Any, Callable, Sequence
+
+from ncpu_nb import html
+from ncpu_nb.protocol import MachineProtocol, TraceStep
+
+KINDS = {"control flow": "branch outcomes (the next PC)", "memory address": "memory-access addresses",
+         "length": "the number of instructions"}
+
+
+@dataclass(frozen=True)
+class Leak:
+    """The first step at which some secret's run departs from the first secret's."""
+
+    step: int
+    kind: str  # control flow, memory address or length
+    pc: int
+    instruction: str
+    where: str  # symbol+offset (ARM64, from the ELF) or code label (nCPU)
+    secret_a: Any
+    secret_b: Any
+    detail: str
+
+
+def _observed(step: TraceStep) -> tuple:
+    """What a timing observer could learn from one step: where it is, where it goes, what it touches."""
+    return step.pc, step.next_pc, step.accesses
+
+
+def _where(labels: list[tuple[int, str]], pc: int, hex_pc: bool) -> str:
+    i = bisect.bisect_right(labels, (pc, "\uffff")) - 1
+    if i < 0:
+        return f"0x{pc:x}" if hex_pc else f"instruction {pc}"
+    start, name = labels[i]
+    return name if pc == start else f"{name}+{(f'0x{pc - start:x}' if hex_pc else pc - start)}"
+
+
+def _accesses_text(step: TraceStep | None) -> str:
+    if step is None or not step.accesses:
+        return "no memory access"
+    return ", ".join(f"{'write' if w else 'read'} of {size} at 0x{address:x}" for address, size, w in step.accesses)
+
+
+def _compare(reference: list[tuple], run: list[tuple]) -> tuple[int, str] | None:
+    """(step, kind) of the first difference between two recorded runs, or None."""
+    for i, (x, y) in enumerate(zip(reference, run)):
+        if x != y:
+            return i, "memory address" if x[:2] == y[:2] else "control flow"
+    if len(reference) != len(run):
+        return min(len(reference), len(run)), "length"
+    return None
+
+
+class ConstantTimeReport:
+    """The verdict over every secret (see the module doc); `_repr_html_` shows it with the first leak."""
+
+    def __init__(self, secrets: list, runs: list[list[TraceStep]], outcomes: list[str], labels: dict[int, str],
+                 hex_pc: bool):
+        self.secrets, self.outcomes = secrets, outcomes
+        self.steps = [len(r) for r in runs]
+        self._labels, self._hex = sorted(labels.items()), hex_pc
+        observed = [[_observed(s) for s in r] for r in runs]
+        firsts = [(_compare(observed[0], o), k) for k, o in enumerate(observed[1:], 1)]
+        self.differing = {kind: sum(1 for f, _ in firsts if f and f[1] == kind) for kind in KINDS}
+        leaks = [(f[0], k, f[1]) for f, k in firsts if f]
+        self.leak = self._describe(runs, *min(leaks)) if leaks else None
+
+    def _describe(self, runs, step: int, k: int, kind: str) -> Leak:
+        a = runs[0][step] if step < len(runs[0]) else None
+        b = runs[k][step] if step < len(runs[k]) else None
+        at = a or b
+        where = _where(self._labels, at.pc, self._hex)
+        pc = f"0x{at.pc:x}" if self._hex else str(at.pc)
+        if kind == "control flow":
+            places = [_where(self._labels, s.next_pc, self._hex) for s in (a, b)]
+            detail = f"{at.instruction} at {pc} went on to {places[0]} for one secret and {places[1]} for the other"
+        elif kind == "memory address":
+            detail = f"{at.instruction} at {pc}: {_accesses_text(a)} for one secret, {_accesses_text(b)} for the other"
+        else:
+            detail = (f"one run stopped after {step:,} instructions, the other went on "
+                      f"({self.outcomes[0]} / {self.outcomes[k]})")
+        return Leak(step, kind, at.pc, at.instruction, where, self.secrets[0], self.secrets[k], detail)
+
+    @property
+    def constant(self) -> bool:
+        """True when every secret's run executed the same instructions, took the same branches and
+        touched the same addresses, for as long as the longest run."""
+        return self.leak is None
+
+    def summary(self) -> list[str]:
+        n = len(self.secrets)
+        lines = [f"{n:,} secrets, {min(self.steps):,}–{max(self.steps):,} instructions a run"
+                 if min(self.steps) != max(self.steps) else f"{n:,} secrets, {self.steps[0]:,} instructions each"]
+        if self.leak is None:
+            lines.append("constant time: the same instructions, branch outcomes and memory addresses for every secret")
+        else:
+            leak = self.leak
+            lines.append(f"NOT constant time: {KINDS[leak.kind]} depend on the secret, first at step {leak.step:,} "
+                         f"of the run, in {leak.where} ({leak.secret_a!r} vs {leak.secret_b!r}): {leak.detail}")
+        return lines
+
+    def __repr__(self) -> str:
+        return "\n".join(self.summary())
+
+    def _repr_html_(self) -> str:
+        n = len(self.secrets) - 1
+        rows = []
+        for kind, what in KINDS.items():
+            bad = self.differing[kind]
+            rows.append([escape(what), "✔ the same for every secret" if not bad else
+                         f"✘ departs first by this in {bad} of {n} runs"])
+        parts = ["".join(f"<div>{escape(line)}</div>" for line in self.summary()),
+                 html.table(["compared with the first secret's run", "result"], rows)]
+        if self.leak is not None:
+            leak = self.leak
+            parts.append(html.box(f"<div><b>first leaking instruction</b>: <code>{escape(leak.instruction)}</code> "
+                                  f"in <code>{escape(leak.where)}</code> (instruction {leak.step:,} of the run)</div>"
+                                  f"<div class='dim'>{escape(leak.detail)}</div>"))
+        title = "Constant time ✔" if self.constant else "Constant time ✘"
+        return html.view(title, *parts)
+
+
+def _machines(program, secret: Any) -> MachineProtocol:
+    if callable(program):
+        return program(secret)
+    from ncpu_nb.ncpu.cpu import CPU
+
+    cpu = CPU(program)
+    if not isinstance(secret, dict):
+        raise TypeError("for an nCPU program, each secret is a dict of registers, e.g. {'R0': 7}; "
+                        "pass a function secret -> machine for anything else")
+    cpu.set_registers(**secret)
+    return cpu
+
+
+def constant_time(program: Any | Callable[[Any], MachineProtocol], secret_inputs: Sequence,
+                  *, max_steps: int = 1_000_000) -> ConstantTimeReport:
+    """Run `program` once per secret and report whether its PC sequence, branch outcomes or
+    memory-access addresses depend on the secret (see the module doc).
+
+    `program` is nCPU assembly (text or a Program; each secret a dict of registers, e.g. {"R0": 7})
+    or, for any engine, a function from a secret to a machine in its starting state (an
+    `Arm64Machine` given the secret on stdin, in argv or in a file; a CPU with it in memory). Each
+    run goes at most `max_steps` instructions."""
+    secrets = list(secret_inputs)
+    if len(secrets) < 2:
+        raise ValueError("constant_time needs at least two secrets to compare")
+    if max_steps < 1:
+        raise ValueError("max_steps must be at least 1")
+    from ncpu_nb.arm64.machine import Arm64Machine
+
+    runs, outcomes, labels, hex_pc = [], [], {}, False
+    for secret in secrets:
+        machine = _machines(program, secret)
+        machine.trace_depth = max_steps + 1  # room for every step this run can take
+        if isinstance(machine, Arm64Machine):
+            machine.trace_accesses = True  # the nCPU records them always
+        machine.run(max_steps, check=False)
+        runs.append(list(machine.trace))
+        outcomes.append(machine.status)
+        labels = labels or machine.code_labels()
+        hex_pc = machine.debug_layout().hex_locations
+    return ConstantTimeReport(secrets, runs, outcomes, labels, hex_pc)
