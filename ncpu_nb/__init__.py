@@ -36,6 +36,7 @@ _LAZY = {
     **dict.fromkeys(["inject_ncpu_coprocessor", "CoprocessorConfig"], "ncpu_nb.coprocessor.alu_coprocessor"),
     **dict.fromkeys(["diff_runs", "RunDiff"], "ncpu_nb.debugging.run_diff"),
     **dict.fromkeys(["constant_time", "ConstantTimeReport"], "ncpu_nb.debugging.constant_time"),
+    **dict.fromkeys(["origin", "Origin"], "ncpu_nb.debugging.origin"),
 }
 _SUBPACKAGES = ("ncpu", "differentiable", "synthesis", "arm64", "views", "coursework", "protocol", "text", "compiler",
                 "coprocessor", "debugging")

@@ -1,5 +1,8 @@
-"""Debugging tools that need a deterministic, replayable machine: run diffs and the constant-time check."""
+"""Debugging tools that need a deterministic, replayable machine: run diffs, the constant-time check and
+where a value came from."""
 from ncpu_nb.debugging.constant_time import ConstantTimeReport, Leak, constant_time
+from ncpu_nb.debugging.origin import Origin, origin
 from ncpu_nb.debugging.run_diff import Divergence, Rejoin, RunDiff, diff_runs
 
-__all__ = ["diff_runs", "RunDiff", "Divergence", "Rejoin", "constant_time", "ConstantTimeReport", "Leak"]
+__all__ = ["diff_runs", "RunDiff", "Divergence", "Rejoin", "constant_time", "ConstantTimeReport", "Leak", "origin",
+           "Origin"]
