@@ -177,6 +177,27 @@ def _(answer):
     return [expect("stops at a write of failures", stops, integer(answer))]
 
 
+SELECT_CASES = 24
+
+
+@exercise("23", "constant_select", "An nCPU program: R1 = R2 when R0 is odd, else R3, in constant time")
+def _(answer):
+    import random
+
+    from ncpu_nb.debugging.constant_time import constant_time
+    from ncpu_nb.exercises.programs import program_rows
+
+    rng = random.Random(23)
+    inputs = [{r: rng.randrange(-2**31, 2**31) for r in ("R0", "R2", "R3")} for _ in range(SELECT_CASES)]
+    rows = program_rows(answer, [(i, {"R1": i["R2"] if i["R0"] & 1 else i["R3"]}) for i in inputs])
+    if not all(row.passed for row in rows):
+        return rows
+    report = constant_time(answer, inputs)
+    return rows + [Row(f"constant time over {SELECT_CASES} secrets", report.constant,
+                       "the same instructions, branches and addresses for every secret" if report.constant
+                       else f"{report.leak.kind} depends on the secret at {report.leak.instruction}")]
+
+
 # --- 24 · the BusyBox terminal -----------------------------------------------------------------------
 
 @exercise("24", "remembered_greeting", "Lines after which `echo $greeting` in the same shell prints `hi there`")
