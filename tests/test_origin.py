@@ -106,5 +106,24 @@ def test_origin_refuses_what_it_cannot_slice():
         ncpu_nb.origin(started(CHAIN), (MEMORY - 2, 4))
     with pytest.raises(ValueError, match="outside the run"):
         ncpu_nb.origin(started(CHAIN), "R1", at=99)
-    with pytest.raises(TypeError, match="AArch64"):
-        ncpu_nb.origin(ncpu_nb.Arm64Machine.busybox("true"), "x0")
+    with pytest.raises(TypeError, match="not DifferentiableEngine"):
+        ncpu_nb.origin(ncpu_nb.DifferentiableEngine("HALT"), "R0")
+
+
+def test_on_the_arm64_machine_printed_digits_go_back_to_the_read_that_brought_the_input_in():
+    """`echo $((x * 7 + 3))` after `read x` with 5 on stdin prints 38: the slice of those bytes runs
+    through the multiplication and the addition to the byte `read` put in memory, and to the script."""
+    machine = ncpu_nb.Arm64Machine.busybox("sh", "-c", "read x; echo $((x * 7 + 3))", stdin="5\n")
+    o = ncpu_nb.origin(machine, "stdout", addresses=True)
+    assert machine.stdout == "38\n" and o.value == int.from_bytes(b"38\n", "little") and not o.truncated
+    read = [i for i in o.inputs if "read(0," in i.note]
+    assert len(read) == 1 and read[0].value == ord("5")
+    made = {(s.instruction.split()[0], s.value) for s in o.steps}
+    assert ("mul", 35) in made and ("add", 38) in made  # 5 * 7, then + 3
+    assert all(o.steps[k].step > o.steps[k + 1].step for k in range(len(o.steps) - 1))
+    # data only: the digits are copied out of a constant table, picked by an index that is not followed
+    data_only = ncpu_nb.origin(ncpu_nb.Arm64Machine.busybox("sh", "-c", "read x; echo $((x * 7 + 3))", stdin="5\n"),
+                               "stdout")
+    assert not any("read(" in i.note for i in data_only.inputs) and len(data_only.steps) < len(o.steps)
+    assert any("x4" in s.address for s in data_only.steps)  # the digit, as a table index
+    assert "read(0," in o._repr_html_()

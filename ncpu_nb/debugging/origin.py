@@ -1,4 +1,4 @@
-"""Where did this value come from? A dynamic backward slice of an nCPU run, by exact re-execution.
+"""Where did this value come from? A dynamic backward slice of a run, by exact re-execution.
 
     o = ncpu_nb.origin(cpu, "R1")                 # R1 at the end of the run, from the machine's start
     o = ncpu_nb.origin(cpu, (0x40, 4), at=120)    # the word at 0x40 just before step 120
@@ -9,8 +9,9 @@ slice is exact: a register's value comes from the last step that wrote it, a loa
 last steps that wrote those bytes, and each of those steps' values from the registers and memory it
 read — back to the inputs: registers as they were at the start (set by you) and memory as loaded (the
 program's data, or zero). Only data flows are followed: a value chosen by a branch depends on the
-branch's flags too, and an access on its address register; those are named with each step, not
-followed (`address` edges).
+branch's flags too, and an access on its address register; those are named with each step and
+followed only with `addresses=True` (a table lookup's index). The AArch64 machine's slice is built the
+same way (`arm64_origin.py`), its inputs including the system calls that read data in.
 """
 from __future__ import annotations
 
@@ -33,6 +34,7 @@ class Source:
     what: str  # "R2" or "mem[0x40..0x43]"
     value: int
     writer: int | None
+    note: str = ""  # for an input that is not a start value: the system call that brought it in
 
 
 @dataclass
@@ -41,7 +43,7 @@ class SliceStep:
     pc: int
     instruction: str
     produced: str  # what this step wrote that the slice needs
-    value: int
+    value: int | None  # None where a row joins several outputs
     sources: list[Source] = field(default_factory=list)
     address: list[str] = field(default_factory=list)  # registers that chose an address (not followed)
 
@@ -65,6 +67,36 @@ def _reads(op: tuple) -> tuple[list[int], list[int]]:
     return [], []
 
 
+def merged(steps: dict[tuple[int, str], SliceStep]) -> list[SliceStep]:
+    """One row per step, newest first: a step reached for several of its outputs (the bytes of one
+    store, asked for one by one) lists them together, with their sources and address registers."""
+    rows: dict[int, SliceStep] = {}
+    for (i, _), s in sorted(steps.items()):
+        row = rows.get(i)
+        if row is None:
+            rows[i] = SliceStep(s.step, s.pc, s.instruction, s.produced, s.value, list(s.sources), list(s.address))
+            continue
+        row.produced = _join(row.produced, s.produced)
+        row.value = None
+        row.sources += [src for src in s.sources if src not in row.sources]
+        row.address += [a for a in s.address if a not in row.address]
+    return [rows[i] for i in sorted(rows, reverse=True)]
+
+
+def _join(a: str, b: str) -> str:
+    """Two outputs as one text; adjacent byte ranges become one range."""
+    def span(text):
+        lo, _, hi = text[4:-1].partition("..")
+        return int(lo, 16), int(hi or lo, 16)
+
+    if a.startswith("mem[") and b.startswith("mem[") and ", " not in a:
+        (a0, a1), (b0, b1) = span(a), span(b)
+        if b0 <= a1 + 1 and a0 <= b1 + 1:
+            lo, hi = min(a0, b0), max(a1, b1)
+            return f"mem[0x{lo:x}..0x{hi:x}]"
+    return f"{a}, {b}"
+
+
 def _writes(op: tuple) -> list[int]:
     """The registers a micro-op writes."""
     kind, alu, dst, *_ = op
@@ -78,27 +110,33 @@ class Origin:
     """The slice (see the module doc): `steps` newest first, `inputs` the start-of-run values it reaches."""
 
     def __init__(self, target: str, value: int, at: int, steps: list[SliceStep], inputs: list[Source],
-                 labels: dict[int, str]):
+                 labels: dict[int, str], hex_pc: bool = False, truncated: bool = False):
         self.target, self.value, self.at = target, value, at
-        self.steps, self.inputs = steps, inputs
-        self._labels = sorted(labels.items())
+        self.steps, self.inputs, self.truncated = steps, inputs, truncated
+        self._labels, self._hex = sorted(labels.items()), hex_pc
 
     def _where(self, pc: int) -> str:
         i = bisect.bisect_right(self._labels, (pc, "\uffff")) - 1
         if i < 0:
-            return str(pc)
+            return f"0x{pc:x}" if self._hex else str(pc)
         start, name = self._labels[i]
-        return name if pc == start else f"{name}+{pc - start}"
+        return name if pc == start else f"{name}+{f'0x{pc - start:x}' if self._hex else pc - start}"
+
+    @staticmethod
+    def _input(src: Source) -> str:
+        value = shown_value(src.what, src.value)
+        return f"{src.what} = {value} from {src.note}" if src.note else f"{src.what} = {value} at the start"
 
     def summary(self) -> list[str]:
-        lines = [f"{self.target} = {self.value} (0x{self.value & 0xFFFFFFFF:x}) before step {self.at:,}: "
-                 f"{len(self.steps)} step(s) made it, from {len(self.inputs)} input(s)"]
+        lines = [f"{self.target} = {shown_value(self.target, self.value)} before step {self.at:,}: "
+                 f"{len(self.steps)} step(s) made it, from {len(self.inputs)} input(s)"
+                 + (f" (stopped after {len(self.steps)} steps)" if self.truncated else "")]
         for s in self.steps:
             came = ", ".join(f"{src.what} (step {src.writer})" if src.writer is not None else f"{src.what} (start)"
                              for src in s.sources) or "a constant"
-            lines.append(f"  step {s.step:>5}  {self._where(s.pc):>10}  {s.instruction:<24} {s.produced} = {s.value}"
-                         f"  <- {came}")
-        lines += [f"  input: {src.what} = {src.value} at the start" for src in self.inputs]
+            shown = s.produced if s.value is None else f"{s.produced} = {shown_value(s.produced, s.value)}"
+            lines.append(f"  step {s.step:>5}  {self._where(s.pc):>10}  {s.instruction:<24} {shown}  <- {came}")
+        lines += [f"  input: {self._input(src)}" for src in self.inputs]
         return lines
 
     def __repr__(self) -> str:
@@ -110,15 +148,26 @@ class Origin:
             came = ", ".join(escape(src.what) + (f" <span class='dim'>← step {src.writer}</span>" if src.writer is not None
                                                  else " <span class='dim'>(start)</span>") for src in s.sources)
             rows.append([f"{s.step:,}", escape(self._where(s.pc)), f"<code>{escape(s.instruction)}</code>",
-                         f"{escape(s.produced)} = {s.value}", came or "<span class='dim'>a constant</span>",
+                         escape(s.produced if s.value is None else f"{s.produced} = {shown_value(s.produced, s.value)}"),
+                         came or "<span class='dim'>a constant</span>",
                          escape(", ".join(s.address))])
-        rows += [["start", "", "", f"{escape(src.what)} = {src.value}", "<span class='dim'>input</span>", ""]
-                 for src in self.inputs]
-        head = (f"<div><b>{escape(self.target)}</b> = {self.value} before step {self.at:,}: "
+        rows += [["input", "", "", escape(f"{src.what} = {shown_value(src.what, src.value)}"),
+                  f"<span class='dim'>{escape(src.note or 'the start')}</span>", ""] for src in self.inputs]
+        head = (f"<div><b>{escape(self.target)}</b> = {escape(shown_value(self.target, self.value))} before step {self.at:,}: "
                 f"{len(self.steps)} step(s), {len(self.inputs)} input(s)</div>")
         table = html.table(["step", "where", "instruction", "wrote", "from", "address from"], rows,
                            row_classes={i: "hl" for i in range(min(1, len(rows)))}, numeric=(0,))
         return html.view(f"Where {self.target} came from", head, table)
+
+
+def shown_value(what: str, value: int) -> str:
+    """A value as text: a number for a register or a memory range of a number's width (1, 2, 4 or 8
+    bytes), the bytes themselves for any other range (text, a vector)."""
+    if what.startswith("mem[") and ".." in what:
+        lo, hi = (int(x, 16) for x in what[4:-1].split(".."))
+        if hi - lo + 1 not in (1, 2, 4, 8):
+            return repr((value % (1 << 8 * (hi - lo + 1))).to_bytes(hi - lo + 1, "little"))
+    return str(value)
 
 
 def _signed(v: int) -> int:
@@ -126,15 +175,23 @@ def _signed(v: int) -> int:
     return v - (1 << 32) if v >> 31 else v
 
 
-def origin(machine, what, *, at: int | None = None, max_steps: int = 200_000) -> Origin:
-    """The steps and inputs that produced `what` — a register name ("R1", "SP") or a memory range
-    (address, size), or an address (one 4-byte word) — just before step `at` (default: after the last
-    step). Runs an nCPU `CPU` from where it stands (lane 0, at most `max_steps` steps, recording each),
-    and leaves it where the run stopped."""
+def origin(machine, what, *, at: int | None = None, max_steps: int = 200_000, addresses: bool = False) -> Origin:
+    """The steps and inputs that produced `what` — a register name ("R1", "SP"; "x0" on the AArch64
+    machine), a memory range (address, size) or an address (one word), or on the AArch64 machine
+    "stdout" (the bytes of the last write to it) — just before step `at` (default: after the last step).
+    Runs the machine (an nCPU `CPU`, lane 0, or an `Arm64Machine`) from where it stands, at most
+    `max_steps` steps, recording each, and leaves it where the run stopped. With `addresses`, the
+    registers that chose an address are followed too when they hold an index (on the nCPU every one
+    but SP; on the AArch64 machine those below 64 KiB, not pointers)."""
+    from ncpu_nb.arm64.machine import Arm64Machine
     from ncpu_nb.ncpu.cpu import CPU
 
+    if isinstance(machine, Arm64Machine):
+        from ncpu_nb.debugging.arm64_origin import arm64_origin
+
+        return arm64_origin(machine, what, at, max_steps, addresses)
     if not isinstance(machine, CPU):
-        raise TypeError("origin slices nCPU runs (a CPU); the AArch64 machine is not supported yet")
+        raise TypeError(f"origin slices runs of the nCPU and the AArch64 machine, not {type(machine).__name__}")
     start_registers = dict(machine.registers)
     memory_size = machine._exec.memory_size
     start_memory = machine.read_memory(0, memory_size)
@@ -242,8 +299,9 @@ def origin(machine, what, *, at: int | None = None, max_steps: int = 200_000) ->
         steps[src.writer, src.what] = SliceStep(src.writer, step.pc, step.instruction, src.what, shown, sources,
                                                 addressing)
         pending += sources
-    ordered = [steps[k] for k in sorted(steps, reverse=True)]
-    return Origin(target, value, at, ordered, sorted(inputs.values(), key=lambda s: s.what), machine.code_labels())
+        if addresses:
+            pending += [source_of_register(name, src.writer) for name in addressing if name != "SP"]
+    return Origin(target, value, at, merged(steps), sorted(inputs.values(), key=lambda s: s.what), machine.code_labels())
 
 
 def _stored_value(step, ops, register_value, i: int) -> int:
