@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import bisect
 
+from ncpu_nb.arm64.machine_errors import MachineError
 from ncpu_nb.debugging.origin import Origin, SliceStep, Source, merged
 
 GENERAL = [f"x{i}" for i in range(31)] + ["sp", "nzcv"]
@@ -43,6 +44,8 @@ class _Run:
 
     def __init__(self, machine, max_steps: int):
         self.machine = machine
+        self.settings = machine.trace_depth, machine.trace_accesses  # given back by `finish`
+        self._at: int | None = None  # the step the machine stands just before, if known
         self.start = machine.snapshot()
         self.start_registers = {**machine.registers, **machine.vregs}
         machine.trace_depth, machine.trace_accesses = max_steps + 1, True
@@ -77,6 +80,11 @@ class _Run:
         if log and log[-1].name in ("exit", "exit_group") and len(log) > len(svcs):
             log = log[:-1]
         return dict(zip(reversed(svcs), reversed(log)))
+
+    def finish(self) -> None:
+        """The machine where the recorded run stopped, with its trace settings as they were."""
+        self.machine.trace_depth, self.machine.trace_accesses = self.settings
+        self.machine.restore(self.end)
 
     @staticmethod
     def last(writers: list[int], before: int) -> int | None:
@@ -114,7 +122,7 @@ class _Run:
     def _goto(self, step: int) -> None:
         """The machine just before `step` (a replay from the start, untraced)."""
         m = self.machine
-        if getattr(self, "_at", None) == step:
+        if self._at == step:
             return
         m.trace_depth = 0
         m.restore(self.start)
@@ -142,7 +150,7 @@ class _Run:
                 m.set_register(name, _flipped(name, m.get_register(name)))
             try:
                 m.step(1)
-            except Exception:  # an inverted register can make the step fault: that is a dependence too
+            except MachineError:  # an inverted register can make the step impossible: a dependence too
                 return None, None
             done = list(m.trace)
             accesses = tuple((a, n, w) for a, n, w in done[-1].accesses) if done else ()
@@ -157,8 +165,9 @@ class _Run:
                 addressing.append(name)
             elif value != base_value:
                 data.append(name)
-        self._at = None
         m.trace_depth = 0
+        m.restore(pre)  # back before the step, for the memory it read
+        self._at = i
         sources = [self.register_source(name, i) for name in data]
         for address, size, write in step.accesses:
             if not write:
@@ -217,6 +226,6 @@ def arm64_origin(machine, what, at: int | None, max_steps: int, addresses: bool 
         if addresses:  # indexes, not pointers: a pointer's history is where a buffer lives, not what it holds
             indexes = [run.register_source(name, i) for name in addressing]
             pending += [s for s in indexes if s.value < INDEX_BELOW]
-    machine.restore(run.end)
+    run.finish()
     return Origin(target, value, at, merged(steps), list(inputs.values()), machine.code_labels(), hex_pc=True,
                   truncated=truncated)

@@ -76,20 +76,14 @@ def _compare(reference: list[tuple], run: list[tuple]) -> tuple[int, str] | None
 class ConstantTimeReport:
     """The verdict over every secret (see the module doc); `_repr_html_` shows it with the first leak."""
 
-    def __init__(self, secrets: list, runs: list[list[TraceStep]], outcomes: list[str], labels: dict[int, str],
-                 hex_pc: bool):
-        self.secrets, self.outcomes = secrets, outcomes
-        self.steps = [len(r) for r in runs]
+    def __init__(self, secrets: list, steps: list[int], outcomes: list[str], differing: dict[str, int],
+                 first: tuple | None, labels: dict[int, str], hex_pc: bool):
+        self.secrets, self.steps, self.outcomes, self.differing = secrets, steps, outcomes, differing
         self._labels, self._hex = sorted(labels.items()), hex_pc
-        observed = [[_observed(s) for s in r] for r in runs]
-        firsts = [(_compare(observed[0], o), k) for k, o in enumerate(observed[1:], 1)]
-        self.differing = {kind: sum(1 for f, _ in firsts if f and f[1] == kind) for kind in KINDS}
-        leaks = [(f[0], k, f[1]) for f, k in firsts if f]
-        self.leak = self._describe(runs, *min(leaks)) if leaks else None
+        self.leak = self._describe(*first) if first else None
 
-    def _describe(self, runs, step: int, k: int, kind: str) -> Leak:
-        a = runs[0][step] if step < len(runs[0]) else None
-        b = runs[k][step] if step < len(runs[k]) else None
+    def _describe(self, step: int, k: int, kind: str, a: TraceStep | None, b: TraceStep | None) -> Leak:
+        """The leak at `step` between the first secret's run (its step `a`) and secret k's (`b`)."""
         at = a or b
         where = _where(self._labels, at.pc, self._hex)
         pc = f"0x{at.pc:x}" if self._hex else str(at.pc)
@@ -142,7 +136,7 @@ class ConstantTimeReport:
         return html.view(title, *parts)
 
 
-def _machines(program, secret: Any) -> MachineProtocol:
+def _machine_for(program, secret: Any) -> MachineProtocol:
     if callable(program):
         return program(secret)
     from ncpu_nb.ncpu.cpu import CPU
@@ -171,15 +165,28 @@ def constant_time(program: Any | Callable[[Any], MachineProtocol], secret_inputs
         raise ValueError("max_steps must be at least 1")
     from ncpu_nb.arm64.machine import Arm64Machine
 
-    runs, outcomes, labels, hex_pc = [], [], {}, False
-    for secret in secrets:
-        machine = _machines(program, secret)
+    # The first secret's run is kept whole; every other is compared with it as it comes and dropped, but
+    # for the steps of the earliest leak so far (thousands of runs of thousands of steps fit).
+    reference = observed = None
+    steps, outcomes, differing, first = [], [], dict.fromkeys(KINDS, 0), None
+    for k, secret in enumerate(secrets):
+        machine = _machine_for(program, secret)
         machine.trace_depth = max_steps + 1  # room for every step this run can take
         if isinstance(machine, Arm64Machine):
             machine.trace_accesses = True  # the nCPU records them always
         machine.run(max_steps, check=False)
-        runs.append(list(machine.trace))
+        trace = list(machine.trace)
+        steps.append(len(trace))
         outcomes.append(machine.status)
-        labels = labels or machine.code_labels()
-        hex_pc = machine.debug_layout().hex_locations
-    return ConstantTimeReport(secrets, runs, outcomes, labels, hex_pc)
+        if reference is None:
+            reference, observed = trace, [_observed(s) for s in trace]
+            labels, hex_pc = machine.code_labels(), machine.debug_layout().hex_locations
+            continue
+        found = _compare(observed, [_observed(s) for s in trace])
+        if found is not None:
+            at, kind = found
+            differing[kind] += 1
+            if first is None or at < first[0]:
+                first = (at, k, kind, reference[at] if at < len(reference) else None,
+                         trace[at] if at < len(trace) else None)
+    return ConstantTimeReport(secrets, steps, outcomes, differing, first, labels, hex_pc)

@@ -195,9 +195,10 @@ def origin(machine, what, *, at: int | None = None, max_steps: int = 200_000, ad
     start_registers = dict(machine.registers)
     memory_size = machine._exec.memory_size
     start_memory = machine.read_memory(0, memory_size)
-    machine.trace_depth = max_steps + 1
+    depth, machine.trace_depth = machine.trace_depth, max_steps + 1
     machine.run(max_steps, check=False)
     trace = list(machine.trace)
+    machine.trace_depth = depth  # as it was
     at = len(trace) if at is None else at
     if not 0 <= at <= len(trace):
         raise ValueError(f"at={at} is outside the run (0..{len(trace)} steps)")
