@@ -165,18 +165,6 @@ def _(answer):
     return [expect("message", float_math_checks()[0], text(answer, "the message, as text"))]
 
 
-@exercise("23", "failures_writes", "A write watchpoint on `failures`: how many times does a whole run stop there?")
-def _(answer):
-    import ncpu_nb
-
-    machine = ncpu_nb.Arm64Machine.from_elf(c_program("float_math"), ["float_math"])
-    machine.watchpoints.add("failures", 4)
-    stops = 0
-    while machine.run().stop == "watchpoint":
-        stops += 1
-    return [expect("stops at a write of failures", stops, integer(answer))]
-
-
 SELECT_CASES = 24
 
 
