@@ -64,8 +64,8 @@ class Arm64Core:
     def disassemble(word: int, pc: int = 0) -> str: ...
 
 Stop = tuple[str, int, str]  # (kind, pc, detail); kinds below
-TraceEntry = tuple[int, int, list[tuple[str, int, int]], int, int, list[tuple[int, int, bool]]]
-# pc, word, [(reg, old, new)], nzcv before, after, [(address, size, write)] of its memory accesses
+TraceEntry = tuple[int, int, list[tuple[str, int, int]], int, int, list[tuple[int, int, bool]], int]
+# pc, word, [(reg, old, new)], nzcv before, after, [(address, size, write)] of its memory accesses, pid
 
 def compiled_code() -> dict[str, int | bool]:
     """The block compiler in this process: {"available": runs here (x86-64, NCPU_NB_JIT not 0),

@@ -503,7 +503,7 @@ class Arm64Machine:
         entries = self._engine.trace()
         first = self._engine.instructions - len(entries)
         steps = []
-        for i, (pc, word, changes, nzcv_before, nzcv_after, accesses) in enumerate(entries):
+        for i, (pc, word, changes, nzcv_before, nzcv_after, accesses, _pid) in enumerate(entries):
             changed = {reg: (old, new) for reg, old, new in changes if reg != "pc"}
             next_pc = next((new for reg, _, new in changes if reg == "pc"),
                            entries[i + 1][0] if i + 1 < len(entries) else self.pc)

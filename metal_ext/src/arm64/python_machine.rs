@@ -297,9 +297,9 @@ impl LinuxMachine {
     }
 
     /// Oldest first: (pc, word, [(register, old, new)], nzcv before, nzcv after,
-    /// [(address, size, write)] of the guest memory it accessed).
+    /// [(address, size, write)] of the guest memory it accessed, the process it ran in).
     #[allow(clippy::type_complexity)]
-    fn trace(&self) -> Vec<(u64, u32, Vec<(String, u128, u128)>, u32, u32, Vec<(u64, u8, bool)>)> {
+    fn trace(&self) -> Vec<(u64, u32, Vec<(String, u128, u128)>, u32, u32, Vec<(u64, u8, bool)>, u32)> {
         self.machine
             .debug
             .trace
@@ -308,7 +308,7 @@ impl LinuxMachine {
             .map(|e| {
                 let changes = e.changes.iter().map(|(r, a, b)| (register_name(*r), *a, *b)).collect();
                 let accesses = e.accesses.iter().map(|a| (a.addr, a.size, a.write)).collect();
-                (e.pc, e.word, changes, e.nzcv_before, e.nzcv_after, accesses)
+                (e.pc, e.word, changes, e.nzcv_before, e.nzcv_after, accesses, e.pid)
             })
             .collect()
     }

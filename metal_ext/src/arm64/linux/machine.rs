@@ -493,84 +493,80 @@ impl Machine {
     /// The debugging loop: breakpoints checked before each instruction, the trace ring filled
     /// after it. Registers and memory stay borrowed until an exception needs the whole machine.
     fn execute_traced(&mut self, tid: u32, limit: u64) -> Option<Stop> {
-        let mut done = 0;
-        while done < limit {
-            let thread = self.threads.get_mut(&tid)?;
-            if thread.wait.is_some() {
-                return None;
+        let thread = self.threads.get_mut(&tid)?;
+        if thread.wait.is_some() {
+            return None;
+        }
+        let pid = thread.pid;
+        let space = &mut self.spaces[self.processes[&pid].space];
+        let (cpu, mem, code) = (&mut thread.cpu, &mut space.mem, &mut space.code);
+        let DebugState { trace: ring, breakpoints, resume_over, .. } = &mut self.debug;
+        let tracing = ring.depth > 0;
+        let logging = tracing && ring.accesses;
+        let mut before = Before::default();
+        let mut n = 0;
+        let mut failed = None;
+        while n < limit {
+            let pc = cpu.pc;
+            let resuming = resume_over.take() == Some((tid, pc));
+            if !resuming && !breakpoints.is_empty() && breakpoints.contains(&pc) {
+                *resume_over = Some((tid, pc));
+                self.account(pid, n);
+                return Some(Stop::Breakpoint(pc));
             }
-            let pid = thread.pid;
-            let space = &mut self.spaces[self.processes[&pid].space];
-            let (cpu, mem, code) = (&mut thread.cpu, &mut space.mem, &mut space.code);
-            let DebugState { trace: ring, breakpoints, resume_over, .. } = &mut self.debug;
-            let tracing = ring.depth > 0;
-            let logging = tracing && ring.accesses;
-            let mut before = Before::default();
-            let mut n = 0;
-            let mut failed = None;
-            while done + n < limit {
-                let pc = cpu.pc;
-                let resuming = resume_over.take() == Some((tid, pc));
-                if !resuming && !breakpoints.is_empty() && breakpoints.contains(&pc) {
-                    *resume_over = Some((tid, pc));
-                    self.account(pid, n);
-                    return Some(Stop::Breakpoint(pc));
-                }
-                let op = match code.fetch(mem, pc) {
-                    Ok(op) => op,
-                    Err(e) => {
-                        failed = Some(e);
-                        break;
-                    }
-                };
-                if tracing {
-                    before.save(cpu, op.word, op.written_registers());
-                }
-                // Resuming from a watchpoint: the watched access happens once, unwatched.
-                let watches: Vec<WatchRange> = if resuming { mem.watchpoints().to_vec() } else { vec![] };
-                for w in &watches {
-                    mem.unwatch(w.addr, w.len);
-                }
-                if logging {
-                    mem.open_access_log();
-                }
-                let result = CodeCache::execute(cpu, mem, op);
-                let accesses = if logging { mem.close_access_log() } else { &[] };
-                match result {
-                    Ok(()) => {
-                        n += 1;
-                        if tracing {
-                            ring.record(pid, &before, cpu, accesses);
-                        }
-                    }
-                    Err(e) => failed = Some(e),
-                }
-                for w in &watches {
-                    mem.watch(w.addr, w.len, w.read, w.write);
-                }
-                if failed.is_some() {
+            let op = match code.fetch(mem, pc) {
+                Ok(op) => op,
+                Err(e) => {
+                    failed = Some(e);
                     break;
                 }
-            }
-            let Some(e) = failed else {
-                self.account(pid, n);
-                return None;
             };
-            let retired = matches!(e, Exception::Svc { .. });
-            self.account(pid, n + retired as u64);
-            done += n + retired as u64;
-            let stop = self.exception(tid, e);
-            // A system call's effect (x0, or a whole new program) belongs to its svc's entry.
-            if tracing && retired {
-                if let Some(after) = self.threads.get(&tid).map(|t| &t.cpu) {
-                    self.debug.trace.record(pid, &before, after, &[]);
-                }
+            if tracing {
+                before.save(cpu, op.word, op.written_registers());
             }
-            if stop.is_some() || !retired {
-                return stop;
+            // Resuming from a watchpoint: the watched access happens once, unwatched.
+            let watches: Vec<WatchRange> = if resuming { mem.watchpoints().to_vec() } else { vec![] };
+            for w in &watches {
+                mem.unwatch(w.addr, w.len);
+            }
+            if logging {
+                mem.open_access_log();
+            }
+            let result = CodeCache::execute(cpu, mem, op);
+            let accesses = if logging { mem.close_access_log() } else { &[] };
+            match result {
+                Ok(()) => {
+                    n += 1;
+                    if tracing {
+                        ring.record(pid, &before, cpu, accesses);
+                    }
+                }
+                Err(e) => failed = Some(e),
+            }
+            for w in &watches {
+                mem.watch(w.addr, w.len, w.read, w.write);
+            }
+            if failed.is_some() {
+                break;
             }
         }
-        None
+        let Some(e) = failed else {
+            self.account(pid, n);
+            return None;
+        };
+        let retired = matches!(e, Exception::Svc { .. });
+        self.account(pid, n + retired as u64);
+        let stop = self.exception(tid, e);
+        // A system call's effect (x0, or a whole new program) belongs to its svc's entry.
+        if tracing && retired {
+            if let Some(after) = self.threads.get(&tid).map(|t| &t.cpu) {
+                self.debug.trace.record(pid, &before, after, &[]);
+            }
+        }
+        // Back to the scheduler after every exception, as the untraced path does: a system call
+        // may have made a signal deliverable (abort's tgkill, then unblocking it) or woken
+        // another thread, and tracing must not change what the program does.
+        stop
     }
 
     /// Turns an exception of the core into a system call or a signal.
