@@ -37,6 +37,7 @@ _LAZY = {
     **dict.fromkeys(["diff_runs", "RunDiff"], "ncpu_nb.debugging.run_diff"),
     **dict.fromkeys(["constant_time", "ConstantTimeReport"], "ncpu_nb.debugging.constant_time"),
     **dict.fromkeys(["origin", "Origin"], "ncpu_nb.debugging.origin"),
+    **dict.fromkeys(["sanitize", "SanitizerReport"], "ncpu_nb.debugging.sanitizer"),
 }
 _SUBPACKAGES = ("ncpu", "differentiable", "synthesis", "arm64", "views", "coursework", "protocol", "text", "compiler",
                 "coprocessor", "debugging")

@@ -73,6 +73,36 @@ def test_c_program_matches_qemu(name):
     assert m.exit_status == int((ARM64 / "c" / "expected" / f"{name}.status").read_text())
 
 
+HEAP_BUGS = ["clean", "overflow", "uninit", "use-after-free", "double-free", "unmapped"]
+
+
+@pytest.mark.parametrize("mode", HEAP_BUGS)
+def test_heap_bugs_match_qemu(mode):
+    elf = (ARM64 / "c" / "bin" / "heap_bugs").read_bytes()
+    m = _metal.LinuxMachine(elf, ["bin/heap_bugs", mode], [], exe_path="/bin/heap_bugs")
+    assert finish(m)[0] == "exited"
+    expected = ARM64 / "c" / "expected" / f"heap_bugs.{mode}"
+    assert m.take_stdout() == pathlib.Path(f"{expected}.out").read_bytes()
+    assert m.exit_status == int(pathlib.Path(f"{expected}.status").read_text())
+
+
+@pytest.mark.parametrize("name, args", [("heap_bugs", ["double-free"]), ("heap_bugs", ["unmapped"]),
+                                        ("signals", []), ("fork_pipe_wait", []), ("file_io", [])])
+def test_tracing_does_not_change_a_run(name, args):
+    """A traced run (every instruction recorded, with its memory accesses) is the untraced run: the same
+    instructions, output, faults and exit status. (glibc's abort once lived on under tracing: the SIGABRT
+    it raises stayed pending while the traced loop went on past the system call.)"""
+    elf = (ARM64 / "c" / "bin" / name).read_bytes()
+    runs = []
+    for depth in (0, 64):
+        m = _metal.LinuxMachine(elf, [f"bin/{name}", *args], [], exe_path=f"/bin/{name}")
+        m.set_trace(depth)
+        m.set_trace_accesses(depth > 0)
+        finish(m)
+        runs.append((m.instructions, m.take_stdout(), m.exit_status, m.faults()))
+    assert runs[0] == runs[1]
+
+
 # ---- runs whose expectations follow from the sandbox's specification ----
 
 

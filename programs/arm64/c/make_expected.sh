@@ -21,14 +21,15 @@ mkdir -p expected
 fail=0
 
 # name | env assignments (for env -i) | argv after the program path
+# (a name PROGRAM.RUN runs bin/PROGRAM and writes expected/PROGRAM.RUN.{out,status})
 run() {
-    local name=$1 envs=$2
+    local name=$1 envs=$2 program=${1%%.*}
     shift 2
     local out1 out2 st1 st2
     # shellcheck disable=SC2086
-    out1=$(env -i $envs "$QEMU" -cpu cortex-a53 "bin/$name" "$@"; echo "~$?")
+    out1=$(env -i $envs "$QEMU" -cpu cortex-a53 "bin/$program" "$@"; echo "~$?")
     # shellcheck disable=SC2086
-    out2=$(env -i $envs "$QEMU" -cpu cortex-a53 "bin/$name" "$@"; echo "~$?")
+    out2=$(env -i $envs "$QEMU" -cpu cortex-a53 "bin/$program" "$@"; echo "~$?")
     st1=${out1##*~}; out1=${out1%~*}
     st2=${out2##*~}; out2=${out2%~*}
     if [ "$out1" != "$out2" ] || [ "$st1" != "$st2" ]; then
@@ -62,4 +63,7 @@ run signals        ""
 run float_math     ""
 run threads        ""
 run gradebook      "" 90 120 50 100 100 100 100 100 30
+for defect in clean overflow uninit use-after-free double-free unmapped; do
+    run "heap_bugs.$defect" "" "$defect"
+done
 exit $fail
