@@ -406,6 +406,63 @@ def cmd_conformance(args) -> int:
     return busybox_conformance(args)
 
 
+def cmd_sanitize(args) -> int:
+    """A program under the memory sanitizer (its output, then the report), or every BusyBox case."""
+    from ncpu_nb.arm64.machine import Arm64Machine
+    from ncpu_nb.debugging.sanitizer import sanitize
+
+    if args.busybox_cases:
+        return _sanitize_busybox_cases()
+    if args.elf is None:
+        print("ncpu-nb sanitize: name a program (or --busybox-cases)", file=sys.stderr)
+        return 2
+    guest = _passed_through(args.args)
+    if args.stdin is None:
+        stdin = None
+    elif args.stdin == "-":
+        stdin = sys.stdin.buffer.read()
+    else:
+        with open(args.stdin, "rb") as file:
+            stdin = file.read()
+    if args.elf == "busybox" and not os.path.exists(args.elf):
+        machine = Arm64Machine.busybox(*guest, stdin=stdin)
+    else:
+        machine = Arm64Machine.from_elf(args.elf, [os.path.basename(args.elf), *guest], stdin=stdin)
+    report = sanitize(machine)
+    sys.stdout.buffer.write(machine.stdout_bytes)
+    sys.stdout.flush()
+    sys.stderr.buffer.write(machine.stderr_bytes)
+    print("\n".join(report.summary()), file=sys.stderr)
+    for finding in report.findings:
+        print(f"\n{finding.kind} at step {finding.step:,}:", *finding.backtrace, sep="\n    ", file=sys.stderr)
+    return 1 if report.findings else (machine.exit_status or 0)
+
+
+def _sanitize_busybox_cases() -> int:
+    """Every run of programs/arm64/busybox/cases.json under the sanitizer: no finding, qemu's output."""
+    import json
+    import time
+
+    from ncpu_nb.arm64.machine import Arm64Machine
+    from ncpu_nb.debugging.sanitizer import sanitize
+    from ncpu_nb.resources import data_dir
+
+    folder = data_dir("programs") / "arm64" / "busybox"
+    cases = json.loads((folder / "cases.json").read_text())
+    start, steps, bad = time.perf_counter(), 0, 0
+    for case in cases:
+        machine = Arm64Machine.busybox(*case["argv"], stdin=case.get("stdin"), env=["PATH=/bin:/usr/bin"])
+        report = sanitize(machine, max_steps=3_000_000_000)
+        steps += report.steps
+        same = machine.stdout_bytes == (folder / "expected" / f"{case['name']}.out").read_bytes()
+        if report.findings or not same:
+            bad += 1
+            print(f"{case['name']}: {'output differs from qemu; ' if not same else ''}{report}")
+    print(f"{len(cases)} BusyBox cases, {steps:,} instructions under the sanitizer in "
+          f"{time.perf_counter() - start:.0f} s: {bad} with a finding or an output other than qemu's")
+    return 1 if bad else 0
+
+
 # --- `ncpu-nb text`: the text machine (ncpu_nb/text) -----------------------------------------------
 def _parse_text_example(text: str) -> tuple[str, str]:
     import argparse
@@ -596,6 +653,17 @@ def _fill_exec(p) -> None:
     p.set_defaults(func=cmd_exec)
 
 
+def _fill_sanitize(p) -> None:
+    import argparse
+
+    p.add_argument("--busybox-cases", action="store_true",
+                   help="run every BusyBox case of programs/arm64/busybox/cases.json under the sanitizer instead")
+    p.add_argument("--stdin", metavar="FILE", help="the guest's standard input, read whole first ('-': ours)")
+    p.add_argument("elf", nargs="?", help="the executable (a host file; 'busybox': the bundled BusyBox)")
+    p.add_argument("args", nargs=argparse.REMAINDER, metavar="ARGS", help="its arguments")
+    p.set_defaults(func=cmd_sanitize)
+
+
 def _fill_conformance(p) -> None:
     p.add_argument("suite", choices=["busybox"])
     p.add_argument("--subset", choices=["quick", "full"], default="full",
@@ -679,6 +747,14 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
                                    "through; the exit status is the guest's.")
     if only in (None, "exec"):
         _fill_exec(p)
+
+    p = sub.add_parser("sanitize", help="run an AArch64 program under the memory sanitizer and report its memory errors",
+                       description="Runs a static AArch64 Linux executable on the machine under ncpu_nb.sanitize: "
+                                   "its output, then heap overflows, uses after free, uninitialised heap reads, "
+                                   "double frees and bad accesses with backtraces and C source lines. Status 1 "
+                                   "when there are any, else the program's exit status.")
+    if only in (None, "sanitize"):
+        _fill_sanitize(p)
 
     p = sub.add_parser("conformance", help="run BusyBox 1.35.0's own testsuite on the machine (and under qemu-user)",
                        description="Runs BusyBox's upstream testsuite (runtest, as Debian's build runs it) against "

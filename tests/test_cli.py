@@ -154,7 +154,7 @@ def test_every_subcommand_piped_into_head_stops_without_a_traceback(asm, tmp_pat
                                 "examples": [[{"R0": x}, {"R1": 2 * x}] for x in (1, -3, 7, 12, 0, 40)]}))
     piped = {"run": f"run {big}", "asm": f"asm {big}", "isa": "isa --markdown", "bench": "bench fast --quick",
              "synth": f"synth {spec}", "synth-bench": "synth-bench --task add --time-limit 5",
-             "busybox": "busybox seq 100000", "exec": f"exec {HELLO}",
+             "busybox": "busybox seq 100000", "exec": f"exec {HELLO}", "sanitize": "sanitize busybox seq 300",
              "discover": "discover --preset squares --test 12", "text": "text --example hello=khoor --apply world",
              "text-bench": "text-bench --limit 3"}
     assert _subcommands() <= set(piped) | set(NOT_PIPED), "a new subcommand: add it here"

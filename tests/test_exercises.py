@@ -42,8 +42,9 @@ WRONG = {
     "22": {"call_register": "x30", "first_read_of_vd_b": 0},
     "23": {"check_calls": 1, "first_check_message": "1/3",
            "constant_select": "AND R4, R0, 1\nJZ even\nMOV R1, R2\nHALT\neven:\nMOV R1, R3\nHALT"},  # right, not constant
-    "24": {"remembered_greeting": "echo hi there", "interrupted_status": 0},
-    "25": {"verify_tasks": 15, "xor_first_random": 3653403231},
+    "24": {"overflow_line": 51, "freed_line": 87, "glibc_notices": "use-after-free"},
+    "25": {"remembered_greeting": "echo hi there", "interrupted_status": 0},
+    "26": {"verify_tasks": 15, "xor_first_random": 3653403231},
 }
 
 

@@ -121,3 +121,18 @@ def test_bad_arguments():
         sanitize(CPU("HALT"))
     with pytest.raises(ValueError, match="max_steps"):
         sanitize(Arm64Machine.from_elf(C / "bin" / "hello"), max_steps=0)
+
+
+def test_the_command_line_reports_and_sets_the_status():
+    import subprocess
+    import sys
+
+    def sanitize_cli(*args, stdin=b""):
+        return subprocess.run([sys.executable, "-m", "ncpu_nb", "sanitize", *args], input=stdin,
+                              capture_output=True, cwd=ROOT)
+
+    found = sanitize_cli(str(C / "bin" / "heap_bugs"), "overflow")
+    assert found.returncode == 1 and found.stdout == b"overflow: 35\n"
+    assert f"heap_bugs.c:{line_of('table[i] = 7;')}" in found.stderr.decode()
+    clean = sanitize_cli("--stdin", "-", "busybox", "wc", "-l", stdin=b"a\nb\n")
+    assert clean.returncode == 0 and clean.stdout.split() == [b"2"] and b"no memory errors" in clean.stderr

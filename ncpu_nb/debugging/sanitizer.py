@@ -89,9 +89,10 @@ class Finding:
     detail: str
     block: Block | None = None
     count: int = 1  # how many times this (kind, pc) happened
+    code: str | None = None  # the source line's text, when the C file is beside the program (or bin/)
 
     def __str__(self) -> str:
-        line = f" ({self.line})" if self.line else ""
+        line = f" ({self.line}: {self.code})" if self.code else f" ({self.line})" if self.line else ""
         return f"{self.kind} at 0x{self.pc:x} in {self.where}{line}: {self.detail}"
 
 
@@ -209,7 +210,8 @@ class SanitizerReport:
             return html.view("Sanitizer ✔", f"<div>{escape(head)}</div><div>no memory errors found</div>",
                              *(f"<div class='dim'>{escape(n)}</div>" for n in self.notes))
         rows = [[escape(f.kind), f"0x{f.pc:x}", f"<code>{escape(f.instruction)}</code>", escape(f.where),
-                 escape(str(f.line or "")), escape(f.detail) + (f" (×{f.count})" if f.count > 1 else "")]
+                 escape(str(f.line or "")) + (f"<br><code>{escape(f.code)}</code>" if f.code else ""),
+                 escape(f.detail) + (f" (×{f.count})" if f.count > 1 else "")]
                 for f in self.findings]
         parts = [f"<div>{escape(head)}</div>",
                  html.table(["defect", "pc", "instruction", "function", "line", "what"], rows)]
@@ -283,8 +285,9 @@ class _Sanitizer:
         instruction = _metal.Arm64Core.disassemble(word, pc) if word is not None else \
             self.machine._instruction_at(pc)
         backtrace = tuple(self.frame(p) for p in self.sites(process, pc))
-        self.findings[key] = Finding(kind, self.step, pc, instruction, self.function(pc), self.line(pc), address,
-                                     size, write, backtrace, detail, block)
+        line = self.line(pc)
+        self.findings[key] = Finding(kind, self.step, pc, instruction, self.function(pc), line, address, size, write,
+                                     backtrace, detail, block, code=self.lines.text(line) if line else None)
 
     def block_text(self, block: Block) -> str:
         text = f"the {block.size}-byte block at 0x{block.start:x} allocated at {self.describe_sites(block.allocated_at)}"
@@ -368,7 +371,8 @@ class _Sanitizer:
                             f"of {self.block_text(freed)}", freed)
                 continue
             near = block or heap.nearest(address)
-            where = (f"{address - near.end} byte(s) after the end of {self.block_text(near)}"
+            gap = address - near.end if near is not None else 0
+            where = ((f"{gap} byte(s) after the end of " if gap else "just past the end of ") + self.block_text(near)
                      if near is not None and address >= near.end else
                      f"{address + size - near.end} byte(s) past the end of {self.block_text(near)}"
                      if near is not None else "in heap memory no block holds")
@@ -480,8 +484,9 @@ class _Sanitizer:
                 self.processes[result] = child
         elif number == SYS_EXECVE and not failed:
             self.processes[pid] = _Process(regs, _Heap(), symbols=False)
-            self.notes.append(f"process {pid} ran execve at step {self.step:,}: the new program is checked "
-                              f"for faults only (its allocator's symbols are not read)")
+            if self.entries:
+                self.notes.append(f"process {pid} ran execve at step {self.step:,}: the new program is checked "
+                                  f"for faults only (its allocator's symbols are not read)")
             return
         if not inside:  # the kernel may have written through any pointer it was given
             for pointer in args:

@@ -1,4 +1,4 @@
-"""The exercises of chapters 18-24: the AArch64 machine, its Linux, BusyBox and the debugging tools."""
+"""The exercises of chapters 18-25: the AArch64 machine, its Linux, BusyBox and the debugging tools."""
 from __future__ import annotations
 
 from ncpu_nb.exercises.checker import Row, WrongKind, expect, exercise, integer, require, text
@@ -186,9 +186,47 @@ def _(answer):
                        else f"{report.leak.kind} depends on the secret at {report.leak.instruction}")]
 
 
-# --- 24 · the BusyBox terminal -----------------------------------------------------------------------
+# --- 24 · finding memory bugs ------------------------------------------------------------------------
 
-@exercise("24", "remembered_greeting", "Lines after which `echo $greeting` in the same shell prints `hi there`")
+HEAP_BUG_MODES = ("clean", "overflow", "uninit", "use-after-free", "double-free", "unmapped")
+
+
+def sanitized_heap_bugs(mode: str):
+    """(machine, report) of heap_bugs MODE run under the sanitizer."""
+    import ncpu_nb
+
+    machine = ncpu_nb.Arm64Machine.from_elf(c_program("heap_bugs"), ["heap_bugs", mode])
+    return machine, ncpu_nb.sanitize(machine)
+
+
+def heap_bugs_line(pc: int) -> int:
+    from ncpu_nb.arm64.elf import ElfFile
+    from ncpu_nb.arm64.source_lines import SourceLines
+
+    return SourceLines.of(ElfFile.read(c_program("heap_bugs"))).at(pc).line
+
+
+@exercise("24", "overflow_line", "The line of heap_bugs.c whose store writes past the block in `overflow` mode")
+def _(answer):
+    finding = sanitized_heap_bugs("overflow")[1].findings[0]
+    return [expect("line", finding.line.line, integer(answer, "a line number"))]
+
+
+@exercise("24", "freed_line", "The line of heap_bugs.c that freed the block `use-after-free` mode reads")
+def _(answer):
+    finding = sanitized_heap_bugs("use-after-free")[1].findings[0]
+    return [expect("line", heap_bugs_line(finding.block.freed_at[0]), integer(answer, "a line number"))]
+
+
+@exercise("24", "glibc_notices", "The heap_bugs mode whose defect glibc itself detects (and aborts)")
+def _(answer):
+    aborted = [mode for mode in HEAP_BUG_MODES if sanitized_heap_bugs(mode)[0].exit_status == 128 + 6]
+    return [expect("mode", aborted[0], text(answer, "the mode's name, as text"))]
+
+
+# --- 25 · the BusyBox terminal -----------------------------------------------------------------------
+
+@exercise("25", "remembered_greeting", "Lines after which `echo $greeting` in the same shell prints `hi there`")
 def _(answer):
     import ncpu_nb
 
@@ -203,7 +241,7 @@ def _(answer):
     return [expect("what `echo $greeting` printed", "hi there", printed)]
 
 
-@exercise("24", "interrupted_status", "After Ctrl-C stops `yes > /dev/null`, which status does `echo status $?` print?")
+@exercise("25", "interrupted_status", "After Ctrl-C stops `yes > /dev/null`, which status does `echo status $?` print?")
 def _(answer):
     sigint = 2
     return [expect("status", 128 + sigint, integer(answer))]
