@@ -38,6 +38,7 @@ _LAZY = {
     **dict.fromkeys(["constant_time", "ConstantTimeReport"], "ncpu_nb.debugging.constant_time"),
     **dict.fromkeys(["origin", "Origin"], "ncpu_nb.debugging.origin"),
     **dict.fromkeys(["sanitize", "SanitizerReport"], "ncpu_nb.debugging.sanitizer"),
+    **dict.fromkeys(["fuzz", "Fuzzer", "FuzzReport"], "ncpu_nb.debugging.fuzzer"),
 }
 _SUBPACKAGES = ("ncpu", "differentiable", "synthesis", "arm64", "views", "coursework", "protocol", "text", "compiler",
                 "coprocessor", "debugging")

@@ -32,7 +32,7 @@ loop:
     JNZ loop
     HALT
 """
-TARGETS = ("fast", "neural", "debugger", "machine", "synth", "coprocessor", "learned-compiler")
+TARGETS = ("fast", "neural", "debugger", "machine", "synth", "coprocessor", "learned-compiler", "fuzz")
 MIN_SECONDS = 0.1  # the least work one timed run may be: shorter ones are repeated within the run
 
 
@@ -419,6 +419,10 @@ def run(target: str, quick: bool = False, device: str | None = None) -> dict:
         from ncpu_nb.coprocessor import copro_bench
 
         rows = copro_bench.bench_rows(quick)
+    elif target == "fuzz":
+        from ncpu_nb.debugging import fuzz_bench
+
+        rows = fuzz_bench.bench_rows(quick)
     elif target == "learned-compiler":
         from ncpu_nb.compiler import learned_bench
 

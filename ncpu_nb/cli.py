@@ -567,7 +567,7 @@ def _fill_isa(p) -> None:
 
 def _fill_bench(p) -> None:
     p.add_argument("target", choices=["fast", "neural", "debugger", "machine", "synth", "coprocessor",
-                                      "learned-compiler"])
+                                      "learned-compiler", "fuzz"])
     p.add_argument("--quick", action="store_true", help="a shorter run (for smoke tests: the figures then mean little)")
     p.add_argument("--json", action="store_true", help="print the whole run as JSON: every figure with its reference, "
                                                         "run count, statistic and the host (CPU, cores, load)")

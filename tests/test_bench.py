@@ -131,7 +131,8 @@ def check_document(doc, target):
                                     pytest.param("machine", marks=pytest.mark.slow),
                                     pytest.param("synth", marks=pytest.mark.slow),
                                     pytest.param("coprocessor", marks=pytest.mark.slow),
-                                    pytest.param("learned-compiler", marks=pytest.mark.slow)])
+                                    pytest.param("learned-compiler", marks=pytest.mark.slow),
+                                    pytest.param("fuzz", marks=pytest.mark.slow)])
 def test_bench_quick_json_document(target, capsys, monkeypatch, tmp_path):
     monkeypatch.setenv("NCPU_ORIGINAL", str(tmp_path))
     assert main(["bench", target, "--quick", "--json"]) == 0

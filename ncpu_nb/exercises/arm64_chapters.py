@@ -188,9 +188,6 @@ def _(answer):
 
 # --- 24 · finding memory bugs ------------------------------------------------------------------------
 
-HEAP_BUG_MODES = ("clean", "overflow", "uninit", "use-after-free", "double-free", "unmapped")
-
-
 def sanitized_heap_bugs(mode: str):
     """(machine, report) of heap_bugs MODE run under the sanitizer."""
     import ncpu_nb
@@ -218,10 +215,12 @@ def _(answer):
     return [expect("line", heap_bugs_line(finding.block.freed_at[0]), integer(answer, "a line number"))]
 
 
-@exercise("24", "glibc_notices", "The heap_bugs mode whose defect glibc itself detects (and aborts)")
+@exercise("24", "magic_hang", "The minimised input that makes `magic` hang, as the fuzzer finds it")
 def _(answer):
-    aborted = [mode for mode in HEAP_BUG_MODES if sanitized_heap_bugs(mode)[0].exit_status == 128 + 6]
-    return [expect("mode", aborted[0], text(answer, "the mode's name, as text"))]
+    from ncpu_nb.debugging.fuzzer import fuzz
+
+    report = fuzz(c_program("magic"), workers=1, seed=4, executions=20_000, stop_on_crash=True)
+    return [expect("input", report.hangs[0].input, require(answer, bytes, "bytes, e.g. b'AB'"))]
 
 
 # --- 25 · the BusyBox terminal -----------------------------------------------------------------------

@@ -10,7 +10,7 @@ use pyo3::types::{PyBytes, PyDict};
 
 use super::disasm::disassemble;
 use super::linux::limits::Limits;
-use super::linux::machine::{BootError, Config, Machine, Stop};
+use super::linux::machine::{BootError, Config, Machine, Stop, COMPARE_SLOTS, COVERAGE_SLOTS};
 use super::linux::procfs::ProcContext;
 use super::linux::signals::{SigInfo, SI_KERNEL};
 use super::linux::syscalls;
@@ -294,6 +294,34 @@ impl LinuxMachine {
     /// Whether traced instructions also record their memory accesses.
     fn set_trace_accesses(&mut self, on: bool) {
         self.machine.debug.trace.accesses = on;
+    }
+
+    /// Turns edge coverage on (an empty map) or off (the map is dropped). While on, runs take the
+    /// debugging loop, and every branch-class instruction counts its (pc, next pc) edge.
+    fn set_coverage(&mut self, on: bool) {
+        self.machine.debug.coverage = on.then(|| vec![0; COVERAGE_SLOTS]);
+        self.machine.debug.compares = if on { vec![0; COMPARE_SLOTS] } else { vec![] };
+    }
+
+    /// The distinct operands of the comparisons run since coverage was cleared (see `DebugState`).
+    fn compares(&self) -> Vec<u64> {
+        let mut v: Vec<u64> = self.machine.debug.compares.iter().copied().filter(|&c| c != 0).collect();
+        v.sort_unstable();
+        v.dedup();
+        v
+    }
+
+    /// The edge-coverage map (one saturating hit count per slot), or None while coverage is off.
+    fn coverage<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyBytes>> {
+        self.machine.debug.coverage.as_deref().map(|map| PyBytes::new(py, map))
+    }
+
+    /// Zeroes the coverage map (a snapshot taken now then restores an empty one).
+    fn clear_coverage(&mut self) {
+        if let Some(map) = self.machine.debug.coverage.as_mut() {
+            map.fill(0);
+        }
+        self.machine.debug.compares.fill(0);
     }
 
     /// Oldest first: (pc, word, [(register, old, new)], nzcv before, nzcv after,

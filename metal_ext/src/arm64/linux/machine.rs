@@ -94,6 +94,52 @@ pub struct DebugState {
     pub watchpoints: Vec<WatchRange>,
     /// The breakpoint or watchpoint a thread stopped at: it executes that instruction when resumed.
     pub resume_over: Option<(u32, u64)>,
+    /// Edge coverage for fuzzing, when on: a hit count (saturating) per hashed (branch pc, next pc)
+    /// of every branch-class instruction executed, taken or not.
+    pub coverage: Option<Vec<u8>>,
+    /// While coverage is on, the operands of the comparisons executed (CMP with an immediate, the
+    /// two registers of a register CMP), each kept in a slot chosen by its value: a fuzzer's
+    /// dictionary of what the program compared its input with.
+    pub compares: Vec<u64>,
+}
+
+/// Slots in the edge-coverage map (a power of two).
+pub const COVERAGE_SLOTS: usize = 1 << 16;
+
+/// Slots for compared operands (a power of two).
+pub const COMPARE_SLOTS: usize = 256;
+
+/// Notes the operands of `word` if it is a comparison (SUBS with the zero register as destination):
+/// the immediate, or both registers' values (32-bit forms: their low halves). Comparisons do not
+/// write registers, so the values after the instruction are those it compared.
+#[inline]
+fn note_compare(compares: &mut [u64], word: u32, x: &[u64; 32]) {
+    if word & 0x1F != 0x1F {
+        return;
+    }
+    let mask = if word >> 31 == 1 { u64::MAX } else { u32::MAX as u64 };
+    let reg = |r: u32| if r == 31 { 0 } else { x[r as usize] & mask };
+    let mut keep = |v: u64| {
+        if v != 0 {
+            compares[(v.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 56) as usize & (COMPARE_SLOTS - 1)] = v;
+        }
+    };
+    if word & 0x7F80_0000 == 0x7100_0000 {
+        // SUBS (immediate): imm12, shifted by 12 when sh is set
+        keep((((word >> 10) & 0xFFF) as u64) << (12 * ((word >> 22) & 1)));
+    } else if word & 0x7F20_0000 == 0x6B00_0000 {
+        // SUBS (shifted register), no shift: Rn and Rm
+        keep(reg((word >> 5) & 31));
+        keep(reg((word >> 16) & 31));
+    }
+}
+
+/// Counts the edge `from` -> `to` in a coverage map.
+#[inline]
+fn cover(map: &mut [u8], from: u64, to: u64) {
+    const MIX: u64 = 0x9E37_79B9_7F4A_7C15;
+    let slot = ((from.wrapping_mul(MIX) ^ to).wrapping_mul(MIX) >> 48) as usize & (COVERAGE_SLOTS - 1);
+    map[slot] = map[slot].saturating_add(1);
 }
 
 #[derive(Clone)]
@@ -443,7 +489,10 @@ impl Machine {
     }
 
     fn debugging(&self) -> bool {
-        self.debug.trace.depth > 0 || !self.debug.breakpoints.is_empty() || !self.debug.watchpoints.is_empty()
+        self.debug.trace.depth > 0
+            || !self.debug.breakpoints.is_empty()
+            || !self.debug.watchpoints.is_empty()
+            || self.debug.coverage.is_some()
     }
 
     /// Adds or removes a watched range in every address space.
@@ -500,7 +549,7 @@ impl Machine {
         let pid = thread.pid;
         let space = &mut self.spaces[self.processes[&pid].space];
         let (cpu, mem, code) = (&mut thread.cpu, &mut space.mem, &mut space.code);
-        let DebugState { trace: ring, breakpoints, resume_over, .. } = &mut self.debug;
+        let DebugState { trace: ring, breakpoints, resume_over, coverage, compares, .. } = &mut self.debug;
         let tracing = ring.depth > 0;
         let logging = tracing && ring.accesses;
         let mut before = Before::default();
@@ -532,6 +581,7 @@ impl Machine {
             if logging {
                 mem.open_access_log();
             }
+            let word = op.word;
             let result = CodeCache::execute(cpu, mem, op);
             let accesses = if logging { mem.close_access_log() } else { &[] };
             match result {
@@ -539,6 +589,14 @@ impl Machine {
                     n += 1;
                     if tracing {
                         ring.record(pid, &before, cpu, accesses);
+                    }
+                    // Branches, exception generation and system: op0 bits 28..26 = 101.
+                    if let Some(map) = coverage.as_deref_mut() {
+                        match (word >> 26) & 7 {
+                            5 => cover(map, pc, cpu.pc),
+                            2 | 4 => note_compare(compares, word, &cpu.x), // SUBS imm (4), reg (2)
+                            _ => {}
+                        }
                     }
                 }
                 Err(e) => failed = Some(e),
