@@ -39,6 +39,7 @@ _LAZY = {
     **dict.fromkeys(["origin", "Origin"], "ncpu_nb.debugging.origin"),
     **dict.fromkeys(["sanitize", "SanitizerReport"], "ncpu_nb.debugging.sanitizer"),
     **dict.fromkeys(["fuzz", "Fuzzer", "FuzzReport"], "ncpu_nb.debugging.fuzzer"),
+    "profile": "ncpu_nb.debugging.profiler",
 }
 _SUBPACKAGES = ("ncpu", "differentiable", "synthesis", "arm64", "views", "coursework", "protocol", "text", "compiler",
                 "coprocessor", "debugging")

@@ -135,7 +135,9 @@ class LinuxMachine:
     def restore_keeping_trace(self, snapshot: LinuxSnapshot) -> None: ...
     def disassemble(self, address: int, n: int) -> list[tuple[int, int, str]]: ...  # (address, word, text)
     # Linux.
-    def syscall_log(self) -> list[tuple[int, int, str, list[int], int]]: ...  # pid, nr, name, args, result
+    def syscall_log(self) -> list[tuple[int, int, str, list[int], int, int]]: ...  # pid, nr, name, args, result, at
+    def set_profile(self, period: int) -> None: ...  # counts per pc, stacks sampled every period (0: off)
+    def profile(self) -> tuple[list[tuple[int, int]], list[tuple[list[int], int]], list[int]] | None: ...
     def unknown_syscalls(self) -> list[tuple[int, str]]: ...  # (nr, name) that returned ENOSYS
     def faults(self) -> list[tuple[int, int, int, str]]: ...  # (pid, signal, pc, what) of processes a fault killed
     def processes(self) -> list[tuple[int, int, str, str]]: ...  # pid, ppid, state, executable path

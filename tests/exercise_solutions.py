@@ -39,7 +39,7 @@ done:
     "20": {"hello_syscalls": 15, "first_syscall_number": 214},
     "21": {"distinct_words": "tr -s ' ' '\\n' | sort -u | grep -c .",
            "column_sum": "awk -F, 'NR > 1 { s += $2 } END { print s }'"},
-    "22": {"call_register": "x3", "first_read_of_vd_b": 0x4006C8},
+    "22": {"call_register": "x3", "first_read_of_vd_b": 0x4006C8, "busiest_function": "__vfprintf_internal"},
     "23": {"check_calls": 14, "first_check_message": "sqrtf(2) correctly rounded",
            "constant_select": "AND R4, R0, 1\nNEG R4, R4\nAND R5, R2, R4\nNOT R4, R4\nAND R6, R3, R4\n"
                               "OR R1, R5, R6\nHALT"},

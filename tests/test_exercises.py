@@ -39,7 +39,7 @@ WRONG = {
     "19": {"hello_entry": 0x400000, "busybox_bss": 0},
     "20": {"hello_syscalls": 1, "first_syscall_number": 64},
     "21": {"distinct_words": "wc -w", "column_sum": "echo 12"},
-    "22": {"call_register": "x30", "first_read_of_vd_b": 0},
+    "22": {"call_register": "x30", "first_read_of_vd_b": 0, "busiest_function": "main"},
     "23": {"check_calls": 1, "first_check_message": "1/3",
            "constant_select": "AND R4, R0, 1\nJZ even\nMOV R1, R2\nHALT\neven:\nMOV R1, R3\nHALT"},  # right, not constant
     "24": {"overflow_line": 51, "freed_line": 87, "magic_hang": b"FUZZ"},

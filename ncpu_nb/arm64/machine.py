@@ -19,6 +19,7 @@ from ncpu_nb.arm64 import bare_machine as bare
 from ncpu_nb.arm64.elf import ElfFile, read_elf
 from ncpu_nb.arm64.machine_errors import ElfError, MachineError  # noqa: F401  (importable from here too)
 from ncpu_nb.arm64.limits import Limits
+from ncpu_nb.arm64.memory_map import MemoryMap, Region  # noqa: F401  (importable from here too)
 from ncpu_nb.arm64.mounts import parse_mounts
 from ncpu_nb.arm64.syscall_log import SyscallLog
 from ncpu_nb.protocol import (Breakpoints, DebugExtras, DebugLayout, RegisterGroup, RunResult, Snapshot, Trace,
@@ -99,22 +100,6 @@ class MachineTrace(Trace):
         rows = [[f"{s.cycle:,}", f"0x{s.pc:x}", escape(s.instruction), escape(self.describe(s))] for s in self]
         return html.view(f"Trace: the last {len(self)} instructions",
                          html.table(["instruction #", "pc", "instruction", "changes"], rows, numeric=(0,)))
-
-
-class Region(NamedTuple):
-    start: int
-    end: int
-    perms: str
-
-
-class MemoryMap(tuple):
-    """The mapped regions of the current process, lowest first (like /proc/PID/maps)."""
-
-    def _repr_html_(self) -> str:
-        rows = [[f"0x{r.start:012x}", f"0x{r.end:012x}", f"{(r.end - r.start) // 1024:,} KiB", r.perms]
-                for r in self]
-        return html.view(f"Memory map: {len(self)} regions", html.table(["start", "end", "size", "perms"], rows,
-                                                                         numeric=(2,)))
 
 
 class Process(NamedTuple):
@@ -473,7 +458,7 @@ class Arm64Machine:
         return data.decode("utf-8", "replace")
 
     def memory_map(self) -> MemoryMap:
-        return MemoryMap(Region(*r) for r in self._engine.memory_map())
+        return MemoryMap((Region(*r) for r in self._engine.memory_map()), read=self.read_memory)
 
     # --- debugging ---------------------------------------------------------------------------------
     @property

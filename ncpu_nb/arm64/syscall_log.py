@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from html import escape
 
 from ncpu_nb import html
@@ -52,6 +52,7 @@ class Syscall:
     name: str
     args: tuple[int, ...]
     result: int
+    at: int | None = field(default=None, compare=False)  # instructions retired by then (the svc included)
 
     @property
     def arguments(self) -> tuple[int, ...]:
@@ -77,7 +78,8 @@ class SyscallLog(Sequence):
     `counts()` tallies them by name."""
 
     def __init__(self, calls, total: int | None = None):
-        self._calls = [c if isinstance(c, Syscall) else Syscall(c[0], c[1], c[2], tuple(c[3]), c[4]) for c in calls]
+        self._calls = [c if isinstance(c, Syscall) else Syscall(c[0], c[1], c[2], tuple(c[3]), c[4], *c[5:6])
+                       for c in calls]
         self.total = len(self._calls) if total is None else total
 
     def __getitem__(self, i):
@@ -91,6 +93,29 @@ class SyscallLog(Sequence):
 
     def failed(self) -> "SyscallLog":
         return SyscallLog(c for c in self._calls if c.error)
+
+    def filter(self, name: str | Sequence[str] | None = None, pid: int | None = None,
+               failed: bool | None = None) -> "SyscallLog":
+        """The calls of one name (or any of several), of one process, or that failed (or did not)."""
+        names = {name} if isinstance(name, str) else set(name) if name is not None else None
+        return SyscallLog(c for c in self._calls if (names is None or c.name in names)
+                          and (pid is None or c.pid == pid) and (failed is None or bool(c.error) == failed))
+
+    def timeline(self):
+        """The calls over the run (plotly): instruction count across, call name down, one colour per
+        process; hover shows each call as strace would."""
+        import plotly.graph_objects as go
+
+        fig = go.Figure()
+        for pid in sorted({c.pid for c in self._calls}):
+            calls = [c for c in self._calls if c.pid == pid and c.at is not None]
+            fig.add_trace(go.Scatter(x=[c.at for c in calls], y=[c.name for c in calls], mode="markers",
+                                     name=f"pid {pid}", text=[str(c) for c in calls],
+                                     marker={"symbol": ["x" if c.error else "circle" for c in calls]},
+                                     hovertemplate="%{text}<br>instruction %{x:,}<extra></extra>"))
+        fig.update_layout(title=f"System calls over the run ({len(self):,} calls)", xaxis_title="instructions",
+                          height=max(300, 22 * len(self.counts()) + 120), yaxis={"categoryorder": "category descending"})
+        return fig
 
     def to_dataframe(self):
         """The log as a pandas DataFrame (pandas must be installed)."""
@@ -108,11 +133,12 @@ class SyscallLog(Sequence):
 
     def _repr_html_(self) -> str:
         shown = self._calls[-SHOWN_ROWS:]
-        rows = [[str(c.pid), str(c.number), escape(c.name), escape(", ".join(_argument(a) for a in c.arguments)),
+        rows = [["" if c.at is None else f"{c.at:,}", str(c.pid), str(c.number), escape(c.name),
+                 escape(", ".join(_argument(a) for a in c.arguments)),
                  escape(f"-1 {c.error}" if c.error else _argument(c.result))] for c in shown]
         failed = {i: "hl" for i, c in enumerate(shown) if c.error}
         note = (f"<div class='dim'>the last {len(shown):,} of {self.total:,} calls</div>"
                 if self.total > len(shown) else "")
         title = f"System calls: {self.total:,} ({len(self.counts())} distinct, {len(self.failed())} failed)"
-        return html.view(title, note, html.table(["pid", "nr", "call", "arguments", "result"], rows, failed,
-                                                 numeric=(0, 1)))
+        return html.view(title, note, html.table(["instruction #", "pid", "nr", "call", "arguments", "result"], rows,
+                                                 failed, numeric=(0, 1, 2)))

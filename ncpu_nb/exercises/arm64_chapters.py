@@ -140,6 +140,14 @@ def _(answer):
     return [expect("pc of the first read", machine.pc, integer(answer), show=hex_word)]
 
 
+@exercise("22", "busiest_function", "The function of float_math that executes the most instructions itself")
+def _(answer):
+    import ncpu_nb
+
+    busiest = ncpu_nb.profile(ncpu_nb.Arm64Machine.from_elf(c_program("float_math"))).functions()[0].name
+    return [expect("function", busiest, text(answer, "the function's name, as text"))]
+
+
 # --- 23 · debugging ARM64 ----------------------------------------------------------------------------
 
 def float_math_checks() -> list[str]:

@@ -10,7 +10,9 @@ use pyo3::types::{PyBytes, PyDict};
 
 use super::disasm::disassemble;
 use super::linux::limits::Limits;
-use super::linux::machine::{BootError, Config, Machine, Stop, COMPARE_SLOTS, COVERAGE_SLOTS};
+use super::linux::coverage::{COMPARE_SLOTS, COVERAGE_SLOTS};
+use super::linux::machine::{BootError, Config, Machine, Stop};
+use super::linux::profile::Profile;
 use super::linux::procfs::ProcContext;
 use super::linux::signals::{SigInfo, SI_KERNEL};
 use super::linux::syscalls;
@@ -316,6 +318,25 @@ impl LinuxMachine {
         self.machine.debug.coverage.as_deref().map(|map| PyBytes::new(py, map))
     }
 
+    /// Turns the profile on, sampling the call stack every `period` instructions (0: off, dropped).
+    fn set_profile(&mut self, period: u64) {
+        self.machine.debug.profile = (period > 0).then(|| Profile::new(period));
+    }
+
+    /// ([(pc, instructions)], [(return addresses then the pc, samples)], [addresses called]), or
+    /// None while off.
+    #[allow(clippy::type_complexity)]
+    fn profile(&self) -> Option<(Vec<(u64, u64)>, Vec<(Vec<u64>, u64)>, Vec<u64>)> {
+        self.machine.debug.profile.as_ref().map(|p| {
+            let mut counts: Vec<(u64, u64)> = p.counts.iter().map(|(&pc, &n)| (pc, n)).collect();
+            counts.sort_unstable();
+            let samples = p.samples.iter().map(|(stack, &n)| (stack.clone(), n)).collect();
+            let mut entries: Vec<u64> = p.entries.iter().copied().collect();
+            entries.sort_unstable();
+            (counts, samples, entries)
+        })
+    }
+
     /// Zeroes the coverage map (a snapshot taken now then restores an empty one).
     fn clear_coverage(&mut self) {
         if let Some(map) = self.machine.debug.coverage.as_mut() {
@@ -404,13 +425,14 @@ impl LinuxMachine {
         Ok(out)
     }
 
-    /// The most recent system calls, oldest first: (pid, nr, name, args, result).
+    /// The most recent system calls, oldest first: (pid, nr, name, args, result, instructions
+    /// retired when it was made).
     #[allow(clippy::type_complexity)]
-    fn syscall_log(&self) -> Vec<(u32, u64, &'static str, Vec<u64>, i64)> {
+    fn syscall_log(&self) -> Vec<(u32, u64, &'static str, Vec<u64>, i64, u64)> {
         self.machine
             .syscall_log
             .iter()
-            .map(|r| (r.pid, r.nr, syscalls::name(r.nr), r.args.to_vec(), r.result))
+            .map(|r| (r.pid, r.nr, syscalls::name(r.nr), r.args.to_vec(), r.result, r.at))
             .collect()
     }
 

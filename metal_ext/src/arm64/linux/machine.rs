@@ -7,6 +7,9 @@ use std::collections::{BTreeMap, BTreeSet, HashSet, VecDeque};
 use std::hash::BuildHasherDefault;
 use std::sync::Arc;
 
+use super::coverage::{cover, note_compare};
+use super::profile::Profile;
+
 use super::elf::ElfError;
 use super::limits::Limits;
 use super::fd::{FileKind, Files, OpenFile, Stream, Terminal, O_WRONLY};
@@ -50,6 +53,8 @@ pub enum Stop {
 
 #[derive(Clone, Debug)]
 pub struct SyscallRecord {
+    /// Instructions retired by the whole machine when the call was made (its svc included).
+    pub at: u64,
     pub pid: u32,
     pub nr: u64,
     pub args: [u64; 6],
@@ -101,45 +106,8 @@ pub struct DebugState {
     /// two registers of a register CMP), each kept in a slot chosen by its value: a fuzzer's
     /// dictionary of what the program compared its input with.
     pub compares: Vec<u64>,
-}
-
-/// Slots in the edge-coverage map (a power of two).
-pub const COVERAGE_SLOTS: usize = 1 << 16;
-
-/// Slots for compared operands (a power of two).
-pub const COMPARE_SLOTS: usize = 256;
-
-/// Notes the operands of `word` if it is a comparison (SUBS with the zero register as destination):
-/// the immediate, or both registers' values (32-bit forms: their low halves). Comparisons do not
-/// write registers, so the values after the instruction are those it compared.
-#[inline]
-fn note_compare(compares: &mut [u64], word: u32, x: &[u64; 32]) {
-    if word & 0x1F != 0x1F {
-        return;
-    }
-    let mask = if word >> 31 == 1 { u64::MAX } else { u32::MAX as u64 };
-    let reg = |r: u32| if r == 31 { 0 } else { x[r as usize] & mask };
-    let mut keep = |v: u64| {
-        if v != 0 {
-            compares[(v.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 56) as usize & (COMPARE_SLOTS - 1)] = v;
-        }
-    };
-    if word & 0x7F80_0000 == 0x7100_0000 {
-        // SUBS (immediate): imm12, shifted by 12 when sh is set
-        keep((((word >> 10) & 0xFFF) as u64) << (12 * ((word >> 22) & 1)));
-    } else if word & 0x7F20_0000 == 0x6B00_0000 {
-        // SUBS (shifted register), no shift: Rn and Rm
-        keep(reg((word >> 5) & 31));
-        keep(reg((word >> 16) & 31));
-    }
-}
-
-/// Counts the edge `from` -> `to` in a coverage map.
-#[inline]
-fn cover(map: &mut [u8], from: u64, to: u64) {
-    const MIX: u64 = 0x9E37_79B9_7F4A_7C15;
-    let slot = ((from.wrapping_mul(MIX) ^ to).wrapping_mul(MIX) >> 48) as usize & (COVERAGE_SLOTS - 1);
-    map[slot] = map[slot].saturating_add(1);
+    /// Instruction counts per PC and sampled call stacks, when on.
+    pub profile: Option<Profile>,
 }
 
 #[derive(Clone)]
@@ -493,6 +461,7 @@ impl Machine {
             || !self.debug.breakpoints.is_empty()
             || !self.debug.watchpoints.is_empty()
             || self.debug.coverage.is_some()
+            || self.debug.profile.is_some()
     }
 
     /// Adds or removes a watched range in every address space.
@@ -549,7 +518,7 @@ impl Machine {
         let pid = thread.pid;
         let space = &mut self.spaces[self.processes[&pid].space];
         let (cpu, mem, code) = (&mut thread.cpu, &mut space.mem, &mut space.code);
-        let DebugState { trace: ring, breakpoints, resume_over, coverage, compares, .. } = &mut self.debug;
+        let DebugState { trace: ring, breakpoints, resume_over, coverage, compares, profile, .. } = &mut self.debug;
         let tracing = ring.depth > 0;
         let logging = tracing && ring.accesses;
         let mut before = Before::default();
@@ -591,6 +560,9 @@ impl Machine {
                         ring.record(pid, &before, cpu, accesses);
                     }
                     // Branches, exception generation and system: op0 bits 28..26 = 101.
+                    if let Some(p) = profile.as_mut() {
+                        p.count(tid, pc, word, cpu.pc);
+                    }
                     if let Some(map) = coverage.as_deref_mut() {
                         match (word >> 26) & 7 {
                             5 => cover(map, pc, cpu.pc),
@@ -599,7 +571,12 @@ impl Machine {
                         }
                     }
                 }
-                Err(e) => failed = Some(e),
+                Err(e) => {
+                    if let (Some(p), Exception::Svc { .. }) = (profile.as_mut(), &e) {
+                        p.count(tid, pc, word, pc + 4); // a system call retires too
+                    }
+                    failed = Some(e)
+                }
             }
             for w in &watches {
                 mem.watch(w.addr, w.len, w.read, w.write);
@@ -742,7 +719,7 @@ impl Machine {
         if self.syscall_log.len() == SYSCALL_LOG_CAPACITY {
             self.syscall_log.pop_front();
         }
-        self.syscall_log.push_back(SyscallRecord { pid, nr, args, result });
+        self.syscall_log.push_back(SyscallRecord { at: self.instructions, pid, nr, args, result });
     }
 
     // ---- for the debugger ----

@@ -3,6 +3,7 @@
 //! runs them all.
 
 pub mod access;
+pub mod coverage;
 pub mod elf;
 pub mod errno;
 pub mod fd;
@@ -12,6 +13,7 @@ pub mod limits;
 pub mod lifecycle;
 pub mod machine;
 pub mod process;
+pub mod profile;
 pub mod proc_view;
 pub mod procfs;
 pub mod raw_names;
