@@ -678,7 +678,7 @@ def _fill_conformance(p) -> None:
 
 
 COMMANDS = ('run', 'asm', 'isa', 'bench', 'verify', 'synth', 'synth-bench', 'discover', 'coursework', 'lab', 'busybox',
-            'exec', 'conformance', 'text', 'text-bench')
+            'exec', 'sanitize', 'conformance', 'text', 'text-bench')
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:

@@ -141,6 +141,13 @@ def _subcommands() -> set[str]:
     return set(next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices)
 
 
+def test_every_subcommand_parses_alone():
+    """COMMANDS lets a command build only its own parser: a command missing there still works, slowly."""
+    from ncpu_nb.cli import COMMANDS
+
+    assert set(COMMANDS) == _subcommands()
+
+
 NOT_PIPED = {"verify": "minutes of work (its report goes through the same main)", "lab": "starts JupyterLab",
              "conformance": "runs BusyBox's own testsuite",
              "coursework": "runs nbgrader on notebooks (tests/test_coursework.py)"}

@@ -48,6 +48,7 @@ def test_each_planted_defect_is_found_at_its_line(mode):
     kind, code, allocation = DEFECTS[mode]
     report = run(mode)
     assert [f.kind for f in report.findings] == [kind], report
+    assert report.of_kind(kind) == report.findings
     finding = report.findings[0]
     assert finding.line.file == "heap_bugs.c" and finding.line.line == line_of(*code), report
     assert finding.backtrace[0].startswith(f"0x{finding.pc:x}")
@@ -119,6 +120,8 @@ def test_bad_arguments():
 
     with pytest.raises(TypeError, match="Arm64Machine"):
         sanitize(CPU("HALT"))
+    with pytest.raises(ValueError, match="not a kind of finding"):
+        sanitize(Arm64Machine.from_elf(C / "bin" / "hello")).of_kind("leak")
     with pytest.raises(ValueError, match="max_steps"):
         sanitize(Arm64Machine.from_elf(C / "bin" / "hello"), max_steps=0)
 

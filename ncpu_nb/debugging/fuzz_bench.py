@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import shutil
 import statistics
-import subprocess
 import time
 
 from ncpu_nb import bench_stats as bs

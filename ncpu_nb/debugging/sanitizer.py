@@ -63,7 +63,7 @@ class Block:
     size: int
     allocated_at: tuple[int, ...]  # call sites, innermost first
     allocated_step: int
-    defined: bytearray = None  # 1 per byte written since allocation
+    defined: bytearray | None = None  # 1 per byte written since allocation (None once freed)
     freed_at: tuple[int, ...] | None = None
     freed_step: int | None = None
 
@@ -192,6 +192,9 @@ class SanitizerReport:
         return not self.findings
 
     def of_kind(self, kind: str) -> list[Finding]:
+        """The findings of one kind (one of KINDS)."""
+        if kind not in KINDS:
+            raise ValueError(f"{kind!r} is not a kind of finding; the kinds are {', '.join(KINDS)}")
         return [f for f in self.findings if f.kind == kind]
 
     def summary(self) -> list[str]:
