@@ -119,3 +119,14 @@ def test_bad_targets_and_options_are_clear_errors():
         Fuzzer(MAGIC, where="file")
     with pytest.raises(ValueError, match="executions=, seconds="):
         Fuzzer(MAGIC, workers=1).run()
+
+
+def test_a_file_can_be_fuzzed_and_its_findings_replay():
+    fuzzer = Fuzzer("busybox", ["busybox", "sh", "/tmp/script"], where="file:/tmp/script", workers=1,
+                    seeds=[b"echo $((6 * 7))"], seed=3)
+    report = fuzzer.run(executions=150)
+    assert report.executions == 150 and len(report.corpus) > 5 and report.edges > 1000
+    target = fuzzer.target
+    machine = target.machine(b"echo $((6 * 7))")
+    machine.run()
+    assert machine.stdout == "42\n"

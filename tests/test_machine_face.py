@@ -378,3 +378,15 @@ def test_magics_in_an_ipython_shell():
     assert r.stdout == "two words\n"
     r = shell.run_cell_magic("busybox", "--cwd /tmp", "pwd\nfor i in 1 2 3; do echo $i; done | wc -l\n")
     assert r.stdout == "/tmp\n3\n" and r.exit_code == 0
+
+
+def test_write_file_puts_input_into_the_machines_own_filesystem():
+    from ncpu_nb.arm64.machine import Arm64Machine, MachineError
+
+    machine = Arm64Machine.busybox("sh", "-c", "cat /tmp/new /etc/passwd")
+    machine.write_file("/tmp/new", "made outside\n")
+    machine.write_file("/etc/passwd", b"replaced\n")  # an existing file: replaced whole
+    machine.run()
+    assert machine.stdout == "made outside\nreplaced\n"
+    with pytest.raises(MachineError, match="cannot resolve"):
+        machine.write_file("/no/such/folder/file", "x")

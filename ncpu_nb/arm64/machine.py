@@ -402,6 +402,13 @@ class Arm64Machine:
         """Processes a fault killed (SIGSEGV, SIGILL, …): what Linux would not tell, kept for you."""
         return [Fault(*f) for f in self._engine.faults()]
 
+    def write_file(self, path: str, data: bytes | str) -> None:
+        """Create or replace a file of the machine's own filesystem (e.g. /tmp/input; not a host mount)."""
+        try:
+            self._engine.write_file(path, data.encode() if isinstance(data, str) else bytes(data))
+        except ValueError as exc:
+            raise MachineError(str(exc)) from exc
+
     def read_file(self, path: str) -> bytes:
         """A file from the guest's filesystem (e.g. one the program wrote in /tmp)."""
         return self._engine.read_file(path)

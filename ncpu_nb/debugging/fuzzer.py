@@ -2,6 +2,7 @@
 
     report = ncpu_nb.fuzz("programs/arm64/c/bin/magic", seconds=30)       # input on stdin
     report = ncpu_nb.fuzz("busybox", ["busybox", "sed", "-e"], where="argv") # input as the last argument
+    report = ncpu_nb.fuzz("busybox", ["busybox", "sh", "/tmp/s"], where="file:/tmp/s")  # input as a file
     report.crashes[0].input, report.crashes[0].replay()                    # minimised; replays exactly
     report.save("findings/")                                                # reproducers, one folder
 
@@ -12,7 +13,8 @@ An input is kept in the corpus when it reaches an edge, or an edge's hit-count b
 
 Executions start from a **snapshot**: for stdin, the machine runs once to where the program first waits
 for input and is snapshotted there (pages shared copy-on-write), so each execution only restores it,
-writes the input and runs. Several workers (`workers`, threads: the engine runs with the GIL released)
+writes the input and runs; for a file, the snapshot is the machine before its first instruction, and
+each execution writes the file into the machine's own filesystem (`write_file`) first. Several workers (`workers`, threads: the engine runs with the GIL released)
 each own a machine and draw from one corpus.
 
 An execution **crashes** when a fault or a signal ends the program (SIGSEGV, SIGABRT…; told apart by
@@ -42,7 +44,7 @@ INTERESTING = (0, 1, 0x7F, 0x80, 0xFF, ord("0"), ord("9"), ord("A"), ord("a"), o
 BUCKETS = np.array([0] + [1 << int(np.searchsorted([1, 2, 3, 4, 8, 16, 32, 128], c, side="right") - 1)
                           for c in range(1, 256)], np.uint8)
 SIGNALS = {4: "SIGILL", 5: "SIGTRAP", 6: "SIGABRT", 7: "SIGBUS", 8: "SIGFPE", 11: "SIGSEGV", 31: "SIGSYS"}
-WHERE = ("stdin", "argv")
+WHERE = ("stdin", "argv", "file:/PATH")
 MAX_INPUT = 4096
 
 
@@ -52,7 +54,7 @@ class Target:
 
     path: str  # a host ELF file, or 'busybox' (the bundled one)
     argv: tuple[str, ...]
-    where: str  # 'stdin' or 'argv' (appended as the last argument)
+    where: str  # 'stdin', 'argv' (appended as the last argument) or 'file:/PATH' (that file, written first)
     max_steps: int
 
     def machine(self, data: bytes | None):
@@ -67,6 +69,8 @@ class Target:
         options = {"interactive": True} if self.where == "stdin" else {"stdin": b""}
         machine = (Arm64Machine.busybox(*argv[1:], **options) if self.path == "busybox" else
                    Arm64Machine.from_elf(self.path, argv, **options))
+        if self.where.startswith("file:"):
+            machine.write_file(self.where[5:], data or b"")
         if self.where == "stdin":
             machine.run(self.max_steps, check=False)
             if machine.stop != "stdin":
@@ -126,7 +130,7 @@ class _Worker:
     def __init__(self, target: Target):
         self.target = target
         self.snapshot = None
-        if target.where == "stdin":
+        if target.where != "argv":
             machine = target.machine(None)
             machine._engine.set_coverage(True)
             self.machine, self.snapshot = machine, machine.snapshot()
@@ -135,8 +139,11 @@ class _Worker:
         if self.snapshot is not None:
             machine = self.machine
             machine.restore(self.snapshot)
-            machine.write_stdin(data)
-            machine.close_stdin()
+            if self.target.where == "stdin":
+                machine.write_stdin(data)
+                machine.close_stdin()
+            else:
+                machine.write_file(self.target.where[5:], data)
         else:
             machine = self.target.machine(data)
             machine._engine.set_coverage(True)
@@ -253,8 +260,8 @@ class Fuzzer:
 
     def __init__(self, program, argv=None, *, where: str = "stdin", seeds=(b"",), max_steps: int = 1_000_000,
                  workers: int = 2, seed: int = 0):
-        if where not in WHERE:
-            raise ValueError(f"where must be one of {WHERE}, not {where!r}")
+        if where not in WHERE[:2] and not (where.startswith("file:/") and len(where) > 6):
+            raise ValueError(f"where must be one of {', '.join(WHERE)}, not {where!r}")
         if max_steps < 1 or workers < 1:
             raise ValueError("max_steps and workers must be at least 1")
         path = str(program)

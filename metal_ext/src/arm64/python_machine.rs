@@ -465,6 +465,35 @@ impl LinuxMachine {
         Ok(self.view()?.0)
     }
 
+    /// Creates or replaces a file of the machine's own filesystem (not a host mount) with `data`:
+    /// input for a program, put in place from outside (a fuzzer's, a test's).
+    fn write_file(&mut self, path: &str, data: &[u8]) -> PyResult<()> {
+        use super::linux::inode::Node;
+        use super::linux::vfs::Loc;
+        use std::sync::Arc;
+        let fail = |what: &str, e: i32| PyValueError::new_err(format!("{path}: cannot {what} (errno {e})"));
+        let m = &mut self.machine;
+        let ino = match m.vfs.resolve("/", path, true, &*m) {
+            Ok(walk) => match walk.loc {
+                Loc::Mem(ino) => {
+                    m.vfs.truncate_file(ino, 0).map_err(|e| fail("truncate", e.0))?;
+                    ino
+                }
+                _ => return Err(PyValueError::new_err(format!("{path}: not a file of the machine's own filesystem"))),
+            },
+            Err(_) => {
+                let (parent, name) = m.vfs.resolve_parent("/", path, &*m).map_err(|e| fail("resolve", e.0))?;
+                match m.vfs.create(&parent.loc, &name, Node::File(Arc::new(vec![])), 0o644) {
+                    Ok(Loc::Mem(ino)) => ino,
+                    Ok(_) => return Err(PyValueError::new_err(format!("{path}: not in the machine's own filesystem"))),
+                    Err(e) => return Err(fail("create", e.0)),
+                }
+            }
+        };
+        m.vfs.write_file(ino, Some(0), data).map_err(|e| fail("write", e.0))?;
+        Ok(())
+    }
+
     fn read_file<'py>(&self, py: Python<'py>, path: &str) -> PyResult<Bound<'py, PyBytes>> {
         let m = &self.machine;
         let walk = m
