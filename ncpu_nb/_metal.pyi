@@ -142,5 +142,6 @@ class LinuxMachine:
     def faults(self) -> list[tuple[int, int, int, str]]: ...  # (pid, signal, pc, what) of processes a fault killed
     def processes(self) -> list[tuple[int, int, str, str]]: ...  # pid, ppid, state, executable path
     def pid(self) -> int: ...  # the process registers and memory refer to
+    exit_signal: int | None  # the signal that killed the first process
     def write_file(self, path: str, data: bytes) -> None: ...  # the machine's own filesystem
     def read_file(self, path: str) -> bytes: ...  # from the guest's filesystem

@@ -130,3 +130,13 @@ def test_a_file_can_be_fuzzed_and_its_findings_replay():
     machine = target.machine(b"echo $((6 * 7))")
     machine.run()
     assert machine.stdout == "42\n"
+
+
+@pytest.mark.parametrize("script, kind, signature", [("exit 200", "ok", "exit 200"),
+                                                     ("kill -TERM $$", "ok", "killed by signal 15"),
+                                                     ("kill -SEGV $$", "crash", "SIGSEGV at")])
+def test_an_exit_status_over_128_is_a_crash_only_when_a_crash_signal_killed_it(script, kind, signature):
+    from ncpu_nb.debugging.fuzzer import _run_outcome
+
+    outcome = _run_outcome(Arm64Machine.busybox("sh", "-c", script), 1_000_000)
+    assert outcome.kind == kind and outcome.signature.startswith(signature)

@@ -390,3 +390,12 @@ def test_write_file_puts_input_into_the_machines_own_filesystem():
     assert machine.stdout == "made outside\nreplaced\n"
     with pytest.raises(MachineError, match="cannot resolve"):
         machine.write_file("/no/such/folder/file", "x")
+
+
+def test_exit_signal_tells_a_signal_from_an_exit_status():
+    from ncpu_nb.arm64.machine import Arm64Machine
+
+    for script, status, signal in (("exit 134", 134, None), ("kill -ABRT $$", 134, 6), ("true", 0, None)):
+        machine = Arm64Machine.busybox("sh", "-c", script)
+        machine.run()
+        assert (machine.exit_status, machine.exit_signal) == (status, signal), script

@@ -344,6 +344,11 @@ class Arm64Machine:
         return self._engine.exit_status
 
     @property
+    def exit_signal(self) -> int | None:
+        """The signal that killed the first process (SIGSEGV = 11, SIGABRT = 6, …), or None if it exited."""
+        return self._engine.exit_signal
+
+    @property
     def stdout_bytes(self) -> bytes:
         return bytes(self._stdout)
 

@@ -43,6 +43,7 @@ INTERESTING = (0, 1, 0x7F, 0x80, 0xFF, ord("0"), ord("9"), ord("A"), ord("a"), o
 # AFL's hit-count buckets (1, 2, 3, 4-7, 8-15, 16-31, 32-127, 128+), one bit each: count -> its bit
 BUCKETS = np.array([0] + [1 << int(np.searchsorted([1, 2, 3, 4, 8, 16, 32, 128], c, side="right") - 1)
                           for c in range(1, 256)], np.uint8)
+# The signals that mean a program crashed (a fault, a trap or abort()), by number.
 SIGNALS = {4: "SIGILL", 5: "SIGTRAP", 6: "SIGABRT", 7: "SIGBUS", 8: "SIGFPE", 11: "SIGSEGV", 31: "SIGSYS"}
 WHERE = ("stdin", "argv", "file:/PATH")
 MAX_INPUT = 4096
@@ -59,8 +60,9 @@ class Target:
 
     def machine(self, data: bytes | None):
         """A machine about to run: for stdin, one that ran to where the program first waits for input
-        (and then got `data`, unless None); for argv, one with `data` as the last argument. The fuzzer's
-        executions start from the same state (its snapshot), so a replay counts the same instructions."""
+        (and then got `data`, unless None); for argv, one with `data` as the last argument; for a file,
+        one with `data` in it. The fuzzer's executions start from the same state (its snapshot), so a
+        replay counts the same instructions."""
         from ncpu_nb.arm64.machine import Arm64Machine
 
         argv = list(self.argv)
@@ -113,12 +115,13 @@ def _run_outcome(machine, max_steps: int) -> Outcome:
         f = faults[0]
         return Outcome("crash", f"{SIGNALS.get(f.signal, f'signal {f.signal}')} at 0x{f.pc:x}", machine.instructions,
                        f.what)
-    status = machine.exit_status
-    if run.stop == "exited" and status is not None and status >= 128:
-        name = SIGNALS.get(status - 128, f"signal {status - 128}")
-        return Outcome("crash", f"{name} at 0x{machine.pc:x}", machine.instructions, f"killed by {name}")
-    if run.stop == "exited":
-        return Outcome("ok", f"exit {status}", machine.instructions)
+    status, signal = machine.exit_status, machine.exit_signal
+    if run.stop == "exited" and signal in SIGNALS:  # abort(), a trap: not a fault, but a crash all the same
+        return Outcome("crash", f"{SIGNALS[signal]} at 0x{machine.pc:x}", machine.instructions,
+                       f"killed by {SIGNALS[signal]}")
+    if run.stop == "exited":  # an exit, or a signal that ends a program without a bug (SIGTERM, SIGPIPE…)
+        return Outcome("ok", f"exit {status}" if signal is None else f"killed by signal {signal}",
+                       machine.instructions)
     if run.stop == "budget":
         return Outcome("hang", "hang", machine.instructions, f"still running after {max_steps:,} instructions")
     return Outcome("ok", run.stop, machine.instructions, machine.stop_detail)

@@ -196,6 +196,12 @@ impl LinuxMachine {
         self.machine.exit_status
     }
 
+    /// The signal that killed the first process, or None (it exited, or runs on).
+    #[getter]
+    fn exit_signal(&self) -> Option<i32> {
+        self.machine.exit_signal
+    }
+
     #[getter]
     fn instructions(&self) -> u64 {
         self.machine.instructions

@@ -173,6 +173,7 @@ impl Machine {
         }
         if pid == FIRST_PID {
             self.exit_status = Some(shell_status(status));
+            self.exit_signal = (status & 0x7f != 0).then_some(status & 0x7f);
         }
         let parent_waits = self.processes.get(&ppid).is_some_and(|pp| {
             let a = pp.actions[SIGCHLD as usize - 1];

@@ -168,6 +168,8 @@ pub struct Machine {
     next_pid: u32,
     /// Shell-style status of the first process once it has ended.
     pub exit_status: Option<i32>,
+    /// The signal that killed the first process, if one did (`exit_status` is then 128 + it).
+    pub exit_signal: Option<i32>,
     pub instructions: u64,
     pub syscalls: u64,
     pub clock: Clock,
@@ -236,6 +238,7 @@ impl Machine {
             current: FIRST_PID,
             next_pid: FIRST_PID,
             exit_status: None,
+            exit_signal: None,
             instructions: 0,
             syscalls: 0,
             clock,
