@@ -129,26 +129,23 @@ class _Heap:
         i = bisect.bisect_right(self.owned, (address, 1 << 64)) - 1
         return i >= 0 and address < self.owned[i][1]
 
+    @staticmethod
+    def _below(starts: list[int], blocks: dict[int, Block], address: int) -> Block | None:
+        """The block starting closest at or below `address` (starts sorted), or None."""
+        i = bisect.bisect_right(starts, address) - 1
+        return blocks[starts[i]] if i >= 0 else None
+
     def block_at(self, address: int) -> Block | None:
-        i = bisect.bisect_right(self.starts, address) - 1
-        if i >= 0:
-            block = self.live[self.starts[i]]
-            if address < block.end:
-                return block
-        return None
+        block = self._below(self.starts, self.live, address)
+        return block if block is not None and address < block.end else None
 
     def freed_at(self, address: int) -> Block | None:
-        i = bisect.bisect_right(self.freed_starts, address) - 1
-        if i >= 0:
-            block = self.freed[self.freed_starts[i]]
-            if address < block.end:
-                return block
-        return None
+        block = self._below(self.freed_starts, self.freed, address)
+        return block if block is not None and address < block.end else None
 
     def nearest(self, address: int) -> Block | None:
         """The live block ending closest below `address` (what an overflow ran off)."""
-        i = bisect.bisect_right(self.starts, address) - 1
-        return self.live[self.starts[i]] if i >= 0 else None
+        return self._below(self.starts, self.live, address)
 
     def add(self, block: Block) -> None:
         for start in [s for s in self.freed_starts if s < block.end and self.freed[s].end > block.start]:
