@@ -26,7 +26,7 @@ fi
 echo "using: $("$CC" --version | head -n 1)"
 
 mkdir -p bin
-for src in hello argv_env file_io fork_pipe_wait signals float_math threads gradebook heap_bugs magic; do
+for src in hello argv_env file_io fork_pipe_wait signals float_math threads gradebook heap_bugs magic secret_compare; do
     extra=""
     case $src in
         threads) extra="-pthread" ;;
@@ -34,6 +34,7 @@ for src in hello argv_env file_io fork_pipe_wait signals float_math threads grad
         # the sanitizer's planted defects: source lines (-g), and no warning for the bugs on purpose
         heap_bugs) extra="-O0 -g -Wno-use-after-free" ;;
         magic) extra="-g -Wno-array-bounds" ;;  # the fuzzer's target (its crash writes near null on purpose)
+        secret_compare) extra="-g" ;;  # the constant-time checker's target: source lines of its leaking branch
     esac
     echo "  CC $src.c -> bin/$src"
     # shellcheck disable=SC2086

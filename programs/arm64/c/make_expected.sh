@@ -75,6 +75,11 @@ run_stdin() {
 }
 run_stdin magic.empty ""
 run_stdin magic.fuz "FUZ"
+# secret_compare reads a 16-byte guess from stdin: the right password and one wrong in its last byte, both modes
+for compare in early-exit constant; do
+    run_stdin "secret_compare.$compare-right" "open sesame 2024" "$compare"
+    run_stdin "secret_compare.$compare-wrong" "open sesame 2025" "$compare"
+done
 for defect in clean overflow uninit use-after-free double-free unmapped; do
     run "heap_bugs.$defect" "" "$defect"
 done
