@@ -3,6 +3,7 @@
     report = ncpu_nb.constant_time(source, [{"R0": s} for s in secrets])       # an nCPU program
     report = ncpu_nb.constant_time(lambda s: Arm64Machine.busybox("sh", "-c", script, stdin=s), secrets)
     report.constant, report.leak                                              # the verdict; the first leak
+    report.leak.line, report.leak.code    # its C source line (SourceLine) and text: ARM64 programs built with -g
 
 A timing side channel needs the secret to change *what the machine does*: which instructions run
 (the PC sequence), which way branches go, or which memory addresses are touched (caches remember
@@ -10,7 +11,8 @@ them). The machines here are deterministic and record every step, so this is che
 each secret's run is recorded in full (PC, the next PC, every memory access's address, size and
 direction) and compared step by step with the first secret's run. Values may differ (that is the
 point of a computation on secrets); nothing else may. The first step where any run departs is
-reported with the instruction, the symbol or label it is in, what differs and the two secrets.
+reported with the instruction, the symbol or label it is in, what differs and the two secrets, and for
+an AArch64 program built with `-g` the C source line of that instruction (the ELF's DWARF line table).
 
 What this cannot see: the time an instruction itself takes for different operand values (on real
 hardware some multipliers and dividers vary), and anything outside the recorded run (the kernel's
@@ -42,6 +44,8 @@ class Leak:
     secret_a: Any
     secret_b: Any
     detail: str
+    line: Any = None  # SourceLine (file, line) of the instruction: an ARM64 ELF with a line table (-g)
+    code: str | None = None  # that line's text, when the C file is beside the program (or bin/)
 
 
 def _observed(step: TraceStep) -> tuple:
@@ -77,9 +81,9 @@ class ConstantTimeReport:
     """The verdict over every secret (see the module doc); `_repr_html_` shows it with the first leak."""
 
     def __init__(self, secrets: list, steps: list[int], outcomes: list[str], differing: dict[str, int],
-                 first: tuple | None, labels: dict[int, str], hex_pc: bool):
+                 first: tuple | None, labels: dict[int, str], hex_pc: bool, lines=None):
         self.secrets, self.steps, self.outcomes, self.differing = secrets, steps, outcomes, differing
-        self._labels, self._hex = sorted(labels.items()), hex_pc
+        self._labels, self._hex, self._lines = sorted(labels.items()), hex_pc, lines
         self.leak = self._describe(*first) if first else None
 
     def _describe(self, step: int, k: int, kind: str, a: TraceStep | None, b: TraceStep | None) -> Leak:
@@ -95,7 +99,9 @@ class ConstantTimeReport:
         else:
             detail = (f"one run stopped after {step:,} instructions, the other went on "
                       f"({self.outcomes[0]} / {self.outcomes[k]})")
-        return Leak(step, kind, at.pc, at.instruction, where, self.secrets[0], self.secrets[k], detail)
+        line = self._lines.at(at.pc) if self._lines else None
+        code = self._lines.text(line) if line else None
+        return Leak(step, kind, at.pc, at.instruction, where, self.secrets[0], self.secrets[k], detail, line, code)
 
     @property
     def constant(self) -> bool:
@@ -111,8 +117,9 @@ class ConstantTimeReport:
             lines.append("constant time: the same instructions, branch outcomes and memory addresses for every secret")
         else:
             leak = self.leak
+            at = f" at {leak.line}" if leak.line else ""
             lines.append(f"NOT constant time: {KINDS[leak.kind]} depend on the secret, first at step {leak.step:,} "
-                         f"of the run, in {leak.where} ({leak.secret_a!r} vs {leak.secret_b!r}): {leak.detail}")
+                         f"of the run, in {leak.where}{at} ({leak.secret_a!r} vs {leak.secret_b!r}): {leak.detail}")
         return lines
 
     def __repr__(self) -> str:
@@ -129,9 +136,13 @@ class ConstantTimeReport:
                  html.table(["compared with the first secret's run", "result"], rows)]
         if self.leak is not None:
             leak = self.leak
+            source = ""
+            if leak.line:
+                code = f": <code>{escape(leak.code)}</code>" if leak.code else ""
+                source = f"<div><b>source line</b>: {escape(str(leak.line))}{code}</div>"
             parts.append(html.box(f"<div><b>first leaking instruction</b>: <code>{escape(leak.instruction)}</code> "
                                   f"in <code>{escape(leak.where)}</code> (instruction {leak.step:,} of the run)</div>"
-                                  f"<div class='dim'>{escape(leak.detail)}</div>"))
+                                  f"{source}<div class='dim'>{escape(leak.detail)}</div>"))
         title = "Constant time ✔" if self.constant else "Constant time ✘"
         return html.view(title, *parts)
 
@@ -181,6 +192,7 @@ def constant_time(program: Any | Callable[[Any], MachineProtocol], secret_inputs
         if reference is None:
             reference, observed = trace, [_observed(s) for s in trace]
             labels, hex_pc = machine.code_labels(), machine.debug_layout().hex_locations
+            elf = machine.elf if isinstance(machine, Arm64Machine) else None
             continue
         found = _compare(observed, [_observed(s) for s in trace])
         if found is not None:
@@ -189,4 +201,9 @@ def constant_time(program: Any | Callable[[Any], MachineProtocol], secret_inputs
             if first is None or at < first[0]:
                 first = (at, k, kind, reference[at] if at < len(reference) else None,
                          trace[at] if at < len(trace) else None)
-    return ConstantTimeReport(secrets, steps, outcomes, differing, first, labels, hex_pc)
+    lines = None
+    if first is not None and elf is not None:  # the leak's C source line, from the DWARF line table (-g)
+        from ncpu_nb.arm64.source_lines import SourceLines
+
+        lines = SourceLines.of(elf)
+    return ConstantTimeReport(secrets, steps, outcomes, differing, first, labels, hex_pc, lines)
