@@ -1,6 +1,7 @@
 """`ncpu_nb.constant_time`: programs whose PC sequence, branch outcomes or memory addresses do or do not
-depend on a secret, on the nCPU (Rust and torch lanes) and on the AArch64 machine; and the memory
-accesses traces record, against capstone's reading of each instruction."""
+depend on a secret, on the nCPU (Rust and torch lanes) and on the AArch64 machine; a C program
+(secret_compare.c) whose early-exit password compare leaks at its source line and whose constant-time
+compare does not; and the memory accesses traces record, against capstone's reading of each instruction."""
 import random
 import string
 
@@ -9,6 +10,7 @@ import pytest
 import ncpu_nb
 from ncpu_nb import CPU
 from ncpu_nb.arm64 import Arm64Machine
+from ncpu_nb.resources import data_dir
 
 SELECT = """
     AND R2, R0, 1      ; mask = -(secret & 1): all ones or all zeros
@@ -157,3 +159,62 @@ def test_arm64_accesses_are_recorded_only_when_asked():
     m.run(20_000, check=False)
     writes = [step for step in m.trace if step.memory_write]
     assert writes and all(step.memory_write == next((a, n) for a, n, w in step.accesses if w) for step in writes)
+
+
+# --- a C program: programs/arm64/c/secret_compare.c, a password compared two ways ----------------------------
+C = data_dir("programs") / "arm64" / "c"
+PASSWORD = b"open sesame 2024"  # secret_compare.c's stored password
+SECRET_COMPARE_SOURCE = (C / "secret_compare.c").read_text().splitlines()
+
+
+def secret_compare(mode):
+    return lambda guess: Arm64Machine.from_elf(C / "bin" / "secret_compare", ["secret_compare", mode], stdin=guess)
+
+
+def guesses(seed=0):
+    """The password, then 16 guesses right in their first 0, 1, … 15 bytes only, then 40 random ones: 57."""
+    rng = random.Random(seed)
+    right_for = [PASSWORD[:k] + bytes([PASSWORD[k] ^ 1]) + rng.randbytes(15 - k) for k in range(16)]
+    return [PASSWORD, *right_for, *(rng.randbytes(16) for _ in range(40))]
+
+
+@pytest.fixture(scope="module")
+def compared():
+    """constant_time over the same guesses, once per mode (each about 3 seconds)."""
+    return {mode: ncpu_nb.constant_time(secret_compare(mode), guesses()) for mode in ("early-exit", "constant")}
+
+
+@pytest.mark.parametrize("mode", ["early-exit", "constant"])
+@pytest.mark.parametrize("guess, run", [(PASSWORD, "right"), (b"open sesame 2025", "wrong")])
+def test_secret_compare_prints_what_qemu_printed(mode, guess, run):
+    machine = secret_compare(mode)(guess)
+    machine.run()
+    expected = C / "expected" / f"secret_compare.{mode}-{run}"
+    assert machine.stdout_bytes == expected.with_name(expected.name + ".out").read_bytes()
+    assert machine.exit_status == int(expected.with_name(expected.name + ".status").read_text())
+
+
+def test_an_early_exit_compare_in_c_leaks_at_its_branch_and_names_the_source_line(compared):
+    report, leak = compared["early-exit"], compared["early-exit"].leak
+    marker = next(i for i, text in enumerate(SECRET_COMPARE_SOURCE, 1) if "/* the leak:" in text)
+    assert not report.constant and leak.kind == "control flow" and leak.instruction.startswith("b.")
+    function = next(s for s in Arm64Machine.from_elf(C / "bin" / "secret_compare").elf.symbols.values()
+                    if s.kind == "function" and s.name.startswith("early_exit_equal"))
+    assert function.address <= leak.pc < function.address + function.size
+    assert leak.where.startswith("early_exit_equal") and leak.where.split("+")[0] == function.name
+    assert (leak.line.file, leak.line.line) == ("secret_compare.c", marker)
+    assert leak.code == SECRET_COMPARE_SOURCE[marker - 1].strip() and "a[i] != b[i]" in leak.code
+    assert leak.secret_a == PASSWORD and leak.secret_b != PASSWORD
+    assert report.differing == {"control flow": len(report.secrets) - 1, "memory address": 0, "length": 0}
+    assert f"at secret_compare.c:{marker}" in repr(report)
+    assert f"secret_compare.c:{marker}" in report._repr_html_() and "a[i] != b[i]" in report._repr_html_()
+    # the timing signal itself: each further right byte runs the compare loop once more
+    right_for = report.steps[1:17]
+    assert all(a < b for a, b in zip(right_for, right_for[1:])) and right_for[-1] < report.steps[0]
+
+
+def test_a_constant_time_compare_in_c_runs_the_same_for_every_guess(compared):
+    report = compared["constant"]
+    assert report.constant and report.leak is None and len(report.secrets) >= 50
+    assert len(set(report.steps)) == 1 and set(report.outcomes) == {"exited"}
+    assert "✔" in report._repr_html_() and "source line" not in report._repr_html_()
