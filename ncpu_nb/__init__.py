@@ -18,7 +18,7 @@ __version__ = "0.1.0"
 # Every other name loads on first use, so `import ncpu_nb` stays light (no numpy, no torch, not even
 # dataclasses or typing) and a command such as `ncpu-nb busybox` imports only what it runs.
 _LAZY = {
-    **dict.fromkeys(["Bar", "Breakpoints", "DebugExtras", "MachineProtocol", "Panel", "RunResult", "Snapshot", "Trace",
+    **dict.fromkeys(["Bar", "Breakpoints", "DebugExtras", "Frame", "MachineProtocol", "Panel", "RunResult", "Snapshot", "Trace",
                      "TraceStep", "Watchpoint", "Watchpoints"], "ncpu_nb.protocol"),
     **dict.fromkeys(["program_manifest", "program_source"], "ncpu_nb.resources"),
     **dict.fromkeys(["CPU", "CpuRun", "Program", "assemble", "disassemble"], "ncpu_nb.ncpu"),
@@ -46,7 +46,7 @@ _SUBPACKAGES = ("ncpu", "differentiable", "synthesis", "arm64", "views", "course
 _RENAMED = {"Machine": "Arm64Machine"}  # old public names, kept for one release
 
 __all__ = ["MachineProtocol", "RunResult", "Snapshot", "Breakpoints", "Watchpoints", "Watchpoint", "Trace", "TraceStep",
-           "DebugExtras", "Panel", "Bar",
+           "DebugExtras", "Panel", "Bar", "Frame",
            "NcpuError", "AssemblyError", "CompileError", "CompiledRuntimeError", "DecodeError", "ExecutionError", "CycleBudgetExceeded", "UnsupportedInstruction", "WeightsError",
            "isa_reference", "list_programs", "load_program", "coursework", "verify", "busybox_terminal", "discover",
            "text_machine", *_LAZY]

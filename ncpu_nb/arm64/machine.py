@@ -16,13 +16,15 @@ from typing import NamedTuple
 
 from ncpu_nb import _metal, html
 from ncpu_nb.arm64 import bare_machine as bare
+from ncpu_nb.arm64.frame_walk import call_stack
 from ncpu_nb.arm64.elf import ElfFile, read_elf
 from ncpu_nb.arm64.machine_errors import ElfError, MachineError  # noqa: F401  (importable from here too)
 from ncpu_nb.arm64.limits import Limits
 from ncpu_nb.arm64.memory_map import MemoryMap, Region  # noqa: F401  (importable from here too)
 from ncpu_nb.arm64.mounts import parse_mounts
+from ncpu_nb.arm64.source_lines import SourceLines
 from ncpu_nb.arm64.syscall_log import SyscallLog
-from ncpu_nb.protocol import (Breakpoints, DebugExtras, DebugLayout, RegisterGroup, RunResult, Snapshot, Trace,
+from ncpu_nb.protocol import (Breakpoints, DebugExtras, DebugLayout, Frame, RegisterGroup, RunResult, Snapshot, Trace,
                               TraceStep, Watchpoints, budget)
 
 REGISTERS = tuple(f"x{i}" for i in range(31)) + ("sp", "pc", "nzcv")
@@ -188,6 +190,7 @@ class Arm64Machine:
         self.cwd, self.deterministic, self.interactive = cwd, deterministic, interactive
         self.limits = Limits.of(limits)
         self._trace_depth, self._trace_accesses = trace_depth, False
+        self._source_lines = False  # read from the ELF's DWARF when first asked (see `source_at`)
         self._engine = self._new_engine()
         self.breakpoints = Breakpoints(self.address, self._set_breakpoint, show=lambda a: f"0x{a:x}")
         self.watchpoints = Watchpoints(self.address, self._set_watchpoint, word=8)
@@ -436,7 +439,9 @@ class Arm64Machine:
         return self._engine.get_register(name.lower())
 
     def set_register(self, name: str, value: int) -> None:
-        self._engine.set_register(name.lower(), value)
+        """Any register by name (as `get_register`); a negative value is its two's complement."""
+        bits = 128 if name.lower().startswith("v") else 64
+        self._engine.set_register(name.lower(), int(value) & ((1 << bits) - 1))
 
     @property
     def pc(self) -> int:
@@ -535,11 +540,29 @@ class Arm64Machine:
         """Address -> function name, from the ELF symbol table (empty for a stripped program)."""
         return {s.address: s.name for s in self.elf.symbols.values() if s.kind == "function"}
 
+    def return_address(self, location: int) -> int | None:
+        """The address after a `bl`/`blr` at `location` (where the call returns); None for any other instruction."""
+        text = dict(self.disassemble(location, 1)).get(location, "")
+        return location + 4 if text.split(" ", 1)[0] in ("bl", "blr") else None
+
+    def call_stack(self) -> list[Frame]:
+        """The current process's active calls, innermost first: a frame-pointer and link-register walk
+        (see `ncpu_nb.arm64.frame_walk`), each frame named by the ELF's function symbols."""
+        return call_stack(self)
+
+    def source_at(self, location: int) -> tuple[str, str] | None:
+        """('heap_bugs.c:52', the line's text) for code built with `-g` (DWARF line table, source file
+        beside the program or its bin/ folder); None for code the table does not cover."""
+        if self._source_lines is False:
+            self._source_lines = SourceLines.of(self.elf)
+        where = self._source_lines.at(location) if self._source_lines else None
+        return (str(where), self._source_lines.text(where) or "") if where else None
+
     def debug_layout(self) -> DebugLayout:
         """How the debugger widget shows this machine: 64-bit registers, NZCV, hex code addresses 4 apart."""
         return DebugLayout((RegisterGroup("general", REGISTERS[:-1], 64), RegisterGroup("flags", ("nzcv",), 32),
                             RegisterGroup("simd", VECTOR_REGISTERS, 128, on_demand=True)),
-                           code_unit=4, hex_locations=True, address_bits=48)
+                           code_unit=4, hex_locations=True, address_bits=48, stack_pointer="sp")
 
     @property
     def title(self) -> str:

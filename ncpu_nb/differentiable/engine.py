@@ -48,11 +48,12 @@ from ncpu_nb.differentiable.soft_memory import SoftMemory
 from ncpu_nb.differentiable.soft_program import SoftProgram
 from ncpu_nb.errors import CycleBudgetExceeded, DecodeError, ExecutionError, UnsupportedInstruction
 from ncpu_nb.ncpu.assembler import assemble
+from ncpu_nb.ncpu.call_frames import call_stack
 from ncpu_nb.ncpu.encoding import MICRO_FIELDS, NONE, decode, lower
 from ncpu_nb.ncpu.program import Program, data_address
 from ncpu_nb.ncpu.reference_interpreter import place_code
 from ncpu_nb.ncpu.table import ALU_NAMES, FLAGS, FLOAT_OPS, KINDS, MASK, REGISTERS, SP
-from ncpu_nb.protocol import (Bar, Breakpoints, DebugExtras, DebugLayout, Panel, RegisterGroup, RunResult, Snapshot,
+from ncpu_nb.protocol import (Bar, Breakpoints, DebugExtras, DebugLayout, Frame, Panel, RegisterGroup, RunResult, Snapshot,
                               Trace, TraceStep, Watchpoints)
 
 ALUS = ("fast", "neural")
@@ -781,6 +782,39 @@ class DifferentiableEngine:
 
     def code_labels(self) -> dict[int, str]:
         return {} if self.soft else self.program.label_at()
+
+    def set_register(self, name: str, value: float) -> None:
+        """Every lane's register `name` becomes `value`, a constant from here on (no gradient through it)."""
+        if name.upper() not in REGISTERS:
+            raise KeyError(f"no register {name!r}; registers are {', '.join(REGISTERS)}")
+        column = torch.full((self._regs.shape[0],), float(value), dtype=self._regs.dtype)
+        self._regs = _set(self._regs, REGISTERS.index(name.upper()), column)
+
+    def write_memory(self, address: int, data: bytes) -> None:
+        """Exact bytes into every lane's data memory (constants from here on)."""
+        data = bytes(data)
+        if address < 0 or address + len(data) > self.memory_size:
+            raise IndexError(f"{len(data)} bytes at {address} are outside data memory ({self.memory_size} bytes)")
+        values = torch.tensor(list(data), dtype=self._regs.dtype).expand(self._regs.shape[0], len(data))
+        self._memory = self._memory.with_array(address, 1, values)
+
+    def return_address(self, location: int) -> int | None:
+        """The slot a CALL at `location` returns to (None: no CALL there, or a soft program)."""
+        if self.soft or not 0 <= location < len(self):
+            return None
+        return location + 1 if self.program.instructions[location].mnemonic == "CALL" else None
+
+    def call_stack(self) -> list[Frame]:
+        """Lane 0's active calls (its likeliest PC, its stack's bytes rounded), innermost first; a soft
+        program has no fixed CALLs to walk: []."""
+        if self.soft:
+            return []
+        word = lambda address: int.from_bytes(self.read_memory(address, 4), "little")  # noqa: E731
+        return call_stack(self.program, self.pc, self.registers["SP"], word, self.memory_size)
+
+    def source_at(self, location: int) -> None:
+        """None: the listing is the assembly source itself."""
+        return None
 
     def debug_layout(self) -> DebugLayout:
         """R0-R7 and SP (lane 0, rounded), 32 bits; code locations are instruction indices."""

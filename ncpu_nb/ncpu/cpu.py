@@ -14,8 +14,9 @@ from ncpu_nb.ncpu.assembler import assemble
 from ncpu_nb.ncpu.program import Program, data_address
 from ncpu_nb.ncpu.float_format import BINARY32
 from ncpu_nb.ncpu.table import ALU_NAMES, CONDITION_NAMES, FLAGS, KINDS, MASK, REGISTERS
-from ncpu_nb.protocol import (Breakpoints, DebugExtras, DebugLayout, RegisterGroup, RunResult, Snapshot, Trace,
-                              TraceStep, Watchpoints, budget)
+from ncpu_nb.ncpu.call_frames import call_stack
+from ncpu_nb.protocol import (Breakpoints, DebugExtras, DebugLayout, Frame, RegisterGroup, RunResult, Snapshot,
+                              Trace, TraceStep, Watchpoints, budget)
 
 # The Rust executor numbers ALU operations, kinds and conditions; both sides must agree.
 assert tuple(_metal.NCPU_ALU_NAMES) == ALU_NAMES
@@ -43,12 +44,13 @@ def flags_text(bits: int) -> str:
 
 @dataclass(frozen=True)
 class CpuRun(RunResult):
-    """What one `run` did (see `RunResult`): lane 0's stop, steps and PC, and over all lanes the
+    """What one `run` did (see `RunResult`): the shown lane's stop, steps and PC, and over all lanes the
     instructions executed, the most steps any lane ran, and how many lanes ended in each state."""
 
     instructions: int = 0  # over all lanes, this run
     lanes: dict[str, int] = field(default_factory=dict)
     longest: int = 0
+    lane: int = 0  # the lane `stop`, `steps` and `pc` are of
 
     @property
     def cycles(self) -> int:
@@ -64,7 +66,7 @@ class CpuRun(RunResult):
     def _repr_html_(self) -> str:
         rows = self._rows()
         if sum(self.lanes.values()) > 1:
-            rows[:2] = [[f"{name} (lane 0)", value] for name, value in rows[:2]]
+            rows[:2] = [[f"{name} (lane {self.lane})", value] for name, value in rows[:2]]
             rows[2:2] = [["steps (longest lane)", f"{self.longest:,}"],
                          ["lanes", escape(", ".join(f"{n:,} {s}" for s, n in self.lanes.items() if n))],
                          ["instructions (all lanes)", f"{self.instructions:,}"]]
@@ -78,6 +80,8 @@ class CPU:
     lanes        independent machines run together (same or different programs)
     memory_size  bytes of data memory per lane (the stack starts at its top)
     trace_depth  steps of `trace_lane` kept in `trace` (0 turns tracing off)
+    lane         the lane the machine protocol shows (registers, pc, flags, cycles, status, memory,
+                 listing, trace): 0 unless chosen, e.g. by the debugger's lane picker
     max_steps    default step budget of `run` (1,000,000)
     device       None (the default): the Rust lane executor, on the CPU's cores. A torch device ('cpu',
                  'cuda', 'cuda:1', ...): every lane as batched tensor operations on that device
@@ -94,6 +98,7 @@ class CPU:
         self._device = None if device is None else str(device)
         self.max_steps = budget(max_steps, "max_cycles", max_cycles) or DEFAULT_BUDGET
         self._trace_depth, self._trace_lane = trace_depth, trace_lane
+        self._lane = 0
         self._programs: list[Program] = []
         self._lane_program_ids: list[int] = [0] * lanes
         self._initial_registers: dict = {}
@@ -141,7 +146,7 @@ class CPU:
         return self.max_steps
 
     def _code_index(self, where) -> int:
-        """An instruction index of lane 0's program from an int or a code label."""
+        """An instruction index of the shown lane's program from an int or a code label."""
         program = self.program
         if isinstance(where, str):
             if program is None or where not in (program.code_labels or {}):
@@ -152,10 +157,10 @@ class CPU:
         return int(where)
 
     def _set_breakpoint(self, index: int, on: bool) -> None:
-        self._exec.set_breakpoint(self._lane_program_ids[0], index, on)
+        self._exec.set_breakpoint(self._lane_program_ids[self._lane], index, on)
 
     def _data_address(self, where) -> int:
-        """A data address from an int or a data label of lane 0's program."""
+        """A data address from an int or a data label of the shown lane's program."""
         return data_address(where, self.program, self.memory_size)
 
     def _set_watchpoint(self, w, on: bool) -> None:
@@ -186,13 +191,42 @@ class CPU:
         self._lane_program_ids = ids if programs is not None else ids * lanes
         self.breakpoints = Breakpoints(self._code_index, self._set_breakpoint)
         self._initial_registers = dict(registers or {})
+        self._lane = min(self._lane, lanes - 1)
         self.reset()
+        return self
+
+    def reload(self, source: str) -> "CPU":
+        """Assemble `source` and load it as `load` does (one program in every lane), keeping the
+        breakpoints: each moves with its source line (lines matched by their text, as a diff does);
+        one whose line is gone is dropped. Raises AssemblyError (and changes nothing) on bad source."""
+        new = assemble(source)
+        old = self.program
+        kept = _moved_breakpoints(old, new, set(self.breakpoints)) if old is not None else set()
+        self.load(new, registers=self._initial_registers or None)
+        for index in kept:
+            self.breakpoints.add(index)
         return self
 
     @property
     def program(self) -> Program | None:
-        """The program of lane 0."""
-        return self._programs[self._lane_index(0)] if self._programs else None
+        """The program of the shown lane (`lane`)."""
+        return self._programs[self._lane_index(self._lane)] if self._programs else None
+
+    @property
+    def lane(self) -> int:
+        return self._lane
+
+    @lane.setter
+    def lane(self, lane: int) -> None:
+        """Show another lane; the trace follows it (from its next step). Breakpoints belong to the
+        program shown: moving to a lane that runs another program clears them."""
+        lane = int(lane)
+        if not 0 <= lane < self.lanes:
+            raise IndexError(f"no lane {lane}: this CPU has lanes 0 to {self.lanes - 1}")
+        if self._lane_program_ids[lane] != self._lane_program_ids[self._lane]:
+            self.breakpoints.clear()
+        self._lane = lane
+        self.set_trace(self._trace_depth, lane)
 
     def _lane_index(self, lane: int) -> int:
         return 0 if len(self._programs) == 1 else lane
@@ -220,16 +254,16 @@ class CPU:
 
     @property
     def registers(self) -> dict[str, int]:
-        """Lane 0's registers as signed integers."""
-        return self.lane_registers(0)
+        """The shown lane's registers as signed integers."""
+        return self.lane_registers(self._lane)
 
     def lane_registers(self, lane: int) -> dict[str, int]:
         return dict(zip(REGISTERS, (int(v) for v in self.registers_array()[lane])))
 
     @property
     def floats(self) -> dict[str, float]:
-        """Lane 0's registers R0-R7 read as binary32 floats (the float unit's view of the same bits)."""
-        return self.lane_floats(0)
+        """The shown lane's R0-R7 read as binary32 floats (the float unit's view of the same bits)."""
+        return self.lane_floats(self._lane)
 
     def lane_floats(self, lane: int) -> dict[str, float]:
         row = self.registers_array()[lane].view(np.float32)
@@ -249,6 +283,10 @@ class CPU:
             for l in lanes:
                 self._exec.set_register(l, reg, int(value[l] if per_lane else value) & MASK)
 
+    def set_register(self, name: str, value: int) -> None:
+        """One register of the shown lane (the protocol's edit; `set_registers` sets many, in any lanes)."""
+        self.set_registers(self._lane, **{name: value})
+
     def set_floats(self, lane: int | None = None, **values) -> None:
         """`cpu.set_floats(R0=2.5)`: registers set to the binary32 bits of numbers (rounded to nearest
         even), in every lane or one `lane`; a sequence value gives one number per lane."""
@@ -258,15 +296,15 @@ class CPU:
 
     @property
     def pc(self) -> int:
-        return self._lane_state(0)[0]
+        return self._lane_state(self._lane)[0]
 
     @pc.setter
     def pc(self, value: int) -> None:
-        self._exec.set_pc(0, value)
+        self._exec.set_pc(self._lane, value)
 
     @property
     def flags(self) -> dict[str, bool]:
-        return self.lane_flags(0)
+        return self.lane_flags(self._lane)
 
     def flags_array(self) -> np.ndarray:
         """Every lane's flag bits (ZF 1, SF 2, CF 4, OF 8) as a uint8 array."""
@@ -278,20 +316,20 @@ class CPU:
 
     @property
     def cycles(self) -> int:
-        return self._lane_state(0)[2]
+        return self._lane_state(self._lane)[2]
 
     def lane_cycles(self) -> np.ndarray:
         return np.frombuffer(self._exec.cycles(), dtype="<u8").astype(np.int64)
 
     @property
     def status(self) -> str:
-        """Lane 0: 'running', 'halted', 'fault', 'breakpoint' or 'watchpoint'."""
-        return STATUS[self._lane_state(0)[3]]
+        """The shown lane: 'running', 'halted', 'fault', 'breakpoint' or 'watchpoint'."""
+        return STATUS[self._lane_state(self._lane)[3]]
 
     @property
     def stop_detail(self) -> str:
-        """Lane 0 at a watchpoint: the access it stopped before ('write of 0x10'); at a fault, what went wrong."""
-        _, _, _, status, kind, value, _ = self._lane_state(0)
+        """The shown lane at a watchpoint: the access it stopped before ('write of 0x10'); at a fault, what went wrong."""
+        _, _, _, status, kind, value, _ = self._lane_state(self._lane)
         if STATUS[status] == "watchpoint":
             return f"{'write' if kind == 4 else 'read'} of 0x{value:X}"
         return self._fault_text(kind, value) if STATUS[status] == "fault" else ""
@@ -307,14 +345,16 @@ class CPU:
     def halted(self) -> bool:
         return self.status == "halted"
 
-    def read_memory(self, address: int, n: int, lane: int = 0) -> bytes:
-        return self._exec.read_memory(lane, address, n)
+    def read_memory(self, address: int, n: int, lane: int | None = None) -> bytes:
+        """Data memory of a lane (default: the shown lane)."""
+        return self._exec.read_memory(self._lane if lane is None else lane, address, n)
 
     def write_memory(self, address: int, data: bytes, lane: int | None = None) -> None:
+        """Write into data memory of every lane, or of one `lane`."""
         for l in range(self.lanes) if lane is None else [lane]:
             self._exec.write_memory(l, address, bytes(data))
 
-    def read_word(self, address: int, lane: int = 0) -> int:
+    def read_word(self, address: int, lane: int | None = None) -> int:
         """The signed 32-bit word at `address`."""
         return _signed(int.from_bytes(self.read_memory(address, 4, lane), "little"))
 
@@ -338,7 +378,7 @@ class CPU:
 
     def step(self, n: int = 1) -> int:
         """Execute up to `n` instructions in every running lane (breakpoints do not stop a step; a
-        watchpoint does, before the access). Returns the instructions lane 0 executed."""
+        watchpoint does, before the access). Returns the instructions the shown lane executed."""
         before = self.cycles
         self._exec.resume()
         remaining = n
@@ -377,7 +417,8 @@ class CPU:
                 raise CycleBudgetExceeded(limit, pc, self._instruction_text(lane, pc), counts["running"])
         ran = self.lane_cycles() - start
         stop = "budget" if self.status == "running" else self.status
-        return CpuRun(stop, int(ran[0]), seconds, self.pc, self.stop_detail, done, counts, int(ran.max()))
+        return CpuRun(stop, int(ran[self._lane]), seconds, self.pc, self.stop_detail, done, counts, int(ran.max()),
+                      self._lane)
 
     # --- debugging -------------------------------------------------------------------------------
     def set_trace(self, depth: int, lane: int = 0) -> None:
@@ -420,7 +461,7 @@ class CPU:
         self._exec.restore_keeping_trace(snapshot.state)
 
     def disassemble(self, start: int | None = None, n: int = 8) -> list[tuple[int, str]]:
-        """(index, text) for `n` instructions of lane 0's program from `start` (default: the PC)."""
+        """(index, text) for `n` instructions of the shown lane's program from `start` (default: the PC)."""
         program = self.program
         if program is None:
             return []
@@ -429,8 +470,26 @@ class CPU:
         return [(i, program.instructions[i].text(labels)) for i in range(max(0, start), min(len(program), start + n))]
 
     def code_labels(self) -> dict[int, str]:
-        """Instruction index -> code label of lane 0's program."""
+        """Instruction index -> code label of the shown lane's program."""
         return self.program.label_at() if self.program is not None else {}
+
+    def return_address(self, location: int) -> int | None:
+        """The index a CALL at `location` returns to (None: no CALL there)."""
+        program = self.program
+        if program is None or not 0 <= location < len(program):
+            return None
+        return location + 1 if program.instructions[location].mnemonic == "CALL" else None
+
+    def call_stack(self) -> list[Frame]:
+        """The active calls of the shown lane, innermost first (see `ncpu_nb.ncpu.call_frames`)."""
+        def word(address: int) -> int:
+            return int.from_bytes(self.read_memory(address, 4), "little")
+
+        return call_stack(self.program, self.pc, self.registers["SP"], word, self.memory_size)
+
+    def source_at(self, location: int) -> None:
+        """None: the listing is the assembly source itself."""
+        return None
 
     def memory_map(self) -> list[tuple[int, int, str]]:
         """Each lane's data memory: one range."""
@@ -442,18 +501,18 @@ class CPU:
 
     @property
     def title(self) -> str:
-        """'bubble_sort · neural mode' (and the lanes, when there are several)."""
+        """'bubble_sort · neural mode' (and the lane shown, when there are several)."""
         program = self.program
         name = ("no program" if program is None else program.name if not program.name.startswith("<")
                 else f"{len(program)} instructions")
-        return f"{name} · {self.mode} mode" + (f" · lane 0 of {self.lanes}" if self.lanes > 1 else "")
+        return f"{name} · {self.mode} mode" + (f" · lane {self._lane} of {self.lanes}" if self.lanes > 1 else "")
 
     def debug_extras(self) -> DebugExtras:
         """Nothing beyond registers, code, memory and trace: the nCPU is exact."""
         return DebugExtras()
 
     def debugger(self, **options):
-        """A live debugger for lane 0 in the notebook: registers, memory, listing with breakpoints, trace,
+        """A live debugger in the notebook (the shown lane; it has a lane picker): registers, memory, listing with breakpoints, trace,
         and step / run / pause / back / reset (see `ncpu_nb.views.Debugger` for the options)."""
         from ncpu_nb.views import Debugger  # imports anywidget: only when asked
 
@@ -475,8 +534,22 @@ class CPU:
         listing = (self.program.listing_html(self.pc, 5, frozenset(self.breakpoints))
                    if self.program is not None else "<div class='dim'>no program loaded</div>")
         return html.view(
-            f"nCPU ({self.mode} mode)" + (f", lane 0 of {self.lanes}" if self.lanes > 1 else ""),
+            f"nCPU ({self.mode} mode)" + (f", lane {self._lane} of {self.lanes}" if self.lanes > 1 else ""),
             html.box(html.table(["register", "value", "hex"], reg_rows, numeric=(1,))),
             html.box(html.table(["flag", ""], flag_rows), html.table(["", ""], state)),
             html.box(listing),
         )
+
+
+def _moved_breakpoints(old: Program, new: Program, breakpoints: set[int]) -> set[int]:
+    """Where breakpoints on `old`'s instructions land in `new`: by source line, the lines of the two
+    sources matched as a diff matches them (an edited or deleted line loses its breakpoint)."""
+    import difflib
+
+    old_lines, new_lines = old.source.splitlines(), new.source.splitlines()
+    line_moves: dict[int, int] = {}
+    for a, b, size in difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False).get_matching_blocks():
+        line_moves.update((a + k + 1, b + k + 1) for k in range(size))
+    index_of_line = {line: i for i, line in reversed(list(enumerate(new.lines)))}
+    return {index_of_line[line_moves[old.lines[i]]] for i in breakpoints
+            if i < len(old.lines) and old.lines[i] in line_moves and line_moves[old.lines[i]] in index_of_line}

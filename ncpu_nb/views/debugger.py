@@ -1,5 +1,8 @@
-"""`Debugger`: a live debugger for any machine of the protocol — registers, memory, a listing with
-breakpoints, the trace, and step / step N / run / pause / back / reset.
+"""`Debugger`: a live debugger for any machine of the protocol — registers and memory you can edit,
+a listing with breakpoints (and C source lines where the program has them), the call stack,
+watchpoints, the trace, a scrubber over the recorded history, and step / step N / step over /
+step out / run / run to cursor / pause / back / reset; a lane picker for batched machines and an
+editor that reassembles an nCPU program in place.
 
 Who runs the machine, and when:
 
@@ -23,10 +26,12 @@ from __future__ import annotations
 
 import threading
 import time
+from typing import NamedTuple
 
 import traitlets
 
 from ncpu_nb import html
+from ncpu_nb.errors import SourceErrors
 from ncpu_nb.protocol import MachineProtocol
 from ncpu_nb.views import static, wire
 from ncpu_nb.views.base import MachineView, browser_code
@@ -35,6 +40,15 @@ from ncpu_nb.views.retrace import UntracedRun
 
 FRAME = 1 / 30  # seconds: the most often a running machine updates the view
 CHECKPOINT_EVERY = 0.25  # seconds of running between checkpoints: the most that stepping back re-executes
+
+
+class Until(NamedTuple):
+    """Where a run started by step over, step out or run to cursor ends: at `location` once the stack
+    pointer is at least `stack` (None: any), saying `done`."""
+
+    location: int
+    stack: int | None
+    done: str
 
 
 def shown_status(status: str, cycles: int) -> str:
@@ -78,6 +92,11 @@ class Debugger(MachineView):
         self._queue: list[dict] = []  # requests for the worker to serve between chunks
         self._untraced: UntracedRun | None = None  # while a run goes untraced, the trace shown stays
         self._trace: list = []  # the trace rows last shown
+        self._frames: list = []  # the call stack last shown (read when the machine stops)
+        self._temporary: int | None = None  # a breakpoint the debugger set itself (step over, run to cursor)
+        self._furthest = machine.cycles  # the latest cycle reached since history began: the scrubber's end
+        self._source_error: dict | None = None  # the editor's first problem: line, column, message
+        self._typed: tuple[int, int] | None = None  # memory typed in since the last action: (address, size)
         super().__init__()
         self._publish()
 
@@ -85,6 +104,7 @@ class Debugger(MachineView):
     def _begin_action(self) -> None:
         """From here on, highlights show what changed since now (registers, flags, memory)."""
         self._before = (self._values, self._flags)
+        self._typed = None
         self.pages.begin_action()
 
     def _publish(self, moved: bool = True) -> None:
@@ -102,14 +122,26 @@ class Debugger(MachineView):
             bits = wire.register_bits(self.debug_layout)
             steps = wire.recent_steps(m.trace, cycles, self._trace_rows)
             self._trace = [wire.trace_step(s, self.debug_layout, bits) for s in steps]
+        if self._worker is None:  # a walk of the stack per frame of a run would slow it: read it at stops
+            self._frames = wire.frames(m, self.debug_layout)
+        self._furthest = max(self._furthest, cycles)
+        lanes = getattr(m, "lanes", 1)
+        program = getattr(m, "program", None)
         self.machine_state = {
             "generation": self._generation, "message": self._message, "title": m.title,
             "pc": wire.location(self.debug_layout, m.pc), "cycles": cycles, "status": m.status,
             "oldest": self.history.oldest, "address_digits": self.debug_layout.address_bits // 4,
             "groups": groups, "flags": flag_rows,
-            "listing": wire.listing(m, self.debug_layout, *self._listing, extras.location_weights),
+            "listing": wire.listing(m, self.debug_layout, *self._listing, extras.location_weights, self._temporary),
             "panels": wire.panels(extras.panels),
             "trace": self._trace,
+            "frames": self._frames,
+            "watchpoints": wire.watchpoints(m),
+            "furthest": self._furthest,
+            "lanes": lanes, "lane": getattr(m, "lane", 0),
+            "lane_states": _lane_states(m) if lanes > 1 else "",
+            "editor": ({"source": program.source, "error": self._source_error}
+                       if hasattr(m, "reload") and getattr(program, "source", "") else None),
         }
 
     def refresh(self) -> None:
@@ -121,7 +153,7 @@ class Debugger(MachineView):
             cycles, shown = self._seen
             now = self.machine.registers  # shown may hold more (on-demand groups a machine reads apart)
             if cycles != self.machine.cycles or any(shown.get(name) != value for name, value in now.items()):
-                self.history.restart()
+                self._restart_history()
                 self._message = ""
                 self._begin_action()
                 self._publish()
@@ -136,7 +168,12 @@ class Debugger(MachineView):
                 self._publish(moved=False)
 
     # --- running on the worker ---------------------------------------------------------------------
-    def _start(self, budget: int | None, breakpoints: bool) -> bool:
+    def _restart_history(self) -> None:
+        self.history.restart()
+        self._furthest = self.machine.cycles
+
+    def _start(self, budget: int | None, breakpoints: bool, until: Until | None = None,
+               over_watchpoints: bool = False) -> bool:
         with self._lock:
             if self._worker is not None:
                 return False
@@ -148,12 +185,25 @@ class Debugger(MachineView):
             self._pause.clear()
             self._begin_action()
             self.running = True
-            self._worker = threading.Thread(target=self._work, args=(budget, breakpoints),
+            if until is not None and until.location not in self.machine.breakpoints:
+                self.machine.breakpoints.add(until.location)
+                self._temporary = until.location
+            self._worker = threading.Thread(target=self._work, args=(budget, breakpoints, until, over_watchpoints),
                                             name="ncpu-debugger", daemon=True)
             self._worker.start()
             return True
 
-    def _work(self, budget: int | None, breakpoints: bool) -> None:
+    def _arrived(self, until: Until) -> bool:
+        m = self.machine
+        if m.status != "breakpoint" or m.pc != until.location:
+            return False
+        return until.stack is None or self._stack_pointer() >= until.stack
+
+    def _stack_pointer(self) -> int:
+        return self.machine.registers[self.debug_layout.stack_pointer] & ((1 << 64) - 1)
+
+    def _work(self, budget: int | None, breakpoints: bool, until: Until | None = None,
+              over_watchpoints: bool = False) -> None:
         m, message = self.machine, ""
         start, chunk = m.cycles, 1
         shown = checkpoint = time.perf_counter()
@@ -181,13 +231,23 @@ class Debugger(MachineView):
                     self.history.record()
                     checkpoint = time.perf_counter()
                 self._serve_queue()
-                if m.status != "running" or m.cycles == before:
+                if until is not None and self._arrived(until):
+                    message = f"{m.cycles - start:,} instructions, {until.done}"
+                    break
+                if m.cycles == before:
+                    break
+                passing = (m.status == "breakpoint" and m.pc == self._temporary  # not there yet (a deeper call)
+                           or m.status == "watchpoint" and over_watchpoints)
+                if m.status != "running" and not passing:
                     break
                 if time.perf_counter() - shown >= FRAME:
                     self._publish()
                     shown = time.perf_counter()
         except Exception as error:  # a fault: the machine keeps its state, the view says what happened
             message = str(error)
+        if self._temporary is not None:
+            self.machine.breakpoints.discard(self._temporary)
+            self._temporary = None
         if untraced:
             try:
                 untraced.finish()
@@ -256,6 +316,32 @@ class Debugger(MachineView):
         if wait:
             self.wait()
 
+    def step_over(self, wait: bool = True) -> None:
+        """One instruction; a call runs until it returns (a breakpoint inside still stops it)."""
+        self.on_step_over({})
+        if wait:
+            self.wait()
+
+    def step_out(self, wait: bool = True) -> None:
+        """Run until the current function returns to its caller."""
+        self.on_step_out({})
+        if wait:
+            self.wait()
+
+    def run_to(self, where, wait: bool = True) -> None:
+        """Run until the PC reaches `where` (a location or, on machines with symbols, a name)."""
+        resolve = getattr(self.machine, "address", None)
+        location = resolve(where) if resolve and isinstance(where, str) else int(where)
+        self.on_run_to({"key": hex(location)})
+        if wait:
+            self.wait()
+
+    def goto(self, cycle: int, wait: bool = True) -> None:
+        """Move to any recorded cycle, back or forward (the scrubber): exact, by re-execution."""
+        self.on_goto({"cycle": cycle})
+        if wait:
+            self.wait()
+
     def pause(self) -> None:
         self.on_pause({})
 
@@ -296,11 +382,125 @@ class Debugger(MachineView):
         with self._lock:
             self._idle_only("reset")
             self.machine.reset()
-            self.history.restart()
+            self._restart_history()
             self.pages.forget()
             self._values, self._flags = {}, {}
             self._begin_action()
             self._finish("reset")
+
+    def on_step_over(self, content: dict) -> None:
+        m = self.machine
+        after = m.return_address(m.pc)
+        if after is None:
+            self._start(1, False)
+        else:
+            self._start(None, True, Until(after, self._stack_pointer(), "stepped over the call"))
+
+    def on_step_out(self, content: dict) -> None:
+        if self._worker is not None:
+            return
+        frames = self.machine.call_stack()
+        if not frames or frames[0].returns_to is None:
+            self._finish("step out: no caller to return to (this is the outermost frame)")
+            return
+        name = frames[0].function or "the function"
+        self._start(None, True, Until(frames[0].returns_to, frames[0].stack, f"returned from {name}"))
+
+    def on_run_to(self, content: dict) -> None:
+        location = int(content["key"], 16)
+        self._start(None, True, Until(location, None, f"reached {wire.location(self.debug_layout, location)}"))
+
+    def on_goto(self, content: dict) -> None:
+        """The scrubber: to any cycle between the history's start and the furthest reached."""
+        with self._lock:
+            self._idle_only("moving in time")
+            target = max(self.history.oldest, min(int(content["cycle"]), self._furthest))
+            now = self.machine.cycles
+        if target < now:
+            self.on_back({"n": now - target})
+        elif target > now:
+            self._start(target - now, False, over_watchpoints=True)
+
+    def on_set_register(self, content: dict) -> None:
+        """A register typed into the view: {"name", "value": text (0x…, decimal, negative; a number)}."""
+        name, text = str(content["name"]), str(content["value"]).strip()
+        value = _number(text)
+        self._edit(lambda: self.machine.set_register(name, value), f"{name} = {text}")
+
+    def on_write_memory(self, content: dict) -> None:
+        """Bytes typed into the memory view: {"address": hex, "bytes": hex text, spaces allowed}."""
+        address = int(str(content["address"]), 16)
+        try:
+            data = bytes.fromhex(str(content["bytes"]))
+        except ValueError:
+            raise ValueError(f"not hex bytes: {content['bytes']!r} (type e.g. 2a or de ad be ef)") from None
+        if not data:
+            raise ValueError("no bytes to write")
+        lane = {"lane": self.machine.lane} if getattr(self.machine, "lanes", 1) > 1 else {}
+        self._edit(lambda: self.machine.write_memory(address, data, **lane),
+                   f"{len(data)} byte{'s' if len(data) != 1 else ''} written at 0x{address:x}")
+        self._typed = (address, len(data))  # marked changed in the memory view, as a store would be
+
+    def _edit(self, change, what: str) -> None:
+        with self._lock:
+            self._idle_only("editing")
+            self._begin_action()
+            self.history.edit(change)
+            self._furthest = self.machine.cycles  # the future after an edit is not the one recorded
+            self._finish(what)
+
+    def on_watch(self, content: dict) -> None:
+        """{"where": address, register-free text or a symbol, "size": bytes, "access": 'w', 'r' or 'rw'}."""
+        if self._when_free(content):
+            return
+        where, access = str(content["where"]).strip(), str(content.get("access", "w"))
+        size = int(content["size"]) if content.get("size") not in (None, "") else None
+        try:
+            target = int(where, 0)
+        except ValueError:
+            target = where  # a label or symbol: the machine resolves it
+        self.machine.watchpoints.add(target, size, read="r" in access, write="w" in access)
+        self.refresh_view() if self._worker is None else None
+
+    def on_unwatch(self, content: dict) -> None:
+        if self._when_free(content):
+            return
+        self.machine.watchpoints.remove(int(str(content["address"]), 16), int(content["size"]))
+        self.refresh_view() if self._worker is None else None
+
+    def on_lane(self, content: dict) -> None:
+        """Show another lane of a batched machine. History stays while both lanes have run alike."""
+        with self._lock:
+            self._idle_only("changing lanes")
+            m = self.machine
+            before = m.cycles
+            m.lane = int(content["lane"])
+            if m.cycles != before:  # the lanes ran apart: the history's clock was the other lane's
+                self._restart_history()
+            self._values, self._flags = {}, {}
+            self.pages.forget()
+            self._begin_action()
+            self._finish(f"lane {m.lane}")
+
+    def on_assemble(self, content: dict) -> None:
+        """The editor: reassemble the program, load it afresh, keep the breakpoints (by source line)."""
+        with self._lock:
+            self._idle_only("assembling")
+            try:
+                self.machine.reload(str(content["source"]))
+            except SourceErrors as error:
+                self._source_error = {"line": error.line, "column": error.column, "message": str(error)}
+                more = len(error.diagnostics) - 1
+                self._finish(f"not assembled: {str(error.diagnostics[0]).splitlines()[0]}"
+                             + (f" (and {more} more)" if more else ""))
+                return
+            self._source_error = None
+            self._restart_history()
+            self.pages.forget()
+            self._values, self._flags = {}, {}
+            self._begin_action()
+            n, kept = len(self.machine.program), len(self.machine.breakpoints)
+            self._finish(f"assembled and loaded {n} instructions; {kept} breakpoint{'s' if kept != 1 else ''} kept")
 
     def on_toggle_breakpoint(self, content: dict) -> None:
         if self._when_free(content):
@@ -315,7 +515,7 @@ class Debugger(MachineView):
         if self._when_free(content):
             return
         last = self.machine.trace[-1:] if self.machine.cycles > self.history.oldest else []
-        store = last[0].memory_write if last and last[0].cycle == self.machine.cycles - 1 else None
+        store = self._typed or (last[0].memory_write if last and last[0].cycle == self.machine.cycles - 1 else None)
         message, data = self.pages.read(int(str(content["address"]), 16), self._generation, store)
         self.reply(content, message, [data])
 
@@ -329,7 +529,28 @@ class Debugger(MachineView):
             f"Debugger: {s['title']} at cycle {s['cycles']:,}",
             html.box(static.registers([g for g in s["groups"] if g["open"]], self.radix), static.flags(s["flags"]), head),
             html.box(static.listing(s["listing"])),
+            html.box(static.frames(s["frames"]), static.watchpoints(s["watchpoints"])) if s["frames"] or s["watchpoints"] else "",
             *(html.box(static.panel(p)) for p in s["panels"]),
             html.box(static.memory(*page, s["address_digits"])) if page else "",
             html.box(static.trace(s["trace"], self.radix)),
         )
+
+
+def _number(text: str):
+    """A typed value: an integer (0x…, 0b…, decimal, negative) or, failing that, a real number."""
+    try:
+        return int(text, 0)
+    except ValueError:
+        pass
+    try:
+        return float(text)
+    except ValueError:
+        raise ValueError(f"not a number: {text!r} (type e.g. 42, -7 or 0x2a)") from None
+
+
+def _lane_states(machine) -> str:
+    """'60 halted, 4 running': how the lanes of a batched machine stand."""
+    counts: dict[str, int] = {}
+    for status in machine.lane_status():
+        counts[status] = counts.get(status, 0) + 1
+    return ", ".join(f"{n:,} {status}" for status, n in counts.items())

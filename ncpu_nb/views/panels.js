@@ -69,7 +69,30 @@ function radixToggle(model) {
   return h("span", { class: "ncpu-segs" }, option("hex", "hex"), option("dec", "dec"));
 }
 
-function registerPanel(groups, radix, onOpenGroup) {
+// Turns `cell` into a one-line editor holding `text`: Enter calls onDone(new text), Escape or leaving cancels.
+function editInPlace(cell, text, onDone, size = 18) {
+  const input = h("input", { class: "ncpu-input edit", value: text, size, spellcheck: "false", "data-field": "edit" });
+  let done = false;
+  const finish = (value) => {
+    if (done) return;
+    done = true;
+    input.replaceWith(...saved);
+    if (value !== null && value.trim() !== "" && value !== text) onDone(value.trim());
+  };
+  const saved = [...cell.childNodes];
+  input.addEventListener("keydown", (e) => {
+    e.stopPropagation();  // the debugger's single-key shortcuts are for the panel, not for typing
+    if (e.key === "Enter") finish(input.value);
+    else if (e.key === "Escape") finish(null);
+  });
+  input.addEventListener("blur", () => finish(null));
+  cell.replaceChildren(input);
+  input.focus();
+  input.select();
+}
+
+// Register groups; with `onEdit(name, text)`, a click on a value edits it.
+function registerPanel(groups, radix, onOpenGroup, onEdit = null) {
   return h("div", { class: "ncpu-registers" }, groups.map((group) => {
     const title = groups.length === 1 ? null : h("div", { class: "ncpu-subtitle" }, group.name,
       group.on_demand ? h("button", { class: "ncpu-link", onclick: () => onOpenGroup(group.name, !group.open) },
@@ -83,7 +106,9 @@ function registerPanel(groups, radix, onOpenGroup) {
       h("table", { class: "ncpu-table ncpu-regs" }, column.map(([name, hex, changed]) =>
         h("tr", { class: changed ? "changed" : null },
           h("th", {}, name),
-          h("td", { class: "num", "data-reg": name, title: `${name} = ${formatValue(hex, group.bits, "hex")} = ${formatValue(hex, group.bits, "dec")}` },
+          h("td", { class: "num" + (onEdit ? " editable" : ""), "data-reg": name,
+                    title: `${name} = ${formatValue(hex, group.bits, "hex")} = ${formatValue(hex, group.bits, "dec")}` + (onEdit ? " (click to change)" : ""),
+                    onclick: onEdit ? (e) => editInPlace(e.currentTarget, formatValue(hex, group.bits, radix), (text) => onEdit(name, text)) : null },
             formatValue(hex, group.bits, radix))))))));
   }));
 }
@@ -94,7 +119,9 @@ function flagPanel(flags) {
                 title: `${name} = ${on ? 1 : 0}` }, name)));
 }
 
-function listingPanel(rows, onToggle) {
+// The listing; with `onRunTo(key)`, each row has a "run to here" button. A row that begins a new
+// source line (a C program built with -g) comes under that line.
+function listingPanel(rows, onToggle, onRunTo = null) {
   return h("table", { class: "ncpu-table ncpu-listing" }, rows.flatMap((row) => {
     const line = h("tr", { class: (row.current ? "current" : "") + (row.bp ? " bp" : ""), "data-loc": row.loc },
       h("td", { class: "gutter", title: "toggle breakpoint", "data-bp": row.key, onclick: () => onToggle(row.key) },
@@ -104,8 +131,13 @@ function listingPanel(rows, onToggle) {
       h("td", { class: "text" }, row.text),
       row.weight === null || row.weight === undefined ? null
         : h("td", { class: "weight", "data-weight": row.weight, title: `probability that the PC is here: ${row.weight}` },
-          probabilityBar(row.weight, row.weight.toFixed(3))));
-    return row.label ? [h("tr", { class: "label" }, h("td"), h("td"), h("td"), h("td", {}, row.label + ":")), line] : [line];
+          probabilityBar(row.weight, row.weight.toFixed(3))),
+      onRunTo ? h("td", { class: "runto" }, row.current ? "" : h("button", { class: "ncpu-link", "data-run-to": row.key,
+        title: "run to here (breakpoints on the way still stop)", onclick: () => onRunTo(row.key) }, "⇥")) : null);
+    const out = row.label ? [h("tr", { class: "label" }, h("td"), h("td"), h("td"), h("td", {}, row.label + ":"))] : [];
+    if (row.source) out.push(h("tr", { class: "source", "data-source": row.source[0] }, h("td"), h("td"), h("td"),
+      h("td", { class: "text", title: row.source[0] }, h("span", { class: "where" }, row.source[0]), "  ", row.source[1])));
+    return [...out, line];
   }));
 }
 
@@ -162,7 +194,8 @@ function parseAddress(text, groups) {
 }
 
 // The memory panel: a page of 16 x 16 bytes fetched from the kernel whenever `show` is called.
-function memoryPanel(model, chan, onMessage) {
+// With `onWrite(hexAddress, text)`, a click on a byte edits it (type one or more hex bytes).
+function memoryPanel(model, chan, onMessage, onWrite = null) {
   const grid = h("div", { class: "ncpu-memgrid" });
   const input = h("input", { class: "ncpu-input", "data-field": "memory-address", size: 20, spellcheck: "false",
                              placeholder: "address or register", title: "an address (0x… or decimal) or a register" });
@@ -203,7 +236,12 @@ function memoryPanel(model, chan, onMessage) {
           chars.push(h("span", { class: "char unmapped" }, " "));
         } else {
           const b = bytes[i];
-          cells.push(h("span", { class: "byte " + cls, "data-offset": i }, b.toString(16).padStart(2, "0")));
+          const address = (base + BigInt(i)).toString(16);
+          cells.push(h("span", { class: "byte " + cls + (onWrite ? " editable" : ""), "data-offset": i,
+                                 title: onWrite ? `0x${address}: click to change (hex bytes, e.g. 2a or de ad be ef)` : null,
+                                 onclick: onWrite ? (e) => editInPlace(e.currentTarget, b.toString(16).padStart(2, "0"),
+                                                                         (text) => onWrite(address, text), 12) : null },
+            b.toString(16).padStart(2, "0")));
           chars.push(h("span", { class: "char " + (changed.has(i) ? "changed" : "") }, b >= 32 && b < 127 ? String.fromCharCode(b) : "."));
         }
       }

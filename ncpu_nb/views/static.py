@@ -36,14 +36,30 @@ def bar(fraction: float, text: str) -> str:
 
 
 def listing(rows: list) -> str:
-    body = [["●" if r["bp"] else "", escape(r["loc"]), escape(r["label"] + ":" if r["label"] else ""),
-             escape(r["text"])] for r in rows]
-    headers = ["", "pc", "label", "instruction"]
-    if rows and rows[0]["weight"] is not None:  # a soft PC: the probability of each row
-        headers.append("P(pc)")
-        for line, r in zip(body, rows):
-            line.append(bar(r["weight"], f"{r['weight']:.3f}"))
-    return html.table(headers, body, {i: "cur" for i, r in enumerate(rows) if r["current"]}, numeric=(1,))
+    """The listing; a row that begins a new source line comes under that line (e.g. 'hello.c:12  puts(…);')."""
+    body, classes, soft = [], {}, bool(rows) and rows[0]["weight"] is not None
+    for r in rows:
+        if r.get("source"):
+            body.append(["", "", "", escape(f"{r['source'][0]}  {r['source'][1]}")] + ([""] if soft else []))
+        if r["current"]:
+            classes[len(body)] = "cur"
+        body.append(["●" if r["bp"] else "", escape(r["loc"]), escape(r["label"] + ":" if r["label"] else ""),
+                     escape(r["text"])] + ([bar(r["weight"], f"{r['weight']:.3f}")] if soft else []))
+    headers = ["", "pc", "label", "instruction"] + (["P(pc)"] if soft else [])  # a soft PC: each row's probability
+    return html.table(headers, body, classes, numeric=(1,))
+
+
+def frames(rows: list) -> str:
+    if not rows:
+        return ""
+    return html.table(["#", "function", "at", "source"], [[str(i), escape(f["function"] or "?"), escape(f["loc"]),
+                                                           escape(f["source"])] for i, f in enumerate(rows)])
+
+
+def watchpoints(rows: list) -> str:
+    if not rows:
+        return ""
+    return html.table(["watchpoint", "bytes", "on"], [[f"0x{a}", str(size), access] for a, size, access in rows])
 
 
 def panel(p: dict) -> str:

@@ -47,16 +47,39 @@ def flags(machine: MachineProtocol, previous: dict) -> tuple[list, dict]:
 
 
 def listing(machine: MachineProtocol, layout: DebugLayout, before: int = 6, after: int = 12,
-            weights: Mapping[int, float] | None = None) -> list[dict]:
-    """Instructions around the PC: location, label, text, breakpoint set, current, and the PC's
-    probability of being there (`weights`, a soft PC's; None where the machine has none)."""
+            weights: Mapping[int, float] | None = None, hidden: int | None = None) -> list[dict]:
+    """Instructions around the PC: location, label, text, breakpoint set, current, the PC's
+    probability of being there (`weights`, a soft PC's; None where the machine has none), and the
+    source line ('hello.c:12', its text) where a new one begins. `hidden`: a breakpoint the debugger
+    set for itself (run to cursor, step over), not shown."""
     pc = machine.pc
     start = max(0, pc - before * layout.code_unit)
     labels = machine.code_labels()
     breakpoints = machine.breakpoints
-    return [{"key": hex(loc), "loc": location(layout, loc), "label": labels.get(loc, ""), "text": text,
-             "bp": loc in breakpoints, "current": loc == pc, "weight": weights.get(loc, 0.0) if weights else None}
-            for loc, text in machine.disassemble(start, before + after + 1)]
+    rows, line = [], None
+    for loc, text in machine.disassemble(start, before + after + 1):
+        source = machine.source_at(loc)
+        rows.append({"key": hex(loc), "loc": location(layout, loc), "label": labels.get(loc, ""), "text": text,
+                     "bp": loc in breakpoints and loc != hidden, "current": loc == pc,
+                     "weight": weights.get(loc, 0.0) if weights else None,
+                     "source": list(source) if source and source[0] != line else None})
+        line = source[0] if source else None
+    return rows
+
+
+def frames(machine: MachineProtocol, layout: DebugLayout) -> list[dict]:
+    """The call stack for the wire: each frame's location, function and source line."""
+    out = []
+    for frame in machine.call_stack():
+        source = machine.source_at(frame.location)
+        out.append({"key": hex(frame.location), "loc": location(layout, frame.location), "function": frame.function,
+                    "source": source[0] if source else ""})
+    return out
+
+
+def watchpoints(machine: MachineProtocol) -> list[list]:
+    """Each watchpoint as [hex address, size, 'r', 'w' or 'rw']."""
+    return [[format(w.address, "x"), w.size, "r" * w.read + "w" * w.write] for w in machine.watchpoints]
 
 
 def panels(extra: tuple[Panel, ...]) -> list[dict]:
