@@ -19,7 +19,7 @@ done:
            "square_minus_one": "MUL R1, R0, R0\nDEC R1\nHALT"},
     "04": {"one_third": 0x3EAAAAAB, "nan_branches": "JL JO",
            "hypotenuse": "FMUL R3, R0, R0\nFMUL R4, R1, R1\nFADD R5, R3, R4\nFSQRT R2, R5\nHALT"},
-    "05": {"first_pass_cycle": 106, "passes": 7},
+    "05": {"first_pass_cycle": 106, "passes": 7, "deepest_stack": 13},
     "06": {"hand_gradient": 6.0, "straight_through": {"XOR", "SHL", "DIV"}, "slope_seven": "MUL R2, R0, 7\nHALT"},
     "07": {"find_input": 7, "fit_line": "MUL R1, R0, 5\nADD R1, R1, -3\nHALT"},
     "08": {"shortest_fit": "MUL R1, R0, 3\nINC R1\nHALT", "which_generalises": "B"},

@@ -22,7 +22,7 @@ WRONG = {
     "03": {"gcd_neural_cycles": 0, "through_the_cells": "ABCDE", "square_minus_one": "MUL R1, R0, R0\nHALT"},
     "04": {"one_third": 0x3EAAAAAA, "nan_branches": "JG JO",
            "hypotenuse": "FMUL R3, R0, R0\nFMUL R4, R1, R1\nFADD R5, R3, R4\nFDIV R2, R5, R5\nHALT"},
-    "05": {"first_pass_cycle": 19, "passes": 10},
+    "05": {"first_pass_cycle": 19, "passes": 10, "deepest_stack": 12},
     "06": {"hand_gradient": 5.0, "straight_through": "MUL DIV", "slope_seven": "MUL R2, R0, R0\nHALT"},
     "07": {"find_input": 6, "fit_line": "MUL R1, R0, 5\nADD R1, R1, 3\nHALT"},
     "08": {"shortest_fit": "MUL R1, R0, 3\nHALT", "which_generalises": "A"},

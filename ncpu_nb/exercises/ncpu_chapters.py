@@ -172,3 +172,21 @@ def _(answer):
 @exercise("05", "passes", "How many passes does the sort make (stops at `pass_done`)?")
 def _(answer):
     return [expect("passes", len(bubble_sort_pass_ends()), integer(answer))]
+
+
+def deepest_call_stack(name: str) -> int:
+    """The most frames `call_stack()` holds at any step of a bundled program (the entry is one)."""
+    import ncpu_nb
+
+    cpu = ncpu_nb.CPU(ncpu_nb.load_program(name), trace_depth=0)
+    deepest = 0
+    while cpu.status == "running":
+        deepest = max(deepest, len(cpu.call_stack()))
+        cpu.step()
+    return deepest
+
+
+@exercise("05", "deepest_stack", "Step recursive_fibonacci to its end: how many frames does the call stack "
+                                 "hold at its deepest (the entry counts as one)?")
+def _(answer):
+    return [expect("frames at the deepest point", deepest_call_stack("recursive_fibonacci"), integer(answer))]

@@ -342,6 +342,22 @@ class Debugger(MachineView):
         if wait:
             self.wait()
 
+    def set_register(self, name: str, value) -> None:
+        """As typed into the registers panel: an edit that stepping back undoes."""
+        self.on_set_register({"name": name, "value": str(value)})
+
+    def write_memory(self, address: int, data: bytes) -> None:
+        """As typed into the memory panel (the shown lane's memory): an edit that stepping back undoes."""
+        self.on_write_memory({"address": format(address, "x"), "bytes": bytes(data).hex()})
+
+    def show_lane(self, lane: int) -> None:
+        """The lane picker: show another lane of a batched machine."""
+        self.on_lane({"lane": lane})
+
+    def assemble(self, source: str) -> None:
+        """The editor: reassemble and load `source`, breakpoints kept by line (errors show in the view)."""
+        self.on_assemble({"source": source})
+
     def pause(self) -> None:
         self.on_pause({})
 
