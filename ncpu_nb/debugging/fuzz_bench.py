@@ -8,6 +8,9 @@ Rows (the shape of `ncpu_nb.bench_stats.row`), all on `programs/arm64/c/bin/magi
                          one worker: the speed-up of many machines at once (aim >= 1.5 on two cores)
   to the crash           executions and seconds until the campaign finds magic's 4-byte crash, over several
                          seeds (one worker, so each seed's campaign is deterministic)
+  nCPU, 256 lanes        `programs/ncpu/magic_word` fuzzed with its input at `input`, 256 inputs a batch run
+                         as the lanes of one CPU (per-lane edge coverage on), beside the same campaign one
+                         lane at a time: executions/s of both, measured in turns in the same run
 """
 from __future__ import annotations
 
@@ -16,6 +19,7 @@ import statistics
 import time
 
 from ncpu_nb import bench_stats as bs
+from ncpu_nb import load_program
 from ncpu_nb.debugging.fuzzer import Fuzzer
 from ncpu_nb.resources import data_dir
 
@@ -29,6 +33,14 @@ def _magic() -> str:
 def _campaign_side(workers: int, executions: int):
     def side():
         fuzzer = Fuzzer(_magic(), workers=workers, seed=7)
+        _, wall, cpu = bs.timed_call(lambda: fuzzer.run(executions=executions))
+        return wall, cpu
+    return side
+
+
+def _lanes_side(lanes: int, executions: int):
+    def side():
+        fuzzer = Fuzzer(load_program("magic_word"), where="memory:input", lanes=lanes, seed=7)
         _, wall, cpu = bs.timed_call(lambda: fuzzer.run(executions=executions))
         return wall, cpu
     return side
@@ -75,7 +87,24 @@ def bench_rows(quick: bool = False) -> list[dict]:
     series = bs.Series("ncpu_nb fuzzer, 1 worker", 1, "campaign")
     for _, seconds in found:
         series.add(seconds, seconds)
+    rows.append(lanes_row(quick))
     rows.append(bs.row("fuzz magic to the crash", "a campaign from the empty input until the FUZZ crash "
                        "(300,000 executions at most), one per seed", series, None, detail=detail,
                        ok=len(hits) == len(found)))
     return rows
+
+
+def lanes_row(quick: bool = False, lanes: int = 256) -> dict:
+    """The nCPU campaign as batches of `lanes` lanes beside one lane at a time (see the module doc)."""
+    executions, runs = (5_000, 1) if quick else (50_000, 3)
+    samples = bs.in_turns({"many": _lanes_side(lanes, executions), "one": _lanes_side(1, executions)}, runs,
+                          warmup=not quick)
+    many = bs.series_from(f"ncpu_nb fuzzer, {lanes} lanes", samples["many"], executions, "execution")
+    one = bs.series_from("ncpu_nb fuzzer, 1 lane", samples["one"], executions, "execution")
+    rate = {name: executions / statistics.median(wall for wall, _ in runs) for name, runs in samples.items()}
+    return bs.row(f"fuzz nCPU magic_word, {lanes} lanes",
+                  f"{executions:,} executions of programs/ncpu/magic_word (input at `input`, edge coverage on "
+                  f"per lane), {lanes} inputs a batch as lanes; reference: the same campaign on 1 lane",
+                  many, one, statistic="median wall", sense="speedup", limit=2.0,
+                  target="speed-up >= 2 over one lane at a time",
+                  detail=f"{rate['many']:,.0f} executions/s with {lanes} lanes, {rate['one']:,.0f}/s with 1 lane")

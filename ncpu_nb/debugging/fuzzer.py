@@ -1,8 +1,10 @@
-"""A coverage-guided fuzzer for the AArch64 machine: mutate a program's input, keep what reaches new code.
+"""A coverage-guided fuzzer for the AArch64 machine and the nCPU: mutate a program's input, keep what
+reaches new code.
 
     report = ncpu_nb.fuzz("programs/arm64/c/bin/magic", seconds=30)       # input on stdin
     report = ncpu_nb.fuzz("busybox", ["busybox", "sed", "-e"], where="argv") # input as the last argument
     report = ncpu_nb.fuzz("busybox", ["busybox", "sh", "/tmp/s"], where="file:/tmp/s")  # input as a file
+    report = ncpu_nb.fuzz(ncpu_nb.load_program("magic_word"), where="memory:input", lanes=256)  # nCPU
     report.crashes[0].input, report.crashes[0].replay()                    # minimised; replays exactly
     report.save("findings/")                                                # reproducers, one folder
 
@@ -16,6 +18,18 @@ for input and is snapshotted there (pages shared copy-on-write), so each executi
 writes the input and runs; for a file, the snapshot is the machine before its first instruction, and
 each execution writes the file into the machine's own filesystem (`write_file`) first. Several workers (`workers`, threads: the engine runs with the GIL released)
 each own a machine and draw from one corpus.
+
+**The nCPU** (a `CPU`, a `Program`, a bundled program's name, a .asm file or assembly text) is fuzzed on
+lanes: a batch of `lanes` inputs runs as the lanes of one CPU at once, every lane restored from one
+snapshot of the loaded program and given its own input, the lanes spread over the cores by the Rust
+executor. The input goes into data memory (`where="memory:LABEL"` or `"memory:ADDRESS"`: `size` bytes
+there, the input zero-padded, so a shorter string still ends in a 0 byte; `size` defaults to the
+label's bytes up to the next data label) or into the registers (`where="registers"`: little-endian
+words into R0, R1, …, `size` bytes, 32 at most); without `where`, the program's first data label, else
+the registers. The seeds default to what the program already holds there. Each lane counts its own edges (jumps taken or not, calls, returns) in a 4 Ki-slot map
+(`CPU.set_coverage`); a lane that faults (a memory access outside data memory, a jump outside the
+program) is a crash, one still running after `max_steps` steps (10,000 unless told) a hang. (The nCPU
+lanes do not record compared operands: its campaigns mutate without a dictionary.)
 
 An execution **crashes** when a fault or a signal ends the program (SIGSEGV, SIGABRT…; told apart by
 signal and PC) and **hangs** when it runs past `max_steps` instructions. Each new crash or hang is
@@ -31,13 +45,13 @@ import random
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from html import escape
 from pathlib import Path
 
 import numpy as np
 
-from ncpu_nb import html
+from ncpu_nb import _metal, html
 
 INTERESTING = (0, 1, 0x7F, 0x80, 0xFF, ord("0"), ord("9"), ord("A"), ord("a"), ord(" "), ord("\n"))
 # AFL's hit-count buckets (1, 2, 3, 4-7, 8-15, 16-31, 32-127, 128+), one bit each: count -> its bit
@@ -47,6 +61,7 @@ BUCKETS = np.array([0] + [1 << int(np.searchsorted([1, 2, 3, 4, 8, 16, 32, 128],
 SIGNALS = {4: "SIGILL", 5: "SIGTRAP", 6: "SIGABRT", 7: "SIGBUS", 8: "SIGFPE", 11: "SIGSEGV", 31: "SIGSYS"}
 WHERE = ("stdin", "argv", "file:/PATH")
 MAX_INPUT = 4096
+NCPU_MAX_STEPS = 10_000  # nCPU programs are short: a run this long is a hang unless told otherwise
 
 
 @dataclass(frozen=True)
@@ -57,6 +72,19 @@ class Target:
     argv: tuple[str, ...]
     where: str  # 'stdin', 'argv' (appended as the last argument) or 'file:/PATH' (that file, written first)
     max_steps: int
+
+    @property
+    def title(self) -> str:
+        return " ".join(self.argv)
+
+    def spec(self) -> dict:
+        """What a saved reproducer records of the target (see `replay`)."""
+        return {"program": self.path, "argv": list(self.argv), "where": self.where, "max_steps": self.max_steps}
+
+    def replay(self, data: bytes) -> tuple:
+        """Runs `data` on a fresh machine: (machine, Outcome)."""
+        machine = self.machine(data)
+        return machine, _run_outcome(machine, self.max_steps)
 
     def machine(self, data: bytes | None):
         """A machine about to run: for stdin, one that ran to where the program first waits for input
@@ -104,8 +132,7 @@ class Reproducer:
 
     def replay(self):
         """Runs the input again from a fresh machine: (machine, Outcome) — the same as `outcome`."""
-        machine = self.target.machine(self.input)
-        return machine, _run_outcome(machine, self.target.max_steps)
+        return self.target.replay(self.input)
 
 
 def _run_outcome(machine, max_steps: int) -> Outcome:
@@ -130,6 +157,8 @@ def _run_outcome(machine, max_steps: int) -> Outcome:
 class _Worker:
     """One machine, restored from its snapshot for each execution (or made afresh, for argv inputs)."""
 
+    batch, slots = 1, 1 << 16  # inputs per draw from the corpus; coverage slots
+
     def __init__(self, target: Target):
         self.target = target
         self.snapshot = None
@@ -153,6 +182,173 @@ class _Worker:
         outcome = _run_outcome(machine, self.target.max_steps)
         engine = machine._engine
         return outcome, np.frombuffer(engine.coverage(), np.uint8), engine.compares()
+
+    def execute_batch(self, inputs: list[bytes]) -> list[tuple]:
+        return [self.execute(data) for data in inputs]
+
+
+@dataclass(frozen=True)
+class NcpuTarget:
+    """How one nCPU execution is made: the program (its source), where the input goes, its budget."""
+
+    name: str
+    source: str
+    where: str  # 'memory:ADDRESS' (an address or a data label) or 'registers'
+    size: int  # bytes of input at most: the memory region, or 4 per register
+    max_steps: int
+    memory_size: int = 65536
+    registers: tuple = ()  # (name, value) set at load, before the input
+
+    @classmethod
+    def of(cls, program, where: str, size: int | None, max_steps: int | None) -> "NcpuTarget":
+        """The target for a CPU (its lane 0 program, memory size and load-time registers), a Program, a
+        bundled program's name, a .asm file or assembly text."""
+        from ncpu_nb.ncpu import CPU, Program, assemble
+
+        memory_size, registers = 65536, ()
+        if isinstance(program, CPU):
+            memory_size, registers = program.memory_size, tuple(program._initial_registers.items())
+            program = program.program
+            if program is None:
+                raise ValueError("the CPU has no program loaded")
+        elif not isinstance(program, Program):
+            text = str(program)
+            if text.endswith(".asm") and Path(text).is_file():
+                program = assemble(Path(text).read_text(), name=Path(text).stem)
+            else:
+                from ncpu_nb import list_programs, load_program
+
+                program = load_program(text) if text in list_programs() else assemble(text)
+        if not where:  # the program's first data label, else the registers
+            labels = program.data_labels or {}
+            where = f"memory:{min(labels, key=labels.get)}" if labels else "registers"
+        if where != "registers" and not (where.startswith("memory:") and len(where) > 7):
+            raise ValueError(f"an nCPU program takes its input at memory:ADDRESS (or a data label) or in "
+                             f"registers, not {where!r}")
+        target = cls(program.name, program.source, where, 0, max_steps or NCPU_MAX_STEPS, memory_size, registers)
+        return replace(target, size=target._size(program, size))
+
+    def _size(self, program, size: int | None) -> int:
+        if self.where == "registers":
+            size = 32 if size is None else size
+            if not 0 < size <= 32 or size % 4:
+                raise ValueError("where='registers' takes 4 to 32 bytes, a multiple of 4 (R0, R1, …)")
+            return size
+        address = self.address(program)
+        if size is None:
+            labels = program.data_labels or {}
+            if self.where[7:] not in labels:
+                raise ValueError(f"give size= for {self.where!r} (only a data label has a size of its own)")
+            ends = [a for a in [*labels.values(), len(program.data)] if a > address]
+            size = min(ends) - address if ends else 0
+        if not 0 < size <= self.memory_size - address:
+            raise ValueError(f"{size} bytes at 0x{address:X} do not fit in data memory ({self.memory_size} bytes)")
+        return size
+
+    def address(self, program) -> int:
+        from ncpu_nb.ncpu.program import data_address
+
+        where = self.where[7:]
+        return data_address(int(where, 0) if where[:1].isdigit() else where, program, self.memory_size)
+
+    @property
+    def title(self) -> str:
+        return f"{self.name} (nCPU, input in {self.where})"
+
+    def program(self):
+        from ncpu_nb.ncpu import assemble
+
+        return assemble(self.source, name=self.name)
+
+    def cpu(self, lanes: int = 1, trace_depth: int = 0):
+        """A CPU with the program loaded in `lanes` lanes (fast mode: the neural ALU computes the same)."""
+        from ncpu_nb.ncpu import CPU
+
+        return CPU(self.program(), lanes=lanes, memory_size=self.memory_size, trace_depth=trace_depth,
+                   max_steps=self.max_steps, registers=dict(self.registers))
+
+    def seed(self) -> bytes:
+        """What the program holds where the input goes (data memory; registers start as loaded)."""
+        if self.where == "registers":
+            return b"".join(int(dict(self.registers).get(f"R{i}", 0) & 0xFFFF_FFFF).to_bytes(4, "little")
+                            for i in range(self.size // 4)).rstrip(b"\0")
+        address = self.address(self.program())
+        return self.program().data[address:address + self.size].rstrip(b"\0")
+
+    def place(self, cpu, inputs: list[bytes]) -> None:
+        """Input i into lane i: `size` bytes, zero-padded, at the address or into R0, R1, …"""
+        if self.where == "registers":
+            for lane, data in enumerate(inputs):
+                padded = data.ljust(self.size, b"\0")
+                cpu.set_registers(lane, **{f"R{i}": int.from_bytes(padded[4 * i:4 * i + 4], "little")
+                                           for i in range(self.size // 4)})
+            return
+        address = self.address(cpu.program)
+        for lane, data in enumerate(inputs):
+            cpu.write_memory(address, data.ljust(self.size, b"\0")[:self.size], lane)
+
+    def outcomes(self, cpu, n: int) -> list[Outcome]:
+        """How lanes 0..n-1 ended: a fault is a crash, a lane still running a hang."""
+        statuses, steps = cpu.lane_status(), cpu.lane_cycles()
+        found = []
+        for lane in range(n):
+            if statuses[lane] == "fault":
+                pc, what = cpu.lane_fault(lane)
+                kind = "memory" if what.startswith("memory") else "jump"
+                found.append(Outcome("crash", f"{kind} fault at {pc}", int(steps[lane]),
+                                     f"{what} ({cpu.disassemble(pc, 1)[0][1]})"))
+            elif statuses[lane] == "running":
+                found.append(Outcome("hang", "hang", int(steps[lane]), f"still running after {self.max_steps:,} steps"))
+            else:
+                found.append(Outcome("ok", statuses[lane], int(steps[lane])))
+        return found
+
+    def machine(self, data: bytes):
+        """A one-lane CPU (tracing, for the debugger) with `data` in place, about to run."""
+        cpu = self.cpu(1, trace_depth=256)
+        self.place(cpu, [data])
+        return cpu
+
+    def replay(self, data: bytes) -> tuple:
+        """Runs `data` on a fresh CPU: (cpu, Outcome)."""
+        cpu = self.machine(data)
+        cpu.run(self.max_steps, check=False)
+        return cpu, self.outcomes(cpu, 1)[0]
+
+    def spec(self) -> dict:
+        return {"engine": "ncpu", "program": self.name, "source": self.source, "where": self.where,
+                "size": self.size, "max_steps": self.max_steps, "memory_size": self.memory_size,
+                "registers": dict(self.registers)}
+
+
+class _LaneRunner:
+    """The nCPU's executions: a batch of inputs as the lanes of one CPU (all restored from one snapshot
+    of the loaded program, coverage on), and single inputs (seeds, minimising) on a one-lane CPU."""
+
+    slots = _metal.NCPU_COVERAGE_SLOTS
+
+    def __init__(self, target: NcpuTarget, lanes: int):
+        self.target, self.batch = target, lanes
+        self.machines = {}
+        for n in {1, lanes}:
+            cpu = target.cpu(n)
+            cpu.set_coverage(True)
+            self.machines[n] = cpu, cpu.snapshot()
+
+    def _run(self, inputs: list[bytes], lanes: int) -> tuple[list[Outcome], np.ndarray]:
+        cpu, snapshot = self.machines[lanes]
+        cpu.restore(snapshot)  # lanes unused by a short last batch run the program's own data
+        self.target.place(cpu, inputs)
+        cpu.run(self.target.max_steps, check=False)
+        return self.target.outcomes(cpu, len(inputs)), cpu.coverage()
+
+    def execute(self, data: bytes) -> tuple[Outcome, np.ndarray, list[int]]:
+        outcomes, maps = self._run([data], 1)
+        return outcomes[0], maps[0], []
+
+    def execute_batch(self, inputs: list[bytes]) -> list[tuple]:
+        outcomes, maps = self._run(inputs, self.batch)
+        return [(outcome, maps[lane], []) for lane, outcome in enumerate(outcomes)]
 
 
 def tokens(compared: list[int]) -> set[bytes]:
@@ -217,11 +413,9 @@ class FuzzReport:
             digest = hashlib.sha1(f.input).hexdigest()[:10]
             name = f"{f.outcome.kind}-{f.outcome.signature.split()[0].lower()}-{digest}"
             (folder / f"{name}.input").write_bytes(f.input)
-            t = f.target
             (folder / f"{name}.json").write_text(json.dumps({
-                "program": t.path, "argv": list(t.argv), "where": t.where, "max_steps": t.max_steps,
-                "input": f"{name}.input", "outcome": f.outcome.signature, "instructions": f.outcome.instructions,
-                "detail": f.outcome.detail}, indent=2) + "\n")
+                **f.target.spec(), "input": f"{name}.input", "outcome": f.outcome.signature,
+                "instructions": f.outcome.instructions, "detail": f.outcome.detail}, indent=2) + "\n")
             written.append(folder / f"{name}.json")
         return written
 
@@ -255,27 +449,45 @@ class FuzzReport:
         parts = [f"<div>{escape(self.summary()[0])}</div>", self.coverage_svg()]
         if rows:
             parts.append(html.table(["kind", "outcome", "input (minimised)", "found at execution", "detail"], rows))
-        return html.view(f"Fuzzing {escape(' '.join(self.target.argv))}", *parts)
+        return html.view(f"Fuzzing {escape(self.target.title)}", *parts)
+
+
+def _is_ncpu(program, where: str) -> bool:
+    from ncpu_nb.ncpu import CPU, Program
+
+    return isinstance(program, (CPU, Program)) or where == "registers" or where.startswith("memory:")
 
 
 class Fuzzer:
-    """A campaign over one target; `run` can be called again to go on (see the module doc)."""
+    """A campaign over one target; `run` can be called again to go on (see the module doc). An AArch64
+    target runs on `workers` machines (threads), an nCPU target as batches of `lanes` lanes."""
 
-    def __init__(self, program, argv=None, *, where: str = "stdin", seeds=(b"",), max_steps: int = 1_000_000,
-                 workers: int = 2, seed: int = 0):
-        if where not in WHERE[:2] and not (where.startswith("file:/") and len(where) > 6):
-            raise ValueError(f"where must be one of {', '.join(WHERE)}, not {where!r}")
-        if max_steps < 1 or workers < 1:
-            raise ValueError("max_steps and workers must be at least 1")
-        path = str(program)
-        argv = tuple(argv) if argv is not None else ((path,) if path == "busybox" else (Path(path).name,))
-        self.target = Target(path, argv, where, max_steps)
-        self.workers = [_Worker(self.target) for _ in range(workers)]
+    def __init__(self, program, argv=None, *, where: str | None = None, seeds=None, max_steps: int | None = None,
+                 workers: int = 2, seed: int = 0, size: int | None = None, lanes: int = 256):
+        ncpu = _is_ncpu(program, where or "")
+        where = where or ("" if ncpu else "stdin")
+        if not ncpu and where not in WHERE[:2] and not (where.startswith("file:/") and len(where) > 6):
+            raise ValueError(f"where must be one of {', '.join(WHERE)} (AArch64) or memory:ADDRESS, registers "
+                             f"(nCPU), not {where!r}")
+        if (max_steps is not None and max_steps < 1) or workers < 1 or lanes < 1:
+            raise ValueError("max_steps, workers and lanes must be at least 1")
+        if ncpu:
+            self.target = NcpuTarget.of(program, where, size, max_steps)
+            self.workers = [_LaneRunner(self.target, lanes)]  # the executor spreads the lanes over the cores
+            seeds = seeds if seeds is not None else (self.target.seed(),)
+            self.max_input = self.target.size
+        else:
+            path = str(program)
+            argv = tuple(argv) if argv is not None else ((path,) if path == "busybox" else (Path(path).name,))
+            self.target = Target(path, argv, where, max_steps or 1_000_000)
+            self.workers = [_Worker(self.target) for _ in range(workers)]
+            self.max_input = MAX_INPUT
         self.rng = random.Random(seed)
         self.seed = seed
-        self.corpus = [bytes(s.encode() if isinstance(s, str) else s) for s in seeds] or [b""]
+        self.corpus = [bytes(s.encode() if isinstance(s, str) else s) for s in seeds or ()] or [b""]
         self.dictionary: list[bytes] = []  # what the program compared its input with (see `tokens`)
-        self.seen = np.zeros(1 << 16, np.uint8)  # bucket bits reached so far, per slot
+        self.seen = np.zeros(self.workers[0].slots, np.uint8)  # bucket bits reached so far, per slot
+        self._maps: set[int] = set()  # hashes of the coverage maps checked so far
         self.executions, self.seconds, self.history = 0, 0.0, []
         self.crashes: dict[str, Reproducer] = {}
         self.hangs: dict[str, Reproducer] = {}
@@ -315,10 +527,16 @@ class Fuzzer:
             elif self.dictionary:  # a token the program compared something with: put in, or over
                 token, i = rng.choice(self.dictionary), rng.randrange(len(out) + 1)
                 out[i:i + (len(token) if choice == 7 else 0)] = token
-        return bytes(out[:MAX_INPUT])
+        return bytes(out[:self.max_input])
 
     # --- the loop ----------------------------------------------------------------------------
     def _novel(self, coverage: np.ndarray) -> bool:
+        key = hash(coverage.tobytes())  # a map met before brings nothing new: `seen` only grows
+        if key in self._maps:
+            return False
+        if len(self._maps) >= 1 << 20:
+            self._maps.clear()
+        self._maps.add(key)
         bits = BUCKETS[coverage]
         new = bits & ~self.seen
         if not new.any():
@@ -344,13 +562,15 @@ class Fuzzer:
         with self._lock:
             found[outcome.signature] = Reproducer(final, small, data, execution, self.target)
 
-    def _work(self, worker: _Worker, until: float, budget: int) -> None:
+    def _work(self, worker, until: float, budget: int) -> None:
+        """Draws inputs (a batch: one per lane of an nCPU runner), runs them and records what they did."""
         while True:
             with self._lock:
                 if self.executions >= budget or time.perf_counter() >= until:
                     return
-                data = self.mutate(self.pick())
-            self._record(data, *worker.execute(data), worker)
+                batch = [self.mutate(self.pick()) for _ in range(min(worker.batch, budget - self.executions))]
+            for data, result in zip(batch, worker.execute_batch(batch)):
+                self._record(data, *result, worker)
 
     def run(self, executions: int | None = None, seconds: float | None = None, *, live: bool = False,
             stop_on_crash: bool = False) -> FuzzReport:
@@ -366,6 +586,7 @@ class Fuzzer:
         if not self.history:  # the seeds first, in order
             for data in list(self.corpus):
                 self._record(data, *self.workers[0].execute(data), self.workers[0])
+            self.history.append((self.executions, time.perf_counter() - start, int(np.count_nonzero(self.seen))))
         with ThreadPoolExecutor(len(self.workers)) as pool:
             while self.executions < budget and time.perf_counter() < deadline:
                 step_end = min(deadline, time.perf_counter() + 0.5)
@@ -403,18 +624,23 @@ class _LiveDisplay:
             self.handle.update(self.html((report or self.fuzzer.report())._repr_html_()))
 
 
-def fuzz(program, argv=None, *, where: str = "stdin", seeds=(b"",), executions: int | None = None,
-         seconds: float | None = None, max_steps: int = 1_000_000, workers: int = 2, seed: int = 0,
-         live: bool = False, stop_on_crash: bool = False) -> FuzzReport:
-    """Fuzz an AArch64 program (a host ELF path, or 'busybox' with its argv) — see the module doc."""
-    return Fuzzer(program, argv, where=where, seeds=seeds, max_steps=max_steps, workers=workers,
-                  seed=seed).run(executions, seconds, live=live, stop_on_crash=stop_on_crash)
+def fuzz(program, argv=None, *, where: str | None = None, seeds=None, executions: int | None = None,
+         seconds: float | None = None, max_steps: int | None = None, workers: int = 2, seed: int = 0,
+         size: int | None = None, lanes: int = 256, live: bool = False, stop_on_crash: bool = False) -> FuzzReport:
+    """Fuzz an AArch64 program (a host ELF path, or 'busybox' with its argv; input on stdin unless
+    `where` says otherwise) or an nCPU program (a CPU, a Program; input at `where="memory:LABEL"` or
+    in `"registers"`, run as `lanes` lanes at once) — see the module doc."""
+    return Fuzzer(program, argv, where=where, seeds=seeds, max_steps=max_steps, workers=workers, seed=seed,
+                  size=size, lanes=lanes).run(executions, seconds, live=live, stop_on_crash=stop_on_crash)
 
 
 def replay(reproducer) -> tuple:
     """Runs a saved reproducer (the .json that `FuzzReport.save` wrote): (machine, Outcome)."""
     path = Path(reproducer)
     spec = json.loads(path.read_text())
-    target = Target(spec["program"], tuple(spec["argv"]), spec["where"], spec["max_steps"])
-    machine = target.machine((path.parent / spec["input"]).read_bytes())
-    return machine, _run_outcome(machine, target.max_steps)
+    if spec.get("engine") == "ncpu":
+        target = NcpuTarget(spec["program"], spec["source"], spec["where"], spec["size"], spec["max_steps"],
+                            spec["memory_size"], tuple(spec["registers"].items()))
+    else:
+        target = Target(spec["program"], tuple(spec["argv"]), spec["where"], spec["max_steps"])
+    return target.replay((path.parent / spec["input"]).read_bytes())

@@ -338,6 +338,11 @@ class CPU:
         return (f"memory access at 0x{value:X} is outside data memory ({self.memory_size} bytes)"
                 if kind == 1 else f"jump to {value}, outside the program")
 
+    def lane_fault(self, lane: int) -> tuple[int, str] | None:
+        """Where and why `lane` faulted: (pc, what went wrong), or None if it has not faulted."""
+        pc, _, _, status, kind, value, _ = self._lane_state(lane)
+        return (pc, self._fault_text(kind, value)) if STATUS[status] == "fault" else None
+
     def lane_status(self) -> list[str]:
         return [STATUS[b] for b in self._exec.statuses()]
 
@@ -447,6 +452,20 @@ class CPU:
                 flags_text(f0), flags_text(f1), access[:2] if access and access[2] else None, lane,
                 (access,) if access else ()))
         return Trace(steps)
+
+    def set_coverage(self, on: bool = True) -> None:
+        """Edge coverage for fuzzing, counted inside the executor's loop: while on, each jump (taken or
+        not), call and return adds one to its (pc, next pc) edge's slot in its lane's map; loading or
+        resetting a lane empties its map. Off (the default) the run loop has no coverage code at all."""
+        if self._device is not None:
+            raise NotImplementedError("edge coverage is counted by the Rust lane executor (device=None)")
+        self._exec.set_coverage(on)
+
+    def coverage(self) -> np.ndarray | None:
+        """Every lane's edge-coverage map as a (lanes, NCPU_COVERAGE_SLOTS) uint8 array of saturating
+        hit counts, or None while coverage is off (see `set_coverage`)."""
+        maps = None if self._device is not None else self._exec.coverage()
+        return None if maps is None else np.frombuffer(maps, np.uint8).reshape(self.lanes, -1)
 
     def snapshot(self) -> Snapshot:
         """A copy of every lane's state; `restore` returns to it (also after loading nothing new)."""

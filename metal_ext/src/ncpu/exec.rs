@@ -7,11 +7,14 @@
 use std::collections::VecDeque;
 
 use super::alu::Alu;
+use crate::arm64::linux::coverage::cover;
 
 pub const NREGS: usize = 9; // R0-R7, SP
 pub const SP: usize = 8;
 pub const ZERO_REG: u8 = 15;
 pub const NONE: u8 = 255;
+/// Slots in each lane's edge-coverage map (a power of two; nCPU programs have few branches).
+pub const COVERAGE_SLOTS: usize = 1 << 12;
 
 /// Micro-op kinds, in the order of `ncpu_nb.isa.table.KINDS`.
 pub const KIND_NAMES: [&str; 10] = ["nop", "halt", "alu", "jump", "load", "store", "push", "pop", "call", "ret"];
@@ -147,6 +150,9 @@ pub struct Lanes {
     pub skip_breakpoint: Vec<bool>,
     pub mem: Vec<u8>,
     pub lane_program: Vec<u32>,
+    /// While coverage is on, `COVERAGE_SLOTS` hit counts per lane: each jump, call and return counts
+    /// its (pc, next pc) edge, taken or not. Empty while off (the run loop then has no coverage code).
+    pub coverage: Vec<u8>,
 }
 
 impl Lanes {
@@ -163,6 +169,7 @@ impl Lanes {
             skip_breakpoint: vec![false; lanes],
             mem: vec![0; lanes * mem_size],
             lane_program: vec![0; lanes],
+            coverage: Vec::new(),
         };
         for lane in 0..lanes {
             s.regs[lane * NREGS + SP] = mem_size as u32;
@@ -185,6 +192,14 @@ impl Lanes {
         m.fill(0);
         let n = data.len().min(self.mem_size);
         m[..n].copy_from_slice(&data[..n]);
+        if !self.coverage.is_empty() {
+            self.coverage[lane * COVERAGE_SLOTS..(lane + 1) * COVERAGE_SLOTS].fill(0);
+        }
+    }
+
+    /// Edge coverage on (every lane's map zeroed) or off (the maps dropped).
+    pub fn set_coverage(&mut self, on: bool) {
+        self.coverage = if on { vec![0; self.lanes * COVERAGE_SLOTS] } else { Vec::new() };
     }
 }
 
@@ -203,12 +218,14 @@ pub struct LaneMut<'s> {
     status: &'s mut Status,
     fault: &'s mut Fault,
     skip: &'s mut bool,
+    coverage: &'s mut [u8], // empty while coverage is off
 }
 
 impl Lanes {
     fn views(&mut self) -> Vec<LaneMut<'_>> {
         let mem_size = self.mem_size.max(1);
         let mut mems = self.mem.chunks_mut(mem_size);
+        let mut maps = self.coverage.chunks_mut(COVERAGE_SLOTS);
         self.regs
             .chunks_exact_mut(NREGS)
             .zip(self.pc.iter_mut())
@@ -230,6 +247,7 @@ impl Lanes {
                 status,
                 fault,
                 skip,
+                coverage: maps.next().unwrap_or_default(),
             })
             .collect()
     }
@@ -314,15 +332,20 @@ impl<'a, A: Alu + Sync> Runner<'a, A> {
         let traced = self.trace_lane == Some(lane.index) && trace.depth > 0;
         let bps = honor_breakpoints && self.breakpoints[lane.program as usize].iter().any(|&b| b);
         let checks = bps || !self.watches.is_empty(); // the checked loop stops at breakpoints and watches
-        match (traced, checks) {
-            (false, false) => self.run_lane_as::<false, false>(lane, max_steps, bps, trace),
-            (false, true) => self.run_lane_as::<false, true>(lane, max_steps, bps, trace),
-            (true, false) => self.run_lane_as::<true, false>(lane, max_steps, bps, trace),
-            (true, true) => self.run_lane_as::<true, true>(lane, max_steps, bps, trace),
+        let covered = !lane.coverage.is_empty();
+        match (traced, checks, covered) {
+            (false, false, false) => self.run_lane_as::<false, false, false>(lane, max_steps, bps, trace),
+            (false, true, false) => self.run_lane_as::<false, true, false>(lane, max_steps, bps, trace),
+            (true, false, false) => self.run_lane_as::<true, false, false>(lane, max_steps, bps, trace),
+            (true, true, false) => self.run_lane_as::<true, true, false>(lane, max_steps, bps, trace),
+            (false, false, true) => self.run_lane_as::<false, false, true>(lane, max_steps, bps, trace),
+            (false, true, true) => self.run_lane_as::<false, true, true>(lane, max_steps, bps, trace),
+            (true, false, true) => self.run_lane_as::<true, false, true>(lane, max_steps, bps, trace),
+            (true, true, true) => self.run_lane_as::<true, true, true>(lane, max_steps, bps, trace),
         }
     }
 
-    fn run_lane_as<const TRACE: bool, const CHECKS: bool>(
+    fn run_lane_as<const TRACE: bool, const CHECKS: bool, const COVER: bool>(
         &self,
         lane: LaneMut,
         max_steps: u64,
@@ -331,7 +354,7 @@ impl<'a, A: Alu + Sync> Runner<'a, A> {
     ) -> u64 {
         let program = &self.programs[lane.program as usize];
         let bp = &self.breakpoints[lane.program as usize];
-        let LaneMut { regs, mem, .. } = lane;
+        let LaneMut { regs, mem, coverage, .. } = lane;
         let mem_size = mem.len();
         let mut pc = *lane.pc;
         let mut flags = *lane.flags;
@@ -455,6 +478,9 @@ impl<'a, A: Alu + Sync> Runner<'a, A> {
                 status = Status::Fault; // a faulting instruction changes nothing and takes no cycle
                 break;
             }
+            if COVER && matches!(op.kind, 3 | 8 | 9) {
+                cover(coverage, pc as u64, next as u64); // jump (taken or not), call, return
+            }
             if let Some((old, f0)) = before {
                 let mut changes = [(0u8, 0u32, 0u32); 2];
                 let mut n = 0;
@@ -567,6 +593,37 @@ mod tests {
         s.reset_lane(0, &[]);
         Runner { watches: &reads, ..runner }.run(&mut s, 100, false, &mut ring);
         assert_eq!(s.status[0], Status::Halted);
+    }
+
+    #[test]
+    fn coverage_counts_each_lanes_branch_edges_taken_or_not() {
+        // SUB flags of R0 - 0; JZ 3; NOP; HALT: lane 0 (R0 = 0) takes the jump, lane 1 (R0 = 5) falls through
+        let programs = vec![vec![
+            op(2, SUB, NONE, 0, NONE, 0, 2, 0, 0),
+            op(3, 0, NONE, NONE, NONE, 0, 0, 1, 3),
+            op(0, 0, NONE, NONE, NONE, 0, 0, 0, 0),
+            op(1, 0, NONE, NONE, NONE, 0, 0, 0, 0),
+        ]];
+        let mut s = Lanes::new(2, 16);
+        s.set_coverage(true);
+        for lane in 0..2 {
+            s.reset_lane(lane, &[]);
+        }
+        s.regs[NREGS] = 5;
+        run(&programs, &mut s, 10, &[vec![false; 5]]);
+        let hits = |s: &Lanes, lane: usize| -> Vec<(usize, u8)> {
+            s.coverage[lane * COVERAGE_SLOTS..(lane + 1) * COVERAGE_SLOTS].iter().copied().enumerate().filter(|e| e.1 != 0).collect()
+        };
+        let (taken, fallen) = (hits(&s, 0), hits(&s, 1));
+        let mut map = vec![0u8; COVERAGE_SLOTS];
+        cover(&mut map, 1, 3);
+        assert_eq!(taken, vec![(map.iter().position(|&c| c != 0).unwrap(), 1)]); // the edge 1 -> 3, once
+        assert_eq!(fallen.len(), 1);
+        assert_ne!(taken[0].0, fallen[0].0); // 1 -> 2 lands in another slot
+        s.reset_lane(0, &[]);
+        assert!(hits(&s, 0).is_empty() && !hits(&s, 1).is_empty()); // a reset clears that lane's map only
+        s.set_coverage(false);
+        assert!(s.coverage.is_empty());
     }
 
     #[test]

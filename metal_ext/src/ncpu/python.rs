@@ -7,7 +7,7 @@ use pyo3::types::PyBytes;
 
 use super::alu::FastAlu;
 use super::float;
-use super::exec::{check_op, Lanes, MicroOp, Runner, Status, TraceRing, Watch, NREGS};
+use super::exec::{check_op, Lanes, MicroOp, Runner, Status, TraceRing, Watch, COVERAGE_SLOTS, NREGS};
 use super::neural::{Cell, NeuralAlu};
 
 /// A cell as Python hands it over: (inputs, outputs, w1, b1, w2, b2), weights row-major.
@@ -217,6 +217,18 @@ impl NcpuLanes {
         }
     }
 
+    /// Turns edge coverage on (every lane's map zeroed) or off (the maps dropped). While on, each
+    /// jump (taken or not), call and return counts its (pc, next pc) edge in its lane's map.
+    fn set_coverage(&mut self, on: bool) {
+        self.state.set_coverage(on);
+    }
+
+    /// Every lane's map, lane after lane (`NCPU_COVERAGE_SLOTS` saturating hit counts each; a lane's
+    /// map restarts when the lane is loaded), or None while coverage is off.
+    fn coverage<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyBytes>> {
+        (!self.state.coverage.is_empty()).then(|| PyBytes::new(py, &self.state.coverage))
+    }
+
     fn set_trace(&mut self, depth: usize, lane: usize) -> PyResult<()> {
         let lane = self.lane(lane)?;
         self.trace = TraceRing { depth, entries: Default::default() };
@@ -324,7 +336,11 @@ impl NcpuLanes {
         if snapshot.state.lanes != self.state.lanes || snapshot.state.mem_size != self.state.mem_size {
             return Err(PyValueError::new_err("snapshot is of a machine with another shape"));
         }
+        let covering = !self.state.coverage.is_empty();
         self.state = snapshot.state.clone();
+        if covering == self.state.coverage.is_empty() {
+            self.state.set_coverage(covering); // coverage stays on or off, as set
+        }
         Ok(())
     }
 
@@ -349,5 +365,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("NCPU_ALU_NAMES", super::alu::ALU_NAMES.to_vec())?;
     m.add("NCPU_KIND_NAMES", super::exec::KIND_NAMES.to_vec())?;
     m.add("NCPU_CONDITION_NAMES", super::exec::CONDITION_NAMES.to_vec())?;
+    m.add("NCPU_COVERAGE_SLOTS", COVERAGE_SLOTS)?;
     Ok(())
 }

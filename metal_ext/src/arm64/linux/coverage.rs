@@ -32,11 +32,12 @@ pub fn note_compare(compares: &mut [u64], word: u32, x: &[u64; 32]) {
     }
 }
 
-/// Counts the edge `from` -> `to` in a coverage map.
+/// Counts the edge `from` -> `to` in a coverage map of up to `COVERAGE_SLOTS` slots (a power of
+/// two: the nCPU's lanes use smaller maps, one per lane).
 #[inline]
 pub fn cover(map: &mut [u8], from: u64, to: u64) {
     const MIX: u64 = 0x9E37_79B9_7F4A_7C15;
-    let slot = ((from.wrapping_mul(MIX) ^ to).wrapping_mul(MIX) >> 48) as usize & (COVERAGE_SLOTS - 1);
+    let slot = ((from.wrapping_mul(MIX) ^ to).wrapping_mul(MIX) >> 48) as usize & (map.len() - 1);
     map[slot] = map[slot].saturating_add(1);
 }
 
