@@ -250,6 +250,8 @@ def test_bad_typed_values_are_errors_in_the_view_and_change_nothing():
     ui = Browser(cpu.debugger())
     ui.message("set_register", name="R1", value="ten")
     assert ui.replies[-1][0]["kind"] == "error" and "not a number" in ui.replies[-1][0]["message"]
+    ui.message("set_register", name="R1", value="2.5")
+    assert ui.replies[-1][0]["kind"] == "error" and "32-bit integer" in ui.replies[-1][0]["message"]
     ui.message("write_memory", address="10", bytes="zz")
     assert ui.replies[-1][0]["kind"] == "error" and "not hex bytes" in ui.replies[-1][0]["message"]
     assert cpu.registers["R1"] == 0 and cpu.read_memory(16, 1) == b"\0"

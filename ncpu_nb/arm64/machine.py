@@ -440,6 +440,8 @@ class Arm64Machine:
 
     def set_register(self, name: str, value: int) -> None:
         """Any register by name (as `get_register`); a negative value is its two's complement."""
+        if not isinstance(value, int):
+            raise TypeError(f"{name} takes an integer (a register's bits), not {value!r}")
         bits = 128 if name.lower().startswith("v") else 64
         self._engine.set_register(name.lower(), int(value) & ((1 << bits) - 1))
 

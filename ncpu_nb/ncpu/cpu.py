@@ -285,6 +285,8 @@ class CPU:
 
     def set_register(self, name: str, value: int) -> None:
         """One register of the shown lane (the protocol's edit; `set_registers` sets many, in any lanes)."""
+        if not isinstance(value, (int, np.integer)):
+            raise TypeError(f"{name} holds a 32-bit integer, not {value!r} (for a float's bits use set_floats)")
         self.set_registers(self._lane, **{name: value})
 
     def set_floats(self, lane: int | None = None, **values) -> None:
@@ -342,6 +344,10 @@ class CPU:
         """Where and why `lane` faulted: (pc, what went wrong), or None if it has not faulted."""
         pc, _, _, status, kind, value, _ = self._lane_state(lane)
         return (pc, self._fault_text(kind, value)) if STATUS[status] == "fault" else None
+
+    def lane_counts(self) -> dict[str, int]:
+        """How many lanes stand in each state ('running', 'halted', ...), counted in bulk."""
+        return _counted(self._exec.statuses())
 
     def lane_status(self) -> list[str]:
         return [STATUS[b] for b in self._exec.statuses()]
@@ -412,8 +418,8 @@ class CPU:
             if 0 not in self._exec.statuses():  # no lane running (status bytes; 0 = running)
                 break
         seconds = time.perf_counter() - t0
-        statuses = self._exec.statuses()  # bytes, counted in bulk: a million lanes as strings cost seconds
-        counts = dict(zip(STATUS, np.bincount(np.frombuffer(statuses, np.uint8), minlength=len(STATUS)).tolist()))
+        statuses = self._exec.statuses()
+        counts = _counted(statuses)
         if check:
             self._check_faults()
             if counts["running"]:
@@ -558,6 +564,11 @@ class CPU:
             html.box(html.table(["flag", ""], flag_rows), html.table(["", ""], state)),
             html.box(listing),
         )
+
+
+def _counted(statuses: bytes) -> dict[str, int]:
+    """Lanes in each state, from the executor's status bytes (a million lanes as strings cost seconds)."""
+    return dict(zip(STATUS, np.bincount(np.frombuffer(statuses, np.uint8), minlength=len(STATUS)).tolist()))
 
 
 def _moved_breakpoints(old: Program, new: Program, breakpoints: set[int]) -> set[int]:

@@ -405,6 +405,8 @@ class Debugger(MachineView):
             self._finish("reset")
 
     def on_step_over(self, content: dict) -> None:
+        if self._worker is not None:
+            return
         m = self.machine
         after = m.return_address(m.pc)
         if after is None:
@@ -545,7 +547,8 @@ class Debugger(MachineView):
             f"Debugger: {s['title']} at cycle {s['cycles']:,}",
             html.box(static.registers([g for g in s["groups"] if g["open"]], self.radix), static.flags(s["flags"]), head),
             html.box(static.listing(s["listing"])),
-            html.box(static.frames(s["frames"]), static.watchpoints(s["watchpoints"])) if s["frames"] or s["watchpoints"] else "",
+            html.box(static.frames(s["frames"]), static.watchpoints(s["watchpoints"]))
+            if s["frames"] or s["watchpoints"] else "",
             *(html.box(static.panel(p)) for p in s["panels"]),
             html.box(static.memory(*page, s["address_digits"])) if page else "",
             html.box(static.trace(s["trace"], self.radix)),
@@ -566,7 +569,4 @@ def _number(text: str):
 
 def _lane_states(machine) -> str:
     """'60 halted, 4 running': how the lanes of a batched machine stand."""
-    counts: dict[str, int] = {}
-    for status in machine.lane_status():
-        counts[status] = counts.get(status, 0) + 1
-    return ", ".join(f"{n:,} {status}" for status, n in counts.items())
+    return ", ".join(f"{n:,} {status}" for status, n in machine.lane_counts().items() if n)
