@@ -218,3 +218,28 @@ def test_a_constant_time_compare_in_c_runs_the_same_for_every_guess(compared):
     assert report.constant and report.leak is None and len(report.secrets) >= 50
     assert len(set(report.steps)) == 1 and set(report.outcomes) == {"exited"}
     assert "✔" in report._repr_html_() and "source line" not in report._repr_html_()
+
+
+def test_the_engine_digest_tells_two_runs_apart_exactly_when_their_full_traces_differ():
+    """The AArch64 path keeps a digest per run (PCs, next PCs, accesses) and traces only runs that
+    differ: the digest must agree with the full record, run by run."""
+    from ncpu_nb.debugging.constant_time import _observed
+
+    def both(mode, guess):
+        digested = secret_compare(mode)(guess)
+        digested.set_observation(True)
+        digested.run()
+        traced = secret_compare(mode)(guess)
+        traced.trace_depth, traced.trace_accesses = 100_000, True
+        traced.run()
+        return digested.observation, [_observed(s) for s in traced.trace]
+
+    for mode in ("early-exit", "constant"):
+        runs = [both(mode, guess) for guess in (PASSWORD, b"open sesame 2025", b"x" * 16, b"x" * 16)]
+        for (digest_a, trace_a) in runs:
+            for (digest_b, trace_b) in runs:
+                assert (digest_a == digest_b) == (trace_a == trace_b)
+        assert runs[2][0] == runs[3][0]  # the same guess twice: the same digest
+        assert (runs[0][0] == runs[2][0]) == (mode == "constant")
+    machine = secret_compare("constant")(PASSWORD)
+    assert machine.observation is None  # off unless asked

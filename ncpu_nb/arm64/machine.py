@@ -501,6 +501,18 @@ class Arm64Machine:
         self._trace_accesses = bool(on)
         self._engine.set_trace_accesses(self._trace_accesses)
 
+    def set_observation(self, on: bool) -> None:
+        """Fold every instruction's PC, the PC after it and its memory accesses into a digest as the
+        machine runs (what a timing observer could see; `observation`). On starts a fresh digest;
+        while on, runs take the engine's debugging loop (no trace kept, so memory stays flat)."""
+        self._engine.set_observation(bool(on))
+
+    @property
+    def observation(self) -> tuple[int, str] | None:
+        """(instructions observed, digest as 32 hex digits) since `set_observation(True)`, or None while off.
+        Two runs with equal observations ran the same PCs, branch outcomes and memory addresses."""
+        return self._engine.observation()
+
     @property
     def trace(self) -> MachineTrace:
         """The most recent instructions (see `trace_depth`), oldest first, with the registers each changed."""

@@ -8,8 +8,10 @@
 A timing side channel needs the secret to change *what the machine does*: which instructions run
 (the PC sequence), which way branches go, or which memory addresses are touched (caches remember
 them). The machines here are deterministic and record every step, so this is checked, not sampled:
-each secret's run is recorded in full (PC, the next PC, every memory access's address, size and
-direction) and compared step by step with the first secret's run. Values may differ (that is the
+each secret's run is recorded (PC, the next PC, every memory access's address, size and direction)
+and compared step by step with the first secret's run. On the AArch64 machine the engine folds the
+record into a digest as it runs, so a thousand long runs cost a thousand digests; only runs whose
+digest differs are traced in full to find the step where they part. Values may differ (that is the
 point of a computation on secrets); nothing else may. The first step where any run departs is
 reported with the instruction, the symbol or label it is in, what differs and the two secrets, and for
 an AArch64 program built with `-g` the C source line of that instruction (the ELF's DWARF line table).
@@ -176,24 +178,46 @@ def constant_time(program: Any | Callable[[Any], MachineProtocol], secret_inputs
         raise ValueError("max_steps must be at least 1")
     from ncpu_nb.arm64.machine import Arm64Machine
 
-    # The first secret's run is kept whole; every other is compared with it as it comes and dropped, but
-    # for the steps of the earliest leak so far (thousands of runs of thousands of steps fit).
-    reference = observed = None
-    steps, outcomes, differing, first = [], [], dict.fromkeys(KINDS, 0), None
-    for k, secret in enumerate(secrets):
+    def traced(secret) -> tuple[MachineProtocol, list]:
         machine = _machine_for(program, secret)
         machine.trace_depth = max_steps + 1  # room for every step this run can take
         if isinstance(machine, Arm64Machine):
             machine.trace_accesses = True  # the nCPU records them always
         machine.run(max_steps, check=False)
-        trace = list(machine.trace)
-        steps.append(len(trace))
+        return machine, list(machine.trace)
+
+    # An AArch64 run keeps only a digest of what it did (the engine folds every PC, next PC and access
+    # into it); a run whose digest differs from the first secret's is run again with a full trace, as
+    # is the first secret's, to find where they part. The nCPU's runs are short: each is traced whole.
+    # Every run is compared with the first secret's as it comes and dropped, but for the steps of the
+    # earliest leak so far.
+    reference = observed = digest = None
+    steps, outcomes, differing, first = [], [], dict.fromkeys(KINDS, 0), None
+    for k, secret in enumerate(secrets):
+        machine = _machine_for(program, secret)
+        if isinstance(machine, Arm64Machine):
+            machine.set_observation(True)
+            machine.run(max_steps, check=False)
+            count, seen = machine.observation
+            trace = None
+        else:
+            machine, trace = traced(secret)
+            count, seen = len(trace), None
+        steps.append(count)
         outcomes.append(machine.status)
-        if reference is None:
-            reference, observed = trace, [_observed(s) for s in trace]
+        if k == 0:
             labels, hex_pc = machine.code_labels(), machine.debug_layout().hex_locations
             elf = machine.elf if isinstance(machine, Arm64Machine) else None
+            digest, reference = seen, trace
             continue
+        if seen is not None and (count, seen) == (steps[0], digest):
+            continue  # the same digest: the same PCs, branch outcomes and addresses
+        if trace is None:
+            trace = traced(secret)[1]
+        if reference is None:
+            reference = traced(secrets[0])[1]
+        if observed is None:
+            observed = [_observed(s) for s in reference]
         found = _compare(observed, [_observed(s) for s in trace])
         if found is not None:
             at, kind = found

@@ -12,6 +12,7 @@ use super::disasm::disassemble;
 use super::linux::limits::Limits;
 use super::linux::coverage::{COMPARE_SLOTS, COVERAGE_SLOTS};
 use super::linux::machine::{BootError, Config, Machine, Stop};
+use super::linux::observation::Observation;
 use super::linux::profile::Profile;
 use super::linux::procfs::ProcContext;
 use super::linux::signals::{SigInfo, SI_KERNEL};
@@ -322,6 +323,17 @@ impl LinuxMachine {
     /// The edge-coverage map (one saturating hit count per slot), or None while coverage is off.
     fn coverage<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyBytes>> {
         self.machine.debug.coverage.as_deref().map(|map| PyBytes::new(py, map))
+    }
+
+    /// Turns the observation digest on (afresh) or off: while on, runs take the debugging loop and
+    /// fold every instruction's PC, next PC and memory accesses into it (see `observation.rs`).
+    fn set_observation(&mut self, on: bool) {
+        self.machine.debug.observation = on.then(Observation::default);
+    }
+
+    /// (instructions observed, digest as 32 hex digits), or None while the digest is off.
+    fn observation(&self) -> Option<(u64, String)> {
+        self.machine.debug.observation.as_ref().map(|o| (o.steps, format!("{:016x}{:016x}", o.digest[0], o.digest[1])))
     }
 
     /// Turns the profile on, sampling the call stack every `period` instructions (0: off, dropped).

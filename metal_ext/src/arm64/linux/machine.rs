@@ -8,6 +8,7 @@ use std::hash::BuildHasherDefault;
 use std::sync::Arc;
 
 use super::coverage::{cover, note_compare};
+use super::observation::Observation;
 use super::profile::Profile;
 
 use super::elf::ElfError;
@@ -108,6 +109,8 @@ pub struct DebugState {
     pub compares: Vec<u64>,
     /// Instruction counts per PC and sampled call stacks, when on.
     pub profile: Option<Profile>,
+    /// A digest of every PC, next PC and memory access, when on (a timing observer's view).
+    pub observation: Option<Observation>,
 }
 
 #[derive(Clone)]
@@ -465,6 +468,7 @@ impl Machine {
             || !self.debug.watchpoints.is_empty()
             || self.debug.coverage.is_some()
             || self.debug.profile.is_some()
+            || self.debug.observation.is_some()
     }
 
     /// Adds or removes a watched range in every address space.
@@ -521,9 +525,11 @@ impl Machine {
         let pid = thread.pid;
         let space = &mut self.spaces[self.processes[&pid].space];
         let (cpu, mem, code) = (&mut thread.cpu, &mut space.mem, &mut space.code);
-        let DebugState { trace: ring, breakpoints, resume_over, coverage, compares, profile, .. } = &mut self.debug;
+        let DebugState { trace: ring, breakpoints, resume_over, coverage, compares, profile, observation, .. } =
+            &mut self.debug;
         let tracing = ring.depth > 0;
-        let logging = tracing && ring.accesses;
+        let traced_accesses = tracing && ring.accesses;
+        let logging = traced_accesses || observation.is_some();
         let mut before = Before::default();
         let mut n = 0;
         let mut failed = None;
@@ -560,7 +566,10 @@ impl Machine {
                 Ok(()) => {
                     n += 1;
                     if tracing {
-                        ring.record(pid, &before, cpu, accesses);
+                        ring.record(pid, &before, cpu, if traced_accesses { accesses } else { &[] });
+                    }
+                    if let Some(o) = observation.as_mut() {
+                        o.step(pc, cpu.pc, accesses);
                     }
                     // Branches, exception generation and system: op0 bits 28..26 = 101.
                     if let Some(p) = profile.as_mut() {
@@ -577,6 +586,9 @@ impl Machine {
                 Err(e) => {
                     if let (Some(p), Exception::Svc { .. }) = (profile.as_mut(), &e) {
                         p.count(tid, pc, word, pc + 4); // a system call retires too
+                    }
+                    if let (Some(o), Exception::Svc { .. }) = (observation.as_mut(), &e) {
+                        o.step(pc, pc + 4, &[]);
                     }
                     failed = Some(e)
                 }

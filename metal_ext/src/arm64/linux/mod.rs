@@ -12,6 +12,7 @@ pub mod inode;
 pub mod limits;
 pub mod lifecycle;
 pub mod machine;
+pub mod observation;
 pub mod process;
 pub mod profile;
 pub mod proc_view;
