@@ -3,10 +3,10 @@
  *     aes128 IMPL MODE < KEY [IV] DATA > OUTPUT
  *
  * IMPL is
- *   ct     constant time: the S-box is computed, not looked up (the inverse in GF(2^8) as x^254 by
- *          multiplications made of shifts, ANDs with masks and XORs, then FIPS 197's affine map), eight
- *          bytes at a time in a 64-bit word; the same instructions and memory addresses whatever the key
- *          and the data
+ *   ct     constant time: the S-box is computed, not looked up (the inverse in GF(2^8) as x^254, four
+ *          multiplications and seven squarings, then FIPS 197's affine map), eight bytes at a time in a
+ *          64-bit word, with shifts, ANDs with masks, XORs and subtractions only (no branch, no table, no
+ *          multiply instruction): the same instructions and memory addresses whatever the key and the data
  *   table  the usual 256-byte S-box table (and its inverse), indexed by key and data bytes: which
  *          addresses it reads tell an observer about the secrets
  * Everything else (ShiftRows, MixColumns, AddRoundKey, the modes) is the same code for both.
@@ -28,10 +28,16 @@ typedef uint8_t block[BLOCK]; /* the state, FIPS 197's s[r, c] at index r + 4c *
 /* ---- the constant-time S-box: eight bytes at once, one in each byte of a 64-bit word ---- */
 #define LANES(byte) (0x0101010101010101ULL * (byte)) /* the byte repeated in all eight lanes */
 
+static inline uint64_t where_bit(uint64_t a, int k) /* 0xff in each lane whose bit k is set, else 0 */
+{
+    uint64_t bit = (a >> k) & LANES(0x01);
+    return (bit << 8) - bit; /* each lane's 0 or 1 times 0xff, without a multiply instruction */
+}
+
 static inline uint64_t xtime8(uint64_t a) /* each lane times x (that is, {02}) in GF(2^8) */
 {
-    uint64_t top = (a >> 7) & LANES(0x01); /* each lane's bit 7, moved to its bit 0 */
-    return ((a & LANES(0x7f)) << 1) ^ (top * 0x1b); /* 0 or 0x1b per lane: reduces by x^8 + x^4 + x^3 + x + 1 */
+    /* a lane whose bit 7 falls out is reduced by x^8 + x^4 + x^3 + x + 1: x^8 = 0x1b */
+    return ((a & LANES(0x7f)) << 1) ^ (where_bit(a, 7) & LANES(0x1b));
 }
 
 static inline uint64_t gf_mul8(uint64_t a, uint64_t b) /* each lane of a times the same lane of b */
@@ -39,8 +45,7 @@ static inline uint64_t gf_mul8(uint64_t a, uint64_t b) /* each lane of a times t
     uint64_t product = 0;
 #pragma GCC unroll 8
     for (int i = 0; i < 8; i++) {
-        uint64_t mask = ((b >> i) & LANES(0x01)) * 0xff; /* 0xff in each lane whose bit i is set, else 0 */
-        product ^= a & mask;
+        product ^= a & where_bit(b, i);
         a = xtime8(a);
     }
     return product;
@@ -51,12 +56,20 @@ static inline uint64_t rotl8(uint64_t a, int k) /* each lane rotated left by k b
     return ((a << k) & LANES((0xff << k) & 0xff)) | ((a >> (8 - k)) & LANES(0xff >> (8 - k)));
 }
 
+static inline uint64_t square8(uint64_t a) /* each lane squared, a linear map: bit i of a lane becomes x^2i */
+{
+    uint64_t one = LANES(0x01);
+    /* bits 0..3 move to bits 0, 2, 4, 6; bits 4..7 give x^8, x^10, x^12, x^14 reduced: 1b, 6c, ab, 9a */
+    uint64_t low = (a & one) | ((a & (one << 1)) << 1) | ((a & (one << 2)) << 2) | ((a & (one << 3)) << 3);
+    return low ^ (where_bit(a, 4) & LANES(0x1b)) ^ (where_bit(a, 5) & LANES(0x6c)) ^
+           (where_bit(a, 6) & LANES(0xab)) ^ (where_bit(a, 7) & LANES(0x9a));
+}
+
 static uint64_t inverse8(uint64_t x) /* each lane's multiplicative inverse, x^254 (0 for 0) */
 {
-    uint64_t x2 = gf_mul8(x, x), x3 = gf_mul8(x2, x), x6 = gf_mul8(x3, x3), x12 = gf_mul8(x6, x6);
-    uint64_t x15 = gf_mul8(x12, x3), x30 = gf_mul8(x15, x15), x60 = gf_mul8(x30, x30);
-    uint64_t x120 = gf_mul8(x60, x60), x240 = gf_mul8(x120, x120), x252 = gf_mul8(x240, x12);
-    return gf_mul8(x252, x2);
+    uint64_t x2 = square8(x), x3 = gf_mul8(x2, x), x12 = square8(square8(x3)), x15 = gf_mul8(x12, x3);
+    uint64_t x240 = square8(square8(square8(square8(x15))));
+    return gf_mul8(gf_mul8(x240, x12), x2); /* x^252 times x^2 */
 }
 
 static uint64_t sbox8(uint64_t x) /* FIPS 197 5.1.1: the inverse, then the affine transformation */
@@ -185,7 +198,7 @@ static void key_expansion(const struct impl *impl, const uint8_t key[16], block 
             temp[0] = temp[1], temp[1] = temp[2], temp[2] = temp[3], temp[3] = first;
             impl->sub_word(temp);
             temp[0] ^= rcon;
-            rcon = (uint8_t)((rcon << 1) ^ ((rcon >> 7) * 0x1b));
+            rcon = (uint8_t)((rcon << 1) ^ (0x1b & -(rcon >> 7))); /* times x: 01, 02, 04, ... 80, 1b, 36 */
         }
         for (int j = 0; j < 4; j++)
             w[4 * i + j] = w[4 * (i - 4) + j] ^ temp[j];
