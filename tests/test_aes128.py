@@ -134,6 +134,15 @@ def test_agrees_with_the_cryptography_package_on_random_keys_ivs_and_data(impl, 
 
 
 @pytest.mark.parametrize("impl", IMPLS)
+@pytest.mark.parametrize("mode", ["ecb", "ecb-decrypt"])
+def test_every_s_box_entry(impl, mode):
+    """With the zero key the first SubBytes meets all 256 byte values across these 16 blocks (the inverse
+    cipher's first InvSubBytes too, on them XOR the last round key): a wrong entry would show."""
+    data, key = bytes(range(256)), bytes(16)
+    assert output(impl, mode, key, b"", data) == reference(mode, key, b"", data)
+
+
+@pytest.mark.parametrize("impl", IMPLS)
 @pytest.mark.parametrize("mode", ["ecb", "cbc"])
 def test_decryption_undoes_encryption(impl, mode):
     rng = random.Random(7)
