@@ -26,7 +26,7 @@ fi
 echo "using: $("$CC" --version | head -n 1)"
 
 mkdir -p bin
-for src in hello argv_env file_io fork_pipe_wait signals float_math threads gradebook heap_bugs magic secret_compare; do
+for src in hello argv_env file_io fork_pipe_wait signals float_math threads gradebook heap_bugs magic secret_compare aes128; do
     extra=""
     case $src in
         threads) extra="-pthread" ;;
@@ -35,6 +35,7 @@ for src in hello argv_env file_io fork_pipe_wait signals float_math threads grad
         heap_bugs) extra="-O0 -g -Wno-use-after-free" ;;
         magic) extra="-g -Wno-array-bounds" ;;  # the fuzzer's target (its crash writes near null on purpose)
         secret_compare) extra="-g" ;;  # the constant-time checker's target: source lines of its leaking branch
+        aes128) extra="-g" ;;  # the constant-time checker's AES: source lines of the table version's leaks
     esac
     echo "  CC $src.c -> bin/$src"
     # shellcheck disable=SC2086
