@@ -44,6 +44,7 @@ done:
            "constant_select": "AND R4, R0, 1\nNEG R4, R4\nAND R5, R2, R4\nNOT R4, R4\nAND R6, R3, R4\n"
                               "OR R1, R5, R6\nHALT"},
     "24": {"overflow_line": 52, "freed_line": 86, "magic_hang": b"HA"},
-    "25": {"remembered_greeting": ["greeting='hi there'"], "interrupted_status": 130},
-    "26": {"verify_tasks": 23, "xor_first_random": 1359923601},
+    "25": {"block_instructions": 17435, "leak_line": 169},
+    "26": {"remembered_greeting": ["greeting='hi there'"], "interrupted_status": 130},
+    "27": {"verify_tasks": 23, "xor_first_random": 1359923601},
 }

@@ -181,3 +181,43 @@ def test_one_block_stays_lean_enough_for_a_constant_time_proof_over_many_secrets
     per_block = (nine.instructions - one.instructions) / 8
     assert one.instructions < most and per_block < most / 2
     assert nine.stdout_bytes == FIPS197_C1[2] * 9
+
+
+# ---- the constant-time proof: the machine runs every secret and compares what an observer could see ----
+
+def aes_machine(impl, mode):
+    return lambda secret: Arm64Machine.from_elf(AES128, ["aes128", impl, mode], stdin=secret)
+
+
+def random_secrets(n, size, seed):
+    rng = random.Random(seed)
+    return [bytes(rng.randrange(256) for _ in range(size)) for _ in range(n)]
+
+
+def test_ct_is_constant_time_over_a_thousand_random_keys_and_plaintexts():
+    import ncpu_nb
+
+    report = ncpu_nb.constant_time(aes_machine("ct", "ecb"), random_secrets(1000, 32, seed=1))
+    assert report.constant, report
+    assert len(set(report.steps)) == 1 and set(report.outcomes) == {"exited"}
+
+
+@pytest.mark.parametrize("mode", ["cbc", "ctr", "ecb-decrypt", "cbc-decrypt"])
+def test_ct_is_constant_time_in_every_mode_with_key_iv_and_data_secret(mode):
+    import ncpu_nb
+
+    size = 16 + (0 if mode.startswith("ecb") else 16) + 48  # key, IV, three blocks of data
+    report = ncpu_nb.constant_time(aes_machine("ct", mode), random_secrets(100, size, seed=2))
+    assert report.constant, report
+
+
+def test_the_table_version_leaks_at_its_first_s_box_lookup_with_its_line():
+    import ncpu_nb
+
+    report = ncpu_nb.constant_time(aes_machine("table", "ecb"), random_secrets(20, 32, seed=3))
+    leak = report.leak
+    assert leak is not None and leak.kind == "memory address" and leak.where.startswith("sub_word_table")
+    source = (C / "aes128.c").read_text().splitlines()
+    marked = next(i + 1 for i, line in enumerate(source) if "the leak, first in a run" in line)
+    assert (leak.line.file, leak.line.line) == ("aes128.c", marked) and leak.code == source[marked - 1].strip()
+    assert report.differing["memory address"] == 19  # every other key reads other S-box entries

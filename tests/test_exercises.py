@@ -43,8 +43,9 @@ WRONG = {
     "23": {"check_calls": 1, "first_check_message": "1/3",
            "constant_select": "AND R4, R0, 1\nJZ even\nMOV R1, R2\nHALT\neven:\nMOV R1, R3\nHALT"},  # right, not constant
     "24": {"overflow_line": 51, "freed_line": 87, "magic_hang": b"FUZZ"},
-    "25": {"remembered_greeting": "echo hi there", "interrupted_status": 0},
-    "26": {"verify_tasks": 15, "xor_first_random": 3653403231},
+    "25": {"block_instructions": 4605, "leak_line": 163},
+    "26": {"remembered_greeting": "echo hi there", "interrupted_status": 0},
+    "27": {"verify_tasks": 15, "xor_first_random": 3653403231},
 }
 
 

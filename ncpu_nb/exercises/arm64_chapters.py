@@ -1,4 +1,4 @@
-"""The exercises of chapters 18-25: the AArch64 machine, its Linux, BusyBox and the debugging tools."""
+"""The exercises of chapters 18-26: the AArch64 machine, its Linux, BusyBox and the debugging tools."""
 from __future__ import annotations
 
 from ncpu_nb.exercises.checker import Row, WrongKind, expect, exercise, integer, require, text
@@ -231,9 +231,41 @@ def _(answer):
     return [expect("input", report.hangs[0].input, require(answer, bytes, "bytes, e.g. b'AB'"))]
 
 
-# --- 25 · the BusyBox terminal -----------------------------------------------------------------------
+# --- 25 · proving AES constant time -----------------------------------------------------------------
 
-@exercise("25", "remembered_greeting", "Lines after which `echo $greeting` in the same shell prints `hi there`")
+def aes128_instructions(impl: str, blocks: int) -> int:
+    """Instructions of one run of aes128 IMPL ecb on `blocks` blocks (key 00 01 … 0f, data zero)."""
+    from ncpu_nb.arm64 import Arm64Machine
+
+    machine = Arm64Machine.from_elf(c_program("aes128"), ["aes128", impl, "ecb"],
+                                    stdin=bytes(range(16)) + bytes(16 * blocks))
+    machine.run()
+    return machine.instructions
+
+
+@exercise("25", "block_instructions", "Instructions the constant-time AES (`ct`) runs for each further 16-byte block in ECB")
+def _(answer):
+    return [expect("instructions a block", aes128_instructions("ct", 2) - aes128_instructions("ct", 1),
+                   integer(answer, "a number of instructions"))]
+
+
+@exercise("25", "leak_line", "The line of aes128.c where the table AES first reads an address that depends on the key")
+def _(answer):
+    import random
+
+    import ncpu_nb
+    from ncpu_nb.arm64 import Arm64Machine
+
+    rng = random.Random(0)
+    secrets = [bytes(rng.randrange(256) for _ in range(32)) for _ in range(8)]
+    report = ncpu_nb.constant_time(
+        lambda s: Arm64Machine.from_elf(c_program("aes128"), ["aes128", "table", "ecb"], stdin=s), secrets)
+    return [expect("line", report.leak.line.line, integer(answer, "a line number"))]
+
+
+# --- 26 · the BusyBox terminal -----------------------------------------------------------------------
+
+@exercise("26", "remembered_greeting", "Lines after which `echo $greeting` in the same shell prints `hi there`")
 def _(answer):
     import ncpu_nb
 
@@ -248,7 +280,7 @@ def _(answer):
     return [expect("what `echo $greeting` printed", "hi there", printed)]
 
 
-@exercise("25", "interrupted_status", "After Ctrl-C stops `yes > /dev/null`, which status does `echo status $?` print?")
+@exercise("26", "interrupted_status", "After Ctrl-C stops `yes > /dev/null`, which status does `echo status $?` print?")
 def _(answer):
     sigint = 2
     return [expect("status", 128 + sigint, integer(answer))]

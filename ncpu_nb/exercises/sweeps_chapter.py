@@ -1,10 +1,10 @@
-"""The exercises of chapter 26: sweeps on Ray (how the work splits, and why the answers match)."""
+"""The exercises of chapter 27: sweeps on Ray (how the work splits, and why the answers match)."""
 from __future__ import annotations
 
 from ncpu_nb.exercises.checker import Row, expect, exercise, integer
 
 
-@exercise("26", "verify_tasks", "How many tasks does `ncpu-nb verify --ray` submit (all operations)?")
+@exercise("27", "verify_tasks", "How many tasks does `ncpu-nb verify --ray` submit (all operations)?")
 def _(answer):
     from ncpu_nb.float_verification import FLOAT_CHECKED
     from ncpu_nb.verification import INTEGER_OPS
@@ -19,7 +19,7 @@ def _(answer):
     return rows
 
 
-@exercise("26", "xor_first_random", "The first operand a of xor's random set in verify(seed=0)")
+@exercise("27", "xor_first_random", "The first operand a of xor's random set in verify(seed=0)")
 def _(answer):
     import numpy as np
 
