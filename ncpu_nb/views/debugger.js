@@ -51,7 +51,7 @@ function render({ model, el }) {
   const status = h("span", { class: "ncpu-status", "data-field": "status" });
   const radixSlot = h("span");
   const title = h("div", { class: "ncpu-title ncpu-header", "data-field": "title" });
-  const toolbar = h("div", { class: "ncpu-toolbar" }, buttons, h("span", { class: "ncpu-spacer" }), radixSlot);
+  const toolbar = h("div", { class: "ncpu-toolbar" }, buttons, h("span", { class: "ncpu-spacer" }));
   const summary = h("div", { class: "ncpu-summary" },
     h("span", { class: "ncpu-key" }, "pc"), pc, h("span", { class: "ncpu-key" }, "cycles"), cycles, status, note);
 
@@ -75,6 +75,7 @@ function render({ model, el }) {
   const laneOf = h("span", { class: "ncpu-key" });
   const laneStates = h("span", { class: "ncpu-key", "data-field": "lane-states" });
   const lanePicker = h("span", { class: "ncpu-lanes" }, h("span", { class: "ncpu-key" }, "lane"), laneInput, laneOf, laneStates);
+  toolbar.append(lanePicker, radixSlot);  // appended once: redrawing must not take the focus from the lane box
 
   const registers = h("div", { class: "ncpu-pane" });
   const listing = h("div", { class: "ncpu-pane ncpu-scroll" });
@@ -149,7 +150,7 @@ function render({ model, el }) {
       : state.cycles === 0 ? "ready" : "paused";
     status.dataset.status = running ? "running" : state.status;
     if (!note.classList.contains("error") || state.generation !== generation) showMessage(state.message);
-    radixSlot.replaceChildren(radixToggle(model), lanePicker);
+    radixSlot.replaceChildren(radixToggle(model));
     lanePicker.style.display = state.lanes > 1 ? "" : "none";
     if (state.lanes > 1) {
       laneInput.max = state.lanes - 1;
