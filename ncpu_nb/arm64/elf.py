@@ -5,6 +5,8 @@ locations (breakpoints on `main` when the file keeps its symbol table).
 """
 from __future__ import annotations
 
+import bisect
+
 import os
 import stat
 import struct
@@ -181,6 +183,24 @@ class ElfFile:
                    if self.stripped else f"no symbol {name!r} in its symbol table")
             raise KeyError(f"{self.path or 'ELF file'}: {why}")
         return self.symbols[name].address
+
+    @cached_property
+    def _functions(self) -> tuple[list[int], list[tuple[int, int, int, str]]]:
+        """Function symbols as (start, end, order in the table, name), sorted, and their starts."""
+        rows = sorted((s.address, s.address + max(s.size, 1), order, s.name)
+                      for order, s in enumerate(self.symbols.values()) if s.kind == "function")
+        return [row[0] for row in rows], rows
+
+    def function_at(self, address: int) -> tuple[str, int] | None:
+        """(name, start) of the function symbol containing `address`, by binary search (aliases that
+        share a start: the later in the table, as `symbol_at` picks)."""
+        starts, rows = self._functions
+        i = bisect.bisect_right(starts, address)
+        found = [row for row in rows[max(0, i - 8):i] if row[0] <= address < row[1]]
+        if not found:
+            return None
+        _, _, _, name = max(found, key=lambda row: row[2])
+        return name, next(row[0] for row in found if row[3] == name)
 
     def symbol_at(self, address: int) -> str | None:
         """The function containing `address`, as 'name' or 'name+0x10'."""

@@ -12,8 +12,6 @@ with no branch before it, and has `ldp x29, x30` not yet run on the way out?
 """
 from __future__ import annotations
 
-import bisect
-
 from ncpu_nb.protocol import Frame
 
 MAX_FRAMES = 256
@@ -31,22 +29,6 @@ def _sets_frame_pointer(text: str) -> bool:
 
 def _restores_frame_pointer(text: str) -> bool:
     return text.startswith("ldp x29, x30, ")
-
-
-class Functions:
-    """Address -> (name, start) of the function symbol that contains it, from the ELF symbol table."""
-
-    def __init__(self, elf):
-        self._functions = sorted((s.address, s.address + max(s.size, 1), s.name)
-                                 for s in elf.symbols.values() if s.kind == "function")
-        self._starts = [f[0] for f in self._functions]
-
-    def at(self, address: int) -> tuple[str, int] | None:
-        i = bisect.bisect_right(self._starts, address) - 1
-        for start, end, name in reversed(self._functions[max(0, i - 7):i + 1]):  # aliases share a start
-            if start <= address < end:
-                return name, start
-        return None
 
 
 def own_frame_record(disassemble, pc: int, start: int | None) -> bool:
@@ -83,16 +65,13 @@ def own_frame_record(disassemble, pc: int, start: int | None) -> bool:
 
 def call_stack(machine) -> list[Frame]:
     """Frames innermost first: the PC's function, then each caller, down to the outermost record."""
-    functions = Functions(machine.elf)
-
     def named(address: int) -> tuple[str, int | None]:
-        found = functions.at(address)
-        return (found[0], found[1]) if found else ("", None)
+        return machine.elf.function_at(address) or ("", None)
 
     def word(address: int) -> int | None:
         try:
             return int.from_bytes(machine.read_memory(address, 8), "little")
-        except Exception:  # an unmapped frame record ends the walk
+        except ValueError:  # an unmapped frame record ends the walk
             return None
 
     regs = machine.registers
