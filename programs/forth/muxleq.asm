@@ -17,7 +17,7 @@
 ;   0x2100  OUT_BUF   output bytes (OUT_CAP of them)
 ;   0x4000  CELLS     the 65,536 cells, 4 bytes each, cell i at CELLS + 4*i, each held sign-extended
 ;                     (-32768..32767), so -1 and "negative" are plain 32-bit comparisons
-; The driver (ncpu_nb/forth/muxleq_ncpu.py) fills the input, empties the output and restarts at `loop`.
+; The driver (ncpu_nb/muxleq/ncpu_vm.py) fills the input, empties the output and restarts at `loop`.
 ; The program HALTs with R7 telling why: 0 the MUXLEQ machine stopped, 1 it wants input the buffer does not
 ; hold yet, 2 the output buffer is full. For 1 and 2 the MUXLEQ pc (R0) is wound back to the instruction,
 ; which runs again after the restart.

@@ -11,7 +11,7 @@ import time
 
 import numpy as np
 
-from ncpu_nb.forth.muxleq import load_image
+from ncpu_nb.muxleq.reference_vm import load_image
 from ncpu_nb.resources import data_dir
 
 IN_HEAD, IN_LEN, IN_EOF, OUT_LEN, OUT_CAP = 0x0, 0x4, 0x8, 0xC, 0x10
