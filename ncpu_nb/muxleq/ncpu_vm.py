@@ -33,11 +33,12 @@ class NcpuForth:
         forth.run()          # ' 5 ok\\r\\n'
     """
 
-    def __init__(self, mode: str = "fast", *, output_buffer: int = CELLS - OUT_BUF, **cpu_options):
+    def __init__(self, mode: str = "fast", *, image=None, output_buffer: int = CELLS - OUT_BUF, **cpu_options):
         from ncpu_nb.ncpu import CPU
 
         self.cpu = CPU(program_source(), mode=mode, memory_size=MEMORY_SIZE, **cpu_options)
-        self.cpu.write_memory(CELLS, np.asarray(load_image(), dtype="<i4").tobytes())
+        cells = np.asarray(load_image() if image is None else image, dtype=np.int64)  # `image`: other cells
+        self.cpu.write_memory(CELLS, ((cells + 0x8000) % 0x10000 - 0x8000).astype("<i4").tobytes())  # sign-extended
         if not 1 <= output_buffer <= CELLS - OUT_BUF:
             raise ValueError(f"output_buffer must be 1..{CELLS - OUT_BUF} bytes")
         self._set_word(OUT_CAP, output_buffer)  # a small one makes the driver empty it often (for tests)
