@@ -43,8 +43,8 @@ loop:
     JA stopped              ; unsigned: pc >= 0x8000, or negative after a jump
     SHL R4, R0, 2
     LDR R1, [R4 + CELLS]    ; a
-    LDR R2, [R4 + CELLS_B]      ; b
-    LDR R3, [R4 + CELLS_C]      ; c
+    LDR R2, [R4 + CELLS_B]  ; b
+    LDR R3, [R4 + CELLS_C]  ; c
     ADD R0, R0, 3
     CMP R1, -1
     JZ input
