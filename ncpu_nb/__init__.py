@@ -40,9 +40,10 @@ _LAZY = {
     **dict.fromkeys(["sanitize", "SanitizerReport"], "ncpu_nb.debugging.sanitizer"),
     **dict.fromkeys(["fuzz", "Fuzzer", "FuzzReport"], "ncpu_nb.debugging.fuzzer"),
     "profile": "ncpu_nb.debugging.profiler",
+    "forth": "ncpu_nb.muxleq.forth",
 }
 _SUBPACKAGES = ("ncpu", "differentiable", "synthesis", "arm64", "views", "coursework", "protocol", "text", "compiler",
-                "coprocessor", "debugging")
+                "coprocessor", "debugging", "muxleq")
 _RENAMED = {"Machine": "Arm64Machine"}  # old public names, kept for one release
 
 __all__ = ["MachineProtocol", "RunResult", "Snapshot", "Breakpoints", "Watchpoints", "Watchpoint", "Trace", "TraceStep",

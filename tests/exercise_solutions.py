@@ -47,4 +47,5 @@ done:
     "25": {"block_instructions": 17435, "leak_line": 169},
     "26": {"remembered_greeting": ["greeting='hi there'"], "interrupted_status": 130},
     "27": {"verify_tasks": 23, "xor_first_random": 1359923601},
+    "28": {"cube_word": ": cube dup dup * * ;\n3 cube .", "mux_result": 0x12CD, "ncpu_per_muxleq": 28.41},
 }

@@ -46,6 +46,7 @@ WRONG = {
     "25": {"block_instructions": 4605, "leak_line": 163},
     "26": {"remembered_greeting": "echo hi there", "interrupted_status": 0},
     "27": {"verify_tasks": 15, "xor_first_random": 3653403231},
+    "28": {"cube_word": ": cube dup * ; 3 cube .", "mux_result": 0xAB34, "ncpu_per_muxleq": 27},
 }
 
 

@@ -26,7 +26,11 @@ fi
 echo "using: $("$CC" --version | head -n 1)"
 
 mkdir -p bin
-for src in hello argv_env file_io fork_pipe_wait signals float_math threads gradebook heap_bugs magic secret_compare aes128; do
+# muxleq compiles in the eForth image: programs/forth/muxleq.dec as a C initialiser, one "N," a line
+image_dir=$(mktemp -d)
+trap 'rm -rf "$image_dir"' EXIT
+sed 's/,*$/,/' ../../forth/muxleq.dec > "$image_dir/muxleq_image.h"
+for src in hello argv_env file_io fork_pipe_wait signals float_math threads gradebook heap_bugs magic secret_compare aes128 muxleq; do
     extra=""
     case $src in
         threads) extra="-pthread" ;;
@@ -36,6 +40,7 @@ for src in hello argv_env file_io fork_pipe_wait signals float_math threads grad
         magic) extra="-g -Wno-array-bounds" ;;  # the fuzzer's target (its crash writes near null on purpose)
         secret_compare) extra="-g" ;;  # the constant-time checker's target: source lines of its leaking branch
         aes128) extra="-g" ;;  # the constant-time checker's AES: source lines of the table version's leaks
+        muxleq) extra="-I$image_dir" ;;  # the generated muxleq_image.h
     esac
     echo "  CC $src.c -> bin/$src"
     # shellcheck disable=SC2086

@@ -80,6 +80,9 @@ for compare in early-exit constant; do
     run_stdin "secret_compare.$compare-right" "open sesame 2024" "$compare"
     run_stdin "secret_compare.$compare-wrong" "open sesame 2025" "$compare"
 done
+# muxleq (eForth on a two-instruction machine) reads a Forth session from stdin: tests/test_forth.py's two
+run_stdin muxleq.add $'2 3 + .\n'
+run_stdin muxleq.square $': sq dup * ; 7 sq .\n'
 for defect in clean overflow uninit use-after-free double-free unmapped; do
     run "heap_bugs.$defect" "" "$defect"
 done
