@@ -24,7 +24,7 @@ _LAZY = {
     **dict.fromkeys(["CPU", "CpuRun", "Program", "assemble", "disassemble"], "ncpu_nb.ncpu"),
     "ISAReference": "ncpu_nb.ncpu.isa_reference",
     **dict.fromkeys(["Arm64Machine", "Arm64Run", "BusyboxResult", "ElfError", "ElfFile", "Limits", "MachineError",
-                     "MachineTimeout", "MountError", "busybox"], "ncpu_nb.arm64"),
+                     "MachineTimeout", "MountError", "Session", "busybox"], "ncpu_nb.arm64"),
     "DifferentiableEngine": "ncpu_nb.differentiable.engine", "SoftProgram": "ncpu_nb.differentiable.soft_program",
     "ProgramOptimizer": "ncpu_nb.differentiable.optimizer",
     "plot_gradient_flow": "ncpu_nb.differentiable.gradient_flow",

@@ -1,9 +1,13 @@
 """IPython magics: `%busybox ARGS…` runs one command line, `%%busybox` runs the cell as a shell script.
 
-Options come before the command: `--mount HOST:GUEST[:ro|rw]` (repeatable), `--cwd DIR`,
-`--timeout SECONDS`, `--max-output BYTES` (of each stream kept; default 256 MiB), and the guest's
-limits `--memory SIZE`, `--tmpfs-size SIZE`, `--max-procs N` (see `ncpu_nb.Limits`). The result (stdout,
-stderr, exit code) is returned, so `r = %busybox ls` keeps it.
+Both run in one BusyBox shell kept for the kernel (a `ncpu_nb.Session`): files, the working directory,
+the environment and background jobs carry over from cell to cell. `--new` starts a fresh session first
+(`%busybox --new` alone just does that), and with it `--mount`, `--cwd` and the limits shape the new one.
+Without `--new`, options that shape a machine (`--mount HOST:GUEST[:ro|rw]` (repeatable), `--cwd DIR`,
+`--max-output BYTES` (of each stream kept; default 256 MiB), and the guest's limits `--memory SIZE`,
+`--tmpfs-size SIZE`, `--max-procs N`, see `ncpu_nb.Limits`) run that command alone on a fresh machine,
+as `ncpu_nb.busybox` does. `--timeout SECONDS` bounds either. The result (stdout, stderr, exit code) is
+returned, so `r = %busybox ls` keeps it.
 IPython expands `{python_expression}` and `$name` in the magic's line (not in a %%busybox cell);
 write `$$` for a literal `$` there.
 """
@@ -20,6 +24,7 @@ from ncpu_nb.arm64.machine_errors import MountError
 OPTIONS = {"--mount": "mounts", "--cwd": "cwd", "--timeout": "timeout", "--max-output": "max_output",
            "--memory": "memory", "--tmpfs-size": "tmpfs_size", "--max-procs": "max_procs"}
 LIMITS = ("memory", "tmpfs_size", "max_procs")
+FLAGS = {"--new": "new"}  # options without a value
 
 
 def parse_options(words: list[str]) -> tuple[dict, list[str]]:
@@ -32,9 +37,13 @@ def parse_options(words: list[str]) -> tuple[dict, list[str]]:
             i += 1
             break
         name, eq, value = word.partition("=")
+        if name in FLAGS and not eq:
+            options[FLAGS[name]] = True
+            i += 1
+            continue
         if name not in OPTIONS:
             raise UsageError(f"unknown option {name}; options before the command are "
-                             f"{', '.join(OPTIONS)} (use -- to pass {name} to busybox itself)")
+                             f"{', '.join([*OPTIONS, *FLAGS])} (use -- to pass {name} to busybox itself)")
         if not eq:
             if i + 1 >= len(words):
                 raise UsageError(f"{name} needs a value")
@@ -62,39 +71,50 @@ def parse_options(words: list[str]) -> tuple[dict, list[str]]:
 
 @magics_class
 class BusyboxMagics(Magics):
+    session = None  # the kernel's Session, made by the first magic that needs it
+
     @line_magic("busybox")
     def busybox_line(self, line: str):
-        """%busybox [--mount HOST:GUEST[:rw]] [--cwd DIR] [--timeout S] [--max-output BYTES] APPLET ARGS…
+        """%busybox [--new] [--mount HOST:GUEST[:rw]] [--cwd DIR] [--timeout S] [--max-output BYTES] APPLET ARGS…
         e.g. %busybox ls -l /"""
-        from ncpu_nb.arm64.busybox import busybox
-
         try:
             words = shlex.split(line)
         except ValueError as exc:
             raise UsageError(f"%busybox: {exc}") from None
         options, args = parse_options(words)
-        if not args:
+        if not args and not options.get("new"):
             raise UsageError("%busybox needs a command, e.g. %busybox ls -l /")
-        return _run(busybox, args, options)
+        return self._run(args, shlex.join(args), options)
 
     @cell_magic("busybox")
     def busybox_cell(self, line: str, cell: str):
-        """%%busybox [--mount HOST:GUEST[:rw]] [--cwd DIR] [--timeout S] [--max-output BYTES]: the cell is a
-        shell script (sh -c)."""
-        from ncpu_nb.arm64.busybox import busybox
-
+        """%%busybox [--new] [--mount HOST:GUEST[:rw]] [--cwd DIR] [--timeout S] [--max-output BYTES]: the cell
+        is a shell script."""
         options, rest = parse_options(shlex.split(line))
         if rest:
             raise UsageError(f"%%busybox takes only options on its line, not {shlex.join(rest)!r}; "
                              "the script goes in the cell")
-        return _run(busybox, ["sh", "-c", cell], options)
+        return self._run(["sh", "-c", cell], cell, options)
 
+    def _run(self, args: list[str], command: str, options: dict):
+        """In the kernel's session, or (options that shape a machine, without --new) on a fresh machine."""
+        from ncpu_nb.arm64.busybox import busybox
+        from ncpu_nb.arm64.session import Session
 
-def _run(busybox, args: list[str], options: dict):
-    try:
-        return busybox(*args, **options)
-    except (MountError, ValueError) as exc:  # a mistake on the magic's line: the message is enough
-        raise UsageError(str(exc)) from None
+        new, timeout = options.pop("new", False), options.pop("timeout", None)
+        shaped = {k for k, v in options.items() if v or k not in ("mounts", "limits")}
+        try:
+            if shaped and not new:
+                return busybox(*args, timeout=timeout, **options)
+            if "max_output" in shaped:
+                raise UsageError("--max-output goes with a command on a fresh machine, not with --new")
+            if new or self.session is None or not self.session.alive:
+                self.session = None  # the old one goes even if the new one cannot be made
+                self.session = Session(mounts=options["mounts"], cwd=options.get("cwd", "/"),
+                                       limits=options["limits"] or None)
+            return self.session.run(command, timeout=timeout) if args else None
+        except (MountError, ValueError) as exc:  # a mistake on the magic's line: the message is enough
+            raise UsageError(str(exc)) from None
 
 
 def load_ipython_extension(ipython) -> None:

@@ -1,4 +1,4 @@
-"""The AArch64 engine's Python face: `Arm64Machine` (over the Rust core in metal_ext/), `busybox(...)`, the
+"""The AArch64 engine's Python face: `Arm64Machine` (over the Rust core in metal_ext/), `busybox(...)`, `Session`, the
 ELF reader, mounts and limits, the system-call log and the BusyBox conformance runner (`conformance`).
 
 Its names load on first use, so `ncpu-nb busybox` (which drives the engine through `engine` alone)
@@ -17,9 +17,11 @@ _LAZY = {
     **dict.fromkeys(["Arm64Machine", "Arm64Run"], "ncpu_nb.arm64.machine"),
     **dict.fromkeys(["Mount", "parse_mount"], "ncpu_nb.arm64.mounts"),
     "SyscallLog": "ncpu_nb.arm64.syscall_log",
+    **dict.fromkeys(["Session", "SessionResult"], "ncpu_nb.arm64.session"),
 }
 __all__ = ["Arm64Machine", "Arm64Run", "Arm64Core", "compiled_code", "Limits", "busybox", "busybox_path", "BusyboxResult", "ElfFile",
-           "ElfError", "MachineError", "MachineTimeout", "MountError", "Mount", "parse_mount", "SyscallLog"]
+           "ElfError", "MachineError", "MachineTimeout", "MountError", "Mount", "parse_mount", "SyscallLog",
+           "Session", "SessionResult"]
 
 _RENAMED = {"Machine": "Arm64Machine", "MachineRun": "Arm64Run"}
 

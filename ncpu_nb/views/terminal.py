@@ -19,6 +19,7 @@ import traitlets
 
 from ncpu_nb import html
 from ncpu_nb.arm64 import Arm64Machine
+from ncpu_nb.arm64.session import run_until_input
 from ncpu_nb.views.base import MachineView, browser_code
 
 FRAME = 1 / 30  # seconds: the most often output is sent to the browser
@@ -116,20 +117,15 @@ class BusyboxTerminal(MachineView):
         """Run until every process waits for input that has not been typed, or a stop; returns what
         went wrong, if anything."""
         sent = time.perf_counter()
-        try:
-            while not self._stop.is_set():
-                self._feed()
-                run = self.machine.run(timeout=FRAME, check=False, on_output=self._collect)
-                if time.perf_counter() - sent >= FRAME:
-                    self._flush()
-                    sent = time.perf_counter()
-                if run.stop == "stdin" and not self._pending():
-                    return ""
-                if run.stop not in ("timeout", "budget", "stdin"):
-                    return run.detail if run.stop == "fault" else ""
-        except Exception as error:  # the machine failed: it keeps its state, the view says what happened
-            return str(error)
-        return ""
+
+        def flush_now_and_then() -> None:
+            nonlocal sent
+            if time.perf_counter() - sent >= FRAME:
+                self._flush()
+                sent = time.perf_counter()
+
+        return run_until_input(self.machine, self._collect, feed=self._feed, more=self._pending,
+                               stop=self._stop.is_set, after_slice=flush_now_and_then, slice_seconds=FRAME)
 
     def _collect(self, out: bytes, err: bytes) -> None:
         self._append("stderr", err)  # within one chunk an error usually comes before the next prompt

@@ -1,0 +1,376 @@
+"""`Session()`: one interactive BusyBox `sh` on the AArch64 machine, kept between commands.
+
+Files, the working directory, the environment and background processes persist from one `run` to the
+next, as in a terminal. The shell reads its commands from the machine's standard input, one line per
+command: `eval 'COMMAND' </dev/null`, then a line that prints a marker with `$?`. The marker tells
+where the command's output ends and what its exit status was; it is never part of a result.
+
+The shell reads its input as a script file (`sh -i /dev/stdin`), not through the line reader a
+terminal's stdin gets: without a tty that reader treats a read interrupted by a signal as end of file,
+so the shell would exit when a background job ends (BusyBox does so on Linux too).
+"""
+from __future__ import annotations
+
+import codecs
+import secrets
+import shlex
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from html import escape
+from pathlib import Path
+
+from ncpu_nb import html
+from ncpu_nb.arm64.busybox import TERMINAL_STYLE, BusyboxResult
+from ncpu_nb.arm64.machine import Arm64Machine
+from ncpu_nb.arm64.machine_errors import MachineError, MachineTimeout
+from ncpu_nb.protocol import Snapshot
+
+SLICE = 1 / 30  # seconds the machine runs between looks at its output (and at an interrupt)
+SIGINT, SIGKILL = 2, 9
+INTERRUPT_GRACE = 5.0  # seconds a command has to end after SIGINT before it gets SIGKILL
+SHELL_ENV = ("PATH=/bin:/sbin:/usr/bin:/usr/sbin", "HOME=/", "TERM=dumb")
+SCRIPT = "/dev/stdin"  # the shell's own messages start with this name: shown as 'sh' in results
+
+
+def run_until_input(machine: Arm64Machine, on_output: Callable[[bytes, bytes], None], *,
+                    feed: Callable[[], None] = lambda: None, more: Callable[[], bool] = lambda: False,
+                    stop: Callable[[], bool] = lambda: False, after_slice: Callable[[], None] = lambda: None,
+                    slice_seconds: float = SLICE) -> str:
+    """Run an interactive machine in slices of `slice_seconds` until every process waits for input and
+    `more()` says none is coming, `stop()` is true, or the machine stops for another reason (every
+    process exited, a breakpoint, a fault). `feed()` writes pending input before each slice;
+    `after_slice()` runs after each. Returns what went wrong ('' if nothing). Ctrl-C raises
+    KeyboardInterrupt with the machine's state kept."""
+    try:
+        while not stop():
+            feed()
+            run = machine.run(timeout=slice_seconds, check=False, on_output=on_output)
+            after_slice()
+            if run.stop == "stdin" and not more():
+                return ""
+            if run.stop not in ("timeout", "budget", "stdin"):
+                return run.detail if run.stop == "fault" else ""
+    except KeyboardInterrupt:
+        raise
+    except Exception as error:  # the machine failed: it keeps its state, the caller says what happened
+        return str(error)
+    return ""
+
+
+@dataclass(frozen=True)
+class SessionResult(BusyboxResult):
+    """What one `Session.run` did: stdout, stderr, `exit_code` (also `status`), and the work it took.
+    `args` is ('sh', '-c', command), as the one-shot `busybox` would run it."""
+
+    interrupted: bool = False
+
+    @property
+    def status(self) -> int:
+        return self.exit_code
+
+    @property
+    def command(self) -> str:
+        return self.args[-1]
+
+    def _command_html(self) -> str:
+        lines = self.command.strip("\n").splitlines() or [""]
+        if len(lines) == 1:
+            return f"<b>$ {escape(lines[0])}</b>"
+        return "<b>$ %%busybox</b>\n<span class='dim'>" + escape("\n".join("  " + s for s in lines)) + "</span>"
+
+
+@dataclass(frozen=True)
+class GuestFile:
+    name: str
+    size: int
+    kind: str  # 'file', 'directory', 'symbolic link', 'fifo', …
+
+
+class GuestFiles(list):
+    """The entries of one guest folder (`Session.files(path)`): name, size, kind."""
+
+    def __init__(self, path: str, entries):
+        super().__init__(entries)
+        self.path = path
+
+    def names(self) -> list[str]:
+        return [f.name for f in self]
+
+    def _repr_html_(self) -> str:
+        rows = [[escape(f.name + ("/" if f.kind == "directory" else "")), f"{f.size:,}", escape(f.kind)] for f in self]
+        return html.view(f"Guest folder {self.path}: {len(self)} entries",
+                         html.table(["name", "size", "kind"], rows, numeric=(1,)))
+
+
+class Session:
+    """One BusyBox `sh` on the AArch64 machine kept between commands, e.g.
+
+        session = ncpu_nb.Session()
+        session.run("cd /tmp && echo hi > f")
+        session.run("cat f").stdout       # 'hi\\n'
+
+    mounts, cwd, env, deterministic, limits   make the machine (as `ncpu_nb.busybox` does); with
+        deterministic=True the guest's clock stands still while it computes and jumps over idle time,
+        so a sleeping background job ends as soon as the shell waits: pass False for a real clock
+    `run(command, on_output=None, timeout=None)`  runs a command line or script; Ctrl-C (or
+        `interrupt()`) sends SIGINT to it, the shell goes on and the status is 130
+    `snapshot()` / `restore(s)` rewind the whole machine: every process and the file system
+    `read_file`, `write_file`, `upload`, `download`, `files(path)`: the guest's files from Python
+    """
+
+    def __init__(self, *, mounts=(), cwd: str = "/", env=None, deterministic: bool = True, limits=None):
+        env = list(SHELL_ENV) if env is None else [str(e) for e in env]
+        self.machine = Arm64Machine.busybox("sh", "-i", SCRIPT, interactive=True, mounts=mounts, cwd=cwd,
+                                            env=env, deterministic=deterministic, limits=limits, max_output=None)
+        self._tag = "ncpu-" + secrets.token_hex(6)
+        self._marker = ("\x1f" + self._tag + ":").encode()  # then the command's number, ':', its status
+        self._leftover = b""  # stdout printed after a marker (by a background job): the next result's
+        self._interrupt = threading.Event()
+        self._busy = threading.Lock()
+        self._unfinished = False  # a second Ctrl-C left a command running: its marker is still to come
+        self.commands = 0
+        self._start()
+
+    def _start(self) -> None:
+        """Run to the first prompt; the banner and 'job control turned off' are not a command's output."""
+        self.machine.write_stdin("PS1= PS2=\n" + self._marker_line())
+        self._collect_until_marker(None, None)
+
+    def _marker_line(self) -> str:
+        """The line that ends command number `commands`: it prints the marker (whose bytes never appear
+        in the line itself, so an echo of it cannot pass for it) and the status."""
+        return f"printf '\\037{self._tag}:{self.commands}:%d\\n' $?\n"
+
+    # --- running ------------------------------------------------------------------------------------
+    @property
+    def alive(self) -> bool:
+        """Whether the shell is still there (an `exit` ends it, and the session with it)."""
+        return self.machine.stop != "exited" and self.machine.alive
+
+    def run(self, command: str, on_output: Callable[[str, str], None] | None = None,
+            timeout: float | None = None) -> SessionResult:
+        """Run a command line (or a multi-line script) in the session's shell and return its output and
+        exit status. Its standard input is /dev/null. `on_output(stream, text)` ('stdout' or 'stderr')
+        gets the output as it comes. Past `timeout` seconds the command gets SIGINT (then SIGKILL) and
+        MachineTimeout is raised with its output; the session goes on."""
+        if not self.alive:
+            raise MachineError("the session's shell has exited: make a new Session()")
+        if not self._busy.acquire(blocking=False):
+            raise RuntimeError("the session is already running a command")
+        try:
+            self._interrupt.clear()
+            m = self.machine
+            if self._unfinished:  # end what a second Ctrl-C left running, and drop its output
+                self._signal(SIGKILL)
+                self._collect_until_marker(None, None)
+            start, syscalls, t0 = m.instructions, m.syscall_count, time.perf_counter()
+            self.commands += 1
+            m.write_stdin(f"eval {shlex.quote(command)} </dev/null; " + self._marker_line())
+            out, err, status, interrupted = self._collect_until_marker(on_output, timeout)
+            result = SessionResult(("sh", "-c", command), out.decode("utf-8", "replace"),
+                                   err.decode("utf-8", "replace"), status, m.instructions - start,
+                                   time.perf_counter() - t0, m.syscall_count - syscalls, out, m, {}, None,
+                                   bool(interrupted))
+        finally:
+            self._busy.release()
+        if interrupted == "timeout":
+            raise MachineTimeout(f"{command!r} did not end within {timeout:g} s: it was interrupted",
+                                 result.stdout, result.stderr)
+        return result
+
+    def interrupt(self) -> None:
+        """Ctrl-C: SIGINT to the running command (from any thread); the shell prompts again."""
+        self._interrupt.set()
+
+    def _collect_until_marker(self, on_output, timeout):
+        """Run until the marker line, sorting output into the command's; returns (stdout, stderr, status,
+        why it was interrupted: '', 'interrupt' or 'timeout')."""
+        m = self.machine
+        stream = _Streams(self._marker, str(self.commands).encode(), self._tag, on_output)
+        stream.out(self._leftover)
+        deadline = None if timeout is None else time.monotonic() + timeout
+        interrupted, signalled_at, killed = "", None, False
+
+        def resend() -> bool:  # the shell waits for input but printed no marker: a syntax error, Ctrl-C
+            if stream.status is None:
+                m.write_stdin(self._marker_line())
+            return stream.status is None
+
+        def stop() -> bool:
+            return stream.status is not None or (not interrupted and (
+                self._interrupt.is_set() or (deadline is not None and time.monotonic() > deadline))) or (
+                signalled_at is not None and not killed and time.monotonic() - signalled_at > INTERRUPT_GRACE)
+
+        while stream.status is None and self.alive:
+            try:
+                failure = run_until_input(m, lambda o, e: (stream.out(o), stream.err(e)), more=resend, stop=stop)
+            except KeyboardInterrupt:
+                if interrupted:  # a second Ctrl-C: give up waiting
+                    self._unfinished = True
+                    raise
+                failure, self._interrupt = "", _set_event()
+            if failure:
+                raise MachineError(f"the session's machine stopped: {failure}")
+            if stream.status is not None or not self.alive:
+                break
+            if not interrupted:
+                interrupted = "interrupt" if self._interrupt.is_set() else "timeout"
+                self._signal(SIGINT)
+                m.write_stdin(self._marker_line())  # for a shell whose line SIGINT cut short (a stale one is dropped)
+                signalled_at = time.monotonic()
+            elif not killed:  # it ignored SIGINT
+                self._signal(SIGKILL)
+                killed = True
+        self._interrupt, self._unfinished = threading.Event(), False
+        self._leftover = stream.rest
+        out, err = stream.finish()
+        status = stream.status if stream.status is not None else self.machine.exit_status
+        return out, err, status, interrupted
+
+    def _signal(self, signal: int) -> None:
+        """SIGINT as a terminal without job control sends it: to every process. The interactive shell
+        catches it; background jobs ignore it (the shell started them so)."""
+        shell = self.machine.processes()[0].pid if signal == SIGKILL else None
+        for process in self.machine.processes():
+            if process.pid != shell:
+                try:
+                    self.machine.send_signal(process.pid, signal)
+                except ValueError:  # it ended meanwhile
+                    pass
+
+    # --- state --------------------------------------------------------------------------------------
+    def snapshot(self) -> Snapshot:
+        """The whole session now (every process, the file system, the shell's variables and cwd);
+        `restore` goes back to it."""
+        return Snapshot(self.machine.cycles, (self.machine.snapshot(), self._leftover))
+
+    def restore(self, snapshot: Snapshot) -> None:
+        state, self._leftover = snapshot.state
+        self.machine.restore(state)
+
+    # --- files --------------------------------------------------------------------------------------
+    def read_file(self, path: str) -> bytes:
+        """A file of the guest's filesystem (a relative path starts at /)."""
+        return self.machine.read_file(path)
+
+    def write_file(self, path: str, data: bytes | str) -> None:
+        """Create or replace a file of the guest's own filesystem (its folder must exist)."""
+        self.machine.write_file(path, data)
+
+    def upload(self, host_path, guest_path: str) -> None:
+        """Copy a host file into the guest."""
+        self.write_file(guest_path, Path(host_path).read_bytes())
+
+    def download(self, guest_path: str, host_path) -> Path:
+        """Copy a guest file to the host; returns the host path."""
+        host = Path(host_path)
+        host.write_bytes(self.read_file(guest_path))
+        return host
+
+    def files(self, path: str = ".") -> GuestFiles:
+        """The entries of a guest folder (default: the shell's working directory), with size and kind."""
+        d = shlex.quote(path.rstrip("/") or "/")
+        listing = self.run(f"(cd {d} && for f in * .[!.]* ..?*; do if [ -e \"$f\" ] || [ -L \"$f\" ]; then "
+                           "stat -c '%s|%F|%n' -- \"$f\"; fi; done)")
+        if not listing.ok and not listing.stdout:
+            raise FileNotFoundError(listing.stderr.strip() or f"no guest folder {path}")
+        entries = []
+        for line in listing.stdout.splitlines():
+            size, kind, name = line.split("|", 2)
+            entries.append(GuestFile(name, int(size), kind.replace("regular empty file", "file")
+                                     .replace("regular file", "file")))
+        return GuestFiles(path, sorted(entries, key=lambda f: f.name))
+
+    # --- display ------------------------------------------------------------------------------------
+    def __repr__(self) -> str:
+        state = "live" if self.alive else f"exited ({self.machine.exit_status})"
+        return (f"<Session {state}: {self.commands} commands, {len(self.machine.processes())} processes, "
+                f"{self.machine.instructions:,} instructions>")
+
+    def _repr_html_(self) -> str:
+        rows = [[str(p.pid), str(p.ppid), escape(p.state), escape(p.executable)] for p in self.machine.processes()]
+        state = "live" if self.alive else f"the shell exited with status {self.machine.exit_status}"
+        footer = (f"<div class='dim'>{state} · {self.commands} commands · {self.machine.instructions:,} "
+                  f"instructions · {self.machine.syscall_count:,} system calls</div>")
+        return html.view("BusyBox session", f"<div style='{TERMINAL_STYLE}'>",
+                         html.table(["pid", "ppid", "state", "program"], rows), "</div>", footer)
+
+
+def _set_event() -> threading.Event:
+    event = threading.Event()
+    event.set()
+    return event
+
+
+class _Streams:
+    """Sorts a run's output: stdout up to the marker is the command's (what follows it is a background
+    job's, kept for the next result); stderr goes by whole lines, with the shell's name for itself
+    made 'sh' and any line echoing the marker's command (set -v, set -x) dropped."""
+
+    def __init__(self, marker: bytes, number: bytes, tag: str, on_output):
+        self.marker, self.number, self.tag, self.on_output = marker, number, tag.encode(), on_output
+        self.stdout, self.stderr = bytearray(), bytearray()
+        self._held, self._line = bytearray(), bytearray()  # stdout that may begin a marker; stderr's last line
+        self.status: int | None = None
+        self.rest = b""
+        self._decoders = {s: codecs.getincrementaldecoder("utf-8")("replace") for s in ("stdout", "stderr")}
+
+    def _emit(self, stream: str, data: bytes, final: bool = False) -> None:
+        (self.stdout if stream == "stdout" else self.stderr).extend(data)
+        if self.on_output is not None:
+            text = self._decoders[stream].decode(bytes(data), final)
+            if text:
+                self.on_output(stream, text)
+
+    def out(self, data: bytes) -> None:
+        if self.status is not None:
+            self.rest += data
+            return
+        self._held += data
+        while (at := self._held.find(self.marker)) >= 0:
+            end = self._held.find(b"\n", at)
+            if end < 0:  # the rest of its line is still to come
+                break
+            number, _, status = bytes(self._held[at + len(self.marker):end]).partition(b":")
+            self._emit("stdout", self._held[:at])
+            rest = bytes(self._held[end + 1:])
+            self._held.clear()
+            if number == self.number:
+                self.status, self.rest = int(status), rest
+                return
+            self._held += rest  # a stale marker (an earlier command's, sent twice): dropped
+        at = self._held.find(self.marker)
+        keep = len(self._held) - at if at >= 0 else next(
+            (k for k in range(min(len(self.marker) - 1, len(self._held)), 0, -1)
+             if self._held.endswith(self.marker[:k])), 0)
+        self._emit("stdout", self._held[:len(self._held) - keep])
+        del self._held[:len(self._held) - keep]
+
+    def err(self, data: bytes) -> None:
+        self._line += data
+        *lines, last = self._line.split(b"\n")
+        self._line = bytearray(last)
+        text = b"".join(self._fix(line + b"\n") for line in lines)
+        if text:
+            self._emit("stderr", text)
+
+    def _fix(self, line: bytes) -> bytes:
+        if self.tag in line:
+            return b""
+        prefix = SCRIPT.encode() + b": "
+        if line.startswith(prefix):
+            line = b"sh: " + line[len(prefix):].removeprefix(b"eval: ")
+        return line
+
+    def finish(self) -> tuple[bytes, bytes]:
+        """The command's stdout and stderr, whatever was held back included."""
+        if self._line:
+            self._emit("stderr", self._fix(bytes(self._line)), final=True)
+        if self._held:
+            self._emit("stdout", bytes(self._held), final=True)
+        for stream in ("stdout", "stderr"):  # a multibyte character cut at the end
+            if self.on_output is not None and (text := self._decoders[stream].decode(b"", True)):
+                self.on_output(stream, text)
+        return bytes(self.stdout), bytes(self.stderr)
