@@ -170,3 +170,12 @@ def test_the_magics_keep_one_session_and_new_drops_it():
     assert shell.run_line_magic("busybox", "pwd").stdout == "/\n"
     shell.run_line_magic("busybox", "exit 0")  # the shell ends: the next magic starts another
     assert shell.run_line_magic("busybox", "echo again").stdout == "again\n"
+
+
+def test_a_result_keeps_the_newest_max_output_bytes():
+    s = Session(max_output=100)
+    full = one_shot("seq 1000").stdout
+    r = s.run("seq 1000")
+    assert r.stdout == full[-100:] and r.truncated == {"stdout": len(full) - 100}
+    assert "output truncated" in r._repr_html_()
+    assert s.run("echo small").truncated == {}

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from ncpu_nb import html
 from ncpu_nb.arm64.busybox import TERMINAL_STYLE, BusyboxResult
-from ncpu_nb.arm64.machine import Arm64Machine
+from ncpu_nb.arm64.machine import MAX_OUTPUT, Arm64Machine
 from ncpu_nb.arm64.machine_errors import MachineError, MachineTimeout
 from ncpu_nb.protocol import Snapshot
 
@@ -32,6 +32,7 @@ SIGINT, SIGKILL = 2, 9
 INTERRUPT_GRACE = 5.0  # seconds a command has to end after SIGINT before it gets SIGKILL
 SHELL_ENV = ("PATH=/bin:/sbin:/usr/bin:/usr/sbin", "HOME=/", "TERM=dumb")
 SCRIPT = "/dev/stdin"  # the shell's own messages start with this name: shown as 'sh' in results
+TRANSCRIPT = 1 << 20  # bytes of each stream the machine itself keeps (results hold their own output)
 
 
 def run_until_input(machine: Arm64Machine, on_output: Callable[[bytes, bytes], None], *,
@@ -114,16 +115,20 @@ class Session:
     mounts, cwd, env, deterministic, limits   make the machine (as `ncpu_nb.busybox` does); with
         deterministic=True the guest's clock stands still while it computes and jumps over idle time,
         so a sleeping background job ends as soon as the shell waits: pass False for a real clock
+    max_output   bytes of each stream a result keeps (the newest; None: all)
     `run(command, on_output=None, timeout=None)`  runs a command line or script; Ctrl-C (or
         `interrupt()`) sends SIGINT to it, the shell goes on and the status is 130
     `snapshot()` / `restore(s)` rewind the whole machine: every process and the file system
     `read_file`, `write_file`, `upload`, `download`, `files(path)`: the guest's files from Python
     """
 
-    def __init__(self, *, mounts=(), cwd: str = "/", env=None, deterministic: bool = True, limits=None):
+    def __init__(self, *, mounts=(), cwd: str = "/", env=None, deterministic: bool = True, limits=None,
+                 max_output: int | None = MAX_OUTPUT):
         env = list(SHELL_ENV) if env is None else [str(e) for e in env]
         self.machine = Arm64Machine.busybox("sh", "-i", SCRIPT, interactive=True, mounts=mounts, cwd=cwd,
-                                            env=env, deterministic=deterministic, limits=limits, max_output=None)
+                                            env=env, deterministic=deterministic, limits=limits,
+                                            max_output=TRANSCRIPT)
+        self.max_output = max_output
         self._tag = "ncpu-" + secrets.token_hex(6)
         self._marker = ("\x1f" + self._tag + ":").encode()  # then the command's number, ':', its status
         self._leftover = b""  # stdout printed after a marker (by a background job): the next result's
@@ -137,6 +142,7 @@ class Session:
         """Run to the first prompt; the banner and 'job control turned off' are not a command's output."""
         self.machine.write_stdin("PS1= PS2=\n" + self._marker_line())
         self._collect_until_marker(None, None)
+        self._shell = min(p.pid for p in self.machine.processes())
 
     def _marker_line(self) -> str:
         """The line that ends command number `commands`: it prints the marker (whose bytes never appear
@@ -168,10 +174,10 @@ class Session:
             start, syscalls, t0 = m.instructions, m.syscall_count, time.perf_counter()
             self.commands += 1
             m.write_stdin(f"eval {shlex.quote(command)} </dev/null; " + self._marker_line())
-            out, err, status, interrupted = self._collect_until_marker(on_output, timeout)
+            out, err, status, interrupted, truncated = self._collect_until_marker(on_output, timeout)
             result = SessionResult(("sh", "-c", command), out.decode("utf-8", "replace"),
                                    err.decode("utf-8", "replace"), status, m.instructions - start,
-                                   time.perf_counter() - t0, m.syscall_count - syscalls, out, m, {}, None,
+                                   time.perf_counter() - t0, m.syscall_count - syscalls, out, m, truncated, self.max_output,
                                    bool(interrupted))
         finally:
             self._busy.release()
@@ -188,7 +194,8 @@ class Session:
         """Run until the marker line, sorting output into the command's; returns (stdout, stderr, status,
         why it was interrupted: '', 'interrupt' or 'timeout')."""
         m = self.machine
-        stream = _Streams(self._marker, str(self.commands).encode(), self._tag, on_output)
+        stream = _Streams(self._marker, str(self.commands).encode(), self._tag, on_output,
+                          self.max_output)
         stream.out(self._leftover)
         deadline = None if timeout is None else time.monotonic() + timeout
         interrupted, signalled_at, killed = "", None, False
@@ -227,12 +234,12 @@ class Session:
         self._leftover = stream.rest
         out, err = stream.finish()
         status = stream.status if stream.status is not None else self.machine.exit_status
-        return out, err, status, interrupted
+        return out, err, status, interrupted, stream.truncated
 
     def _signal(self, signal: int) -> None:
         """SIGINT as a terminal without job control sends it: to every process. The interactive shell
         catches it; background jobs ignore it (the shell started them so)."""
-        shell = self.machine.processes()[0].pid if signal == SIGKILL else None
+        shell = self._shell if signal == SIGKILL else None
         for process in self.machine.processes():
             if process.pid != shell:
                 try:
@@ -309,8 +316,9 @@ class _Streams:
     job's, kept for the next result); stderr goes by whole lines, with the shell's name for itself
     made 'sh' and any line echoing the marker's command (set -v, set -x) dropped."""
 
-    def __init__(self, marker: bytes, number: bytes, tag: str, on_output):
-        self.marker, self.number, self.tag, self.on_output = marker, number, tag.encode(), on_output
+    def __init__(self, marker: bytes, number: bytes, tag: str, on_output, cap: int | None):
+        self.marker, self.number, self.tag, self.on_output, self.cap = marker, number, tag.encode(), on_output, cap
+        self.truncated: dict[str, int] = {}
         self.stdout, self.stderr = bytearray(), bytearray()
         self._held, self._line = bytearray(), bytearray()  # stdout that may begin a marker; stderr's last line
         self.status: int | None = None
@@ -318,7 +326,11 @@ class _Streams:
         self._decoders = {s: codecs.getincrementaldecoder("utf-8")("replace") for s in ("stdout", "stderr")}
 
     def _emit(self, stream: str, data: bytes, final: bool = False) -> None:
-        (self.stdout if stream == "stdout" else self.stderr).extend(data)
+        kept = self.stdout if stream == "stdout" else self.stderr
+        kept.extend(data)
+        if self.cap is not None and len(kept) > self.cap:  # the newest `cap` bytes stay
+            self.truncated[stream] = self.truncated.get(stream, 0) + len(kept) - self.cap
+            del kept[:len(kept) - self.cap]
         if self.on_output is not None:
             text = self._decoders[stream].decode(bytes(data), final)
             if text:
