@@ -107,12 +107,14 @@ def test_a_timeout_interrupts_and_the_session_goes_on():
 
 def test_snapshot_and_restore_rewind_a_file_and_a_process():
     s = Session(deterministic=False)
-    s.run("echo first > /tmp/f; sleep 300 &")
+    s.run("echo first > /tmp/f; sleep 300 & sleep 301 &")
     saved = s.snapshot()
-    s.run("echo second > /tmp/f; kill $!; wait")
-    assert s.run("cat /tmp/f").stdout == "second\n" and "sleep 300" not in s.run("ps").stdout
+    s.run("echo second > /tmp/f; kill $(jobs -p) 2>/dev/null || kill %1 %2; wait")
+    after = s.run("ps").stdout
+    assert s.run("cat /tmp/f").stdout == "second\n" and "sleep 300" not in after and "sleep 301" not in after
     s.restore(saved)
-    assert s.run("cat /tmp/f").stdout == "first\n" and "sleep 300" in s.run("ps").stdout
+    before = s.run("ps").stdout
+    assert s.run("cat /tmp/f").stdout == "first\n" and "sleep 300" in before and "sleep 301" in before
     assert s.read_file("/tmp/f") == b"first\n"
 
 
