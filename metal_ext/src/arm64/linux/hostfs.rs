@@ -342,6 +342,9 @@ pub(crate) mod tests {
 
     /// Runs `body` while another thread (as a guest on another machine sharing the mount would)
     /// keeps swapping each of `dirs` below `mount` for a symlink to `outside`, as fast as it can.
+    /// The swapper works through descriptors and follows no symlink itself: the body may rename one
+    /// of its symlinks into the place of a folder, and a swapper that walked through it by path would
+    /// move the folder around the mount in (its own escape, not the body's).
     pub(crate) fn while_swapping(mount: &Path, outside: &Path, dirs: &[&str], body: impl FnOnce()) {
         let stop = AtomicBool::new(false);
         /// Stops the swapping thread however the body ends (a failed assertion included).
@@ -351,21 +354,34 @@ pub(crate) mod tests {
                 self.0.store(true, Ordering::Relaxed);
             }
         }
+        let root = HostDir::new(mount).unwrap();
+        let target = CString::new(outside.as_os_str().as_bytes()).unwrap();
         std::thread::scope(|s| {
             s.spawn(|| {
                 for dir in dirs.iter().cycle() {
                     if stop.load(Ordering::Relaxed) {
                         break;
                     }
-                    let _ = std::fs::rename(mount.join(dir), mount.join("held"));
-                    let _ = std::os::unix::fs::symlink(outside, mount.join(dir));
-                    let _ = std::fs::remove_file(mount.join(dir));
-                    let _ = std::fs::rename(mount.join("held"), mount.join(dir));
+                    swap_once(&root, Path::new(dir), &target);
                 }
             });
             let _stop = StopOnDrop(&stop);
             body();
         });
+    }
+
+    /// One swap: `rel` moves aside to `held` at the top of the mount, a symlink to `target` takes its
+    /// place and goes again, and the folder comes back; every step by descriptor, none following a symlink.
+    fn swap_once(root: &HostDir, rel: &Path, target: &CString) {
+        let Ok((dir, name)) = root.parent(rel) else { return };
+        let (at, top) = (dir.as_raw_fd(), root.0.as_raw_fd());
+        // SAFETY: valid descriptors and NUL-terminated names; none of these calls follows a symlink.
+        unsafe {
+            libc::renameat(at, name.as_ptr(), top, c"held".as_ptr());
+            libc::symlinkat(target.as_ptr(), at, name.as_ptr());
+            libc::unlinkat(at, name.as_ptr(), 0);
+            libc::renameat(top, c"held".as_ptr(), at, name.as_ptr());
+        }
     }
 
     /// Tries `attack` many times while `d` is swapped for a symlink to the folder around the mount.
