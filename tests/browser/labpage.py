@@ -73,3 +73,8 @@ def screenshot(page, locator, name: str) -> Path:
     path = ARTIFACTS / name
     locator.screenshot(path=str(path))
     return path
+
+
+def click(view, action: str) -> None:
+    """Clicks a debugger toolbar button by its action (step, step-over, run, back, ...)."""
+    view.locator(f".ncpu-toolbar [data-action='{action}']").click()

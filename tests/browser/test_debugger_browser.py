@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from labpage import REPO, lab_command, run_notebook, screenshot, set_theme
+from labpage import REPO, click, lab_command, run_notebook, screenshot, set_theme
 
 CELLS = [
     "import ncpu_nb\nsort = ncpu_nb.CPU(ncpu_nb.load_program('bubble_sort'))\nsort.debugger()",
@@ -34,10 +34,6 @@ def notebook(lab, page):
     expect(page.locator(".ncpu-traceview")).to_have_count(1)
     expect(page.locator(".jp-StatusBar-TextItem", has_text="| Idle").first).to_be_visible()  # every cell done
     return found
-
-
-def click(dbg, action):
-    dbg.locator(f".ncpu-toolbar [data-action='{action}']").click()
 
 
 def test_step_back_breakpoints_memory_and_themes(notebook, page):

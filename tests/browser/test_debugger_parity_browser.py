@@ -9,7 +9,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from labpage import REPO, run_notebook, screenshot, set_theme
+from labpage import REPO, click, run_notebook, screenshot, set_theme
 
 HEAP_BUGS = REPO / "programs" / "arm64" / "c" / "bin" / "heap_bugs"
 CELLS = [
@@ -28,10 +28,6 @@ def notebook(lab, page):
     expect(found).to_have_count(3, timeout=60_000)
     expect(page.locator(".jp-StatusBar-TextItem", has_text="| Idle").first).to_be_visible()
     return found
-
-
-def click(dbg, action):
-    dbg.locator(f".ncpu-toolbar [data-action='{action}']").click()
 
 
 def test_edit_a_register_step_over_step_out_run_to_cursor_and_scrub_back(notebook, page):
