@@ -357,10 +357,12 @@ def torch_lanes_rows(mode: str, device: str, quick: bool = False) -> list[dict]:
 
 
 def _graph_note(lanes) -> str:
-    """How the torch lanes stepped: replaying captured CUDA graphs, or eagerly (and why)."""
+    """How the torch lanes stepped: compiled or not (and why not), replaying captured CUDA graphs or eagerly."""
+    compiled = ("; " + lanes.compile_error if lanes.compile_error else
+                "; steps compiled by torch.compile" if lanes.compiled else "; steps not compiled")
     if lanes.graph_error:
-        return f"; {lanes.graph_error}"
-    return f"; {lanes.graphs_captured} CUDA graph(s) captured and replayed" if lanes.graphs_captured else ""
+        return f"{compiled}; {lanes.graph_error}"
+    return compiled + (f"; {lanes.graphs_captured} CUDA graph(s) captured and replayed" if lanes.graphs_captured else "")
 
 
 ASH_LOOP = "i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done"  # BusyBox ash: far more than 10 M instructions

@@ -32,11 +32,12 @@ def one_torch_thread():
     torch.set_num_threads(before)
 
 
-def machines(programs, registers, device, mode="fast", trace_depth=0):
+def machines(programs, registers, device, mode="fast", trace_depth=0, compile=None):
     """The same lanes on the Rust executor and on torch lanes: each program on LANES_PER_PROGRAM lanes."""
     lanes = [p for p in programs for _ in range(LANES_PER_PROGRAM)]
     rust = CPU(lanes, memory_size=MEMORY, trace_depth=trace_depth)
-    lanes_on_torch = CPU(lanes, memory_size=MEMORY, trace_depth=trace_depth, device=device, mode=mode)
+    lanes_on_torch = CPU(lanes, memory_size=MEMORY, trace_depth=trace_depth, device=device, mode=mode,
+                         compile=compile)
     for cpu in (rust, lanes_on_torch):
         cpu.set_registers(**registers)
     return rust, lanes_on_torch
@@ -64,21 +65,24 @@ def assert_same(rust, torch_cpu, what=""):
                     + "\n".join(i.text() for i in program.instructions))
 
 
-def differential(seed: int, n_programs: int, budget: int, device="cpu", mode="fast", split=True) -> dict:
+def differential(seed: int, n_programs: int, budget: int, device="cpu", mode="fast", split=True,
+                 compile=None, forms=None) -> dict:
     """n random programs x 64 lanes with random registers, run `budget` steps on both executors (torch
     in two calls, so lanes also carry over between calls); every lane compared. Returns the lanes'
     end states counted. Neural mode on torch lanes runs integer programs (no float unit there)."""
     rng = np.random.default_rng(seed)
-    forms = INTEGER_FORMS if mode == "neural" else FORMS
+    forms = forms or (INTEGER_FORMS if mode == "neural" else FORMS)
     programs = [assemble(random_program_text(rng, MEMORY, forms=forms)) for _ in range(n_programs)]
     registers = random_register_values(rng, n_programs * LANES_PER_PROGRAM)
-    rust, lanes_on_torch = machines(programs, registers, device, mode)
+    rust, lanes_on_torch = machines(programs, registers, device, mode, trace_depth=16, compile=compile)
     rust.run(budget, check=False)
     first = int(rng.integers(1, budget)) if split else budget
     lanes_on_torch.run(first, check=False)
     if budget > first:
         lanes_on_torch.run(budget - first, check=False)
     assert_same(rust, lanes_on_torch, f"seed {seed}, {mode} mode on {device}")
+    assert lanes_on_torch._exec.trace() == rust._exec.trace()
+    assert lanes_on_torch._exec.compile_error is None, lanes_on_torch._exec.compile_error
     statuses = rust.lane_status()
     return {s: statuses.count(s) for s in set(statuses)}
 
@@ -99,6 +103,47 @@ def test_random_programs_neural_mode(device):
     """Neural mode: every ALU operation of every lane through the trained cells, 8 programs x 64 lanes."""
     counts = differential(seed=2, n_programs=8, budget=32, device=device, mode="neural", split=False)
     assert sum(counts.values()) == 8 * LANES_PER_PROGRAM
+
+
+def test_compiled_fast_steps_match_rust_on_the_cpu():
+    """The fast step compiled by torch.compile (inductor's C++ here; on a GPU, where compiling is the
+    default, Triton and every test of this module runs compiled): 40 integer programs x 64 lanes with a
+    trace, in two calls (so the second lane count also checks the dynamic-shape code)."""
+    differential(seed=5, n_programs=40, budget=150, compile=True, forms=INTEGER_FORMS)
+    differential(seed=6, n_programs=30, budget=150, compile=True, forms=INTEGER_FORMS)
+
+
+def test_cells_evaluated_element_by_element_compute_every_operation_as_the_networks_do():
+    """What a fused neural mode compiles: `PointwiseCell` (the cells' sums written out, weights as constants)
+    in the wiring of every ALU operation, uncompiled here, against the cells as torch modules."""
+    from randprog import EDGE
+
+    from ncpu_nb.ncpu.neural_alu import NeuralALU
+    from ncpu_nb.ncpu.torch_cells import PointwiseCell
+
+    modules, pointwise = NeuralALU(), NeuralALU()
+    for name in ("logic", "combine", "full_adder", "mux_cell"):
+        setattr(pointwise, name, PointwiseCell(getattr(modules, name)))
+    rng = np.random.default_rng(7)
+    a = np.array([x for x in EDGE for _ in EDGE] + rng.integers(0, 2**32, 200).tolist())
+    b = np.array([y for _ in EDGE for y in EDGE] + rng.integers(0, 2**32, 200).tolist())
+    for op in ("add", "sub", "mul", "div", "mod", "and", "or", "xor", "shl", "shr", "sar", "not", "neg"):
+        for want, got in zip(modules.compute(op, a, b), pointwise.compute(op, a, b)):
+            assert (want == got).all(), op
+
+
+def test_a_cell_too_close_to_its_threshold_is_not_evaluated_element_by_element():
+    """Reordered sums could flip an output whose logit is near zero: such a cell is refused."""
+    from ncpu_nb.errors import WeightsError
+    from ncpu_nb.ncpu.torch_cells import PointwiseCell, load_cell
+
+    cell = load_cell("logic")
+    with torch.no_grad():
+        logits = cell.logits(torch.from_numpy(cell.spec.domain()))
+        cell.out.bias[0] -= logits[logits[:, 0] > 0, 0].min() - 1e-4  # the smallest positive AND logit: 1e-4
+    assert cell.check() == (4, 4)  # still right on its domain
+    with pytest.raises(WeightsError, match="margin"):
+        PointwiseCell(cell)
 
 
 def test_every_alu_operation_in_neural_mode_on_edge_values(device):

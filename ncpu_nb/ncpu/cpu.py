@@ -88,14 +88,20 @@ class CPU:
                  (`ncpu_nb.ncpu.torch_lanes`), in neural mode one batched forward pass of the trained
                  cells per step; the same results lane for lane and the same face (breakpoints,
                  watchpoints, trace, snapshots, faults, budgets). Worth it for thousands of lanes on a GPU.
+    compile      torch lanes only: fuse the work of a step with torch.compile (fast mode: the whole step of
+                 plain runs; neural mode: the wiring of the cells). None (the default): on a CUDA device,
+                 where it is several times faster; compiling takes tens of seconds, once a process.
     """
 
     def __init__(self, program: str | Program | list | None = None, *, mode: str = "fast", lanes: int = 1,
                  memory_size: int = 65536, trace_depth: int = 256, trace_lane: int = 0,
                  max_steps: int | None = None, registers: dict | None = None, max_cycles: int | None = None,
-                 device: str | None = None):
+                 device: str | None = None, compile: bool | None = None):
         self.memory_size = memory_size
         self._device = None if device is None else str(device)
+        if compile is not None and device is None:
+            raise ValueError("compile= applies to torch lanes: give a device too (device='cuda')")
+        self._compile = compile
         self.max_steps = budget(max_steps, "max_cycles", max_cycles) or DEFAULT_BUDGET
         self._trace_depth, self._trace_lane = trace_depth, trace_lane
         self._lane = 0
@@ -172,7 +178,8 @@ class CPU:
         else:
             from ncpu_nb.ncpu.torch_lanes import TorchLanes  # imports torch: only when asked
 
-            executor = TorchLanes(lanes, self.memory_size, self._trace_depth, self._trace_lane, device=self._device)
+            executor = TorchLanes(lanes, self.memory_size, self._trace_depth, self._trace_lane, device=self._device,
+                                  compile=self._compile)
         self._attach_alu(executor, self._mode)
         return executor
 

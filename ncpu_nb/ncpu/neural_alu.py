@@ -17,7 +17,7 @@ import numpy as np
 import torch
 
 from ncpu_nb.errors import UnsupportedInstruction
-from ncpu_nb.ncpu.torch_cells import load_cell
+from ncpu_nb.ncpu.torch_cells import PointwiseCell, load_cell
 
 WIDTH = 32
 _POWERS = 1 << np.arange(WIDTH, dtype=np.uint64)
@@ -49,19 +49,36 @@ def from_bits(bits: torch.Tensor) -> np.ndarray:
     return (bits.cpu().numpy().astype(np.uint64) * _POWERS).sum(axis=1)
 
 
+def _contiguous(compiled):
+    """`compiled` given contiguous tensors: code compiled for a dense layout serves every call, where
+    strided views (a slice of bits, a row of partial products) would each be compiled anew."""
+    def call(*args):
+        return compiled(*(a.contiguous() if isinstance(a, torch.Tensor) else a for a in args))
+    return call
+
+
 class NeuralALU:
     """The operations of `ncpu_nb.ncpu.table.ALU_OPS` on bit tensors, computed by trained cells.
     Each returns (result bits, carry bit, overflow bit), carry/overflow shaped (batch,).
 
     `device` places the cells and every batch: the CPU by default, "cuda" for a GPU, where large
-    batches (many lanes, whole verification sets) run as one kernel launch per cell level."""
+    batches (many lanes, whole verification sets) run as one kernel launch per cell level.
+    `fused` compiles the wiring with `torch.compile`, the cells evaluated element by element
+    (`PointwiseCell`), so that an adder, a shifter, an OR tree or any one cell evaluation is a few
+    kernels that never write a hidden layer to memory (compiled on first use, tens of seconds)."""
 
-    def __init__(self, directory=None, device: str | torch.device = "cpu"):
+    def __init__(self, directory=None, device: str | torch.device = "cpu", fused: bool = False):
         self.device = torch_device(device)
-        self.logic = load_cell("logic", directory).to(self.device)
-        self.combine = load_cell("combine", directory).to(self.device)
-        self.full_adder = load_cell("full_adder", directory).to(self.device)
-        self.mux_cell = load_cell("mux", directory).to(self.device)
+        cell = (lambda name: PointwiseCell(load_cell(name, directory), compiled=True)) if fused else (
+            lambda name: load_cell(name, directory).to(self.device))
+        self.logic = cell("logic")
+        self.combine = cell("combine")
+        self.full_adder = cell("full_adder")
+        self.mux_cell = cell("mux")
+        if fused:  # the larger units, each compiled whole (the operations built from them call these)
+            self.add_bits = _contiguous(torch.compile(self.add_bits, dynamic=True))
+            self._shift = _contiguous(torch.compile(self._shift, dynamic=True))
+            self.any_ = _contiguous(torch.compile(self.any_, dynamic=True))
 
     # --- gates: one cell evaluation each, over any batch shape
     def _logic(self, a, b, which: int):

@@ -25,6 +25,7 @@ except, every few steps, whether any lane still runs.
 """
 from __future__ import annotations
 
+import functools
 from collections import deque
 
 import numpy as np
@@ -42,6 +43,7 @@ RUNNING, HALTED, FAULT, BREAKPOINT, WATCHPOINT = range(5)  # status bytes, as th
 NOP, HALT, ALU, JUMP, LOAD, STORE, PUSH, POP, CALL, RET = range(len(KINDS))
 END = len(KINDS)  # the row after a program's last instruction: running off the end halts, without a cycle
 PASS, ADD, SUB, MUL, DIV, MOD, AND, OR, XOR, SHL, SHR, SAR, NOT, NEG = range(14)
+INTEGER_OPS = frozenset(range(14))
 CHECK_EVERY = 64  # most steps between two looks (host syncs) at whether any lane still runs
 TRACE_FIELDS = 5 + 2 * NREGS + 4  # cycle, pc, next pc, flags before, flags after, registers before/after, access
 STEPPED = ("pc", "cycle_counts", "status", "fault_kind", "fault_value", "skip", "flags_t")  # a step rebinds these
@@ -207,15 +209,34 @@ class NeuralStep:
         return r, carry > 0.5, over > 0.5, is_zero > 0.5
 
 
+@functools.cache
+def _compiled_step():
+    """`TorchLanes._step` compiled, one for every executor (compiled code is reused while its guards hold:
+    breakpoints or none, tracing, the memory size; shapes become dynamic after a second lane count)."""
+    return torch.compile(TorchLanes._step, fullgraph=True)
+
+
+@functools.cache
+def _fused_alu(device: torch.device) -> NeuralALU:
+    """The kit's cells, fused (`NeuralALU(fused=True)`), one per device: what they compile is kept."""
+    return NeuralALU(device=device, fused=True)
+
+
 class TorchLanes:
     """Many nCPU machines stepped together as tensor operations on `device` (see the module docstring).
     The methods are those of the Rust executor (`NcpuLanes`), with the same meanings."""
 
     def __init__(self, lanes: int, memory_size: int, trace_depth: int = 0, trace_lane: int = 0, *,
-                 device: str | torch.device = "cpu"):
+                 device: str | torch.device = "cpu", compile: bool | None = None):
         if lanes < 1 or memory_size > MASK:
             raise ValueError("need at least one lane and a memory size below 4 GiB")
         self.device = torch_device(device)
+        # torch.compile fuses tensor operations into a few kernels, so data is read and written about once
+        # instead of once per operation: in fast mode the whole step (its ~150 operations); in neural mode
+        # the wiring of the cells (`NeuralALU(fused=True)`). Worth the compile time (tens of seconds, once
+        # a process) on a GPU; on the CPU, eager steps start at once.
+        self.compiled = self.device.type == "cuda" if compile is None else bool(compile)
+        self.compile_error: str | None = None
         self._lanes, self._size = lanes, memory_size
         dev = self.device
         self.regs = torch.zeros(lanes, NREGS + 1, dtype=torch.int64, device=dev)
@@ -282,7 +303,8 @@ class TorchLanes:
     def use_networks(self, directory=None) -> None:
         """Neural mode: the trained cells (`NeuralALU` on this device) compute from now on
         (integer operations only: a program with float instructions raises UnsupportedInstruction)."""
-        step = NeuralStep(NeuralALU(directory, device=self.device))
+        step = NeuralStep(_fused_alu(self.device) if self.compiled and directory is None else
+                          NeuralALU(directory, device=self.device, fused=self.compiled))
         self._refuse_floats()
         self._alu = step
 
@@ -414,7 +436,7 @@ class TorchLanes:
         copied back), so the same steps can be captured once as a CUDA graph and replayed."""
         kept = {name: getattr(self, name) for name in STEPPED}
         for _ in range(n):
-            self._done += self._step(bps, tracing)
+            self._done += self._one_step(bps, tracing)
             for name, tensor in kept.items():
                 new = getattr(self, name)
                 if new is not tensor:
@@ -455,7 +477,21 @@ class TorchLanes:
         self.graphs_captured += 1
         return graph
 
-    def _step(self, bps: bool, tracing: bool) -> torch.Tensor:
+    def _one_step(self, bps: bool, tracing: bool) -> torch.Tensor:
+        """One step of every lane; returns the instructions executed. In fast mode, compiled (see `compiled`)
+        for integer programs without watches: one compiled step, with every integer operation, serves them
+        all, where each set of watches (and floats) would be compiled anew for runs that are short. Eager if
+        compiling failed (`compile_error` says why; a failed compilation changed nothing, and an error of
+        the step itself recurs eagerly)."""
+        if (self.compiled and self.compile_error is None and self._alu is fast_alu and not self._watches
+                and not self._present & FLOAT):
+            try:
+                return _compiled_step()(self, bps, tracing, INTEGER_OPS)
+            except Exception as exc:  # noqa: BLE001 - any compiler failure: the eager step is the same step
+                self.compile_error = f"torch.compile failed, steps run eagerly: {type(exc).__name__}: {exc}"
+        return self._step(bps, tracing, frozenset(self._present))
+
+    def _step(self, bps: bool, tracing: bool, present: frozenset) -> torch.Tensor:
         regs, pc, size, J = self.regs, self.pc, self._size, self.J
         active = self.status == RUNNING
         g = self.lane_base + pc
@@ -479,7 +515,7 @@ class TorchLanes:
         x = torch.where(stack, sp, A)
         y = torch.where(is_mem, imm, torch.where(stack, 4, B))
         aop = torch.where(is_alu, alu, torch.where(is_mem | is_pop, ADD, torch.where(is_push, SUB, PASS)))
-        r, carry, over, zero = self._alu(aop, x, y, self._present)
+        r, carry, over, zero = self._alu(aop, x, y, present)
 
         touches = is_mem | stack
         addr = torch.where(is_pop, sp, r)
