@@ -84,6 +84,25 @@ def test_interrupt_stops_a_running_command_and_the_shell_prompts_again(term):
     assert term.transcript.endswith("echo $?\n130\n$ ")  # 128 + SIGINT, as Linux reports it
 
 
+def test_ctrl_c_at_any_instruction_of_a_builtin_loop_brings_the_prompt_back():
+    """Ctrl-C stops the machine wherever a time slice ended. A loop of builtins runs in the shell
+    itself, whose SIGINT handler jumps out of whatever it interrupted: landing in the few instructions
+    where glibc's stdout lock is taken but its owner not yet set, it left the lock half taken and the
+    shell hung at its next prompt (the terminal said 'machine stopped', about 1 Ctrl-C in 100).
+    SIGINT after each instruction of one pass of the loop: the shell prompts again every time."""
+    machine = ncpu_nb.Arm64Machine.busybox("sh", "-i", interactive=True, deterministic=True)
+    assert machine.run().stop == "stdin"
+    machine.write_stdin("while true; do :; done\n")
+    machine.run(max_steps=200_000)  # well into the loop
+    looping = machine.snapshot()
+    for k in range(3000):  # a pass of the loop takes about 2,500 instructions
+        machine.restore(looping)
+        if k:
+            machine.run(max_steps=k)
+        machine.send_signal(machine.pid, 2)
+        assert machine.run(timeout=10, check=False).stop == "stdin", f"SIGINT after {k} instructions"
+
+
 def test_exit_ends_the_terminal_with_its_status(term):
     term, browser = term
     browser.act("stdin", text="exit 3")

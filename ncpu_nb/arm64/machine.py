@@ -315,7 +315,10 @@ class Arm64Machine:
         self._engine.close_stdin()
 
     def send_signal(self, pid: int, signal: int) -> None:
-        """Signal a guest process as its kernel would (2 = SIGINT, what Ctrl-C at a terminal sends)."""
+        """Signal a guest process as its kernel would (2 = SIGINT, what Ctrl-C at a terminal sends). A
+        process that is running takes it at its next system call or loop branch, not at whatever
+        instruction the last run stopped on: there a handler that jumps out (BusyBox ash's) could leave
+        a C library lock half taken."""
         self._engine.send_signal(pid, signal)
 
     # --- results -----------------------------------------------------------------------------------

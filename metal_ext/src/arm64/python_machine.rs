@@ -241,7 +241,7 @@ impl LinuxMachine {
         if self.machine.processes.get(&pid).is_none_or(|p| p.is_zombie()) {
             return Err(PyValueError::new_err(format!("no live process {pid}")));
         }
-        self.machine.signal_process(pid, SigInfo { signo: signal, code: SI_KERNEL, ..SigInfo::default() });
+        self.machine.signal_from_outside(pid, SigInfo { signo: signal, code: SI_KERNEL, ..SigInfo::default() });
         Ok(())
     }
 

@@ -3,7 +3,7 @@
 
 use super::elf::{self, ElfError};
 use super::errno::*;
-use super::machine::{Machine, FIRST_PID, SIGRETURN_PAGE};
+use super::machine::{Machine, FIRST_PID, SAFEPOINT_WAIT, SIGRETURN_PAGE};
 use super::process::*;
 use super::signals::{self, *};
 use super::stack::{self, StartInfo};
@@ -120,6 +120,26 @@ impl Machine {
             .find(|t| self.threads[t].sigmask & bit(info.signo) == 0)
             .unwrap_or(p.threads[0]);
         self.signal_thread(tid, info);
+    }
+
+    /// A signal from outside the machine (the host's Ctrl-C). Linux may deliver it at any instruction
+    /// of a running thread, but a handler that longjmps out instead of returning (BusyBox ash's
+    /// SIGINT handler does) abandons what the interrupted code was doing: caught in the few
+    /// instructions where glibc's stdio lock is taken but its owner not yet recorded (or the other
+    /// way round), the shell waits on that lock forever the next time it prints. The host's stop
+    /// falls on whatever instruction a time slice ended at, so a running thread takes the signal at
+    /// its next safepoint instead: a system call or a loop's backward branch (glibc takes a lock and
+    /// records its owner in straight-line code, so neither falls between the two); or after
+    /// SAFEPOINT_WAIT instructions at the latest. A waiting thread is at a system call already.
+    pub fn signal_from_outside(&mut self, pid: u32, info: SigInfo) {
+        self.signal_process(pid, info);
+        let Some(p) = self.processes.get(&pid) else { return };
+        for tid in p.threads.clone() {
+            let t = self.threads.get_mut(&tid).unwrap();
+            if t.wait.is_none() && !t.pending.is_empty() {
+                t.signal_hold = SAFEPOINT_WAIT;
+            }
+        }
     }
 
     /// Queues a signal on one thread; ignored signals are discarded at once, as on Linux.

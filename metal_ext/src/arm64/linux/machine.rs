@@ -30,6 +30,9 @@ use crate::arm64::state::CpuState;
 
 /// Instructions a thread runs before the scheduler moves on.
 const SLICE: u64 = 50_000;
+/// Instructions a running thread may run before a signal from outside reaches it anyway, when it
+/// meets no safepoint (a loop made only of indirect branches).
+pub const SAFEPOINT_WAIT: u64 = 1_000_000;
 /// Deterministic clock: the machine boots at 2024-01-01 00:00:00 UTC and each instruction
 /// takes one nanosecond.
 pub const BOOT_EPOCH_SECONDS: u64 = 1_704_067_200;
@@ -369,6 +372,9 @@ impl Machine {
     /// whether it can run now.
     fn prepare(&mut self, tid: u32) -> bool {
         let t = &self.threads[&tid];
+        if t.signal_hold > 0 && t.wait.is_none() {
+            return true; // runs on to a safepoint first (execute_to_safepoint)
+        }
         if let Some(w) = t.wait {
             if self.wait_over(t, w) {
                 self.threads.get_mut(&tid).unwrap().wait = None;
@@ -489,6 +495,38 @@ impl Machine {
 
     /// Runs up to `limit` instructions of one thread.
     fn execute(&mut self, tid: u32, limit: u64) -> Option<Stop> {
+        if self.threads[&tid].signal_hold > 0 {
+            return self.execute_to_safepoint(tid, limit);
+        }
+        self.execute_some(tid, limit)
+    }
+
+    /// One instruction at a time until a safepoint, where the signal from outside that the thread
+    /// holds is delivered (the scheduler's next `prepare`): after a system call, after a taken
+    /// backward branch (B, B.cond, CBZ/CBNZ, TBZ/TBNZ; not calls and returns), or once the hold
+    /// has run out.
+    fn execute_to_safepoint(&mut self, tid: u32, limit: u64) -> Option<Stop> {
+        for _ in 0..limit {
+            let pc = self.threads[&tid].cpu.pc;
+            let word = peek_word(self.mem(tid), pc).unwrap_or(0);
+            let stop = self.execute_some(tid, 1);
+            let Some(t) = self.threads.get_mut(&tid) else { return stop };
+            let svc = word & 0xffe0_001f == 0xd400_0001;
+            let branch = word & 0xfc00_0000 == 0x1400_0000 // B (not BL)
+                || word & 0xff00_0010 == 0x5400_0000 // B.cond
+                || word & 0x7c00_0000 == 0x3400_0000; // CBZ/CBNZ, TBZ/TBNZ
+            t.signal_hold = t.signal_hold.saturating_sub(1);
+            if svc || (branch && t.cpu.pc <= pc) || t.wait.is_some() {
+                t.signal_hold = 0;
+            }
+            if stop.is_some() || t.signal_hold == 0 {
+                return stop;
+            }
+        }
+        None
+    }
+
+    fn execute_some(&mut self, tid: u32, limit: u64) -> Option<Stop> {
         if self.last_run != tid {
             self.last_run = tid;
             self.threads.get_mut(&tid).unwrap().cpu.exclusive = None;

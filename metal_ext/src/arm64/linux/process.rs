@@ -74,6 +74,9 @@ pub struct Thread {
     pub suspend_mask: Option<u64>,
     pub clear_child_tid: u64,
     pub altstack: (u64, u64),
+    /// While non-zero, a signal sent from outside the machine waits for this running thread's next
+    /// safepoint (see `Machine::signal_from_outside`): at most this many more instructions.
+    pub signal_hold: u64,
 }
 
 impl Thread {
@@ -90,6 +93,7 @@ impl Thread {
             suspend_mask: None,
             clear_child_tid: 0,
             altstack: (0, 0),
+            signal_hold: 0,
         }
     }
 }
