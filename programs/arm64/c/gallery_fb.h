@@ -1,11 +1,11 @@
 /* The gallery's screen: 320x200 pixels of 32-bit XRGB (0x00RRGGBB) drawn in memory and, after each
  * frame, written to the framebuffer path given on the command line.
  *
- * On the Metal machine that path is /dev/fb0: FBIOGET_VSCREENINFO says it is a 320x200x32 screen, each
- * frame is written with pwrite and presented with FBIOPAN_DISPLAY (which the machine counts). Under
- * qemu-user the path is an existing plain file: the ioctl fails, and each frame simply overwrites it, so
- * the file ends as the last frame. Either way every frame's FNV-1a checksum goes to stdout, which is
- * therefore the same everywhere. */
+ * On the Metal machine that path is /dev/fb0: FBIOGET_VSCREENINFO and FBIOGET_FSCREENINFO say it is a
+ * 320x200x32 screen with 1280-byte lines, each frame is written with pwrite and presented with
+ * FBIOPAN_DISPLAY (which the machine counts). Under qemu-user the path is an existing plain file: the
+ * ioctl fails, and each frame simply overwrites it, so the file ends as the last frame. Either way every
+ * frame's FNV-1a checksum goes to stdout, which is therefore the same everywhere. */
 #ifndef GALLERY_FB_H
 #define GALLERY_FB_H
 
@@ -31,10 +31,12 @@ static void fb_open(const char *path)
     fb_fd = open(path, O_RDWR);
     if (fb_fd < 0)
         return;
-    /* a real screen of another shape is left alone (the frames are still checksummed) */
+    /* a real screen of another shape or layout is left alone (the frames are still checksummed) */
+    struct fb_fix_screeninfo fix;
     if (ioctl(fb_fd, FBIOGET_VSCREENINFO, &fb_var) == 0) {
         fb_is_device = 1;
-        if (fb_var.xres != FB_W || fb_var.yres != FB_H || fb_var.bits_per_pixel != 32) {
+        if (fb_var.xres != FB_W || fb_var.yres != FB_H || fb_var.bits_per_pixel != 32 || fb_var.red.offset != 16 ||
+            ioctl(fb_fd, FBIOGET_FSCREENINFO, &fix) != 0 || fix.line_length != FB_W * 4 || fix.smem_len < sizeof fb) {
             close(fb_fd);
             fb_fd = -1;
         }
