@@ -191,14 +191,16 @@ def run(name: str, args=None, stdin: bytes | str | None = None, *, live: bool = 
         from ncpu_nb.views.screen import ScreenView
 
         screen = ScreenView(title=name)
-        display(screen)
+        shown_at = display(screen, display_id=True)
         shown, left = 0, max_steps
         while m.alive and (left is None or left > 0):
             m.run(CHUNK if left is None else min(CHUNK, left))
             left = None if left is None else left - CHUNK
             if m.frames != shown:
                 shown = m.frames
-                screen.show(Frame(*m.framebuffer()), f"{name}: frame {shown}")
+                screen.show(Frame(*m.framebuffer()), f"frame {shown}")
+        if shown_at is not None:  # the output kept in the notebook: the last frame, not the empty screen
+            shown_at.update(screen)
     else:
         m.run(max_steps)
     drew = program(name).draws and m.frames > 0

@@ -62,7 +62,7 @@ def test_every_frame_is_presented_and_the_last_is_the_one_checksummed(runs, name
 
 def test_a_live_run_shows_each_frame_in_a_screen_view(monkeypatch):
     shown = []
-    monkeypatch.setattr("IPython.display.display", shown.append)
+    monkeypatch.setattr("IPython.display.display", lambda view, display_id: shown.append(view))
     run = gallery.run("life", ["/dev/fb0", "20", "10"], live=True)
     (screen,) = shown
     assert run.frames == 3 and screen.frame == run.frame
