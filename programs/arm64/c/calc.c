@@ -1,7 +1,7 @@
 /* A calculator: one expression or assignment a line on stdin, answered as a REPL would. Integers and
  * decimals (doubles), + - * / % ^ (power, right-associative), unary minus, parentheses, variables
  * (x = 2 * pi), the last answer as `ans`, and functions sqrt abs floor min max. A recursive-descent
- * parser, one function per precedence level; errors name the column. */
+ * parser, one function per precedence level; errors name the column, and the REPL goes on. */
 #include <ctype.h>
 #include <math.h>
 #include <setjmp.h>
@@ -12,7 +12,7 @@
 static const char *text, *p;
 static jmp_buf fail;
 static struct { char name[32]; double value; } vars[64];
-static int nvars, errors;
+static int nvars, errors, lines; /* errors and lines survive the longjmp back into main */
 
 static void error(const char *what)
 {
@@ -151,7 +151,6 @@ static double expression(void)
 int main(void)
 {
     char line[512];
-
     *variable("pi", 1) = 3.14159265358979323846;
     *variable("e", 1) = 2.71828182845904523536;
     double *ans = variable("ans", 1);
@@ -162,6 +161,7 @@ int main(void)
         if (!*p || *p == '#')
             continue;
         printf("%s\n", line);
+        lines++;
         if (setjmp(fail)) {
             errors++;
             continue;
@@ -183,5 +183,6 @@ int main(void)
         *target = *ans = v;
         printf("  = %.10g\n", v);
     }
-    return errors ? 1 : 0;
+    printf("%d lines, %d errors\n", lines, errors);
+    return 0;
 }
