@@ -94,3 +94,32 @@ impl Framebuffer {
         b
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arm64::linux::errno::EFBIG;
+
+    #[test]
+    fn reads_black_until_written_and_clips_at_the_end() {
+        let mut fb = Framebuffer::default();
+        assert_eq!(fb.read(0, 8), vec![0; 8]);
+        assert_eq!(fb.write(4, b"abc"), Ok(3));
+        assert_eq!(fb.read(2, 6), b"\0\0abc\0");
+        assert_eq!(fb.write(SIZE as u64 - 2, b"xyz"), Ok(2)); // what fits
+        assert_eq!(fb.read(SIZE as u64 - 2, 10), b"xy");
+        assert_eq!(fb.write(SIZE as u64, b"z"), Err(EFBIG));
+        assert_eq!(fb.read(SIZE as u64, 10), b"");
+        assert_eq!(fb.pixels().len(), SIZE);
+    }
+
+    #[test]
+    fn screeninfo_says_320x200_xrgb8888() {
+        let word = |b: &[u8], at: usize| u32::from_le_bytes(b[at..at + 4].try_into().unwrap());
+        let var = Framebuffer::var_screeninfo();
+        assert_eq!((word(&var, 0), word(&var, 4), word(&var, 24)), (320, 200, 32));
+        assert_eq!((word(&var, 32), word(&var, 44), word(&var, 56)), (16, 8, 0)); // red, green, blue offsets
+        let fix = Framebuffer::fix_screeninfo();
+        assert_eq!((word(&fix, 24), word(&fix, 48)), (256_000, 1280));
+    }
+}
