@@ -105,6 +105,10 @@ class LinuxMachine:
     exit_status: int | None  # of the first process, once it has exited (128+signal if killed)
     instructions: int  # retired, all processes
     syscalls: int
+    # /dev/fb0, 320x200 pixels of 4 bytes (blue, green, red, unused): (width, height, pixels), and
+    # how many frames the guest has presented (FBIOPAN_DISPLAY calls).
+    def framebuffer(self) -> tuple[int, int, bytes]: ...
+    frames: int
     # Standard streams of the guest's terminal.
     def take_stdout(self) -> bytes: ...
     def take_stderr(self) -> bytes: ...

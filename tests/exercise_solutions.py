@@ -48,4 +48,6 @@ done:
     "26": {"remembered_greeting": ["greeting='hi there'"], "interrupted_status": 130},
     "27": {"verify_tasks": 23, "xor_first_random": 1359923601},
     "28": {"cube_word": ": cube dup dup * * ;\n3 cube .", "mux_result": 0x12CD, "ncpu_per_muxleq": 28.41},
+    "29": {"kv_session": "SET a 1\nSET b 2\nSET c 3\nDEL b\nCOUNT", "mandelbrot_pixel": 0x83EE93,
+           "fewest_comparisons": "merge"},
 }

@@ -47,6 +47,8 @@ WRONG = {
     "26": {"remembered_greeting": "echo hi there", "interrupted_status": 0},
     "27": {"verify_tasks": 15, "xor_first_random": 3653403231},
     "28": {"cube_word": ": cube dup * ; 3 cube .", "mux_result": 0xAB34, "ncpu_per_muxleq": 27},
+    "29": {"kv_session": "SET a 1\nSET b 2\nSET c 3\nDEL d\nCOUNT", "mandelbrot_pixel": 0x93EE83,
+           "fewest_comparisons": "quick"},
 }
 
 

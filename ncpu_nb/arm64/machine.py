@@ -383,6 +383,16 @@ class Arm64Machine:
         """Instructions retired so far, every process together."""
         return self._engine.instructions
 
+    def framebuffer(self) -> tuple[int, int, bytes]:
+        """The guest's screen, /dev/fb0: (width, height, pixels), 4 bytes a pixel in the order blue, green,
+        red, unused (XRGB8888 little-endian); black until the guest writes to it."""
+        return self._engine.framebuffer()
+
+    @property
+    def frames(self) -> int:
+        """Frames the guest has presented on /dev/fb0 (its FBIOPAN_DISPLAY calls)."""
+        return self._engine.frames
+
     @property
     def syscall_count(self) -> int:
         return self._engine.syscalls

@@ -9,6 +9,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
 use super::disasm::disassemble;
+use super::linux::framebuffer;
 use super::linux::limits::Limits;
 use super::linux::coverage::{COMPARE_SLOTS, COVERAGE_SLOTS};
 use super::linux::machine::{BootError, Config, Machine, Stop};
@@ -211,6 +212,17 @@ impl LinuxMachine {
     #[getter]
     fn syscalls(&self) -> u64 {
         self.machine.syscalls
+    }
+
+    /// The guest's /dev/fb0: (width, height, pixels), 4 bytes a pixel (blue, green, red, unused).
+    fn framebuffer<'py>(&self, py: Python<'py>) -> (u32, u32, Bound<'py, PyBytes>) {
+        (framebuffer::WIDTH, framebuffer::HEIGHT, PyBytes::new(py, &self.machine.framebuffer.pixels()))
+    }
+
+    /// Frames the guest has presented on /dev/fb0 (FBIOPAN_DISPLAY calls).
+    #[getter]
+    fn frames(&self) -> u64 {
+        self.machine.framebuffer.frames
     }
 
     fn take_stdout<'py>(&mut self, py: Python<'py>) -> Bound<'py, PyBytes> {

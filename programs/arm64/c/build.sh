@@ -30,11 +30,13 @@ mkdir -p bin
 image_dir=$(mktemp -d)
 trap 'rm -rf "$image_dir"' EXIT
 sed 's/,*$/,/' ../../forth/muxleq.dec > "$image_dir/muxleq_image.h"
-for src in hello argv_env file_io fork_pipe_wait signals float_math threads gradebook heap_bugs magic secret_compare aes128 muxleq; do
+# the gallery (ncpu_nb.gallery): programs worth showing; mandelbrot, life and raycaster draw through gallery_fb.h
+gallery="mandelbrot life raycaster primes nqueens sudoku kvstore sorts lisp squeeze calc"
+for src in hello argv_env file_io fork_pipe_wait signals float_math threads gradebook heap_bugs magic secret_compare aes128 muxleq $gallery; do
     extra=""
     case $src in
         threads) extra="-pthread" ;;
-        float_math) extra="-lm" ;;
+        float_math|raycaster|calc) extra="-lm" ;;
         # the sanitizer's planted defects: source lines (-g), and no warning for the bugs on purpose
         heap_bugs) extra="-O0 -g -Wno-use-after-free" ;;
         magic) extra="-g -Wno-array-bounds" ;;  # the fuzzer's target (its crash writes near null on purpose)

@@ -83,6 +83,29 @@ done
 # muxleq (eForth on a two-instruction machine) reads a Forth session from stdin: tests/test_forth.py's two
 run_stdin muxleq.add $'2 3 + .\n'
 run_stdin muxleq.square $': sq dup * ; 7 sq .\n'
+# the gallery's stdin sessions are files in input/ (ncpu_nb.gallery runs them the same way)
+run_input() {
+    local name=$1
+    shift
+    STDIN_FILE=input/$name.in
+    run "$name" "" "$@"
+    STDIN_FILE=
+}
+run_input kvstore
+run_input lisp
+run_input calc
+run_input sudoku
+run primes         ""
+run nqueens        ""
+run sorts          ""
+run squeeze        "" -x
+# the gallery's drawing programs take a framebuffer path: on the machine /dev/fb0, here an empty plain
+# file (the FBIOGET_VSCREENINFO ioctl fails on it and the frames overwrite it); stdout is the same
+for program in mandelbrot life raycaster; do
+    screen=$(mktemp)
+    run "$program" "" "$screen"
+    rm -f "$screen"
+done
 for defect in clean overflow uninit use-after-free double-free unmapped; do
     run "heap_bugs.$defect" "" "$defect"
 done

@@ -29,6 +29,7 @@ pub const EINVAL: Errno = Errno(22);
 pub const EMFILE: Errno = Errno(24);
 pub const ENOTTY: Errno = Errno(25);
 pub const EFBIG: Errno = Errno(27);
+pub const ENODEV: Errno = Errno(19);
 pub const ENOSPC: Errno = Errno(28);
 pub const ETXTBSY: Errno = Errno(26);
 pub const ESPIPE: Errno = Errno(29);

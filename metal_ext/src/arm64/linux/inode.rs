@@ -36,6 +36,8 @@ pub enum Device {
     Random,
     Urandom,
     Tty,
+    /// /dev/fb0 (framebuffer.rs).
+    Framebuffer,
 }
 
 impl Device {
@@ -48,6 +50,7 @@ impl Device {
             Device::Random => (1, 8),
             Device::Urandom => (1, 9),
             Device::Tty => (5, 0),
+            Device::Framebuffer => (29, 0),
         }
     }
 }

@@ -14,6 +14,7 @@ use super::profile::Profile;
 use super::elf::ElfError;
 use super::limits::Limits;
 use super::fd::{FileKind, Files, OpenFile, Stream, Terminal, O_WRONLY};
+use super::framebuffer::Framebuffer;
 use super::inode::Timespec;
 use super::process::*;
 use super::rootfs;
@@ -166,6 +167,7 @@ pub struct Machine {
     pub vfs: Vfs,
     pub files: Files,
     pub terminal: Terminal,
+    pub framebuffer: Framebuffer,
     pub spaces: Slab<Space>,
     pub processes: BTreeMap<u32, Process>,
     pub threads: BTreeMap<u32, Thread>,
@@ -238,6 +240,7 @@ impl Machine {
             vfs,
             files: Files::default(),
             terminal: Terminal { stdin: config.stdin.into(), stdin_closed: config.stdin_closed, ..Terminal::default() },
+            framebuffer: Framebuffer::default(),
             spaces: Slab::default(),
             processes: BTreeMap::new(),
             threads: BTreeMap::new(),

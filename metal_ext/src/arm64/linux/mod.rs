@@ -7,6 +7,7 @@ pub mod coverage;
 pub mod elf;
 pub mod errno;
 pub mod fd;
+pub mod framebuffer;
 pub mod hostfs;
 pub mod inode;
 pub mod limits;

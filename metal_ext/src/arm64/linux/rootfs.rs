@@ -46,6 +46,7 @@ pub fn build(exe_path: &str, exe: Arc<Vec<u8>>, extra: &[(String, Vec<u8>, u32)]
         ("random", Device::Random, 0o666),
         ("urandom", Device::Urandom, 0o666),
         ("tty", Device::Tty, 0o666),
+        ("fb0", Device::Framebuffer, 0o666),
     ] {
         v.install(&format!("/dev/{name}"), Node::Device(dev), mode).expect(BUILT_IN);
     }

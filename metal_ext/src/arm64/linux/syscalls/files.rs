@@ -8,6 +8,7 @@ use std::sync::Arc;
 use super::outcome::{value, Flow};
 use crate::arm64::linux::errno::*;
 use crate::arm64::linux::fd::*;
+use crate::arm64::linux::framebuffer::*;
 use crate::arm64::linux::inode::*;
 use crate::arm64::linux::machine::Machine;
 use crate::arm64::linux::procfs;
@@ -254,6 +255,20 @@ pub fn ioctl(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
             let on = m.read_guest(tid, a[2], 4)? != [0; 4];
             let f = &mut m.files.open[d.file];
             f.flags = if on { f.flags | O_NONBLOCK } else { f.flags & !O_NONBLOCK };
+            Ok(value(0))
+        }
+        FBIOGET_VSCREENINFO | FBIOPUT_VSCREENINFO | FBIOGET_FSCREENINFO | FBIOPAN_DISPLAY
+            if matches!(m.files.open[d.file].kind, FileKind::Device(Device::Framebuffer, _)) =>
+        {
+            // The geometry is fixed: "setting" it answers what it is, as a driver that cannot change it.
+            match a[1] {
+                FBIOGET_FSCREENINFO => m.write_guest(tid, a[2], &Framebuffer::fix_screeninfo())?,
+                FBIOPAN_DISPLAY => {
+                    m.read_guest(tid, a[2], 160)?;
+                    m.framebuffer.frames += 1;
+                }
+                _ => m.write_guest(tid, a[2], &Framebuffer::var_screeninfo())?,
+            }
             Ok(value(0))
         }
         FIOCLEX | FIONCLEX => {

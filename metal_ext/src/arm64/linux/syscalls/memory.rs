@@ -3,7 +3,7 @@
 use super::outcome::{value, Flow};
 use crate::arm64::linux::errno::*;
 use crate::arm64::linux::fd::FileKind;
-use crate::arm64::linux::inode::Node;
+use crate::arm64::linux::inode::{Device, Node};
 use crate::arm64::linux::machine::Machine;
 use crate::arm64::linux::process::Space;
 use crate::arm64::mem::{EXEC, PAGE_SIZE, READ, WRITE};
@@ -117,6 +117,7 @@ pub fn mmap(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
                 std::sync::Arc::new([vec![0u8; offset as usize], buf].concat())
             }
             FileKind::Generated(data) => data.clone(),
+            FileKind::Device(Device::Framebuffer, _) => return Err(ENODEV),
             FileKind::Device(..) => std::sync::Arc::new(vec![]),
             _ => return Err(EACCES),
         };

@@ -6,6 +6,7 @@ use std::os::unix::fs::FileExt;
 use super::outcome::{value, Flow, Outcome};
 use crate::arm64::linux::errno::*;
 use crate::arm64::linux::fd::*;
+use crate::arm64::linux::framebuffer;
 use crate::arm64::linux::inode::{Device, Node};
 use crate::arm64::linux::machine::Machine;
 use crate::arm64::linux::process::Wait;
@@ -46,6 +47,7 @@ pub fn read_from(m: &mut Machine, file: usize, len: usize, at: Option<u64>) -> S
                 buf
             }
             Device::Tty => return Err(EIO),
+            Device::Framebuffer => m.framebuffer.read(offset, len),
         },
         FileKind::PipeRead(p) => {
             let pipe = &mut m.files.pipes[p];
@@ -103,6 +105,10 @@ pub fn write_to(m: &mut Machine, tid: u32, file: usize, data: &[u8], at: Option<
             (start as usize + data.len(), data.len())
         }
         FileKind::Device(Device::Full, _) => return Err(ENOSPC),
+        FileKind::Device(Device::Framebuffer, _) => {
+            let n = m.framebuffer.write(offset, data)?;
+            (offset as usize + n, n)
+        }
         FileKind::Device(..) => return Ok(Ok(data.len())),
         FileKind::PipeWrite(p) => {
             let pipe = &mut m.files.pipes[p];
@@ -257,6 +263,7 @@ pub fn lseek(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
         },
         FileKind::Host { file: h, .. } => h.metadata()?.len(),
         FileKind::Generated(d) => d.len() as u64,
+        FileKind::Device(Device::Framebuffer, _) => framebuffer::SIZE as u64,
         FileKind::Dir { .. } | FileKind::Device(..) => 0,
         _ => return Err(ESPIPE),
     };
