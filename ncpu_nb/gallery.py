@@ -15,11 +15,10 @@ each frame's FNV-1a checksum, so their stdout is the same under qemu, where the 
 from __future__ import annotations
 
 import base64
+import io
 import shutil
-import struct
 import subprocess
 import tempfile
-import zlib
 from html import escape
 from pathlib import Path
 from typing import NamedTuple
@@ -109,17 +108,12 @@ class Frame(NamedTuple):
         return fnv1a(self.pixels)
 
     def png(self, scale: int = 1) -> bytes:
-        """The frame as a PNG file (8-bit RGB), each pixel `scale` x `scale`."""
-        image = self.rgb().repeat(scale, 0).repeat(scale, 1)
-        height, width = image.shape[:2]
-        rows = np.concatenate([np.zeros((height, 1), np.uint8), image.reshape(height, width * 3)], axis=1)
+        """The frame as a PNG file (8-bit RGB, by Pillow), each pixel `scale` x `scale`."""
+        from PIL import Image
 
-        def chunk(kind: bytes, data: bytes) -> bytes:
-            return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
-
-        header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
-        return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows.tobytes(), 6))
-                + chunk(b"IEND", b""))
+        out = io.BytesIO()
+        Image.fromarray(np.ascontiguousarray(self.rgb().repeat(scale, 0).repeat(scale, 1)), "RGB").save(out, "PNG")
+        return out.getvalue()
 
     def img_tag(self, scale: int = 2, alt: str = "framebuffer") -> str:
         data = base64.b64encode(self.png()).decode()

@@ -28,7 +28,6 @@ from __future__ import annotations
 import functools
 from collections import deque
 
-import numpy as np
 import torch
 
 from ncpu_nb.errors import UnsupportedInstruction
