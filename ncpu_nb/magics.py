@@ -7,14 +7,18 @@ Without `--new`, options that shape a machine (`--mount HOST:GUEST[:ro|rw]` (rep
 `--max-output BYTES` (of each stream kept; default 256 MiB), and the guest's limits `--memory SIZE`,
 `--tmpfs-size SIZE`, `--max-procs N`, see `ncpu_nb.Limits`) run that command alone on a fresh machine,
 as `ncpu_nb.busybox` does. `--timeout SECONDS` bounds either. The result (stdout, stderr, exit code) is
-returned, so `r = %busybox ls` keeps it.
+returned, so `r = %busybox ls` keeps it. In the session, output streams into the cell while the
+command runs (the result then shows only its exit status and work), and Ctrl-C (interrupt the kernel)
+sends SIGINT to the command.
 IPython expands `{python_expression}` and `$name` in the magic's line (not in a %%busybox cell);
 write `$$` for a literal `$` there.
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 import shlex
+import sys
 
 from IPython.core.error import UsageError
 from IPython.core.magic import Magics, cell_magic, line_magic, magics_class
@@ -112,9 +116,19 @@ class BusyboxMagics(Magics):
                 self.session = None  # the old one goes even if the new one cannot be made
                 self.session = Session(mounts=options["mounts"], cwd=options.get("cwd", "/"),
                                        limits=options["limits"] or None)
-            return self.session.run(command, timeout=timeout) if args else None
+            if not args:
+                return None
+            return dataclasses.replace(self.session.run(command, timeout=timeout, on_output=_into_the_cell),
+                                       streamed=True)
         except (MountError, ValueError) as exc:  # a mistake on the magic's line: the message is enough
             raise UsageError(str(exc)) from None
+
+
+def _into_the_cell(stream: str, text: str) -> None:
+    """Session output as it comes, into the cell's stdout or stderr (so a long command shows progress)."""
+    out = sys.stdout if stream == "stdout" else sys.stderr
+    out.write(text)
+    out.flush()
 
 
 def load_ipython_extension(ipython) -> None:

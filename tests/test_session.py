@@ -174,6 +174,34 @@ def test_the_magics_keep_one_session_and_new_drops_it():
     assert shell.run_line_magic("busybox", "echo again").stdout == "again\n"
 
 
+def test_the_magics_stream_output_into_the_cell_while_the_command_runs(capsys, monkeypatch):
+    """A line printed before a long loop is in the cell before the command ends; the result's view
+    does not print the output a second time, and the result still holds all of it."""
+    from IPython.core.interactiveshell import InteractiveShell
+
+    from ncpu_nb import magics
+
+    shell = InteractiveShell.instance()
+    shell.run_line_magic("load_ext", "ncpu_nb")
+    seen_while_running = []
+    into_the_cell = magics._into_the_cell
+
+    def watch(stream, text):
+        into_the_cell(stream, text)
+        seen_while_running.append((stream, text))
+
+    monkeypatch.setattr(magics, "_into_the_cell", watch)
+    capsys.readouterr()
+    busy = "i=0; while [ $i -lt 30000 ]; do i=$((i+1)); done"  # many run slices of the machine
+    r = shell.run_cell_magic("busybox", "--new", f"echo first\n{busy}\necho oops >&2\necho last")
+    out, err = capsys.readouterr()
+    assert out == "first\nlast\n" and err == "oops\n"
+    assert r.stdout == "first\nlast\n" and r.stderr == "oops\n" and r.streamed
+    assert seen_while_running[0] == ("stdout", "first\n")  # its own chunk, before the loop ended
+    assert "first" not in r._output_html() and "output is above" in r._repr_html_()
+    assert "first" in Session().run("echo first")._output_html()  # from Python, nothing was shown before
+
+
 def test_a_result_keeps_the_newest_max_output_bytes():
     s = Session(max_output=100)
     full = one_shot("seq 1000").stdout

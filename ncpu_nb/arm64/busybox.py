@@ -50,10 +50,14 @@ class BusyboxResult:
     def __str__(self) -> str:
         return self.stdout + self.stderr
 
-    def _repr_html_(self) -> str:
+    def _output_html(self) -> str:
         out = _shown(self.stdout)
         if self.stderr:
             out += f"<span style='color:var(--jp-error-color1,#c00)'>{_shown(self.stderr)}</span>"
+        return out
+
+    def _repr_html_(self) -> str:
+        out = self._output_html()
         status = "" if self.ok else f"<span style='color:var(--jp-error-color1,#c00)'>exit {self.exit_code}</span> · "
         footer = (f"<div class='dim'>{status}{self.instructions:,} instructions · {self.syscalls:,} system calls · "
                   f"{self.seconds * 1e3:,.1f} ms</div>")

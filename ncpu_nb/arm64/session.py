@@ -66,6 +66,7 @@ class SessionResult(BusyboxResult):
     `args` is ('sh', '-c', command), as the one-shot `busybox` would run it."""
 
     interrupted: bool = False
+    streamed: bool = False  # its output was shown as it came (the magics): the view does not repeat it
 
     @property
     def status(self) -> int:
@@ -74,6 +75,9 @@ class SessionResult(BusyboxResult):
     @property
     def command(self) -> str:
         return self.args[-1]
+
+    def _output_html(self) -> str:
+        return "<span class='dim'>(its output is above, as it came)</span>" if self.streamed else super()._output_html()
 
     def _command_html(self) -> str:
         lines = self.command.strip("\n").splitlines() or [""]
