@@ -21,7 +21,8 @@ batched forward pass per step over every lane (neural mode: no integer arithmeti
 only unpacking and packing bits and bytes, routing by the op index, and the executor's own bounds
 checks). Only the ALU operations the loaded programs can use are evaluated: the set is known from
 the programs, so no step asks the device which ones occur. The host reads nothing back inside the loop
-except, every few steps, whether any lane still runs.
+except, every few steps, whether any lane still runs. On a CUDA device 64 steps at a time are replayed
+as one captured CUDA graph, and torch.compile fuses the step's operations (see `compiled`).
 """
 from __future__ import annotations
 
