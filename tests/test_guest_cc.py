@@ -3,13 +3,14 @@ prints built by aarch64-linux-gnu-gcc and run under qemu-aarch64: tests/c/*.c ru
 programs/arm64/c's programs against the output qemu recorded for the gcc builds (c/expected/)."""
 import shutil
 import subprocess
+from pathlib import Path
 
 import pytest
 
 from ncpu_nb.arm64.cc import CCompileError, cc, diagnostics, tcc_root
 from ncpu_nb.resources import data_dir
 
-TESTS = data_dir("programs").parent / "tests" / "c"
+TESTS = Path(__file__).parent / "c"
 C = data_dir("programs") / "arm64" / "c"
 GCC = "aarch64-linux-gnu-gcc"
 needs_oracle = pytest.mark.skipif(shutil.which(GCC) is None or shutil.which("qemu-aarch64") is None,
@@ -26,7 +27,7 @@ SMALL = sorted(p.stem for p in TESTS.glob("*.c"))
 BUNDLED = {
     "hello": ([], b"", "hello"), "argv_env": (["one", "two words", "", "last"], b"", "argv_env"),
     "file_io": ([], b"", "file_io"), "fork_pipe_wait": ([], b"", "fork_pipe_wait"), "signals": ([], b"", "signals"),
-    "gradebook": ("90 120 50 100 100 100 100 100 30".split(), b"", "gradebook"),
+    "gradebook": (["90", "120", "50", "100", "100", "100", "100", "100", "30"], b"", "gradebook"),
     "heap_bugs": (["clean"], b"", "heap_bugs.clean"), "magic": ([], b"FUZ", "magic.fuz"),
     "secret_compare": (["constant"], b"open sesame 2024", "secret_compare.constant-right"),
     "primes": ([], b"", "primes"), "nqueens": ([], b"", "nqueens"), "sorts": ([], b"", "sorts"),
@@ -52,7 +53,7 @@ def test_tcc_on_the_machine_prints_what_gcc_and_qemu_print(name, scratch):
     exe = scratch / name
     subprocess.run([GCC, "-static", "-O2", "-w", "-o", exe, TESTS / f"{name}.c", "-lm"], check=True)
     qemu = subprocess.run(["qemu-aarch64", "-cpu", "cortex-a53", exe, *args], input=stdin, capture_output=True,
-                          cwd=scratch, timeout=60)
+                          cwd=scratch, timeout=60, check=False)
     ours = cc(TESTS / f"{name}.c", args, stdin, timeout=60)
     assert (ours.stdout_bytes, ours.exit_code) == (qemu.stdout, shell_status(qemu.returncode))
 

@@ -8,14 +8,15 @@
 # TLS relocations (glibc's libc.a needs R_AARCH64_TLSIE_*) and no IFUNC, musl's libc.a needs neither.
 #
 # Needs (Debian 12): gcc-aarch64-linux-gnu 4:12.2.0-3 (GCC 12.2.0, glibc 2.36), qemu-user 7.2
-# (qemu-aarch64 runs the new tcc to build libtcc1.a), gcc, git, curl, patch.
+# (qemu-aarch64 runs the new tcc to build libtcc1.a), gcc, xz, curl (or MUSL_DEB), patch.
 #
-# Usage: ./build.sh                      clone TinyCC and fetch musl-dev, then build
-#        TCC_SRC=DIR MUSL_DEB=FILE ./build.sh   use a TinyCC checkout / musl-dev .deb already here
+# Usage: ./build.sh                      build from tinycc-50cfe11.tar.xz here and musl-dev fetched from Debian
+#        TCC_SRC=DIR MUSL_DEB=FILE ./build.sh   take the source from a TinyCC git clone / musl-dev .deb already here
 set -eu
 
-TCC_REPO=https://github.com/TinyCC/tinycc.git   # GitHub mirror of git://repo.or.cz/tinycc.git (mob)
-TCC_COMMIT=50cfe1141b1d600783c634458219420a617d99a1
+# the source: `git archive --format=tar --prefix=tinycc-50cfe11/ COMMIT | xz -9` of TinyCC's mob branch
+TCC_COMMIT=50cfe1141b1d600783c634458219420a617d99a1   # https://github.com/TinyCC/tinycc (mirror of repo.or.cz/tinycc.git)
+TCC_TAR_SHA256=f311346b4cfc5894f806734455b03b98100546d8cbe76b0f0b3f3940e3bb1753   # of the tar, uncompressed
 MUSL_URL=http://deb.debian.org/debian/pool/main/m/musl/musl-dev_1.2.3-1_arm64.deb
 MUSL_SHA256=55c2ca4bc3041c8ed8ac7dc3ef6080d9551a21650568b2fd7610b59eaf98a4f4
 
@@ -30,11 +31,12 @@ trap 'rm -rf "$work"' EXIT
 
 # --- sources ------------------------------------------------------------------------------------
 if [ -n "${TCC_SRC:-}" ]; then
-    git -C "$TCC_SRC" archive --format=tar "$TCC_COMMIT" | tar -x -C "$work" --one-top-level=tcc
+    git -C "$TCC_SRC" archive --format=tar --prefix=tinycc-50cfe11/ "$TCC_COMMIT" > "$work/tinycc.tar"
 else
-    git clone --quiet "$TCC_REPO" "$work/clone"
-    git -C "$work/clone" archive --format=tar "$TCC_COMMIT" | tar -x -C "$work" --one-top-level=tcc
+    xz -dc "$here/tinycc-50cfe11.tar.xz" > "$work/tinycc.tar"
 fi
+echo "$TCC_TAR_SHA256  $work/tinycc.tar" | sha256sum -c --quiet
+tar -x -C "$work" -f "$work/tinycc.tar" && mv "$work/tinycc-50cfe11" "$work/tcc"
 if [ -z "${MUSL_DEB:-}" ]; then
     MUSL_DEB=$work/musl-dev.deb
     curl -fsSL -o "$MUSL_DEB" "$MUSL_URL"
