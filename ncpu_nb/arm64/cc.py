@@ -97,15 +97,16 @@ def _source_text(source) -> tuple[str, bytes]:
     return "main.c", source.encode() if isinstance(source, str) else bytes(source)
 
 
-def compile_c(source, flags=(), *, timeout: float | None = None,
-              max_steps: int | None = None) -> tuple[bytes, Arm64Machine, float]:
+def compile_c(source, flags=(), *, timeout: float | None = None, max_steps: int | None = None,
+              tcc=None) -> tuple[bytes, Arm64Machine, float]:
     """Compile C `source` (text, bytes, or a pathlib.Path to a .c file) with tcc inside the machine:
-    the static AArch64 program's ELF bytes, the machine tcc ran on and its seconds. Raises CCompileError."""
+    the static AArch64 program's ELF bytes, the machine tcc ran on and its seconds. Raises CCompileError.
+    `tcc`: another tcc program (a host path), e.g. one the machine built from tcc's source."""
     name, text = _source_text(source)
     with tempfile.TemporaryDirectory(prefix="ncpu-cc-") as scratch:
         (Path(scratch) / name).write_bytes(text)
         argv = ["tcc", "-static", *map(str, flags), "-o", "main", name]
-        machine = Arm64Machine.from_elf(tcc_root() / "bin" / "tcc", argv, mounts=[(str(tcc_root()), GUEST_TCC),
+        machine = Arm64Machine.from_elf(tcc or tcc_root() / "bin" / "tcc", argv, mounts=[(str(tcc_root()), GUEST_TCC),
                                         (scratch, WORK, True)], cwd=WORK, exe_path=f"{GUEST_TCC}/bin/tcc")
         run = machine.run(max_steps, timeout=timeout)
         if not run.exited:
@@ -119,7 +120,7 @@ def compile_c(source, flags=(), *, timeout: float | None = None,
 
 def cc(source, args=(), stdin: bytes | str | None = b"", *, flags=(), mounts=(), cwd: str = "/", env=None,
        timeout: float | None = None, max_steps: int | None = None, deterministic: bool = True,
-       max_output: int | None = MAX_OUTPUT) -> CcResult:
+       max_output: int | None = MAX_OUTPUT, tcc=None) -> CcResult:
     """Compile C `source` with TinyCC running inside the machine, then run the program on a fresh machine, e.g.
     cc('#include <stdio.h>\\nint main(void) { puts("hi"); }').stdout == "hi\\n".
 
@@ -128,8 +129,9 @@ def cc(source, args=(), stdin: bytes | str | None = b"", *, flags=(), mounts=(),
     flags    more tcc options, e.g. ("-DN=10", "-Wall")
     mounts, cwd, env, deterministic, max_output   for the program's machine, as in `busybox`
     timeout, max_steps   bound the compile and the run, each
+    tcc      another tcc program to compile with (a host path; default the bundled one)
     Raises CCompileError (with tcc's file:line diagnostics) when tcc rejects the source."""
-    elf, compiler, compile_seconds = compile_c(source, flags, timeout=timeout, max_steps=max_steps)
+    elf, compiler, compile_seconds = compile_c(source, flags, timeout=timeout, max_steps=max_steps, tcc=tcc)
     args = tuple(str(a) for a in args)
     program = Path(source).stem if isinstance(source, Path) else "main"
     machine = Arm64Machine(elf, [f"./{program}", *args], env, stdin=stdin, mounts=mounts, cwd=cwd,
