@@ -25,6 +25,7 @@ _LAZY = {
     "ISAReference": "ncpu_nb.ncpu.isa_reference",
     **dict.fromkeys(["Arm64Machine", "Arm64Run", "BusyboxResult", "ElfError", "ElfFile", "Limits", "MachineError",
                      "MachineTimeout", "MountError", "Session", "busybox"], "ncpu_nb.arm64"),
+    **dict.fromkeys(["cc", "CcResult", "CCompileError"], "ncpu_nb.arm64.cc"),
     "DifferentiableEngine": "ncpu_nb.differentiable.engine", "SoftProgram": "ncpu_nb.differentiable.soft_program",
     "ProgramOptimizer": "ncpu_nb.differentiable.optimizer",
     "plot_gradient_flow": "ncpu_nb.differentiable.gradient_flow",
@@ -136,7 +137,7 @@ def text_machine(examples=(), mode: str = "fast"):
 
 
 def load_ipython_extension(ipython) -> None:
-    """`%load_ext ncpu_nb`: the %busybox and %%busybox magics, and %%ncpu_python."""
+    """`%load_ext ncpu_nb`: the %busybox and %%busybox magics, %%c and %%ncpu_python."""
     from ncpu_nb.magics import load_ipython_extension as load
 
     load(ipython)

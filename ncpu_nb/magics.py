@@ -1,6 +1,7 @@
-"""IPython magics: `%busybox ARGS…` runs one command line, `%%busybox` runs the cell as a shell script.
+"""IPython magics: `%busybox ARGS…` runs one command line, `%%busybox` runs the cell as a shell script, `%%c` compiles
+the cell with TinyCC inside the machine and runs it there (`ncpu_nb.cc`).
 
-Both run in one BusyBox shell kept for the kernel (a `ncpu_nb.Session`): files, the working directory,
+The BusyBox magics run in one shell kept for the kernel (a `ncpu_nb.Session`): files, the working directory,
 the environment and background jobs carry over from cell to cell. `--new` starts a fresh session first
 (`%busybox --new` alone just does that), and with it `--mount`, `--cwd` and the limits shape the new one.
 Without `--new`, options that shape a machine (`--mount HOST:GUEST[:ro|rw]` (repeatable), `--cwd DIR`,
@@ -131,8 +132,43 @@ def _into_the_cell(stream: str, text: str) -> None:
     out.flush()
 
 
+C_OPTIONS = {"--stdin": "stdin", "--flags": "flags", "--timeout": "timeout"}
+
+
+@magics_class
+class CMagics(Magics):
+    @cell_magic("c")
+    def c_cell(self, line: str, cell: str):
+        """%%c [--flags "TCC OPTIONS"] [--stdin TEXT] [--timeout S] [ARGS…]: compile the cell with TinyCC inside
+        the machine and run it there with ARGS (`ncpu_nb.cc`). tcc's errors are printed as it reports them."""
+        from ncpu_nb.arm64.cc import CCompileError, cc
+
+        try:
+            words = shlex.split(line)
+        except ValueError as exc:
+            raise UsageError(f"%%c: {exc}") from None
+        options: dict = {}
+        while words and words[0] in C_OPTIONS:
+            if len(words) < 2:
+                raise UsageError(f"{words[0]} needs a value")
+            options[C_OPTIONS[words[0]]], words = words[1], words[2:]
+        if words[:1] == ["--"]:
+            words = words[1:]
+        flags = shlex.split(options.get("flags", ""))
+        try:
+            timeout = float(options["timeout"]) if "timeout" in options else None
+        except ValueError:
+            raise UsageError(f"--timeout takes a number of seconds, not {options['timeout']!r}") from None
+        try:
+            return cc(cell, words, options.get("stdin", b""), flags=flags, timeout=timeout)
+        except CCompileError as exc:
+            print(exc.stderr.rstrip() or str(exc), file=sys.stderr)
+            return None
+
+
 def load_ipython_extension(ipython) -> None:
     from ncpu_nb.compiler.python_magic import NcpuPythonMagics
 
     ipython.register_magics(BusyboxMagics)
+    ipython.register_magics(CMagics)
     ipython.register_magics(NcpuPythonMagics)

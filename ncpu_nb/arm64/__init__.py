@@ -18,10 +18,11 @@ _LAZY = {
     **dict.fromkeys(["Mount", "parse_mount"], "ncpu_nb.arm64.mounts"),
     "SyscallLog": "ncpu_nb.arm64.syscall_log",
     **dict.fromkeys(["Session", "SessionResult"], "ncpu_nb.arm64.session"),
+    **dict.fromkeys(["cc", "compile_c", "CcResult", "CCompileError", "CDiagnostic", "tcc_root"], "ncpu_nb.arm64.cc"),
 }
 __all__ = ["Arm64Machine", "Arm64Run", "Arm64Core", "compiled_code", "Limits", "busybox", "busybox_path", "BusyboxResult", "ElfFile",
            "ElfError", "MachineError", "MachineTimeout", "MountError", "Mount", "parse_mount", "SyscallLog",
-           "Session", "SessionResult"]
+           "Session", "SessionResult", "cc", "compile_c", "CcResult", "CCompileError", "CDiagnostic", "tcc_root"]
 
 _RENAMED = {"Machine": "Arm64Machine", "MachineRun": "Arm64Run"}
 

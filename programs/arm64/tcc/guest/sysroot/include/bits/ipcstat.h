@@ -1,0 +1,1 @@
+#define IPC_STAT 2

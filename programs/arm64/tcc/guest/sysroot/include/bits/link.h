@@ -1,0 +1,1 @@
+typedef uint32_t Elf_Symndx;

@@ -1,0 +1,2 @@
+#define PROT_BTI 0x10
+#define PROT_MTE 0x20

@@ -1,0 +1,2 @@
+#undef __WORDSIZE
+#define __WORDSIZE 64

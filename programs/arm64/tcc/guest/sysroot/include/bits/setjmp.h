@@ -1,0 +1,1 @@
+typedef unsigned long __jmp_buf[22];

@@ -1,0 +1,2 @@
+#include <dirent.h>
+#define direct dirent

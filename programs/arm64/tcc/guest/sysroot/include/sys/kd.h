@@ -1,0 +1,1 @@
+#include <bits/kd.h>

@@ -1,0 +1,1 @@
+#include <sys/statfs.h>
