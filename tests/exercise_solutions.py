@@ -50,4 +50,8 @@ done:
     "28": {"cube_word": ": cube dup dup * * ;\n3 cube .", "mux_result": 0x12CD, "ncpu_per_muxleq": 28.41},
     "29": {"kv_session": "SET a 1\nSET b 2\nSET c 3\nDEL b\nCOUNT", "mandelbrot_pixel": 0x83EE93,
            "fewest_comparisons": "merge"},
+    "30": {"triangle_program": '#include <stdio.h>\nint main(void) {\n    int total = 0;\n'
+                                 '    for (int i = 1; i <= 100; i++)\n        total += i;\n'
+                                 '    printf("%d\\n", total);\n    return 0;\n}\n',
+           "error_line": 11, "compile_share": 5536},
 }

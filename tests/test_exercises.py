@@ -49,6 +49,10 @@ WRONG = {
     "28": {"cube_word": ": cube dup * ; 3 cube .", "mux_result": 0xAB34, "ncpu_per_muxleq": 27},
     "29": {"kv_session": "SET a 1\nSET b 2\nSET c 3\nDEL d\nCOUNT", "mandelbrot_pixel": 0x93EE83,
            "fewest_comparisons": "quick"},
+    "30": {"triangle_program": '#include <stdio.h>\nint main(void) {\n    int total = 0;\n'
+                                 '    for (int i = 1; i < 100; i++)\n        total += i;\n'
+                                 '    printf("%d\\n", total);\n    return 0;\n}\n',
+           "error_line": 10, "compile_share": 100},
 }
 
 

@@ -124,50 +124,15 @@ def test_the_guest_compiler_folder_is_complete():
         assert (root / name).is_file(), name
 
 
-# tcc's own configuration for the guest (what programs/arm64/tcc/build.sh's configure writes), as -D options
-TCC_DEFINES = ['-DCONFIG_TCC_SYSINCLUDEPATHS="/opt/tcc/lib/tcc/include:/opt/tcc/sysroot/include"',
-               '-DCONFIG_TCC_LIBPATHS="/opt/tcc/lib/tcc:/opt/tcc/sysroot/lib"',
-               '-DCONFIG_TCC_CRTPREFIX="/opt/tcc/sysroot/lib"', '-DCONFIG_TRIPLET="aarch64-linux-gnu"',
-               "-DTCC_MUSL", "-DTCC_TARGET_ARM64", "-DONE_SOURCE=1", "-I."]
-CONFIG_H = ('#ifndef CONFIG_TCCDIR\n# define CONFIG_TCCDIR "/opt/tcc/lib/tcc"\n#endif\n#ifndef CONFIG_TCC_PREDEFS\n'
-            '# define CONFIG_TCC_PREDEFS 1\n#endif\n#define TCC_VERSION "0.9.28rc"\n#define GCC_MAJOR 0\n'
-            '#define GCC_MINOR 0\n#define CC_NAME CC_gcc\n')
-
-
-def build_tcc_on_the_machine(src, tcc_elf, guest_path: str, output: str):
-    from ncpu_nb.arm64.machine import Arm64Machine
-
-    machine = Arm64Machine.from_elf(tcc_elf, ["tcc", "-static", *TCC_DEFINES, "-o", output, "tcc.c"],
-                                    mounts=[(str(tcc_root()), "/opt/tcc"), (str(src), "/src", True)], cwd="/src",
-                                    exe_path=guest_path)
-    run = machine.run(timeout=120)
-    assert run.exited and machine.exit_status == 0, machine.stderr
-    return src / output
-
-
 def test_tcc_builds_itself_on_the_machine_and_the_result_rebuilds_itself_byte_for_byte(tmp_path):
     """Stage 2: the bundled tcc (built by gcc) compiles tcc's source inside the machine; stage 3: that tcc
     compiles it again, to the same bytes; and stage 2 compiles every tests/c program to the bundled tcc's bytes."""
-    import lzma
-    import tarfile
-
-    from ncpu_nb.arm64.busybox import busybox
     from ncpu_nb.arm64.cc import compile_c
-    from ncpu_nb.arm64.machine import Arm64Machine
+    from ncpu_nb.arm64.tcc_selfhost import build_tcc, unpack_source
 
-    folder = tcc_root().parent
-    with lzma.open(folder / "tinycc-50cfe11.tar.xz") as packed, tarfile.open(fileobj=packed) as tar:
-        tar.extractall(tmp_path, **({"filter": "data"} if hasattr(tarfile, "data_filter") else {}))
-    src = tmp_path / "tinycc-50cfe11"
-    mounts = [(str(src), "/src", True), (str(folder), "/p")]
-    assert busybox("patch", "-p1", "-i", "/p/static-libc-order.patch", mounts=mounts, cwd="/src").ok
-    (src / "config.h").write_text(CONFIG_H)
-    c2str, _, _ = compile_c(src / "conftest.c", ["-DC2STR"])  # tccdefs.h as a C string, made on the machine too
-    run = Arm64Machine(c2str, ["c2str", "include/tccdefs.h", "tccdefs_.h"], mounts=mounts, cwd="/src").run()
-    assert run.exited and (src / "tccdefs_.h").is_file()
-
-    stage2 = build_tcc_on_the_machine(src, tcc_root() / "bin" / "tcc", "/opt/tcc/bin/tcc", "tcc2")
-    stage3 = build_tcc_on_the_machine(src, stage2, "/src/tcc2", "tcc3")
+    src = unpack_source(tmp_path)
+    stage2 = build_tcc(src, output="tcc2")
+    stage3 = build_tcc(src, tcc=stage2, output="tcc3")
     assert stage2.read_bytes() == stage3.read_bytes()
     for name in SMALL:
         ours, _, _ = compile_c(TESTS / f"{name}.c", tcc=stage2)
