@@ -403,7 +403,11 @@ def cmd_exec(args) -> int:
 def cmd_conformance(args) -> int:
     from ncpu_nb.arm64.conformance.busybox_suite import main as busybox_conformance
 
-    return busybox_conformance(args)
+    was_running = _ray_was_running(args)
+    try:
+        return busybox_conformance(args)
+    finally:
+        _stop_ray(args, was_running)
 
 
 def cmd_sanitize(args) -> int:
@@ -673,12 +677,34 @@ def _fill_conformance(p) -> None:
                         "(default: with qemu's recorded failures)")
     p.add_argument("--jobs", type=int, help="applets tested at once (default: one per CPU core)")
     p.add_argument("--keep", metavar="DIR", help="leave the work folders and each applet's runtest log in DIR")
+    p.add_argument("--applet", action="append", default=[], metavar="NAME",
+                   help="test only this applet of the subset (repeatable)")
+    _add_ray_option(p, "the applets (one task each, in a bindir of its own)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_conformance)
 
 
+def cmd_differential(args) -> int:
+    from ncpu_nb.arm64.differential import main as differential
+
+    was_running = _ray_was_running(args)
+    try:
+        return differential(args)
+    finally:
+        _stop_ray(args, was_running)
+
+
+def _fill_differential(p) -> None:
+    p.add_argument("suite", nargs="?", choices=["busybox", "c", "all"], default="all",
+                   help="busybox: the runs of programs/arm64/busybox/cases.json; c: the C test programs; all (default)")
+    p.add_argument("--case", action="append", default=[], metavar="NAME", help="run only this case (repeatable)")
+    _add_ray_option(p, "the cases (one task each)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_differential)
+
+
 COMMANDS = ('run', 'asm', 'isa', 'bench', 'verify', 'synth', 'synth-bench', 'discover', 'coursework', 'lab', 'busybox',
-            'exec', 'sanitize', 'conformance', 'text', 'text-bench')
+            'exec', 'sanitize', 'conformance', 'differential', 'text', 'text-bench')
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
@@ -762,6 +788,14 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
                                    "there are any.")
     if only in (None, "conformance"):
         _fill_conformance(p)
+
+    p = sub.add_parser("differential", help="run BusyBox and the C test programs on the machine against qemu's "
+                                            "recorded outputs, case by case",
+                       description="Runs every case of the differential suites (programs/arm64/busybox/cases.json "
+                                   "and the C test programs) on the machine and compares stdout and exit status "
+                                   "with what qemu-aarch64 printed. Status 1 when a case differs.")
+    if only in (None, "differential"):
+        _fill_differential(p)
 
     p = sub.add_parser("text", help="the text machine: a text transform or cipher from examples, as an nCPU program",
                        description="Finds a text transform (Caesar, ROT13, Atbash, case, removing or replacing a "

@@ -1,0 +1,72 @@
+"""The BusyBox testsuite and the differential suites as Ray tasks (ncpu_nb.sweeps): on a local Ray they give the
+local run's verdicts, on reduced workloads. Without Ray the Ray tests are skipped; the local runs are checked
+either way."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from ncpu_nb import sweeps
+from ncpu_nb.arm64.conformance.busybox_suite import busybox_conformance
+from ncpu_nb.arm64.differential import cases, differential_suite
+
+APPLETS = ("basename", "dirname", "echo")  # about 3 s of the testsuite
+CASES = ["echo", "echo_n_e", "sort", "sed", "awk_sum", "sh_pipeline"]
+
+
+def _verdicts(report):
+    return {name: run.verdicts for name, run in report.runs.items()}
+
+
+def _drop_seconds(value):
+    if isinstance(value, dict):
+        return {k: _drop_seconds(v) for k, v in value.items() if k != "seconds"}
+    if isinstance(value, list):
+        return [_drop_seconds(v) for v in value]
+    return value
+
+
+def test_the_differential_suite_passes_here_and_names_unknown_cases():
+    report = differential_suite("all", CASES + ["hello", "argv_env"], progress=False)
+    assert [v.key for v in report.verdicts][-2:] == ["c: hello", "c: argv_env"]
+    assert report.failures == [] and len(report.verdicts) >= 4
+    with pytest.raises(ValueError, match="no such case"):
+        cases("busybox", ["no-such-case"])
+
+
+@pytest.fixture(scope="module")
+def local_ray():
+    ray = pytest.importorskip("ray")
+    sweeps.connect(num_cpus=2)
+    yield ray
+    sweeps.shutdown()
+    assert not ray.is_initialized()
+
+
+def test_the_testsuite_on_ray_gives_the_local_verdicts(local_ray, tmp_path):
+    local = busybox_conformance("quick", only=APPLETS, progress=False)
+    on_ray = busybox_conformance("quick", only=APPLETS, progress=False, ray=True, keep=str(tmp_path))
+    assert _verdicts(on_ray) == _verdicts(local)
+    assert {v.unit for v in local.runs["machine"].verdicts} == set(APPLETS)
+    assert local.runs["machine"].count("pass") >= 20 and on_ray.machine_only == local.machine_only == []
+    assert (tmp_path / "machine" / "logs" / "echo.log").read_text().count("PASS: echo") >= 5
+
+
+def test_the_differential_suite_on_ray_gives_the_local_verdicts(local_ray):
+    names = CASES + ["hello", "threads"]
+    local = differential_suite("all", names, progress=False)
+    on_ray = differential_suite("all", names, progress=False, ray=True)
+    assert on_ray.verdicts == local.verdicts  # stop, status, stdout, instruction counts
+    assert not local.failures
+
+
+def test_cli_differential_with_ray_prints_the_local_json(local_ray, capsys):
+    from ncpu_nb.cli import main
+
+    argv = ["differential", "c", "--case", "hello", "--case", "gradebook", "--json"]
+    assert main(argv) == 0
+    local = json.loads(capsys.readouterr().out)
+    assert main(argv + ["--ray"]) == 0  # Ray runs already: the CLI joins it and leaves it running
+    assert _drop_seconds(json.loads(capsys.readouterr().out)) == _drop_seconds(local)
+    assert local_ray.is_initialized()
