@@ -1,6 +1,5 @@
-"""The BusyBox testsuite and the differential suites as Ray tasks (ncpu_nb.sweeps): on a local Ray they give the
-local run's verdicts, on reduced workloads. Without Ray the Ray tests are skipped; the local runs are checked
-either way."""
+"""The suites and fuzzing campaigns as Ray tasks (ncpu_nb.sweeps): on a local Ray they give the local run's answers,
+on reduced workloads. Without Ray the Ray tests are skipped; the local runs are checked either way."""
 from __future__ import annotations
 
 import json
@@ -10,9 +9,12 @@ import pytest
 from ncpu_nb import sweeps
 from ncpu_nb.arm64.conformance.busybox_suite import busybox_conformance
 from ncpu_nb.arm64.differential import cases, differential_suite
+from ncpu_nb.debugging.fuzzer import fuzz_campaign
+from ncpu_nb.resources import data_dir
 
 APPLETS = ("basename", "dirname", "echo")  # about 3 s of the testsuite
 CASES = ["echo", "echo_n_e", "sort", "sed", "awk_sum", "sh_pipeline"]
+MAGIC = str(data_dir("programs") / "arm64" / "c" / "bin" / "magic")
 
 
 def _verdicts(report):
@@ -27,12 +29,28 @@ def _drop_seconds(value):
     return value
 
 
+def _fuzz_answers(campaign):
+    per_seed = [(r.seed, r.executions, r.edges, r.corpus, [(f.outcome, f.input, f.original, f.execution)
+                                                           for f in r.crashes + r.hangs]) for r in campaign.reports]
+    return per_seed, campaign.executions, campaign.edges, campaign.corpus, [
+        (f.outcome, f.input) for f in campaign.crashes + campaign.hangs]
+
+
 def test_the_differential_suite_passes_here_and_names_unknown_cases():
     report = differential_suite("all", CASES + ["hello", "argv_env"], progress=False)
     assert [v.key for v in report.verdicts][-2:] == ["c: hello", "c: argv_env"]
     assert report.failures == [] and len(report.verdicts) >= 4
     with pytest.raises(ValueError, match="no such case"):
         cases("busybox", ["no-such-case"])
+
+
+def test_a_fuzzing_campaign_merges_its_seeds():
+    campaign = fuzz_campaign(MAGIC, seeds=[0, 1], executions=600, progress=False)
+    assert campaign.seeds == [0, 1] and campaign.executions == 1200
+    assert campaign.edges >= max(r.edges for r in campaign.reports)
+    assert set(campaign.corpus) == {d for r in campaign.reports for d in r.corpus}
+    assert [f.outcome.signature for f in campaign.hangs] == ["hang"]  # both seeds find HA; kept once
+    assert [row["seed"] for row in campaign.rows()] == [0, 1]
 
 
 @pytest.fixture(scope="module")
@@ -70,3 +88,16 @@ def test_cli_differential_with_ray_prints_the_local_json(local_ray, capsys):
     assert main(argv + ["--ray"]) == 0  # Ray runs already: the CLI joins it and leaves it running
     assert _drop_seconds(json.loads(capsys.readouterr().out)) == _drop_seconds(local)
     assert local_ray.is_initialized()
+
+
+def test_a_fuzzing_campaign_on_ray_gives_the_local_reports(local_ray):
+    local = fuzz_campaign(MAGIC, seeds=[0, 1, 4], executions=1000, progress=False)
+    on_ray = fuzz_campaign(MAGIC, seeds=[0, 1, 4], executions=1000, progress=False, ray=True)
+    assert _fuzz_answers(on_ray) == _fuzz_answers(local)
+
+
+def test_an_ncpu_lane_campaign_on_ray_gives_the_local_reports(local_ray):
+    options = dict(where="memory:input", lanes=64, progress=False)
+    local = fuzz_campaign("magic_word", seeds=[0, 1], executions=512, **options)
+    on_ray = fuzz_campaign("magic_word", seeds=[0, 1], executions=512, ray=True, **options)
+    assert _fuzz_answers(on_ray) == _fuzz_answers(local)
