@@ -1,5 +1,6 @@
-"""The suites and fuzzing campaigns as Ray tasks (ncpu_nb.sweeps): on a local Ray they give the local run's answers,
-on reduced workloads. Without Ray the Ray tests are skipped; the local runs are checked either way."""
+"""The suites, fuzzing campaigns and training-seed sweeps as Ray tasks (ncpu_nb.sweeps): on a local Ray they give
+the local run's answers, on reduced workloads. Without Ray the Ray tests are skipped; the local runs are checked
+either way."""
 from __future__ import annotations
 
 import json
@@ -11,6 +12,7 @@ from ncpu_nb.arm64.conformance.busybox_suite import busybox_conformance
 from ncpu_nb.arm64.differential import cases, differential_suite
 from ncpu_nb.debugging.fuzzer import fuzz_campaign
 from ncpu_nb.resources import data_dir
+from ncpu_nb.train import seed_sweep
 
 APPLETS = ("basename", "dirname", "echo")  # about 3 s of the testsuite
 CASES = ["echo", "echo_n_e", "sort", "sed", "awk_sum", "sh_pipeline"]
@@ -51,6 +53,13 @@ def test_a_fuzzing_campaign_merges_its_seeds():
     assert set(campaign.corpus) == {d for r in campaign.reports for d in r.corpus}
     assert [f.outcome.signature for f in campaign.hangs] == ["hang"]  # both seeds find HA; kept once
     assert [row["seed"] for row in campaign.rows()] == [0, 1]
+
+
+def test_a_seed_sweep_trains_each_cell_from_each_seed():
+    rows = seed_sweep(["logic"], [0, 1], max_steps=400, progress=False)
+    assert [(r["cell"], r["seed"]) for r in rows] == [("logic", 0), ("logic", 1)]
+    assert all(r["exact"] and r["steps"] < 400 for r in rows)
+    assert rows[0]["weights_sha256"] != rows[1]["weights_sha256"]
 
 
 @pytest.fixture(scope="module")
@@ -97,7 +106,14 @@ def test_a_fuzzing_campaign_on_ray_gives_the_local_reports(local_ray):
 
 
 def test_an_ncpu_lane_campaign_on_ray_gives_the_local_reports(local_ray):
-    options = dict(where="memory:input", lanes=64, progress=False)
+    options = {"where": "memory:input", "lanes": 64, "progress": False}
     local = fuzz_campaign("magic_word", seeds=[0, 1], executions=512, **options)
     on_ray = fuzz_campaign("magic_word", seeds=[0, 1], executions=512, ray=True, **options)
     assert _fuzz_answers(on_ray) == _fuzz_answers(local)
+
+
+def test_a_training_seed_sweep_on_ray_gives_the_local_rows(local_ray):
+    local = seed_sweep(["logic", "mux"], [0, 1], max_steps=300, progress=False)
+    on_ray = seed_sweep(["logic", "mux"], [0, 1], max_steps=300, progress=False, ray=True)
+    assert on_ray == local  # steps, loss, patterns right, the weights' digest
+    assert len({r["weights_sha256"] for r in local}) == 4
