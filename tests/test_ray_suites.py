@@ -62,6 +62,27 @@ def test_a_seed_sweep_trains_each_cell_from_each_seed():
     assert rows[0]["weights_sha256"] != rows[1]["weights_sha256"]
 
 
+def test_the_new_commands_say_so_when_ray_is_missing(monkeypatch, capsys):
+    import builtins
+    import sys
+
+    real_import = builtins.__import__
+
+    def without_ray(name, *args, **kwargs):
+        if name == "ray" or name.startswith("ray."):
+            raise ImportError("No module named 'ray'")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", without_ray)
+    monkeypatch.delitem(sys.modules, "ray", raising=False)
+    from ncpu_nb.cli import main
+
+    for argv in (["differential", "c", "--case", "hello", "--ray"], ["fuzz", "--ray", "--seeds", "0", MAGIC],
+                 ["conformance", "busybox", "--applet", "echo", "--ray"]):
+        assert main(argv) == 1, argv
+        assert "Ray is not installed" in capsys.readouterr().err
+
+
 @pytest.fixture(scope="module")
 def local_ray():
     ray = pytest.importorskip("ray")
@@ -117,3 +138,14 @@ def test_a_training_seed_sweep_on_ray_gives_the_local_rows(local_ray):
     on_ray = seed_sweep(["logic", "mux"], [0, 1], max_steps=300, progress=False, ray=True)
     assert on_ray == local  # steps, loss, patterns right, the weights' digest
     assert len({r["weights_sha256"] for r in local}) == 4
+
+
+def test_cli_fuzz_with_ray_prints_the_local_json(local_ray, capsys):
+    from ncpu_nb.cli import main
+
+    argv = ["fuzz", "--seeds", "3-4", "--executions", "800", "--json", MAGIC]
+    assert main(argv) == 0
+    local = json.loads(capsys.readouterr().out)
+    assert main(argv[:1] + ["--ray"] + argv[1:]) == 0  # before the program: what follows it is the program's
+    assert _drop_seconds(json.loads(capsys.readouterr().out)) == _drop_seconds(local)
+    assert [row["seed"] for row in local["seeds"]] == [3, 4] and local["executions"] == 1600

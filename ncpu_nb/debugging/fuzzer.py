@@ -676,8 +676,8 @@ class CampaignReport:
 
     def summary(self) -> list[str]:
         lines = [f"{len(self.reports)} seeds, {self.executions:,} executions in {self.seconds:.1f} s, "
-                 f"{self.edges} edges together, corpus of {len(self.corpus)}, {len(self.crashes)} crash(es), "
-                 f"{len(self.hangs)} hang(s)"]
+                 f"{self.edges} edges together, {len(self.corpus)} distinct inputs in the corpora, "
+                 f"{len(self.crashes)} crash(es), {len(self.hangs)} hang(s)"]
         for f in self.crashes + self.hangs:
             lines.append(f"  {f.outcome.signature}: input {f.input!r} — {f.outcome.detail}")
         return lines
