@@ -92,6 +92,8 @@ def local_ray():
     assert not ray.is_initialized()
 
 
+@pytest.mark.conformance
+@pytest.mark.slow
 def test_the_testsuite_on_ray_gives_the_local_verdicts(local_ray, tmp_path):
     local = busybox_conformance("quick", only=APPLETS, progress=False)
     on_ray = busybox_conformance("quick", only=APPLETS, progress=False, ray=True, keep=str(tmp_path))
