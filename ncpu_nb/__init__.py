@@ -39,7 +39,7 @@ _LAZY = {
     **dict.fromkeys(["constant_time", "ConstantTimeReport"], "ncpu_nb.debugging.constant_time"),
     **dict.fromkeys(["origin", "Origin"], "ncpu_nb.debugging.origin"),
     **dict.fromkeys(["sanitize", "SanitizerReport"], "ncpu_nb.debugging.sanitizer"),
-    **dict.fromkeys(["fuzz", "Fuzzer", "FuzzReport"], "ncpu_nb.debugging.fuzzer"),
+    **dict.fromkeys(["fuzz", "Fuzzer", "FuzzReport", "fuzz_campaign", "CampaignReport"], "ncpu_nb.debugging.fuzzer"),
     "profile": "ncpu_nb.debugging.profiler",
     "forth": "ncpu_nb.muxleq.forth",
 }

@@ -403,7 +403,11 @@ def cmd_exec(args) -> int:
 def cmd_conformance(args) -> int:
     from ncpu_nb.arm64.conformance.busybox_suite import main as busybox_conformance
 
-    return busybox_conformance(args)
+    was_running = _ray_was_running(args)
+    try:
+        return busybox_conformance(args)
+    finally:
+        _stop_ray(args, was_running)
 
 
 def cmd_sanitize(args) -> int:
@@ -673,12 +677,81 @@ def _fill_conformance(p) -> None:
                         "(default: with qemu's recorded failures)")
     p.add_argument("--jobs", type=int, help="applets tested at once (default: one per CPU core)")
     p.add_argument("--keep", metavar="DIR", help="leave the work folders and each applet's runtest log in DIR")
+    p.add_argument("--applet", action="append", default=[], metavar="NAME",
+                   help="test only this applet of the subset (repeatable)")
+    _add_ray_option(p, "the applets (one task each, in a bindir of its own)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_conformance)
 
 
+def cmd_differential(args) -> int:
+    from ncpu_nb.arm64.differential import main as differential
+
+    was_running = _ray_was_running(args)
+    try:
+        return differential(args)
+    finally:
+        _stop_ray(args, was_running)
+
+
+def cmd_fuzz(args) -> int:
+    import json
+
+    from ncpu_nb.debugging.fuzzer import fuzz_campaign
+
+    first, _, last = args.seeds.partition("-")
+    seeds = range(int(first), int(last or first) + 1)
+    from pathlib import Path
+
+    argv = [Path(args.program).name, *args.args] if args.args else None  # busybox: ARGS are the applet's words
+    options = {"where": args.where} if args.where else {}
+    if args.max_steps:
+        options["max_steps"] = args.max_steps
+    was_running = _ray_was_running(args)
+    try:
+        campaign = fuzz_campaign(args.program, argv, seeds=seeds, executions=args.executions, ray=args.ray,
+                                 progress=not args.json, **options)
+    finally:
+        _stop_ray(args, was_running)
+    if args.json:
+        findings = [{"kind": f.outcome.kind, "signature": f.outcome.signature, "input": f.input.hex()}
+                    for f in campaign.crashes + campaign.hangs]
+        print(json.dumps({"seeds": campaign.rows(), "executions": campaign.executions, "edges": campaign.edges,
+                          "corpus": len(campaign.corpus), "findings": findings}, indent=1))
+    else:
+        print(campaign)
+        for row in campaign.rows():
+            print(f"  seed {row['seed']}: {row['executions']:,} executions, {row['edges']} edges, "
+                  f"corpus of {row['corpus']}, crashes: {row['crashes'] or 'none'}, hangs: {row['hangs']}")
+    return 0
+
+
+def _fill_fuzz(p) -> None:
+    import argparse
+
+    p.add_argument("--seeds", default="0-3", metavar="A-B", help="one campaign per seed A..B (default 0-3)")
+    p.add_argument("--executions", type=int, default=2000, help="executions per seed (default 2000)")
+    p.add_argument("--where", help="where the input goes: stdin (default), argv, file:/PATH")
+    p.add_argument("--max-steps", type=int, help="instructions before an execution counts as a hang")
+    _add_ray_option(p, "the seeds (one task each)")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("program", help="a static AArch64 ELF (a host file) or 'busybox'")
+    p.add_argument("args", nargs=argparse.REMAINDER, metavar="ARGS",
+                   help="its arguments (after busybox: the applet and its arguments)")
+    p.set_defaults(func=cmd_fuzz)
+
+
+def _fill_differential(p) -> None:
+    p.add_argument("suite", nargs="?", choices=["busybox", "c", "all"], default="all",
+                   help="busybox: the runs of programs/arm64/busybox/cases.json; c: the C test programs; all (default)")
+    p.add_argument("--case", action="append", default=[], metavar="NAME", help="run only this case (repeatable)")
+    _add_ray_option(p, "the cases (one task each)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_differential)
+
+
 COMMANDS = ('run', 'asm', 'isa', 'bench', 'verify', 'synth', 'synth-bench', 'discover', 'coursework', 'lab', 'busybox',
-            'exec', 'sanitize', 'conformance', 'text', 'text-bench')
+            'exec', 'sanitize', 'conformance', 'differential', 'fuzz', 'text', 'text-bench')
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
@@ -762,6 +835,22 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
                                    "there are any.")
     if only in (None, "conformance"):
         _fill_conformance(p)
+
+    p = sub.add_parser("differential", help="run BusyBox and the C test programs on the machine against qemu's "
+                                            "recorded outputs, case by case",
+                       description="Runs every case of the differential suites (programs/arm64/busybox/cases.json "
+                                   "and the C test programs) on the machine and compares stdout and exit status "
+                                   "with what qemu-aarch64 printed. Status 1 when a case differs.")
+    if only in (None, "differential"):
+        _fill_differential(p)
+
+    p = sub.add_parser("fuzz", help="fuzz an AArch64 program, one campaign per seed (merged), here or on Ray",
+                       description="Runs a coverage-guided campaign of a fixed number of executions per seed on "
+                                   "an AArch64 program (ncpu_nb.fuzz_campaign) and merges them: coverage, corpus, "
+                                   "each crash and hang once. Each seed's campaign is deterministic, so --ray "
+                                   "gives the same findings.")
+    if only in (None, "fuzz"):
+        _fill_fuzz(p)
 
     p = sub.add_parser("text", help="the text machine: a text transform or cipher from examples, as an nCPU program",
                        description="Finds a text transform (Caesar, ROT13, Atbash, case, removing or replacing a "

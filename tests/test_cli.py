@@ -163,7 +163,8 @@ def test_every_subcommand_piped_into_head_stops_without_a_traceback(asm, tmp_pat
              "synth": f"synth {spec}", "synth-bench": "synth-bench --task add --time-limit 5",
              "busybox": "busybox seq 100000", "exec": f"exec {HELLO}", "sanitize": "sanitize busybox seq 300",
              "discover": "discover --preset squares --test 12", "text": "text --example hello=khoor --apply world",
-             "text-bench": "text-bench --limit 3"}
+             "text-bench": "text-bench --limit 3", "differential": "differential c --json",
+             "fuzz": "fuzz --seeds 0-1 --executions 200 --json programs/arm64/c/bin/magic"}
     assert _subcommands() <= set(piped) | set(NOT_PIPED), "a new subcommand: add it here"
     for name, arguments in piped.items():
         done = _shell(f"{sys.executable} -m ncpu_nb {arguments} | head -1; exit ${{PIPESTATUS[0]}}", cwd=ROOT)

@@ -644,3 +644,70 @@ def replay(reproducer) -> tuple:
     else:
         target = Target(spec["program"], tuple(spec["argv"]), spec["where"], spec["max_steps"])
     return target.replay((path.parent / spec["input"]).read_bytes())
+
+
+# --- campaigns: one fuzzer per seed, here or as Ray tasks ---------------------------------------------
+def _seed_task(item) -> tuple[FuzzReport, np.ndarray]:
+    """One seed's campaign (a sweep's task): the report and the coverage bits it reached."""
+    program, argv, seed, executions, options = item
+    fuzzer = Fuzzer(program, argv, seed=seed, workers=1, **options)
+    report = fuzzer.run(executions)
+    return report, fuzzer.seen.copy()
+
+
+class CampaignReport:
+    """A campaign of one fuzzer per seed: each seed's report, and what they found together — the union of
+    their coverage, each crash and hang signature once (from the first seed, in seed order, that found it)."""
+
+    def __init__(self, reports: list[FuzzReport], seen: np.ndarray, seconds: float):
+        self.reports, self.seconds = reports, seconds
+        self.seeds = [r.seed for r in reports]
+        self.executions = sum(r.executions for r in reports)
+        self.edges = int(np.count_nonzero(seen))
+        self.corpus = list(dict.fromkeys(data for r in reports for data in r.corpus))
+        self.crashes = list({f.outcome.signature: f for r in reversed(reports) for f in r.crashes}.values())[::-1]
+        self.hangs = list({f.outcome.signature: f for r in reversed(reports) for f in r.hangs}.values())[::-1]
+
+    def rows(self) -> list[dict]:
+        """One dict per seed (for a DataFrame): executions, edges, corpus size, crash and hang signatures."""
+        return [{"seed": r.seed, "executions": r.executions, "edges": r.edges, "corpus": len(r.corpus),
+                 "crashes": ", ".join(f.outcome.signature for f in r.crashes),
+                 "hangs": len(r.hangs), "seconds": round(r.seconds, 2)} for r in self.reports]
+
+    def summary(self) -> list[str]:
+        lines = [f"{len(self.reports)} seeds, {self.executions:,} executions in {self.seconds:.1f} s, "
+                 f"{self.edges} edges together, {len(self.corpus)} distinct inputs in the corpora, "
+                 f"{len(self.crashes)} crash(es), {len(self.hangs)} hang(s)"]
+        for f in self.crashes + self.hangs:
+            lines.append(f"  {f.outcome.signature}: input {f.input!r} — {f.outcome.detail}")
+        return lines
+
+    def __repr__(self) -> str:
+        return "\n".join(self.summary())
+
+    def _repr_html_(self) -> str:
+        rows = [[str(r["seed"]), f"{r['executions']:,}", str(r["edges"]), str(r["corpus"]), escape(r["crashes"]),
+                 str(r["hangs"])] for r in self.rows()]
+        return html.view(self.summary()[0], html.table(["seed", "executions", "edges", "corpus", "crashes", "hangs"],
+                                                        rows, numeric=(0, 1, 2, 3, 5)))
+
+
+def fuzz_campaign(program, argv=None, *, seeds=(0, 1, 2, 3), executions: int = 2000, ray=None,
+                  progress: bool = True, **options) -> CampaignReport:
+    """One campaign per seed of `seeds`, each a one-worker `Fuzzer(..., seed=SEED)` run for `executions`
+    executions, merged (see CampaignReport). A one-worker campaign with a budget of executions is
+    deterministic, so with `ray` (True, "local" or a cluster address; each seed a Ray task, through
+    ncpu_nb.sweeps) the reports are the local ones, but for the seconds. `options` go to Fuzzer (where,
+    seeds of the corpus as `corpus=`, max_steps, size, lanes); `program` must pickle for Ray (a path,
+    'busybox' or a bundled nCPU program's name)."""
+    from ncpu_nb.sweeps import sweep
+
+    if "corpus" in options:
+        options["seeds"] = options.pop("corpus")
+    start = time.perf_counter()
+    results = sweep(_seed_task, [(program, argv, seed, executions, options) for seed in seeds], ray=ray,
+                    desc="fuzzing seeds", progress=progress)
+    seen = np.zeros_like(results[0][1]) if results else np.zeros(1, np.uint8)
+    for _, bits in results:
+        seen |= bits
+    return CampaignReport([r for r, _ in results], seen, time.perf_counter() - start)

@@ -16,10 +16,13 @@ SUBSETS = {"quick": QUICK, "full": None}
 
 
 def busybox_conformance(subset: str = "full", *, qemu: bool = False, jobs: int | None = None,
-                        keep: str | None = None, progress: bool = True) -> ConformanceReport:
+                        keep: str | None = None, progress: bool = True, ray=None,
+                        only: tuple[str, ...] | None = None) -> ConformanceReport:
     """Runs the testsuite (`subset` quick or full) on the machine and, with `qemu`, under qemu-aarch64 too.
     Without `qemu` the machine is compared with qemu's recorded failures. `keep` names a folder to leave the
-    work folders and each applet's runtest log in (otherwise a temporary one, removed afterwards)."""
+    work folders and each applet's runtest log in (otherwise a temporary one, removed afterwards). `ray` (True,
+    "local" or a cluster address) runs each applet as a Ray task (ncpu_nb.sweeps), with the same verdicts;
+    `only` narrows the subset to those applets."""
     if subset not in SUBSETS:
         raise ValueError(f"unknown subset {subset!r}: use quick or full")
     if qemu:
@@ -30,7 +33,9 @@ def busybox_conformance(subset: str = "full", *, qemu: bool = False, jobs: int |
         targets = (MACHINE, QEMU_ORACLE) if qemu else (MACHINE,)
         runs = {}
         for target in targets:
-            runs[target.name] = run_suite(target, root, only=SUBSETS[subset], jobs=jobs, progress=progress)
+            units = SUBSETS[subset] if only is None else tuple(u for u in only
+                                                               if SUBSETS[subset] is None or u in SUBSETS[subset])
+            runs[target.name] = run_suite(target, root, only=units, jobs=jobs, progress=progress, ray=ray)
             if runs[target.name].interrupted:
                 break
     finally:
@@ -44,7 +49,7 @@ def busybox_conformance(subset: str = "full", *, qemu: bool = False, jobs: int |
 def main(args) -> int:
     """`ncpu-nb conformance busybox`: the report on stdout; status 1 when the machine has failures of its own."""
     report = busybox_conformance(args.subset, qemu=args.qemu, jobs=args.jobs, keep=args.keep,
-                                 progress=not args.json)
+                                 progress=not args.json, ray=args.ray, only=tuple(args.applet) or None)
     print(json.dumps(report.to_json(), indent=1) if args.json else report)
     if any(run.interrupted for run in report.runs.values()):
         return 130

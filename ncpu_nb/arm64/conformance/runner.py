@@ -1,5 +1,7 @@
 """Runs the testsuite one applet at a time on several workers, each in a bindir of its own (runtest's scratch files
-would collide), and reads runtest's verdicts. Ctrl-C stops every worker's processes."""
+would collide), and reads runtest's verdicts. Ctrl-C stops every worker's processes. With `ray`, each applet is one
+Ray task (ncpu_nb.sweeps) that fills a bindir of its own in a temporary folder on its worker: the same verdicts, in
+the same order."""
 from __future__ import annotations
 
 import os
@@ -14,7 +16,7 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ncpu_nb.arm64.conformance.targets import Target
+from ncpu_nb.arm64.conformance.targets import MACHINE, QEMU_ORACLE, Target
 from ncpu_nb.arm64.conformance.testsuite import make_bindir, units_to_run
 from ncpu_nb.errors import NcpuError
 
@@ -117,14 +119,63 @@ def _run_unit(unit: str, tests: Path, live: _LiveProcesses, timeout: float, log:
     return verdicts
 
 
+TARGETS = {t.name: t for t in (MACHINE, QEMU_ORACLE)}
+
+
+def run_unit_task(item: tuple[str, str, float]) -> tuple[list[Verdict], str]:
+    """One applet's tests against a target, in a bindir of its own under a temporary folder (a Ray task:
+    the item is (target name, applet, timeout)); its verdicts and runtest's log."""
+    import shutil
+    import tempfile
+
+    name, unit, timeout = item
+    folder = Path(tempfile.mkdtemp(prefix=f"ncpu-nb-conformance-{unit}-"))
+    try:
+        tests = make_bindir(folder / "job", TARGETS[name].wrapper(folder))
+        log = folder / "runtest.log"
+        verdicts = _run_unit(unit, tests, _LiveProcesses(), timeout, log)
+        return verdicts, log.read_text()
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _run_on_ray(target: Target, home: Path, units: list[str], unit_timeout: float, progress: bool,
+                ray) -> SuiteRun:
+    from ncpu_nb.sweeps import sweep
+
+    run, start = SuiteRun(target.name), time.perf_counter()
+
+    def report(index: int, result) -> None:
+        for v in result[0]:
+            if v.outcome == "fail":
+                print(f"FAIL ({target.name}) {v.key}", file=sys.stderr)
+
+    results = sweep(run_unit_task, [(target.name, unit, unit_timeout) for unit in units], ray=ray,
+                    desc=f"busybox testsuite on {target.name} (Ray)", progress=progress,
+                    on_result=report if progress else None)
+    for unit, (verdicts, log) in zip(units, results):
+        (home / "logs" / f"{unit}.log").write_text(log)
+        run.verdicts += verdicts
+    run.seconds = time.perf_counter() - start
+    return run
+
+
 def run_suite(target: Target, root: Path, *, only: tuple[str, ...] | None = None, jobs: int = 2,
-              unit_timeout: float = 900.0, progress: bool = True) -> SuiteRun:
+              unit_timeout: float = 900.0, progress: bool = True, ray=None) -> SuiteRun:
     """Runs runtest for every applet that has tests (or those in `only`) against `target`, with `jobs` workers
-    under `root`/TARGET (logs in `root`/TARGET/logs)."""
+    under `root`/TARGET (logs in `root`/TARGET/logs); with `ray` (True, "local" or a cluster address), one Ray
+    task per applet instead of `jobs` threads here."""
     from tqdm.auto import tqdm
 
     home = root / target.name
     (home / "logs").mkdir(parents=True, exist_ok=True)
+    if ray is not None and ray is not False:
+        folder = home / "list"
+        make_bindir(folder, target.wrapper(folder))
+        units = units_to_run(list_applets(folder))
+        if only is not None:
+            units = [u for u in units if u in only]
+        return _run_on_ray(target, home, units, unit_timeout, progress, ray)
     folders = [home / f"job{i}" for i in range(max(1, jobs))]
     free = queue.Queue()
     for folder in folders:
