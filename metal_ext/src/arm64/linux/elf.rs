@@ -314,6 +314,45 @@ pub(crate) mod tests {
         assert_eq!(load(&f, &mut mem).unwrap().entry, PIE_BASE + 0x400078);
     }
 
+    /// `tiny_elf` with a PT_INTERP header naming `path` (its bytes appended to the file).
+    fn with_interpreter(path: &[u8]) -> Vec<u8> {
+        let mut f = tiny_elf(&[0; 4]);
+        let at = f.len() as u64;
+        f.extend_from_slice(path);
+        f[56..58].copy_from_slice(&2u16.to_le_bytes());
+        let mut h = vec![0u8; 56];
+        h[..4].copy_from_slice(&PT_INTERP.to_le_bytes());
+        h[8..16].copy_from_slice(&at.to_le_bytes());
+        h[32..40].copy_from_slice(&(path.len() as u64).to_le_bytes());
+        h[40..48].copy_from_slice(&(path.len() as u64).to_le_bytes());
+        // The second header goes after the first, over bytes of the code that follow it.
+        f.splice(120..120, h);
+        let at = at + 56;
+        f[120 + 8..120 + 16].copy_from_slice(&at.to_le_bytes());
+        f
+    }
+
+    #[test]
+    fn the_interpreter_path_is_read_from_pt_interp() {
+        assert_eq!(interpreter(&tiny_elf(&[0; 4])).unwrap(), None);
+        let f = with_interpreter(b"/lib/ld-linux-aarch64.so.1\0");
+        assert_eq!(interpreter(&f).unwrap().as_deref(), Some("/lib/ld-linux-aarch64.so.1"));
+        for bad in [&b"/lib/ld.so"[..], b"/lib/\0ld.so\0", b"\0"] {
+            assert_eq!(interpreter(&with_interpreter(bad)).unwrap_err(), ElfError::BadInterpreterPath);
+        }
+    }
+
+    #[test]
+    fn a_dynamic_loader_goes_to_its_own_base() {
+        let mut f = tiny_elf(&[0; 4]);
+        f[16..18].copy_from_slice(&ET_DYN.to_le_bytes());
+        let mut mem = Memory::new();
+        let exe = load(&f, &mut mem).unwrap();
+        let loader = load_at(&f, &mut mem, INTERP_BASE).unwrap();
+        assert_eq!((exe.entry, loader.entry), (PIE_BASE + 0x400078, INTERP_BASE + 0x400078));
+        assert_eq!(loader.phdr, INTERP_BASE + 0x400040);
+    }
+
     #[test]
     fn malformed_files_give_typed_errors_and_map_nothing() {
         let good = tiny_elf(&[0; 4]);
