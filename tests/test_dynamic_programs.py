@@ -4,7 +4,7 @@ file on the same guest root: stdout byte for byte and the exit status.
 - A C program built here with Debian's cross gcc (not -static) runs against the cross libc's sysroot,
   /usr/aarch64-linux-gnu (its lib/ mounted as the guest's /lib, where PT_INTERP points): the loader,
   the auxiliary vector, the dynamic loader's file mappings, threads with TLS and dlopen. No download.
-- Debian's own arm64 programs (coreutils, grep, sed, gawk, bash, lua5.4) from a root made once per
+- Debian's own arm64 programs (coreutils, grep, sed, gawk, bash, lua5.4, python3) from a root made once per
   cache folder by `ncpu_nb.rootfs.debian` (tests/artifacts/debian-root, git-ignored): skipped with the
   reason when apt cannot download arm64 packages (no network, not a Debian host).
 """
@@ -23,7 +23,7 @@ SYSROOT = Path("/usr/aarch64-linux-gnu")
 QEMU = shutil.which("qemu-aarch64")
 GCC = shutil.which("aarch64-linux-gnu-gcc")
 ARTIFACTS = HERE / "artifacts"
-DEBIAN_PACKAGES = ["coreutils", "grep", "sed", "gawk", "bash", "lua5.4"]
+DEBIAN_PACKAGES = ["coreutils", "grep", "sed", "gawk", "bash", "lua5.4", "python3-minimal"]
 
 needs_qemu = pytest.mark.skipif(QEMU is None, reason="qemu-aarch64 is not installed (apt-get install qemu-user)")
 needs_cross = pytest.mark.skipif(
@@ -106,6 +106,8 @@ DEBIAN_RUNS = {
     "bash": ["bash", "-c", "for i in 1 2 3; do echo $((i * i)); done; x=$(echo sub); echo \"$x ${#x}\"; exit 7"],
     "lua": ["lua5.4", "-e", ("local t = {} for i = 1, 10 do t[#t + 1] = i * i end "
                              "print(table.concat(t, ','), string.format('%.5f', math.pi)) os.exit(3)")],
+    "python3": ["python3", "-c", ("import struct, sys; print(sum(i * i for i in range(1000)), sys.version_info[:2], "
+                                  "struct.pack('<I', 258), [x ** 0.5 for x in (2, 3)]); sys.exit(5)")],
 }
 
 
