@@ -131,3 +131,15 @@ def test_the_manifest_lists_every_deb_with_its_sha256(debian_root):
     # The dynamic loader is reached through a relative link inside the root, never a host path.
     loader = debian_root / "lib" / "ld-linux-aarch64.so.1"
     assert loader.resolve().is_relative_to(debian_root.resolve())
+
+
+def test_ls_long_listing_reads_sizes_and_asks_for_acls(debian_root):
+    """`ls -l` asks each file for its ACL (lgetxattr: the machine has no attributes, ENODATA); qemu -L
+    does not map the names `ls` reads back, so the sizes are checked against the host's files."""
+    folder = debian_root / "usr" / "share" / "doc" / "bash"
+    m = rootfs.machine(debian_root, "ls", "-l", "/usr/share/doc/bash")
+    out, status = finish(m)
+    assert (status, m.stderr) == (0, "")
+    rows = [line.split() for line in out.decode().splitlines()[1:]]
+    assert {row[-1]: int(row[4]) for row in rows} == {p.name: p.lstat().st_size for p in folder.iterdir()}
+    assert not [name for _, name in m._engine.unknown_syscalls() if "xattr" in name]

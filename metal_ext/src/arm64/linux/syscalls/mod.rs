@@ -22,6 +22,7 @@ use outcome::{value, Flow};
 pub fn dispatch(m: &mut Machine, tid: u32, nr: u64, a: [u64; 6]) -> Outcome {
     use files as f;
     let r: Flow = match nr {
+        5..=16 => f::xattr(m, tid, nr, a),
         17 => f::getcwd(m, tid, a),
         23 => f::dup(m, tid, a),
         24 => f::dup3(m, tid, a),
