@@ -5,8 +5,9 @@ file on the same guest root: stdout byte for byte and the exit status.
   /usr/aarch64-linux-gnu (its lib/ mounted as the guest's /lib, where PT_INTERP points): the loader,
   the auxiliary vector, the dynamic loader's file mappings, threads with TLS and dlopen. No download.
 - Debian's own arm64 programs (coreutils, grep, sed, gawk, bash, lua5.4, python3) from a root made once per
-  cache folder by `ncpu_nb.rootfs.debian` (tests/artifacts/debian-root, git-ignored): skipped with the
-  reason when apt cannot download arm64 packages (no network, not a Debian host).
+  cache folder by `ncpu_nb.rootfs.debian` (tests/artifacts/debian-root, git-ignored; run as root, it
+  first adds arm64 to dpkg's architectures if apt knows no arm64 packages): skipped with the reason
+  when apt cannot download them (no network, not a Debian host).
 """
 import os
 import shutil
