@@ -1,4 +1,4 @@
-"""`Arm64Machine`: an AArch64 Linux user-mode machine running static ELF programs, with the machine protocol.
+"""`Arm64Machine`: an AArch64 Linux user-mode machine running ELF programs, with the machine protocol.
 
 The engine (`ncpu_nb._metal.LinuxMachine`, Rust) runs, traces, checks breakpoints and watchpoints and
 takes snapshots with the GIL released; this class adds the Python face: chunked runs that Ctrl-C stops,
@@ -152,7 +152,8 @@ class Arm64Run(RunResult):
 
 
 class Arm64Machine:
-    """An AArch64 Linux machine running one static ELF program (and the processes it starts).
+    """An AArch64 Linux machine running one ELF program (and the processes it starts). A dynamically linked
+    program needs its dynamic loader and libraries in the guest (mount a root: see `ncpu_nb.rootfs`).
 
     Arm64Machine(elf_bytes, argv, env)   or   Arm64Machine.from_elf(path, argv, env)
     argv          the whole argument vector, argv[0] included (default: the guest path of the program)

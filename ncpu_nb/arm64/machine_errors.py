@@ -14,7 +14,7 @@ class MachineError(NcpuError):
 
 
 class ElfError(NcpuError, ValueError):
-    """A file that is not a static AArch64 ELF executable the machine can load."""
+    """A file that is not an AArch64 ELF executable the machine can load (or whose dynamic loader is missing)."""
 
     def __init__(self, message: str, path: str | None = None):
         self.path = path

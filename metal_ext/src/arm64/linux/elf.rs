@@ -1,6 +1,7 @@
 //! ELF64 executables for AArch64: header checks and loading PT_LOAD segments into guest memory.
-//! Static executables only; position-independent ones (ET_DYN) are placed at a fixed base so that
-//! runs stay reproducible. TLS (PT_TLS) is set up by the program's own start-up code.
+//! Position-independent files (ET_DYN) are placed at a fixed base so that runs stay reproducible:
+//! an executable at PIE_BASE, the dynamic loader a dynamically linked executable names in
+//! PT_INTERP at INTERP_BASE. TLS (PT_TLS) is set up by the program's own start-up code.
 
 use std::fmt;
 
@@ -8,6 +9,10 @@ use crate::arm64::mem::{Memory, EXEC, PAGE_SIZE, READ, WRITE};
 
 /// Where ET_DYN executables are loaded (the address qemu-user picks for AArch64 guests).
 pub const PIE_BASE: u64 = 0x55_0000_0000;
+/// Where the dynamic loader (PT_INTERP) of a dynamically linked executable is loaded.
+pub const INTERP_BASE: u64 = 0x7f_0000_0000;
+/// Longest PT_INTERP path accepted (Linux allows up to PATH_MAX).
+const MAX_INTERP: u64 = 4096;
 /// Segments may not reach above the user half of the 48-bit address space.
 const USER_TOP: u64 = 0x0000_8000_0000_0000;
 /// A segment larger than this is treated as a malformed file rather than mapped (guest memory
@@ -33,7 +38,11 @@ pub enum ElfError {
     WrongMachine { machine: u16 },
     NotExecutable { kind: u16 },
     BadProgramHeaders { offset: u64, count: u16, entry_size: u16 },
-    NeedsInterpreter,
+    /// The PT_INTERP segment lies outside the file or is not a NUL-terminated path.
+    BadInterpreterPath,
+    /// The dynamic loader named in PT_INTERP cannot be used (not found, not a file, or itself
+    /// names an interpreter).
+    Interpreter { path: String, why: String },
     SegmentOutsideFile { index: usize },
     BadSegment { index: usize, why: &'static str },
     NoLoadableSegment,
@@ -54,9 +63,8 @@ impl fmt::Display for ElfError {
                 f,
                 "program header table ({count} entries of {entry_size} bytes at offset {offset}) lies outside the file"
             ),
-            Self::NeedsInterpreter => {
-                write!(f, "dynamically linked executable (PT_INTERP): only static executables run here")
-            }
+            Self::BadInterpreterPath => write!(f, "PT_INTERP is not a NUL-terminated path inside the file"),
+            Self::Interpreter { path, why } => write!(f, "dynamic loader {path}: {why}"),
             Self::SegmentOutsideFile { index } => write!(f, "segment {index}: file bytes lie outside the file"),
             Self::BadSegment { index, why } => write!(f, "segment {index}: {why}"),
             Self::NoLoadableSegment => write!(f, "no PT_LOAD segment"),
@@ -75,6 +83,8 @@ pub struct LoadedImage {
     pub phdr: u64,
     pub phent: u64,
     pub phnum: u64,
+    /// Where the dynamic loader was loaded (AT_BASE); 0 for a static executable.
+    pub interp_base: u64,
     /// First page after the highest segment: the program break starts here.
     pub brk: u64,
 }
@@ -159,13 +169,27 @@ fn parse(bytes: &[u8]) -> Result<(u16, u64, u64, Vec<ProgramHeader>), ElfError> 
     Ok((kind, entry, phoff, headers))
 }
 
+/// The dynamic loader a dynamically linked executable names (PT_INTERP), None for a static one.
+pub fn interpreter(bytes: &[u8]) -> Result<Option<String>, ElfError> {
+    let (_, _, _, headers) = parse(bytes)?;
+    let Some(h) = headers.iter().find(|h| h.kind == PT_INTERP) else { return Ok(None) };
+    if h.filesz < 2 || h.filesz > MAX_INTERP || h.offset.checked_add(h.filesz).is_none_or(|end| end > bytes.len() as u64) {
+        return Err(ElfError::BadInterpreterPath);
+    }
+    let raw = &bytes[h.offset as usize..(h.offset + h.filesz) as usize];
+    let path = raw.strip_suffix(&[0]).filter(|p| !p.contains(&0)).ok_or(ElfError::BadInterpreterPath)?;
+    String::from_utf8(path.to_vec()).map(Some).map_err(|_| ElfError::BadInterpreterPath)
+}
+
 /// Maps the executable's segments into `mem` and reports where things landed.
 pub fn load(bytes: &[u8], mem: &mut Memory) -> Result<LoadedImage, ElfError> {
+    load_at(bytes, mem, PIE_BASE)
+}
+
+/// Maps a file's segments, an ET_DYN one at `dyn_base` (the dynamic loader goes to INTERP_BASE).
+pub fn load_at(bytes: &[u8], mem: &mut Memory, dyn_base: u64) -> Result<LoadedImage, ElfError> {
     let (kind, entry, phoff, headers) = parse(bytes)?;
-    if headers.iter().any(|h| h.kind == PT_INTERP) {
-        return Err(ElfError::NeedsInterpreter);
-    }
-    let base = if kind == ET_DYN { PIE_BASE } else { 0 };
+    let base = if kind == ET_DYN { dyn_base } else { 0 };
     let loads: Vec<(usize, &ProgramHeader)> =
         headers.iter().enumerate().filter(|(_, h)| h.kind == PT_LOAD).collect();
     if loads.is_empty() {
@@ -226,6 +250,7 @@ pub fn load(bytes: &[u8], mem: &mut Memory) -> Result<LoadedImage, ElfError> {
         phdr,
         phent: u16_at(bytes, 54) as u64,
         phnum: headers.len() as u64,
+        interp_base: 0,
         brk,
     })
 }
@@ -289,6 +314,45 @@ pub(crate) mod tests {
         assert_eq!(load(&f, &mut mem).unwrap().entry, PIE_BASE + 0x400078);
     }
 
+    /// `tiny_elf` with a PT_INTERP header naming `path` (its bytes appended to the file).
+    fn with_interpreter(path: &[u8]) -> Vec<u8> {
+        let mut f = tiny_elf(&[0; 4]);
+        let at = f.len() as u64;
+        f.extend_from_slice(path);
+        f[56..58].copy_from_slice(&2u16.to_le_bytes());
+        let mut h = vec![0u8; 56];
+        h[..4].copy_from_slice(&PT_INTERP.to_le_bytes());
+        h[8..16].copy_from_slice(&at.to_le_bytes());
+        h[32..40].copy_from_slice(&(path.len() as u64).to_le_bytes());
+        h[40..48].copy_from_slice(&(path.len() as u64).to_le_bytes());
+        // The second header goes after the first, over bytes of the code that follow it.
+        f.splice(120..120, h);
+        let at = at + 56;
+        f[120 + 8..120 + 16].copy_from_slice(&at.to_le_bytes());
+        f
+    }
+
+    #[test]
+    fn the_interpreter_path_is_read_from_pt_interp() {
+        assert_eq!(interpreter(&tiny_elf(&[0; 4])).unwrap(), None);
+        let f = with_interpreter(b"/lib/ld-linux-aarch64.so.1\0");
+        assert_eq!(interpreter(&f).unwrap().as_deref(), Some("/lib/ld-linux-aarch64.so.1"));
+        for bad in [&b"/lib/ld.so"[..], b"/lib/\0ld.so\0", b"\0"] {
+            assert_eq!(interpreter(&with_interpreter(bad)).unwrap_err(), ElfError::BadInterpreterPath);
+        }
+    }
+
+    #[test]
+    fn a_dynamic_loader_goes_to_its_own_base() {
+        let mut f = tiny_elf(&[0; 4]);
+        f[16..18].copy_from_slice(&ET_DYN.to_le_bytes());
+        let mut mem = Memory::new();
+        let exe = load(&f, &mut mem).unwrap();
+        let loader = load_at(&f, &mut mem, INTERP_BASE).unwrap();
+        assert_eq!((exe.entry, loader.entry), (PIE_BASE + 0x400078, INTERP_BASE + 0x400078));
+        assert_eq!(loader.phdr, INTERP_BASE + 0x400040);
+    }
+
     #[test]
     fn malformed_files_give_typed_errors_and_map_nothing() {
         let good = tiny_elf(&[0; 4]);
@@ -301,7 +365,7 @@ pub(crate) mod tests {
             (Box::new(|f| f[18] = 62), ElfError::WrongMachine { machine: 62 }),
             (Box::new(|f| f[16] = 1), ElfError::NotExecutable { kind: 1 }),
             (Box::new(|f| f[56] = 200), ElfError::BadProgramHeaders { offset: 64, count: 200, entry_size: 56 }),
-            (Box::new(|f| f[64] = 3), ElfError::NeedsInterpreter),
+            (Box::new(|f| f[64] = 3), ElfError::NoLoadableSegment),
             (Box::new(|f| f[64 + 8] = 0xff), ElfError::SegmentOutsideFile { index: 0 }),
             (Box::new(|f| f[64 + 47] = 1), ElfError::BadSegment { index: 0, why: "larger than 256 MiB" }),
             (Box::new(|f| f[64 + 23] = 0xff), ElfError::BadSegment { index: 0, why: "outside the user address space" }),

@@ -40,6 +40,8 @@ pub const ENAMETOOLONG: Errno = Errno(36);
 pub const ENOSYS: Errno = Errno(38);
 pub const ENOTEMPTY: Errno = Errno(39);
 pub const ELOOP: Errno = Errno(40);
+pub const ENODATA: Errno = Errno(61);
+pub const EOPNOTSUPP: Errno = Errno(95);
 pub const ETIMEDOUT: Errno = Errno(110);
 
 impl From<std::io::Error> for Errno {

@@ -36,8 +36,21 @@ impl Machine {
         argv: Vec<Vec<u8>>,
         envp: Vec<Vec<u8>>,
     ) -> Result<(), ElfError> {
+        let interp = match elf::interpreter(bytes)? {
+            Some(path) => Some((self.read_interpreter(&path)?, path)),
+            None => None,
+        };
         let mut mem = Memory::new();
-        let image = elf::load(bytes, &mut mem)?;
+        let mut image = elf::load(bytes, &mut mem)?;
+        let mut start = image.entry;
+        if let Some((interp_bytes, path)) = interp {
+            let loader = elf::load_at(&interp_bytes, &mut mem, elf::INTERP_BASE).map_err(|e| ElfError::Interpreter {
+                path: path.clone(),
+                why: e.to_string(),
+            })?;
+            image.interp_base = elf::INTERP_BASE;
+            start = loader.entry;
+        }
         mem.map(SIGRETURN_PAGE, PAGE_SIZE, READ);
         let code: Vec<u8> = SIGRETURN_CODE.iter().flat_map(|w| w.to_le_bytes()).collect();
         mem.poke(SIGRETURN_PAGE, &code).unwrap();
@@ -58,7 +71,7 @@ impl Machine {
         }
         let mut thread = self.threads.remove(&tid).unwrap();
         thread.tid = pid;
-        thread.cpu = CpuState { pc: image.entry, ..CpuState::default() };
+        thread.cpu = CpuState { pc: start, ..CpuState::default() };
         thread.cpu.x[31] = sp;
         thread.clear_child_tid = 0;
         thread.pending.clear();
@@ -97,6 +110,18 @@ impl Machine {
         }
         self.processes.get_mut(&pid).unwrap().fds = fds;
         Ok(())
+    }
+
+    /// The bytes of the dynamic loader named in PT_INTERP, looked up in the guest's file system
+    /// (so only what the guest itself can see: its tree and its mounts).
+    fn read_interpreter(&self, path: &str) -> Result<std::sync::Arc<Vec<u8>>, ElfError> {
+        let fail = |why: String| ElfError::Interpreter { path: path.to_string(), why };
+        let walk = self.vfs.resolve("/", path, true, self).map_err(|e| fail(format!("not found (errno {})", e.0)))?;
+        let bytes = self.vfs.read_file(&walk.loc).map_err(|e| fail(format!("cannot be read (errno {})", e.0)))?;
+        if elf::interpreter(&bytes).map_err(|e| fail(e.to_string()))?.is_some() {
+            return Err(fail("names a dynamic loader itself".into()));
+        }
+        Ok(bytes)
     }
 
     pub fn release_space(&mut self, space: usize) {

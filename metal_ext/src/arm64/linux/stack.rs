@@ -79,7 +79,7 @@ pub fn build(mem: &mut Memory, image: &LoadedImage, info: &StartInfo) -> Result<
         (AT_PHENT, image.phent),
         (AT_PHNUM, image.phnum),
         (AT_PAGESZ, 4096),
-        (AT_BASE, 0),
+        (AT_BASE, image.interp_base),
         (AT_FLAGS, 0),
         (AT_ENTRY, image.entry),
         (AT_UID, info.uid as u64),
@@ -127,7 +127,7 @@ mod tests {
 
     #[test]
     fn layout_matches_the_kernel_abi() {
-        let image = LoadedImage { entry: 0x400100, phdr: 0x400040, phent: 56, phnum: 7, brk: 0x500000 };
+        let image = LoadedImage { entry: 0x400100, phdr: 0x400040, phent: 56, phnum: 7, interp_base: 0, brk: 0x500000 };
         let argv = [b"busybox".to_vec(), b"echo".to_vec(), b"".to_vec()];
         let envp = [b"PATH=/bin".to_vec()];
         let info = StartInfo { argv: &argv, envp: &envp, execfn: b"/bin/busybox", random: [7; 16], uid: 0, gid: 0 };

@@ -22,6 +22,7 @@ use outcome::{value, Flow};
 pub fn dispatch(m: &mut Machine, tid: u32, nr: u64, a: [u64; 6]) -> Outcome {
     use files as f;
     let r: Flow = match nr {
+        5..=16 => f::xattr(m, tid, nr, a),
         17 => f::getcwd(m, tid, a),
         23 => f::dup(m, tid, a),
         24 => f::dup3(m, tid, a),
@@ -131,6 +132,8 @@ pub fn dispatch(m: &mut Machine, tid: u32, nr: u64, a: [u64; 6]) -> Outcome {
         278 => misc::getrandom(m, tid, a),
         // The sandbox has no network and no kernel log.
         198 => Err(Errno(97)), // socket: EAFNOSUPPORT
+        // getsockname, getpeername: no descriptor is a socket (bash asks whether stdin is one).
+        204 | 205 => m.process_of(tid).fds.get(a[0] as i32).and(Err(Errno(88))), // ENOTSOCK
         116 => Err(EPERM),     // syslog
         // Not offered, and glibc copes: rseq is optional, clone3 falls back to clone.
         293 | 435 => Err(ENOSYS),
