@@ -108,6 +108,22 @@ def debian(packages, dest, *, setup: bool = False) -> Path:
     return dest
 
 
+def default_root() -> Path:
+    """Where `cached` keeps its root: $XDG_CACHE_HOME/ncpu_nb/debian-root (~/.cache/...)."""
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "ncpu_nb" / "debian-root"
+
+
+def cached(packages, dest=None, *, setup: bool = False) -> Path:
+    """The root at `dest` (default: `default_root()`) if its MANIFEST lists every one of `packages`;
+    otherwise made afresh there by `debian` (which downloads)."""
+    dest = Path(dest).expanduser() if dest else default_root()
+    listed = (dest / MANIFEST).read_text() if (dest / MANIFEST).is_file() else ""
+    if all(f"\n{p}\t" in "\n" + listed for p in packages):
+        return dest.resolve()
+    shutil.rmtree(dest, ignore_errors=True)
+    return debian(packages, dest, setup=setup)
+
+
 def mounts(root) -> list[str]:
     """Mount specs (read-only) that show the root's top folders at the same guest paths."""
     root = Path(root).expanduser().resolve()

@@ -54,4 +54,5 @@ done:
                                  '    for (int i = 1; i <= 100; i++)\n        total += i;\n'
                                  '    printf("%d\\n", total);\n    return 0;\n}\n',
            "error_line": 11, "compile_share": 5536},
+    "31": {"loader_path": "/lib/ld-linux-aarch64.so.1", "gawk_total": "{ total += $2 } END { print total }"},
 }

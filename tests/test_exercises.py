@@ -53,6 +53,7 @@ WRONG = {
                                  '    for (int i = 1; i < 100; i++)\n        total += i;\n'
                                  '    printf("%d\\n", total);\n    return 0;\n}\n',
            "error_line": 10, "compile_share": 100},
+    "31": {"loader_path": "/lib/aarch64-linux-gnu/libc.so.6", "gawk_total": "{ total += $1 } END { print total }"},
 }
 
 

@@ -11,16 +11,16 @@ light, and a check imports what it runs (torch, the ARM64 machine) only when it 
 from __future__ import annotations
 
 from ncpu_nb.exercises import (arm64_chapters, c_compiler_chapter, compiler_chapters,  # noqa: F401
-                               coprocessor_chapter, differentiable_chapters, discovery_chapter, float_chapter,
-                               forth_chapter, gallery_chapter, isa_discovery_chapter, learned_compiler_chapter,
-                               ncpu_chapters, sweeps_chapter)
+                               coprocessor_chapter, debian_chapter, differentiable_chapters, discovery_chapter,
+                               float_chapter, forth_chapter, gallery_chapter, isa_discovery_chapter,
+                               learned_compiler_chapter, ncpu_chapters, sweeps_chapter)
 from ncpu_nb.exercises.checker import REGISTRY, Chapter, Exercise, ExerciseResult, Row, WrongKind
 
 __all__ = ["chapter", "chapters", "Chapter", "Exercise", "ExerciseResult", "Row", "WrongKind"]
 
 
 def chapter(number: str) -> Chapter:
-    """The exercises of chapter `number` ("00" to "30")."""
+    """The exercises of chapter `number` ("00" to "31")."""
     number = f"{int(number):02d}"
     if number not in REGISTRY:
         raise KeyError(f"no exercises for chapter {number}; chapters: {', '.join(sorted(REGISTRY))}")
