@@ -4,6 +4,8 @@ Each command imports what it needs when it runs: `ncpu-nb busybox` and `ncpu-nb 
 engine alone (`ncpu_nb.arm64.bare_machine`), so they start in tens of milliseconds."""
 from __future__ import annotations
 
+import contextlib
+
 import math
 import os
 import sys
@@ -133,20 +135,18 @@ def cmd_bench(args) -> int:
     return 0
 
 
-def _ray_was_running(args) -> bool:
-    if not args.ray:
-        return False
-    from ncpu_nb.sweeps import running
+@contextlib.contextmanager
+def _ray_for(args):
+    """Around a command's work: a local Ray it started (`--ray`) is stopped when it ends; one that ran
+    before it (e.g. in a notebook) keeps running."""
+    from ncpu_nb.sweeps import running, shutdown
 
-    return running()
-
-
-def _stop_ray(args, was_running: bool) -> None:
-    """Stop a local Ray this command started (one that ran before it, e.g. in a notebook, keeps running)."""
-    if args.ray and not was_running:
-        from ncpu_nb.sweeps import shutdown
-
-        shutdown()
+    was_running = bool(args.ray) and running()
+    try:
+        yield
+    finally:
+        if args.ray and not was_running:
+            shutdown()
 
 
 def _add_ray_option(p, what: str) -> None:
@@ -160,12 +160,9 @@ def cmd_verify(args) -> int:
 
     from ncpu_nb.verification import verify
 
-    was_running = _ray_was_running(args)
-    try:
+    with _ray_for(args):
         report = verify(full=args.full, progress=not args.json, device=args.device, ray=args.ray,
                         float_pairs=args.float_pairs)
-    finally:
-        _stop_ray(args, was_running)
     if args.json:
         print(json.dumps({"exact": report.exact, "checks": [
             {"check": c.what, "domain": c.domain, "cases": c.cases, "torch_cases": c.torch_cases,
@@ -222,13 +219,10 @@ def cmd_synth_bench(args) -> int:
         directory = args.dir or (bench.suite_directory(args.suite) if args.suite else None)
     except KeyError as exc:
         raise NcpuError(exc.args[0]) from None
-    was_running = _ray_was_running(args)
-    try:
+    with _ray_for(args):
         outcomes = bench.run(directory, names=args.task, limit=args.limit, time_limit=args.time_limit,
                              methods=methods, ablation=args.ablation, progress=not args.json, ray=args.ray,
                              turn_steps=args.turn_steps)
-    finally:
-        _stop_ray(args, was_running)
     print(bench.as_json(outcomes, args.ablation) if args.json
           else bench.format_report(outcomes, args.ablation, methods))
     return 0
@@ -403,11 +397,8 @@ def cmd_exec(args) -> int:
 def cmd_conformance(args) -> int:
     from ncpu_nb.arm64.conformance.busybox_suite import main as busybox_conformance
 
-    was_running = _ray_was_running(args)
-    try:
+    with _ray_for(args):
         return busybox_conformance(args)
-    finally:
-        _stop_ray(args, was_running)
 
 
 def cmd_sanitize(args) -> int:
@@ -687,11 +678,8 @@ def _fill_conformance(p) -> None:
 def cmd_differential(args) -> int:
     from ncpu_nb.arm64.differential import main as differential
 
-    was_running = _ray_was_running(args)
-    try:
+    with _ray_for(args):
         return differential(args)
-    finally:
-        _stop_ray(args, was_running)
 
 
 def cmd_fuzz(args) -> int:
@@ -707,12 +695,9 @@ def cmd_fuzz(args) -> int:
     options = {"where": args.where} if args.where else {}
     if args.max_steps:
         options["max_steps"] = args.max_steps
-    was_running = _ray_was_running(args)
-    try:
+    with _ray_for(args):
         campaign = fuzz_campaign(args.program, argv, seeds=seeds, executions=args.executions, ray=args.ray,
                                  progress=not args.json, **options)
-    finally:
-        _stop_ray(args, was_running)
     if args.json:
         findings = [{"kind": f.outcome.kind, "signature": f.outcome.signature, "input": f.input.hex()}
                     for f in campaign.crashes + campaign.hangs]
