@@ -48,7 +48,10 @@ impl Framebuffer {
     /// Writes what fits from `offset` and returns how many bytes that was; at or past the end it
     /// fails with EFBIG, as Linux's fb_write.
     pub fn write(&mut self, offset: u64, data: &[u8]) -> SysResult<usize> {
-        if offset >= SIZE as u64 && !data.is_empty() {
+        if data.is_empty() {
+            return Ok(0); // at any offset, as Linux's fb_write
+        }
+        if offset >= SIZE as u64 {
             return Err(EFBIG);
         }
         if self.pixels.is_empty() {
@@ -99,6 +102,14 @@ impl Framebuffer {
 mod tests {
     use super::*;
     use crate::arm64::linux::errno::EFBIG;
+
+    #[test]
+    fn an_empty_write_far_past_the_end_writes_nothing() {
+        let mut fb = Framebuffer::default();
+        assert_eq!(fb.write(u64::MAX, &[]), Ok(0));
+        assert_eq!(fb.write(SIZE as u64 + 4096, &[]), Ok(0));
+        assert_eq!(fb.write(SIZE as u64, &[1]), Err(EFBIG));
+    }
 
     #[test]
     fn reads_black_until_written_and_clips_at_the_end() {
