@@ -60,6 +60,7 @@ run argv_env       "ARM64_TEST_VAR=hello_world ARM64_TEST_EMPTY= LANG=C" one "tw
 run file_io        ""
 run fork_pipe_wait ""
 run signals        ""
+run sockets        ""
 run float_math     ""
 run threads        ""
 run gradebook      "" 90 120 50 100 100 100 100 100 30

@@ -1,5 +1,5 @@
 //! Open file descriptions (shared by dup and fork, holding the offset), pipes, the terminal's
-//! standard streams and per-process descriptor tables.
+//! standard streams, sockets and per-process descriptor tables.
 
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::Arc;
@@ -7,6 +7,7 @@ use std::sync::Arc;
 use super::errno::*;
 use super::inode::{DirEntry, Device, Ino};
 use super::slab::Slab;
+use super::socket::Net;
 use super::vfs::{Loc, Walk};
 
 pub const O_ACCMODE: u32 = 3;
@@ -48,6 +49,19 @@ pub enum FileKind {
     PipeRead(usize),
     PipeWrite(usize),
     Terminal(Stream),
+    /// A socket (socket.rs), by its index in `Files::net`.
+    Socket(usize),
+    /// An epoll instance: descriptor → what it watches.
+    Epoll(BTreeMap<i32, Interest>),
+}
+
+/// One descriptor an epoll instance watches: the description it named when added, the events
+/// asked for, and the data reported with them.
+#[derive(Clone, Copy, Debug)]
+pub struct Interest {
+    pub file: usize,
+    pub events: u32,
+    pub data: u64,
 }
 
 #[derive(Clone, Debug)]
@@ -183,6 +197,7 @@ pub struct Files {
     pub pipes: Slab<Pipe>,
     /// Named pipe → its pipe buffer, while any end is open.
     pub fifos: std::collections::HashMap<FifoKey, usize>,
+    pub net: Net,
 }
 
 impl Files {
@@ -216,7 +231,14 @@ impl Files {
         if f.refs > 0 {
             return;
         }
-        let pipe = match self.open.remove(file).kind {
+        let removed = self.open.remove(file);
+        // Linux drops a description from every epoll set when its last reference goes.
+        for (_, f) in self.open.iter_mut() {
+            if let FileKind::Epoll(set) = &mut f.kind {
+                set.retain(|_, i| i.file != file);
+            }
+        }
+        let pipe = match removed.kind {
             FileKind::PipeRead(p) => {
                 self.pipes[p].readers -= 1;
                 Some(p)
@@ -224,6 +246,10 @@ impl Files {
             FileKind::PipeWrite(p) => {
                 self.pipes[p].writers -= 1;
                 Some(p)
+            }
+            FileKind::Socket(s) => {
+                self.net.close(s);
+                None
             }
             _ => None,
         };
@@ -279,6 +305,7 @@ impl Files {
     /// Whether an open description (or a FIFO's pipe) still uses the in-memory inode `ino`.
     pub fn uses_inode(&self, ino: Ino) -> bool {
         self.fifos.contains_key(&FifoKey::Mem(ino))
+            || self.net.uses_inode(ino)
             || self.open.iter().any(|(_, f)| match &f.kind {
                 FileKind::Mem(i) | FileKind::Device(_, i) => *i == ino,
                 FileKind::Dir { walk, .. } => walk.loc == Loc::Mem(ino),

@@ -14,6 +14,7 @@ pub const S_IFCHR: u32 = 0o020000;
 pub const S_IFDIR: u32 = 0o040000;
 pub const S_IFREG: u32 = 0o100000;
 pub const S_IFLNK: u32 = 0o120000;
+pub const S_IFSOCK: u32 = 0o140000;
 
 pub const DT_CHR: u8 = 2;
 pub const DT_DIR: u8 = 4;
@@ -68,6 +69,8 @@ pub enum Node {
     Device(Device),
     /// A named pipe (its buffer lives with the open files while an end is open).
     Fifo,
+    /// An AF_UNIX socket's name (the socket itself lives with the open files while bound).
+    Socket,
     /// A host folder mounted here (index into `Vfs::mounts`).
     Mount(usize),
     /// The root of procfs.
@@ -123,6 +126,7 @@ pub fn dtype_of(mode: u32) -> u8 {
         S_IFLNK => DT_LNK,
         S_IFCHR => DT_CHR,
         S_IFIFO => 1,
+        S_IFSOCK => 12,
         _ => DT_REG,
     }
 }

@@ -364,6 +364,8 @@ impl Machine {
             Wait::SignalOf(set) => t.pending.keys().any(|&s| set & bit(s) != 0),
             Wait::Vfork(child) => self.processes.get(&child).is_none_or(|c| c.vfork_released),
             Wait::Poll => syscalls::poll_ready(self, t.tid),
+            Wait::SocketData(s) => self.files.net.readable_or_gone(s),
+            Wait::SocketRoom(s) => self.files.net.room_or_gone(s),
         }
     }
 
@@ -441,6 +443,11 @@ impl Machine {
         }
         if !self.terminal.stdin_closed && self.threads.values().any(|t| matches!(t.wait, Some(Wait::Stdin | Wait::Poll))) {
             return Err(Stop::Stdin);
+        }
+        // The first process has ended and what it left behind waits for what will never come (a
+        // server for its next client): the run is over, as a script's is when it leaves a daemon.
+        if self.exit_status.is_some() {
+            return Err(Stop::Exited);
         }
         Err(Stop::Fault("deadlock: every thread waits for something no thread will do".into()))
     }

@@ -22,6 +22,7 @@ pub mod raw_names;
 pub mod rootfs;
 pub mod signals;
 pub mod slab;
+pub mod socket;
 pub mod stack;
 pub mod syscalls;
 pub mod trace;

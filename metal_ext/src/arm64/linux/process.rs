@@ -47,8 +47,12 @@ pub enum Wait {
     SignalOf(u64),
     /// A vfork parent waiting for its child (pid) to exec or exit.
     Vfork(u32),
-    /// ppoll/pselect6 on the listed descriptions.
+    /// ppoll/pselect6/epoll_pwait on the listed descriptions.
     Poll,
+    /// Data (or a connection to accept) on a socket.
+    SocketData(usize),
+    /// Room in a socket's receive queue (or in a listener's queue, for a connect).
+    SocketRoom(usize),
 }
 
 impl Wait {

@@ -41,6 +41,10 @@ impl<T> Slab<T> {
         self.slots.get_mut(i).and_then(|s| s.as_mut())
     }
 
+    pub fn iter_mut(&mut self) -> impl Iterator<Item = (usize, &mut T)> {
+        self.slots.iter_mut().enumerate().filter_map(|(i, s)| s.as_mut().map(|v| (i, v)))
+    }
+
     pub fn iter(&self) -> impl Iterator<Item = (usize, &T)> {
         self.slots.iter().enumerate().filter_map(|(i, s)| s.as_ref().map(|v| (i, v)))
     }

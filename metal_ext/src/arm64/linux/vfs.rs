@@ -350,6 +350,7 @@ impl Vfs {
                     Node::Symlink(t) => (S_IFLNK, t.len() as u64, 0),
                     Node::Device(d) => (S_IFCHR, 0, makedev(d.number().0, d.number().1)),
                     Node::Fifo => (S_IFIFO, 0, 0),
+                    Node::Socket => (S_IFSOCK, 0, 0),
                     Node::Mount(_) | Node::Proc => (S_IFDIR, 4096, 0),
                 };
                 Ok(Stat {

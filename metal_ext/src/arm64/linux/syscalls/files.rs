@@ -126,7 +126,7 @@ fn dangling_target(m: &Machine, tid: u32, dirfd: i32, path: &str) -> SysResult<S
     Err(ELOOP)
 }
 
-fn install(m: &mut Machine, tid: u32, kind: FileKind, flags: u32, path: String) -> SysResult<i32> {
+pub(super) fn install(m: &mut Machine, tid: u32, kind: FileKind, flags: u32, path: String) -> SysResult<i32> {
     let file = m.files.add(OpenFile::new(kind, flags & !(O_CREAT | O_EXCL | O_TRUNC | O_CLOEXEC), path));
     let pid = m.thread(tid).pid;
     let mut fds = std::mem::take(&mut m.processes.get_mut(&pid).unwrap().fds);
@@ -245,6 +245,7 @@ pub fn ioctl(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
         FIONREAD => {
             let n = match &m.files.open[d.file].kind {
                 FileKind::PipeRead(p) => m.files.pipes[*p].buffer.len(),
+                FileKind::Socket(s) => m.files.net.sockets[*s].stream_in.len(),
                 FileKind::Terminal(Stream::Stdin) => m.terminal.stdin.len(),
                 _ => 0,
             };
@@ -317,6 +318,8 @@ fn stat_of_description(m: &Machine, file: usize) -> SysResult<Stat> {
     let (mode, ino) = match &f.kind {
         FileKind::Generated(_) => (S_IFREG | 0o444, 0x1_0000 + file as u64),
         FileKind::PipeRead(p) | FileKind::PipeWrite(p) => (S_IFIFO | 0o600, 0x2_0000 + *p as u64),
+        FileKind::Socket(s) => (S_IFSOCK | 0o777, super::net::socket_ino(*s)),
+        FileKind::Epoll(_) => (0o600, 0x4_0000 + file as u64), // an anonymous inode: no file type
         _ => (S_IFIFO | 0o600, 1),
     };
     let now = m.realtime();

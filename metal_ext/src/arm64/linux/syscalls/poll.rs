@@ -1,4 +1,4 @@
-//! Waiting on several descriptors: ppoll and pselect6. A call with nothing ready blocks with
+//! Waiting on several descriptors: ppoll and pselect6 (epoll is in epoll.rs). A call with nothing ready blocks with
 //! `Wait::Poll`; the machine asks `syscalls::poll_ready` (which comes here) when to run it again.
 
 use super::outcome::{value, Flow, Outcome};
@@ -7,25 +7,52 @@ use crate::arm64::linux::fd::{FileKind, Stream, MAX_FDS};
 use crate::arm64::linux::machine::Machine;
 use crate::arm64::linux::process::Wait;
 
-/// (readable, writable, hung up) for one descriptor; None for a bad one.
-fn readiness(m: &Machine, tid: u32, fd: i32) -> Option<(bool, bool, bool)> {
+/// How a description stands for poll, select and epoll.
+#[derive(Clone, Copy, Default)]
+pub struct Ready {
+    pub read: bool,
+    pub write: bool,
+    pub hung_up: bool,
+    pub error: bool,
+}
+
+/// How descriptor `fd` stands; None for a bad one.
+fn readiness(m: &Machine, tid: u32, fd: i32) -> Option<Ready> {
     let d = m.process_of(tid).fds.get(fd).ok()?;
-    Some(match &m.files.open[d.file].kind {
+    Some(file_ready(m, d.file))
+}
+
+pub fn file_ready(m: &Machine, file: usize) -> Ready {
+    let r = |read, write, hung_up| Ready { read, write, hung_up, error: false };
+    match &m.files.open[file].kind {
         FileKind::PipeRead(p) => {
             let p = &m.files.pipes[*p];
-            (!p.buffer.is_empty() || p.at_eof(), false, p.at_eof())
+            r(!p.buffer.is_empty() || p.at_eof(), false, p.at_eof())
         }
         FileKind::PipeWrite(p) => {
             let p = &m.files.pipes[*p];
-            (false, p.room() > 0 || p.broken(), p.broken())
+            r(false, p.room() > 0 || p.broken(), p.broken())
         }
-        FileKind::Terminal(Stream::Stdin) => (!m.terminal.stdin.is_empty() || m.terminal.stdin_closed, false, false),
-        FileKind::Terminal(_) => (false, true, false),
-        _ => (true, true, false),
-    })
+        FileKind::Terminal(Stream::Stdin) => r(!m.terminal.stdin.is_empty() || m.terminal.stdin_closed, false, false),
+        FileKind::Terminal(_) => r(false, true, false),
+        FileKind::Socket(s) => {
+            let (read, write, hung_up, error) = m.files.net.poll(*s);
+            Ready { read, write, hung_up, error }
+        }
+        // An epoll instance is readable when something it watches is (one level deep).
+        FileKind::Epoll(set) => r(
+            set.values().any(|i| {
+                !matches!(m.files.open.get(i.file).map(|f| &f.kind), Some(FileKind::Epoll(_)) | None)
+                    && super::epoll::events_of(m, i).is_some()
+            }),
+            false,
+            false,
+        ),
+        _ => r(true, true, false),
+    }
 }
 
-fn timeout_deadline(m: &mut Machine, tid: u32, addr: u64) -> SysResult<Option<bool>> {
+pub fn timeout_deadline(m: &mut Machine, tid: u32, addr: u64) -> SysResult<Option<bool>> {
     // Some(true): the timeout has passed; Some(false): wait with a deadline; None: no timeout.
     if addr == 0 {
         return Ok(None);
@@ -49,6 +76,7 @@ fn poll_scan(m: &Machine, tid: u32, fds: u64, n: u64) -> SysResult<(Vec<u16>, u6
     const POLLIN: u16 = 1;
     const POLLOUT: u16 = 4;
     const POLLHUP: u16 = 0x10;
+    const POLLERR: u16 = 8;
     const POLLNVAL: u16 = 0x20;
     let mut revents = vec![];
     let mut ready = 0;
@@ -61,10 +89,11 @@ fn poll_scan(m: &Machine, tid: u32, fds: u64, n: u64) -> SysResult<(Vec<u16>, u6
         } else {
             match readiness(m, tid, fd) {
                 None => POLLNVAL,
-                Some((rd, wr, hup)) => {
-                    (if rd { POLLIN & events } else { 0 })
-                        | (if wr { POLLOUT & events } else { 0 })
-                        | (if hup { POLLHUP } else { 0 })
+                Some(k) => {
+                    (if k.read { POLLIN & events } else { 0 })
+                        | (if k.write { POLLOUT & events } else { 0 })
+                        | (if k.hung_up { POLLHUP } else { 0 })
+                        | (if k.error { POLLERR } else { 0 })
                 }
             }
         };
@@ -104,8 +133,8 @@ fn select_scan(m: &Machine, tid: u32, a: [u64; 6]) -> SysResult<(Vec<Vec<u8>>, u
                 if want[fd / 8] & (1 << (fd % 8)) == 0 {
                     continue;
                 }
-                let (rd, wr, _) = readiness(m, tid, fd as i32).ok_or(EBADF)?;
-                if [rd, wr, false][which] {
+                let k = readiness(m, tid, fd as i32).ok_or(EBADF)?;
+                if [k.read || k.error, k.write || k.error, false][which] {
                     bits[fd / 8] |= 1 << (fd % 8);
                     count += 1;
                 }

@@ -1,8 +1,9 @@
 //! Reading and writing open descriptions: read, write, their positioned and vectored forms,
-//! sendfile and lseek, over in-memory and host files, devices, pipes and the terminal.
+//! sendfile and lseek, over in-memory and host files, devices, pipes, sockets and the terminal.
 
 use std::os::unix::fs::FileExt;
 
+use super::net;
 use super::outcome::{value, Flow, Outcome};
 use crate::arm64::linux::errno::*;
 use crate::arm64::linux::fd::*;
@@ -71,6 +72,14 @@ pub fn read_from(m: &mut Machine, file: usize, len: usize, at: Option<u64>) -> S
             let n = len.min(t.stdin.len());
             return Ok(Ok(t.stdin.drain(..n).collect()));
         }
+        FileKind::Socket(s) => {
+            return Ok(match m.files.net.recv(s, len, false)? {
+                Some(r) => Ok(r.data),
+                None if nonblock => return Err(EAGAIN),
+                None => Err(Wait::SocketData(s)),
+            });
+        }
+        FileKind::Epoll(_) => return Err(EINVAL),
         FileKind::PipeWrite(_) | FileKind::Terminal(_) => return Err(EBADF),
     };
     if at.is_none() {
@@ -133,6 +142,7 @@ pub fn write_to(m: &mut Machine, tid: u32, file: usize, data: &[u8], at: Option<
             m.terminal.stderr.extend_from_slice(data);
             return Ok(Ok(data.len()));
         }
+        FileKind::Socket(s) => return net::send_from(m, tid, s, data, None, nonblock, false),
         _ => return Err(EBADF),
     };
     if at.is_none() {
@@ -163,7 +173,7 @@ pub fn write(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
 
 pub fn pread64(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
     let file = m.description_of(tid, a[0])?;
-    if matches!(m.files.open[file].kind, FileKind::PipeRead(_) | FileKind::PipeWrite(_) | FileKind::Terminal(_)) {
+    if matches!(m.files.open[file].kind, FileKind::PipeRead(_) | FileKind::PipeWrite(_) | FileKind::Terminal(_) | FileKind::Socket(_)) {
         return Err(ESPIPE);
     }
     match read_from(m, file, a[2] as usize, Some(a[3]))? {
@@ -177,7 +187,7 @@ pub fn pread64(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
 
 pub fn pwrite64(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
     let file = m.description_of(tid, a[0])?;
-    if matches!(m.files.open[file].kind, FileKind::PipeRead(_) | FileKind::PipeWrite(_) | FileKind::Terminal(_)) {
+    if matches!(m.files.open[file].kind, FileKind::PipeRead(_) | FileKind::PipeWrite(_) | FileKind::Terminal(_) | FileKind::Socket(_)) {
         return Err(ESPIPE);
     }
     let data = m.read_guest(tid, a[1], (a[2] as usize).min(MAX_IO))?;
@@ -187,7 +197,7 @@ pub fn pwrite64(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
     }
 }
 
-fn iovecs(m: &Machine, tid: u32, addr: u64, count: u64) -> SysResult<Vec<(u64, usize)>> {
+pub(super) fn iovecs(m: &Machine, tid: u32, addr: u64, count: u64) -> SysResult<Vec<(u64, usize)>> {
     if count > 1024 {
         return Err(EINVAL);
     }
