@@ -88,6 +88,7 @@ class LinuxMachine:
 
     Stop kinds returned by run/step: "exited" (every process ended), "budget" (instruction budget
     spent), "breakpoint", "watchpoint", "stdin" (a process waits for stdin that has not been closed),
+    "network" (every process waits, and only a connection through a port forward can wake one),
     "fault" (undefined instruction or bad memory access that Linux would turn into a fatal signal
     is *not* a stop: the process dies as on Linux; "fault" is only for errors of the machine itself).
     """
@@ -116,6 +117,13 @@ class LinuxMachine:
     def close_stdin(self) -> None: ...
     # As the kernel sends it (SI_KERNEL); a running thread takes it at its next syscall or backward branch.
     def send_signal(self, pid: int, signal: int) -> None: ...
+    # Port forwards (Session(forward=...)): the host's side of connections into guest ports. Sockets
+    # are the machine's own (AF_UNIX, TCP/UDP on its loopback); nothing reaches the host without these.
+    def forward_port(self, port: int) -> None: ...
+    def host_connect(self, port: int) -> int: ...  # ConnectionRefusedError if nothing listens
+    def host_send(self, conn: int, data: bytes) -> int: ...
+    def host_recv(self, conn: int, max: int) -> tuple[bytes, bool]: ...  # (data, the guest closed)
+    def host_close(self, conn: int, write_only: bool = False) -> None: ...
     # The current process's registers: x0..x30, sp, pc, nzcv, fpcr, fpsr, tpidr_el0, v0..v31 (128-bit).
     # Once every process has ended, registers and memory are those of the last thread that ended.
     def registers(self) -> dict[str, int]: ...

@@ -109,6 +109,9 @@ DEBIAN_RUNS = {
                              "print(table.concat(t, ','), string.format('%.5f', math.pi)) os.exit(3)")],
     "python3": ["python3", "-c", ("import struct, sys; print(sum(i * i for i in range(1000)), sys.version_info[:2], "
                                   "struct.pack('<I', 258), [x ** 0.5 for x in (2, 3)]); sys.exit(5)")],
+    # An epoll server on the loopback, socketpair, an abstract AF_UNIX datagram and IPv6: under qemu the
+    # host's kernel, in the machine its own sockets.
+    "python3-sockets": ["python3", "-c", (HERE / "python_sockets.py").read_text()],
 }
 
 

@@ -172,3 +172,57 @@ def test_diff_against_stdin_uses_an_unlinked_temporary_file():
     # diff - copies stdin to a file made by mkstemp and unlinked at once (BusyBox's bc/dc tests do this).
     r = ncpu_nb.busybox("sh", "-c", "printf 'a\\nb\\n' >/tmp/f; printf 'a\\nc\\n' | diff -u /tmp/f -; echo status $?")
     assert "-b\n+c\n" in r.stdout and r.stdout.endswith("status 1\n"), r.stdout + r.stderr
+
+
+# ---- the network: the guest's sockets are its own --------------------------------------------------
+
+@pytest.fixture
+def host_server():
+    """A TCP server on the host's loopback that counts the connections it gets."""
+    import socket
+    server = socket.create_server(("127.0.0.1", 0))
+    server.settimeout(0.2)
+    hits = []
+
+    def serve():
+        while hits != ["stop"]:
+            try:
+                conn, _ = server.accept()
+            except (TimeoutError, OSError):
+                continue
+            hits.insert(0, "connection")
+            conn.sendall(CANARY.encode() + b"\n")
+            conn.close()
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    yield server.getsockname()[1], hits
+    hits.append("stop")
+    thread.join(timeout=2)
+    server.close()
+
+
+def test_the_guest_loopback_is_not_the_hosts(host_server):
+    """A host server listening on 127.0.0.1 is not reachable from the guest's 127.0.0.1 (its own
+    loopback), and any other address is unreachable: the machine has no network."""
+    port, hits = host_server
+    r = ncpu_nb.busybox("sh", "-c", f"nc 127.0.0.1 {port} </dev/null; echo \"loopback $?\"; "
+                        f"wget -q -O - http://127.0.0.1:{port}/; wget -q -O - http://10.1.2.3:{port}/; "
+                        f"nc ::1 {port} </dev/null; nc 192.0.2.1 {port} </dev/null; echo end", timeout=60)
+    assert CANARY not in r.stdout + r.stderr
+    assert "loopback 1" in r.stdout and r.stdout.endswith("end\n")
+    assert "Connection refused" in r.stderr and "Network is unreachable" in r.stderr
+    assert "connection" not in hits
+
+
+def test_a_port_forward_is_bound_to_the_hosts_loopback_only():
+    import socket
+    session = ncpu_nb.Session(forward={8080: 0})
+    try:
+        port = session.forwards[8080]
+        socket.create_connection(("127.0.0.1", port)).close()  # reachable from this computer
+        # Every listener on that port is the session's one, on 127.0.0.1 (no 0.0.0.0, no other address).
+        own = [line.split()[1] for line in open("/proc/net/tcp").read().splitlines()[1:]
+               if line.split()[3] == "0A" and int(line.split()[1].split(":")[1], 16) == port]
+        assert own == [f"0100007F:{port:04X}"]
+    finally:
+        session.close()

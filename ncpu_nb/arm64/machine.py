@@ -35,7 +35,8 @@ MAX_OUTPUT = 256 << 20  # default bytes of each output stream a machine keeps (t
 PIECE = 64 << 10  # output pieces smaller than this absorb the next write, so there are few pieces
 RESUMABLE = ("ready", "budget", "timeout", "interrupted")  # stops after which `run` simply goes on
 STOP_TEXT = {"ready": "ready", "budget": "paused (instruction budget)", "timeout": "paused (timeout)",
-             "interrupted": "paused (interrupted)", "stdin": "waiting for input on stdin"}
+             "interrupted": "paused (interrupted)", "stdin": "waiting for input on stdin",
+             "network": "waiting for a connection through a port forward"}
 
 
 def flags_text(nzcv: int) -> str:
@@ -322,11 +323,32 @@ class Arm64Machine:
         a C library lock half taken."""
         self._engine.send_signal(pid, signal)
 
+    # --- the host's side of port forwards (Session(forward=...)) -------------------------------------
+    def forward_port(self, port: int) -> None:
+        """Let the host connect to guest port `port`: a guest server there then waits for the outside
+        world (a run stops with 'stdin') instead of ending as a deadlock."""
+        self._engine.forward_port(port)
+
+    def host_connect(self, port: int) -> int:
+        """A connection from the host to guest port `port`; ConnectionRefusedError if nothing listens."""
+        return self._engine.host_connect(port)
+
+    def host_send(self, conn: int, data: bytes) -> int:
+        return self._engine.host_send(conn, data)
+
+    def host_recv(self, conn: int, max_bytes: int = 1 << 16) -> tuple[bytes, bool]:
+        """(what the guest sent on `conn`, whether it has closed its side)."""
+        return self._engine.host_recv(conn, max_bytes)
+
+    def host_close(self, conn: int, write_only: bool = False) -> None:
+        self._engine.host_close(conn, write_only)
+
     # --- results -----------------------------------------------------------------------------------
     @property
     def stop(self) -> str:
         """Why the last run or step ended: ready (nothing run yet), budget, timeout, interrupted,
-        breakpoint, watchpoint, stdin (a process waits for input) or exited."""
+        breakpoint, watchpoint, stdin (a process waits for input), network (every process waits for a
+        connection through a port forward) or exited."""
         return self._stop[0]
 
     @property

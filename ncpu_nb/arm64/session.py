@@ -25,6 +25,7 @@ from ncpu_nb import html
 from ncpu_nb.arm64.busybox import TERMINAL_STYLE, BusyboxResult
 from ncpu_nb.arm64.machine import MAX_OUTPUT, Arm64Machine
 from ncpu_nb.arm64.machine_errors import MachineError, MachineTimeout
+from ncpu_nb.arm64.port_forward import PortForward
 from ncpu_nb.protocol import Snapshot
 
 SLICE = 1 / 30  # seconds the machine runs between looks at its output (and at an interrupt)
@@ -40,7 +41,7 @@ def run_until_input(machine: Arm64Machine, on_output: Callable[[bytes, bytes], N
                     stop: Callable[[], bool] = lambda: False, after_slice: Callable[[], None] = lambda: None,
                     slice_seconds: float = SLICE) -> str:
     """Run an interactive machine in slices of `slice_seconds` until every process waits for input and
-    `more()` says none is coming, `stop()` is true, or the machine stops for another reason (every
+    `more()` says none is coming (a wait for a port forward's connection goes on), `stop()` is true, or the machine stops for another reason (every
     process exited, a breakpoint, a fault). `feed()` writes pending input before each slice;
     `after_slice()` runs after each. Returns what went wrong ('' if nothing). Ctrl-C raises
     KeyboardInterrupt with the machine's state kept."""
@@ -51,6 +52,9 @@ def run_until_input(machine: Arm64Machine, on_output: Callable[[bytes, bytes], N
             after_slice()
             if run.stop == "stdin" and not more():
                 return ""
+            if run.stop == "network":  # only a port forward's connection can wake the guest: let one come
+                time.sleep(slice_seconds / 4)
+                continue
             if run.stop not in ("timeout", "budget", "stdin"):
                 return run.detail if run.stop == "fault" else ""
     except KeyboardInterrupt:
@@ -124,10 +128,13 @@ class Session:
         `interrupt()`) sends SIGINT to it, the shell goes on and the status is 130
     `snapshot()` / `restore(s)` rewind the whole machine: every process and the file system
     `read_file`, `write_file`, `upload`, `download`, `files(path)`: the guest's files from Python
+    forward={guest_port: host_port}   the one way in from the host's network: the host's
+        127.0.0.1:host_port (0: any free port, see `forwards`) leads to guest_port on the machine's own
+        loopback, served between commands too; `close()` ends it. The guest's sockets reach nothing else.
     """
 
     def __init__(self, *, mounts=(), cwd: str = "/", env=None, deterministic: bool = True, limits=None,
-                 max_output: int | None = MAX_OUTPUT):
+                 max_output: int | None = MAX_OUTPUT, forward: dict[int, int] | None = None):
         env = list(SHELL_ENV) if env is None else [str(e) for e in env]
         self.machine = Arm64Machine.busybox("sh", "-i", SCRIPT, interactive=True, mounts=mounts, cwd=cwd,
                                             env=env, deterministic=deterministic, limits=limits,
@@ -136,11 +143,36 @@ class Session:
         self._tag = "ncpu-" + secrets.token_hex(6)
         self._marker = ("\x1f" + self._tag + ":").encode()  # then the command's number, ':', its status
         self._leftover = b""  # stdout printed after a marker (by a background job): the next result's
+        self._leftover_err = b""  # stderr a background job printed between commands
         self._interrupt = threading.Event()
-        self._busy = threading.Lock()
+        self._busy = threading.Lock()  # one command at a time
+        self._machine_lock = threading.RLock()  # one user of the machine at a time (commands, port forwards)
         self._unfinished = False  # a second Ctrl-C left a command running: its marker is still to come
         self.commands = 0
+        self._forward = None
         self._start()
+        self._forward = PortForward(self.machine, forward, self._machine_lock, self._between_commands) \
+            if forward else None
+
+    @property
+    def forwards(self) -> dict[int, int]:
+        """Guest port → the host port (on 127.0.0.1) that leads to it."""
+        return dict(self._forward.host_ports) if self._forward else {}
+
+    def close(self) -> None:
+        """Stop the port forwards (the machine and its processes stay)."""
+        if self._forward is not None:
+            self._forward.close()
+            self._forward = None
+
+    def _between_commands(self, out: bytes, err: bytes) -> None:
+        """Output of background jobs while port forwards ran the machine: the next result's."""
+        self._leftover += out
+        self._leftover_err += err
+
+    def _pump(self) -> None:
+        if self._forward is not None:
+            self._forward.pump()
 
     def _start(self) -> None:
         """Run to the first prompt; the banner and 'job control turned off' are not a command's output."""
@@ -169,6 +201,7 @@ class Session:
             raise MachineError("the session's shell has exited: make a new Session()")
         if not self._busy.acquire(blocking=False):
             raise RuntimeError("the session is already running a command")
+        self._machine_lock.acquire()
         try:
             self._interrupt.clear()
             m = self.machine
@@ -184,6 +217,7 @@ class Session:
                                    time.perf_counter() - t0, m.syscall_count - syscalls, out, m, truncated, self.max_output,
                                    bool(interrupted))
         finally:
+            self._machine_lock.release()
             self._busy.release()
         if interrupted == "timeout":
             raise MachineTimeout(f"{command!r} did not end within {timeout:g} s: it was interrupted",
@@ -201,6 +235,8 @@ class Session:
         stream = _Streams(self._marker, str(self.commands).encode(), self._tag, on_output,
                           self.max_output)
         stream.out(self._leftover)
+        stream.err(self._leftover_err)
+        self._leftover_err = b""
         deadline = None if timeout is None else time.monotonic() + timeout
         interrupted, signalled_at, killed = "", None, False
 
@@ -216,7 +252,8 @@ class Session:
 
         while stream.status is None and self.alive:
             try:
-                failure = run_until_input(m, lambda o, e: (stream.out(o), stream.err(e)), more=resend, stop=stop)
+                failure = run_until_input(m, lambda o, e: (stream.out(o), stream.err(e)), more=resend, stop=stop,
+                                          after_slice=self._pump)
             except KeyboardInterrupt:
                 if interrupted:  # a second Ctrl-C: give up waiting
                     self._unfinished = True
@@ -255,20 +292,24 @@ class Session:
     def snapshot(self) -> Snapshot:
         """The whole session now (every process, the file system, the shell's variables and cwd);
         `restore` goes back to it."""
-        return Snapshot(self.machine.cycles, (self.machine.snapshot(), self._leftover))
+        with self._machine_lock:
+            return Snapshot(self.machine.cycles, (self.machine.snapshot(), self._leftover))
 
     def restore(self, snapshot: Snapshot) -> None:
-        state, self._leftover = snapshot.state
-        self.machine.restore(state)
+        with self._machine_lock:
+            state, self._leftover = snapshot.state
+            self.machine.restore(state)
 
     # --- files --------------------------------------------------------------------------------------
     def read_file(self, path: str) -> bytes:
         """A file of the guest's filesystem (a relative path starts at /)."""
-        return self.machine.read_file(path)
+        with self._machine_lock:
+            return self.machine.read_file(path)
 
     def write_file(self, path: str, data: bytes | str) -> None:
         """Create or replace a file of the guest's own filesystem (its folder must exist)."""
-        self.machine.write_file(path, data)
+        with self._machine_lock:
+            self.machine.write_file(path, data)
 
     def upload(self, host_path, guest_path: str) -> None:
         """Copy a host file into the guest."""

@@ -4,7 +4,7 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use pyo3::create_exception;
-use pyo3::exceptions::{PyKeyError, PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyConnectionRefusedError, PyKeyError, PyOSError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
@@ -48,6 +48,7 @@ fn stop_tuple(m: &Machine, stop: Stop) -> StopTuple {
             ("watchpoint", pc, format!("{} of 0x{address:x}", if write { "write" } else { "read" }))
         }
         Stop::Stdin => ("stdin", pc, "waiting for input on stdin".into()),
+        Stop::Network => ("network", pc, "waiting for a connection through a port forward".into()),
         Stop::Fault(why) => ("fault", pc, why),
     }
 }
@@ -255,6 +256,34 @@ impl LinuxMachine {
         }
         self.machine.signal_from_outside(pid, SigInfo { signo: signal, code: SI_KERNEL, ..SigInfo::default() });
         Ok(())
+    }
+
+    /// Lets the host connect to guest port `port` (`host_connect`): a guest server listening there
+    /// then waits for the outside world instead of ending the run as a deadlock.
+    fn forward_port(&mut self, port: u16) {
+        self.machine.files.net.forwarded.insert(port);
+    }
+
+    /// A new connection from the host to guest port `port` on the guest's loopback; its id.
+    fn host_connect(&mut self, port: u16) -> PyResult<usize> {
+        self.machine.files.net.host_connect(port).map_err(|e| net_error(e, port))
+    }
+
+    /// Bytes from the host into connection `conn`: how many the guest's buffer took.
+    fn host_send(&mut self, conn: usize, data: &[u8]) -> PyResult<usize> {
+        self.machine.files.net.host_send(conn, data).map_err(|e| net_error(e, 0))
+    }
+
+    /// (bytes the guest sent on `conn`, whether it has closed its side).
+    fn host_recv<'py>(&mut self, py: Python<'py>, conn: usize, max: usize) -> PyResult<(Bound<'py, PyBytes>, bool)> {
+        let (data, ended) = self.machine.files.net.host_recv(conn, max).map_err(|e| net_error(e, 0))?;
+        Ok((PyBytes::new(py, &data), ended))
+    }
+
+    /// The host ends connection `conn` (`write_only`: only its sending side, as shutdown(SHUT_WR)).
+    #[pyo3(signature = (conn, write_only = false))]
+    fn host_close(&mut self, conn: usize, write_only: bool) -> PyResult<()> {
+        self.machine.files.net.host_close(conn, write_only).map_err(|e| net_error(e, 0))
     }
 
     /// Every register of the current thread by name.
@@ -542,6 +571,14 @@ impl LinuxMachine {
 /// The registers a guest thread offers by name: those of the bare core but its test switches
 /// (`counter`, which the machine's clock stands for, and `lse`, which a Linux guest never turns
 /// on) and tpidrro_el0, which Linux keeps 0.
+/// A guest socket error as Python's: refused connections as ConnectionRefusedError.
+fn net_error(e: super::linux::errno::Errno, port: u16) -> PyErr {
+    if e == super::linux::socket::ECONNREFUSED {
+        return PyConnectionRefusedError::new_err(format!("nothing in the machine listens on port {port}"));
+    }
+    PyOSError::new_err((e.0, format!("guest socket error {}", e.0)))
+}
+
 fn thread_register(name: &str) -> PyResult<RegisterName> {
     match RegisterName::parse(name) {
         Some(RegisterName::Counter | RegisterName::Lse | RegisterName::TpidrroEl0) | None => {

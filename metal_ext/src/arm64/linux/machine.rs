@@ -52,6 +52,8 @@ pub enum Stop {
     Watchpoint { pc: u64, address: u64, write: bool },
     /// A process waits for terminal input that has not been closed.
     Stdin,
+    /// Every process waits, and only the host may wake one: through a port forward.
+    Network,
     /// The machine itself cannot go on (deadlock).
     Fault(String),
 }
@@ -422,6 +424,11 @@ impl Machine {
 
     /// Nothing can run: let time pass to the next deadline, or report why the machine stops.
     fn idle(&mut self) -> Result<(), Stop> {
+        // A host connection (port forward) is open: its next bytes are the host's to send, so a
+        // deterministic clock does not jump to the next deadline (a server's read timeout) meanwhile.
+        if self.clock.deterministic && !self.files.net.host_held.is_empty() {
+            return Err(Stop::Network);
+        }
         let now = self.monotonic_ns();
         let next = self
             .threads
@@ -443,6 +450,9 @@ impl Machine {
         }
         if !self.terminal.stdin_closed && self.threads.values().any(|t| matches!(t.wait, Some(Wait::Stdin | Wait::Poll))) {
             return Err(Stop::Stdin);
+        }
+        if self.files.net.waits_on_outside() {
+            return Err(Stop::Network);
         }
         // The first process has ended and what it left behind waits for what will never come (a
         // server for its next client): the run is over, as a script's is when it leaves a daemon.

@@ -3,7 +3,7 @@
 //! network: a connection is two sockets of this table joined, a datagram moves from one queue to
 //! another. The system calls that use it are in syscalls/net.rs.
 
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 
 use super::errno::*;
 use super::inode::Ino;
@@ -201,6 +201,10 @@ pub struct Net {
     pub sockets: Slab<Socket>,
     names: HashMap<Name, usize>,
     next_port: u16,
+    /// Guest ports the host forwards connections to (an explicit opt-in of the Python session).
+    pub forwarded: BTreeSet<u16>,
+    /// Client sockets of forwarded connections: held by the host, not by a guest descriptor.
+    pub host_held: BTreeSet<usize>,
 }
 
 impl Net {
@@ -536,6 +540,72 @@ impl Net {
         self.sockets.get(s).is_none() || self.poll(s).0
     }
 
+    /// A connection from the host to guest port `port` (a forward): the client end, held by the host.
+    pub fn host_connect(&mut self, port: u16) -> SysResult<usize> {
+        let s = self.create(Family::Inet, Kind::Stream, 0);
+        match self.connect(s, Addr::Ip(mapped_v4([127, 0, 0, 1]), port)) {
+            Ok(None) => {
+                self.host_held.insert(s);
+                Ok(s)
+            }
+            Ok(Some(_)) => {
+                self.close(s);
+                Err(ECONNREFUSED) // the listener's queue is full
+            }
+            Err(e) => {
+                self.close(s);
+                Err(e)
+            }
+        }
+    }
+
+    fn held(&self, s: usize) -> SysResult<usize> {
+        if self.host_held.contains(&s) {
+            Ok(s)
+        } else {
+            Err(EBADF)
+        }
+    }
+
+    /// Bytes from the host into a forwarded connection: how many fit now.
+    pub fn host_send(&mut self, s: usize, data: &[u8]) -> SysResult<usize> {
+        match self.send(self.held(s)?, data, None)? {
+            Sent::Bytes(n) => Ok(n),
+            Sent::WaitFor(_) => Ok(0),
+        }
+    }
+
+    /// What the guest sent on a forwarded connection, and whether it has ended.
+    pub fn host_recv(&mut self, s: usize, max: usize) -> SysResult<(Vec<u8>, bool)> {
+        match self.recv(self.held(s)?, max, false)? {
+            Some(r) => {
+                let ended = r.data.is_empty();
+                Ok((r.data, ended))
+            }
+            None => Ok((vec![], false)),
+        }
+    }
+
+    /// The host is done with a forwarded connection: `write_only` shuts down its sending side.
+    pub fn host_close(&mut self, s: usize, write_only: bool) -> SysResult<()> {
+        self.held(s)?;
+        if write_only {
+            return self.shutdown(s, 1);
+        }
+        self.host_held.remove(&s);
+        self.close(s);
+        Ok(())
+    }
+
+    /// Whether something outside the machine may still wake it: a forwarded connection is open,
+    /// or a guest server listens on a forwarded port.
+    pub fn waits_on_outside(&self) -> bool {
+        !self.host_held.is_empty()
+            || self.sockets.iter().any(|(_, k)| {
+                k.queue.is_some() && matches!(k.local, Some(Addr::Ip(_, p)) if self.forwarded.contains(&p))
+            })
+    }
+
     /// The last descriptor of `s` closed: its names are freed, its peer sees end of file, and the
     /// connections it had not accepted are closed.
     pub fn close(&mut self, s: usize) {
@@ -658,6 +728,29 @@ mod tests {
         assert!(!net.poll(a).1 && !net.room_or_gone(b));
         net.recv(b, 100, false).unwrap();
         assert!(net.poll(a).1 && net.room_or_gone(b));
+    }
+
+    #[test]
+    fn the_host_reaches_a_forwarded_port_only_through_a_held_connection() {
+        let mut net = Net::default();
+        assert_eq!(net.host_connect(8080).err(), Some(ECONNREFUSED));
+        let l = net.create(Family::Inet6, Kind::Stream, 1);
+        net.bind(l, Addr::Ip([0; 16], 8080)).unwrap();
+        net.listen(l, 4).unwrap();
+        net.forwarded.insert(8080);
+        assert!(net.waits_on_outside(), "a server on a forwarded port waits for the host");
+        let h = net.host_connect(8080).unwrap();
+        let conn = net.accept(l).unwrap().unwrap();
+        assert_eq!(net.host_send(h, b"GET /").unwrap(), 5);
+        assert_eq!(net.recv(conn, 64, false).unwrap().unwrap().data, b"GET /");
+        net.send(conn, b"200", None).unwrap();
+        assert_eq!(net.host_recv(h, 64).unwrap(), (b"200".to_vec(), false));
+        net.close(conn);
+        assert_eq!(net.host_recv(h, 64).unwrap(), (vec![], true));
+        assert_eq!(net.host_send(conn, b"x").err(), Some(EBADF), "only held sockets are the host's");
+        net.host_close(h, false).unwrap();
+        net.close(l);
+        assert!(!net.waits_on_outside());
     }
 
     #[test]
