@@ -89,6 +89,15 @@ def test_a_reference_not_measured_gives_no_ratio_and_no_verdict():
     assert "not measured (not present)" in "\n".join(bench_report.format_row(row))
 
 
+def test_a_row_whose_own_side_is_not_measured_has_no_runs_ratio_or_verdict():
+    row = bs.row("d", "a start", bs.NotMeasured("ours", "no guest root"), bs.NotMeasured("qemu", "no guest root"),
+                 target="<= 1.5x", limit=1.5, absolute=0.05)
+    assert (row["runs"], row["ratio"], row["met"]) == (0, None, None)
+    assert row["ours"] == {"name": "ours", "measured": False, "why": "no guest root"}
+    text = "\n".join(bench_report.format_row(row))
+    assert "ours       not measured (no guest root)" in text and "no ratio (not measured)" in text
+
+
 def test_a_child_process_is_timed_with_its_own_cpu_time():
     done = bs.run_child([sys.executable, "-c", "import sys\nx = sum(range(3_000_000))\nsys.stdout.write('ok')"])
     assert done.returncode == 0 and done.stdout == b"ok" and done.cpu > 0 and done.wall >= done.cpu * 0.5
@@ -112,19 +121,26 @@ def check_document(doc, target):
     assert "load_average_start" in host and "load_average_end" in host
     assert doc["rows"]
     for row in doc["rows"]:
-        assert set(row) == ROW_FIELDS, row["label"]
-        assert row["runs"] == row["ours"]["runs"] >= 1
-        ref = row["reference"]
-        if ref is not None and ref["measured"]:
-            stat, clock = row["statistic"].split()
-            mine = row["ours"][f"{clock}_s"][stat] / row["ours"]["work_per_run"]
-            theirs = ref[f"{clock}_s"][stat] / ref["work_per_run"]
-            expected = mine / theirs if row["ratio_sense"] == "time" else theirs / mine
-            assert row["ratio"] == pytest.approx(expected), row["label"]  # measured, never a constant
-        else:
-            assert row["ratio"] is None
+        check_row(row)
     text = bench_report.format_document(doc)
     assert all(row["label"] in text for row in doc["rows"])
+
+
+def check_row(row):
+    assert set(row) == ROW_FIELDS, row["label"]
+    if not row["ours"]["measured"]:  # our side could not be run here either: says why, no figures
+        assert row["runs"] == 0 and row["ours"]["why"] and row["ratio"] is None and row["met"] is None
+        return
+    assert row["runs"] == row["ours"]["runs"] >= 1
+    ref = row["reference"]
+    if ref is not None and ref["measured"]:
+        stat, clock = row["statistic"].split()
+        mine = row["ours"][f"{clock}_s"][stat] / row["ours"]["work_per_run"]
+        theirs = ref[f"{clock}_s"][stat] / ref["work_per_run"]
+        expected = mine / theirs if row["ratio_sense"] == "time" else theirs / mine
+        assert row["ratio"] == pytest.approx(expected), row["label"]  # measured, never a constant
+    else:
+        assert row["ratio"] is None
 
 
 @pytest.mark.parametrize("target", ["fast", "debugger", pytest.param("neural", marks=pytest.mark.slow),
@@ -151,12 +167,14 @@ def test_bench_quick_json_document(target, capsys, monkeypatch, tmp_path):
 
 def test_compare_prints_the_change_of_each_row(tmp_path, capsys):
     old = {"date": "then", "host": {"load_average_start": [0.1, 0.1, 0.1]},
-           "rows": [bs.row("a", "x", series("ours", [2.0])), bs.row("gone", "x", series("ours", [1.0]))]}
+           "rows": [bs.row("a", "x", series("ours", [2.0])), bs.row("gone", "x", series("ours", [1.0])),
+                    bs.row("c", "x", series("ours", [1.0]))]}
     new = {"date": "now", "host": {"load_average_start": [0.2, 0.2, 0.2]},
-           "rows": [bs.row("a", "x", series("ours", [1.0])), bs.row("b", "x", series("ours", [1.0]))]}
+           "rows": [bs.row("a", "x", series("ours", [1.0])), bs.row("b", "x", series("ours", [1.0])),
+                    bs.row("c", "x", bs.NotMeasured("ours", "no guest root"))]}
     text = bench_report.compare(old, new)
     assert "a: median cpu 2.00 s -> 1.00 s (-50.0 %)" in text and "b: new row" in text
-    assert "gone: no longer measured" in text
+    assert "gone: no longer measured" in text and "c: not measured now (no guest root)" in text
     path = tmp_path / "old.json"
     path.write_text(json.dumps(old))
     assert main(["bench", "fast", "--quick", "--compare", str(path)]) == 0
