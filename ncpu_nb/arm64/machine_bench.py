@@ -201,39 +201,78 @@ def _qemu_wrapper(qemu: str, folder: Path) -> None:
     wrapper.chmod(0o755)
 
 
-def _busybox_row(label: str, measures: str, argv: list[str], runs: int, qemu: str | None, data: Path,
-                 bin_folder: Path) -> dict:
-    first = busybox(*argv, mounts=[f"{data}:/data"], cwd="/data", max_output=None)
-    if first.exit_code != 0:
-        raise RuntimeError(f"{label}: exit {first.exit_code} on ncpu_nb: {first.stderr[-300:]}")
-    detail = f"{first.instructions:,} instructions, {len(first.stdout_bytes):,} bytes of output"
+QEMU_NAME = "qemu-aarch64 -cpu cortex-a53"
 
-    def ours():
-        result, wall, cpu = bs.timed_call(lambda: busybox(*argv, mounts=[f"{data}:/data"], cwd="/data", max_output=None))
-        if result.stdout_bytes != first.stdout_bytes:
+
+def _qemu_row(label: str, measures: str, ours_once, command: list[str] | None, runs: int, *, cwd=None, env=None,
+              why_not: str = "", repeats: tuple[int, int] = (1, 1)) -> dict:
+    """A program on the Linux machine (in this process) beside qemu-user running `command` (a subprocess;
+    None: not measured, `why_not` says why). `ours_once()` runs ours once: (stdout, exit status, instructions).
+    An untimed first run of ours gives the output and exit status (0) both sides must give; `repeats`
+    (ours, qemu): runs of each side within one timed run."""
+    out, status, instructions = ours_once()
+    if status != 0:
+        raise RuntimeError(f"{label}: exit {status} on ncpu_nb")
+    detail = f"{instructions:,} instructions, {len(out):,} bytes of output"
+
+    def side(once, n, check):
+        def go():
+            walls, cpus = [], []
+            for _ in range(n):
+                result, wall, cpu = once()
+                check(result)
+                walls.append(wall)
+                cpus.append(cpu)
+            return sum(walls), sum(cpus)
+        return go
+
+    def same_output(result):
+        if result[:2] != (out, status):
             raise RuntimeError(f"{label}: ncpu_nb's output changed between runs")
-        return wall, cpu
 
-    if qemu is None:
+    ours = side(lambda: bs.timed_call(ours_once), repeats[0], same_output)
+    if command is None:
         samples = bs.in_turns({"ours": ours}, runs)
-        return bs.row(label, measures, bs.series_from("ncpu_nb Linux machine", samples["ours"]),
-                      bs.NotMeasured("qemu-aarch64 -cpu cortex-a53", "qemu-aarch64 not found (apt-get install qemu-user)"),
-                      target="<= 1.5x (median cpu)", detail=detail)
-    command = ["env", "-i", f"PATH={bin_folder}", qemu, "-cpu", "cortex-a53", str(busybox_path()), *argv]
-    reference = bs.run_child(command, cwd=data)
-    same = reference.returncode == 0 and reference.stdout == first.stdout_bytes
+        return bs.row(label, measures, _series("ncpu_nb Linux machine", samples["ours"], repeats[0]),
+                      bs.NotMeasured(QEMU_NAME, why_not), target="<= 1.5x (median cpu)", detail=detail)
+    reference = bs.run_child(command, cwd=cwd, env=env)
+    same = reference.returncode == status and reference.stdout == out
     if not same:
         detail += (f"; OUTPUTS DIFFER: qemu exit {reference.returncode}, {len(reference.stdout):,} bytes "
-                   f"{reference.stdout[:60]!r} vs ours {first.stdout_bytes[:60]!r}")
+                   f"{reference.stdout[:60]!r} vs ours {out[:60]!r}")
 
-    def theirs():
-        done = bs.run_child(command, cwd=data)
-        return done.wall, done.cpu
+    def theirs_once():
+        done = bs.run_child(command, cwd=cwd, env=env)
+        return None, done.wall, done.cpu
 
-    samples = bs.in_turns({"ours": ours, "qemu": theirs}, runs)
-    return bs.row(label, measures, bs.series_from("ncpu_nb Linux machine", samples["ours"]),
-                  bs.series_from("qemu-aarch64 -cpu cortex-a53", samples["qemu"]), target="<= 1.5x", limit=1.5,
-                  ok=same, detail=detail)
+    samples = bs.in_turns({"ours": ours, "qemu": side(theirs_once, repeats[1], lambda _: None)}, runs)
+    if repeats != (1, 1):
+        detail += f"; {repeats[0]} run(s) of ours, {repeats[1]} of qemu's, per timed run"
+    return bs.row(label, measures, _series("ncpu_nb Linux machine", samples["ours"], repeats[0]),
+                  _series(QEMU_NAME, samples["qemu"], repeats[1]), target="<= 1.5x", limit=1.5, ok=same,
+                  detail=detail)
+
+
+def _series(name: str, samples: list, repeats: int) -> bs.Series:
+    if repeats == 1:
+        return bs.series_from(name, samples)
+    series = bs.series_from(name, samples, repeats, "program run")
+    series.extra["repeats_per_run"] = repeats
+    return series
+
+
+def _busybox_row(label: str, measures: str, argv: list[str], runs: int, qemu: str | None, data: Path,
+                 bin_folder: Path) -> dict:
+    def ours_once():
+        result = busybox(*argv, mounts=[f"{data}:/data"], cwd="/data", max_output=None)
+        if result.exit_code != 0:
+            raise RuntimeError(f"{label}: exit {result.exit_code} on ncpu_nb: {result.stderr[-300:]}")
+        return result.stdout_bytes, result.exit_code, result.instructions
+
+    command = None if qemu is None else ["env", "-i", f"PATH={bin_folder}", qemu, "-cpu", "cortex-a53",
+                                         str(busybox_path()), *argv]
+    return _qemu_row(label, measures, ours_once, command, runs, cwd=data,
+                     why_not="qemu-aarch64 not found (apt-get install qemu-user)")
 
 
 def bench_busybox(quick: bool, qemu: str | None, runs: int) -> list[dict]:
