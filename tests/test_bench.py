@@ -2,7 +2,9 @@
 ratios that are the measured ours/reference and nothing else. Speeds are never asserted."""
 import itertools
 import json
+import shutil
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -14,6 +16,7 @@ ROW_FIELDS = {"label", "measures", "runs", "statistic", "ours", "reference", "ra
               "outputs_match", "detail"}
 SIDE_FIELDS = {"name", "measured", "runs", "work_per_run", "unit", "wall_s", "cpu_s"}
 SUMMARY_FIELDS = {"best", "median", "min", "max", "q1", "q3", "runs"}
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_summary_gives_best_median_spread_and_quartiles():
@@ -160,9 +163,48 @@ def test_bench_quick_json_document(target, capsys, monkeypatch, tmp_path):
     if target == "machine":
         labels = [r["label"] for r in doc["rows"]]
         for name in ("ash loop", "sha256sum FILE", "gzip -c FILE", "awk PROGRAM FILE", "sort FILE",
+                     "Debian bash -c true", "Debian python3 -c 'print(1)'", "Debian lua5.4 -e 'print(1)'",
                      "cold start: ncpu-nb busybox echo hi", "cold start: import ncpu_nb"):
             assert any(name in label for label in labels), name
         assert all(r["outputs_match"] for r in doc["rows"]), [r["detail"] for r in doc["rows"] if not r["outputs_match"]]
+
+
+def test_debian_rows_say_not_measured_without_the_guest_root(tmp_path):
+    from ncpu_nb.arm64 import machine_bench
+
+    rows = machine_bench.bench_debian(True, "/usr/bin/qemu-aarch64", 1, tmp_path / "no-root")
+    assert [r["label"] for r in rows] == list(machine_bench.debian_starts())
+    for row in rows:
+        check_row(row)
+        assert row["ours"]["measured"] is False and row["reference"]["measured"] is False
+        assert "no Debian guest root at" in row["ours"]["why"] and str(tmp_path) in row["ours"]["why"]
+        assert f"not measured ({row['ours']['why']})" in "\n".join(bench_report.format_row(row))
+    (tmp_path / "root" / "bin").mkdir(parents=True)  # a root without the programs
+    why = machine_bench.bench_debian(True, None, 1, tmp_path / "root")[1]["ours"]["why"]
+    assert why.startswith("no python3 in the guest root") and "'python3-minimal'" in why
+
+
+def _debian_root():
+    from ncpu_nb import rootfs
+
+    for root in (ROOT / "tests" / "artifacts" / "debian-root", rootfs.default_root()):
+        if (root / "bin" / "bash").is_file() or (root / "usr" / "bin" / "bash").is_file():
+            return root
+    pytest.skip("no Debian guest root with bash (tests/test_dynamic_programs.py or ncpu_nb.rootfs.cached makes one)")
+
+
+@pytest.mark.skipif(shutil.which("qemu-aarch64") is None, reason="qemu-aarch64 is not installed")
+def test_debian_start_rows_are_measured_beside_qemu_on_the_same_root():
+    from ncpu_nb.arm64 import machine_bench
+
+    rows = {r["label"]: r for r in machine_bench.bench_debian(True, shutil.which("qemu-aarch64"), 1, _debian_root())}
+    bash = rows["Debian bash -c true"]
+    assert bash["ours"]["measured"] and bash["reference"]["measured"] and bash["runs"] == 1
+    assert bash["reference"]["name"] == "qemu-aarch64 -cpu cortex-a53" and bash["ratio"] > 0
+    assert int(bash["detail"].split()[0].replace(",", "")) > 100_000  # the dynamic loader ran, then bash
+    for row in rows.values():
+        check_row(row)
+        assert row["outputs_match"], row["detail"]  # stdout and exit status equal to qemu's
 
 
 def test_compare_prints_the_change_of_each_row(tmp_path, capsys):

@@ -11,6 +11,9 @@ reference in turns:
                          this process) vs qemu-aarch64 -cpu cortex-a53 (a subprocess), CPU time, aim <= 1.5x
   BusyBox pipelines      shell pipelines whose every stage is a BusyBox process (qemu-user's run them on
                          both cores at once; the machine on one)
+  Debian start-ups       `bash -c true`, `python3 -c 'print(1)'`, `lua5.4 -e 'print(1)'`: Debian's dynamically
+                         linked programs from a guest root (rootfs.default_root()) vs qemu-aarch64 -L ROOT on the
+                         same files, CPU time, aim <= 1.5x; "not measured" where the root or the program is missing
   cold start             `ncpu-nb busybox echo hi` end to end vs qemu's `busybox echo hi`, aim <= 50 ms;
                          `import ncpu_nb` vs a bare Python start, aim <= 100 ms
 Outputs of the BusyBox workloads are compared byte for byte with qemu's; a difference is reported (and
@@ -298,6 +301,74 @@ def bench_busybox(quick: bool, qemu: str | None, runs: int) -> list[dict]:
     return rows
 
 
+def debian_starts() -> dict[str, tuple[str, list[str]]]:
+    """{label: (Debian package, argv)}: programs of a Debian root whose run is mostly their start-up
+    (the dynamic loader, the shared libraries, the interpreter's own start)."""
+    return {
+        "Debian bash -c true": ("bash", ["bash", "-c", "true"]),
+        "Debian python3 -c 'print(1)'": ("python3-minimal", ["python3", "-c", "print(1)"]),
+        "Debian lua5.4 -e 'print(1)'": ("lua5.4", ["lua5.4", "-e", "print(1)"]),
+    }
+
+
+def _missing_from(root: Path, package: str, program: str) -> str | None:
+    """Why `program` cannot be run from the guest root (None: it can)."""
+    from ncpu_nb import rootfs
+
+    if not root.is_dir():
+        return f"no Debian guest root at {root}: ncpu_nb.rootfs.cached(PACKAGES) makes one, downloading"
+    try:
+        rootfs.find_program(root, program)
+    except FileNotFoundError:
+        return f"no {program} in the guest root {root}: one made by ncpu_nb.rootfs.cached with {package!r} has it"
+    return None
+
+
+def bench_debian(quick: bool, qemu: str | None, runs: int, root=None) -> list[dict]:
+    """Debian's dynamically linked programs started on the Linux machine beside qemu-user running the same
+    files with -L ROOT; `root`: the guest root (default `ncpu_nb.rootfs.default_root()`, which is never
+    downloaded here: a root or program that is not there gives a row that says so)."""
+    import shlex
+
+    from ncpu_nb import rootfs
+    from ncpu_nb.arm64.bare_machine import DEFAULT_ENV
+    from ncpu_nb.bench import repeats_for
+
+    root = Path(root).expanduser() if root else rootfs.default_root()
+    # The guest's environment, the same on both sides; qemu-user's Python would write bytecode caches into
+    # the root (ours sees it read-only), so neither side does.
+    guest_env = [*DEFAULT_ENV, "PYTHONDONTWRITEBYTECODE=1"]
+    env = dict(e.split("=", 1) for e in guest_env)
+    rows = []
+    for label, (package, argv) in debian_starts().items():
+        measures = (f"`{shlex.join(argv)}` of Debian's arm64 {package} in the guest root {root}: the dynamic loader, "
+                    "its shared libraries and the program's start; ours a fresh machine in this process each run "
+                    f"(regions compiled in untimed runs are reused), qemu-user -L ROOT as a subprocess; both with "
+                    f"{' '.join(guest_env)}")
+        why = _missing_from(root, package, argv[0])
+        if why:
+            rows.append(bs.row(label, measures, bs.NotMeasured("ncpu_nb Linux machine", why),
+                               bs.NotMeasured(QEMU_NAME, why), target="<= 1.5x (median cpu)"))
+            continue
+
+        def ours_once(argv=argv):
+            machine = rootfs.machine(root, *argv, env=guest_env, max_output=None)
+            run = machine.run(check=False)
+            if not run.exited:
+                raise RuntimeError(f"{shlex.join(argv)} stopped ({run.stop}) on ncpu_nb: {machine.stderr[-300:]}")
+            return machine.stdout_bytes, machine.exit_status, machine.instructions
+
+        program = root / rootfs.find_program(root, argv[0]).lstrip("/")
+        command = None if qemu is None else [qemu, "-cpu", "cortex-a53", "-L", str(root), str(program), *argv[1:]]
+        repeats = (1, 1)
+        if not quick:  # a start takes tens of milliseconds: each timed run holds enough of them
+            repeats = (repeats_for(ours_once),
+                       repeats_for(lambda command=command: bs.run_child(command, cwd=root, env=env)) if command else 1)
+        rows.append(_qemu_row(label, measures, ours_once, command, runs, cwd=root, env=env, repeats=repeats,
+                              why_not="qemu-aarch64 not found (apt-get install qemu-user)"))
+    return rows
+
+
 def _package_env() -> dict:
     """This checkout first on the path, and bytecode caches allowed (the untimed warm-up run writes
     them where they are missing), as an installed package has them."""
@@ -355,6 +426,6 @@ def run(quick: bool = False) -> list[dict]:
     qemu = shutil.which("qemu-aarch64")
     if quick:
         return [*bench_loop_untraced(200_000, 200_000, 20_000, 1), bench_loop_traced(200_000, 20_000, 1),
-                *bench_busybox(True, qemu, 1), *bench_cold_start(1, qemu)]
+                *bench_busybox(True, qemu, 1), *bench_debian(True, qemu, 1), *bench_cold_start(1, qemu)]
     return [*bench_loop_untraced(1_000_000_000, 100_000_000, 20_000_000, 5), bench_loop_traced(20_000_000, 400_000, 5),
-            *bench_busybox(False, qemu, 5), *bench_cold_start(15, qemu)]
+            *bench_busybox(False, qemu, 5), *bench_debian(False, qemu, 5), *bench_cold_start(15, qemu)]
