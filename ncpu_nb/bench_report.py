@@ -104,7 +104,8 @@ def format_row(row: dict) -> list[str]:
         lines.append(f"      ratio      {row['ratio']:,.2f}x  ({row['statistic']}; {sense})"
                      + (f"   target {row['target']}: {verdict}" if row["target"] else ""))
     elif row["target"]:
-        lines.append(f"      target     {row['target']}: {verdict or 'no ratio (reference not measured)'}")
+        missing = "not measured" if not row["ours"].get("measured", True) else "reference not measured"
+        lines.append(f"      target     {row['target']}: {verdict or f'no ratio ({missing})'}")
     if not row["outputs_match"]:
         lines.append("      OUTPUTS DIFFER from the reference's")
     if row["detail"]:
@@ -135,6 +136,9 @@ def compare(old: dict, new: dict) -> str:
             lines.append(f"  {row['label']}: new row")
             continue
         stat, clock = row["statistic"].split()
+        if not row["ours"].get("measured", True):
+            lines.append(f"  {row['label']}: not measured now ({row['ours']['why']})")
+            continue
         now_value = row["ours"][f"{clock}_s"][stat]
         try:
             old_value = was["ours"][f"{clock}_s"][stat]

@@ -151,18 +151,19 @@ def in_turns(sides: dict[str, Callable[[], tuple[float, float]]], runs: int, war
 def ratio(ours: Series, reference, which: str = DEFAULT_STATISTIC) -> float | None:
     """Ours over the reference, time per unit of work, from `which` on both sides (None: not measured).
     Below 1: ours takes less time for the same work."""
-    if not isinstance(reference, Series) or reference.runs == 0 or ours.runs == 0:
+    if not isinstance(ours, Series) or not isinstance(reference, Series) or reference.runs == 0 or ours.runs == 0:
         return None
     theirs = reference.per_unit(which)
     return ours.per_unit(which) / theirs if theirs > 0 else None
 
 
-def row(label: str, measures: str, ours: Series, reference=None, *, statistic: str = DEFAULT_STATISTIC,
+def row(label: str, measures: str, ours: Series | NotMeasured, reference=None, *, statistic: str = DEFAULT_STATISTIC,
         target: str = "", sense: str = "time", limit: float | None = None, absolute: float | None = None,
         detail: str = "", ok: bool = True) -> dict:
     """One benchmark row.
 
     measures   what the row measures, in words
+    ours       a Series, or NotMeasured where our side could not be run here either (no runs, no verdict)
     reference  a Series (measured in the same run), NotMeasured, or None (the row has no reference)
     statistic  which figure the ratio divides, e.g. 'median cpu'
     sense      'time': ratio = our time / the reference's per unit of work (target: ratio <= limit);
@@ -177,9 +178,10 @@ def row(label: str, measures: str, ours: Series, reference=None, *, statistic: s
     met = None
     if limit is not None and r is not None:
         met = ok and (r <= limit if sense == "time" else r >= limit)
-    if absolute is not None:
+    if absolute is not None and isinstance(ours, Series):
         met = (met is not False) and ok and ours.statistic(statistic) <= absolute
-    return {"label": label, "measures": measures, "runs": ours.runs, "statistic": statistic,
+    runs = ours.runs if isinstance(ours, Series) else 0
+    return {"label": label, "measures": measures, "runs": runs, "statistic": statistic,
             "ours": ours.as_json(), "reference": None if reference is None else reference.as_json(),
             "ratio": r, "ratio_sense": sense if reference is not None else None,
             "target": target, "met": met, "outputs_match": ok, "detail": detail}

@@ -2,7 +2,9 @@
 ratios that are the measured ours/reference and nothing else. Speeds are never asserted."""
 import itertools
 import json
+import shutil
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -14,6 +16,7 @@ ROW_FIELDS = {"label", "measures", "runs", "statistic", "ours", "reference", "ra
               "outputs_match", "detail"}
 SIDE_FIELDS = {"name", "measured", "runs", "work_per_run", "unit", "wall_s", "cpu_s"}
 SUMMARY_FIELDS = {"best", "median", "min", "max", "q1", "q3", "runs"}
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_summary_gives_best_median_spread_and_quartiles():
@@ -89,6 +92,15 @@ def test_a_reference_not_measured_gives_no_ratio_and_no_verdict():
     assert "not measured (not present)" in "\n".join(bench_report.format_row(row))
 
 
+def test_a_row_whose_own_side_is_not_measured_has_no_runs_ratio_or_verdict():
+    row = bs.row("d", "a start", bs.NotMeasured("ours", "no guest root"), bs.NotMeasured("qemu", "no guest root"),
+                 target="<= 1.5x", limit=1.5, absolute=0.05)
+    assert (row["runs"], row["ratio"], row["met"]) == (0, None, None)
+    assert row["ours"] == {"name": "ours", "measured": False, "why": "no guest root"}
+    text = "\n".join(bench_report.format_row(row))
+    assert "ours       not measured (no guest root)" in text and "no ratio (not measured)" in text
+
+
 def test_a_child_process_is_timed_with_its_own_cpu_time():
     done = bs.run_child([sys.executable, "-c", "import sys\nx = sum(range(3_000_000))\nsys.stdout.write('ok')"])
     assert done.returncode == 0 and done.stdout == b"ok" and done.cpu > 0 and done.wall >= done.cpu * 0.5
@@ -112,19 +124,26 @@ def check_document(doc, target):
     assert "load_average_start" in host and "load_average_end" in host
     assert doc["rows"]
     for row in doc["rows"]:
-        assert set(row) == ROW_FIELDS, row["label"]
-        assert row["runs"] == row["ours"]["runs"] >= 1
-        ref = row["reference"]
-        if ref is not None and ref["measured"]:
-            stat, clock = row["statistic"].split()
-            mine = row["ours"][f"{clock}_s"][stat] / row["ours"]["work_per_run"]
-            theirs = ref[f"{clock}_s"][stat] / ref["work_per_run"]
-            expected = mine / theirs if row["ratio_sense"] == "time" else theirs / mine
-            assert row["ratio"] == pytest.approx(expected), row["label"]  # measured, never a constant
-        else:
-            assert row["ratio"] is None
+        check_row(row)
     text = bench_report.format_document(doc)
     assert all(row["label"] in text for row in doc["rows"])
+
+
+def check_row(row):
+    assert set(row) == ROW_FIELDS, row["label"]
+    if not row["ours"]["measured"]:  # our side could not be run here either: says why, no figures
+        assert row["runs"] == 0 and row["ours"]["why"] and row["ratio"] is None and row["met"] is None
+        return
+    assert row["runs"] == row["ours"]["runs"] >= 1
+    ref = row["reference"]
+    if ref is not None and ref["measured"]:
+        stat, clock = row["statistic"].split()
+        mine = row["ours"][f"{clock}_s"][stat] / row["ours"]["work_per_run"]
+        theirs = ref[f"{clock}_s"][stat] / ref["work_per_run"]
+        expected = mine / theirs if row["ratio_sense"] == "time" else theirs / mine
+        assert row["ratio"] == pytest.approx(expected), row["label"]  # measured, never a constant
+    else:
+        assert row["ratio"] is None
 
 
 @pytest.mark.parametrize("target", ["fast", "debugger", pytest.param("neural", marks=pytest.mark.slow),
@@ -144,19 +163,60 @@ def test_bench_quick_json_document(target, capsys, monkeypatch, tmp_path):
     if target == "machine":
         labels = [r["label"] for r in doc["rows"]]
         for name in ("ash loop", "sha256sum FILE", "gzip -c FILE", "awk PROGRAM FILE", "sort FILE",
+                     "Debian bash -c true", "Debian python3 -c 'print(1)'", "Debian lua5.4 -e 'print(1)'",
                      "cold start: ncpu-nb busybox echo hi", "cold start: import ncpu_nb"):
             assert any(name in label for label in labels), name
         assert all(r["outputs_match"] for r in doc["rows"]), [r["detail"] for r in doc["rows"] if not r["outputs_match"]]
 
 
+def test_debian_rows_say_not_measured_without_the_guest_root(tmp_path):
+    from ncpu_nb.arm64 import machine_bench
+
+    rows = machine_bench.bench_debian(True, "/usr/bin/qemu-aarch64", 1, tmp_path / "no-root")
+    assert [r["label"] for r in rows] == list(machine_bench.debian_starts())
+    for row in rows:
+        check_row(row)
+        assert row["ours"]["measured"] is False and row["reference"]["measured"] is False
+        assert "no Debian guest root at" in row["ours"]["why"] and str(tmp_path) in row["ours"]["why"]
+        assert f"not measured ({row['ours']['why']})" in "\n".join(bench_report.format_row(row))
+    (tmp_path / "root" / "bin").mkdir(parents=True)  # a root without the programs
+    why = machine_bench.bench_debian(True, None, 1, tmp_path / "root")[1]["ours"]["why"]
+    assert why.startswith("no python3 in the guest root") and "'python3-minimal'" in why
+
+
+def _debian_root():
+    from ncpu_nb import rootfs
+
+    for root in (ROOT / "tests" / "artifacts" / "debian-root", rootfs.default_root()):
+        if (root / "bin" / "bash").is_file() or (root / "usr" / "bin" / "bash").is_file():
+            return root
+    pytest.skip("no Debian guest root with bash (tests/test_dynamic_programs.py or ncpu_nb.rootfs.cached makes one)")
+
+
+@pytest.mark.skipif(shutil.which("qemu-aarch64") is None, reason="qemu-aarch64 is not installed")
+def test_debian_start_rows_are_measured_beside_qemu_on_the_same_root():
+    from ncpu_nb.arm64 import machine_bench
+
+    rows = {r["label"]: r for r in machine_bench.bench_debian(True, shutil.which("qemu-aarch64"), 1, _debian_root())}
+    bash = rows["Debian bash -c true"]
+    assert bash["ours"]["measured"] and bash["reference"]["measured"] and bash["runs"] == 1
+    assert bash["reference"]["name"] == "qemu-aarch64 -cpu cortex-a53" and bash["ratio"] > 0
+    assert int(bash["detail"].split()[0].replace(",", "")) > 100_000  # the dynamic loader ran, then bash
+    for row in rows.values():
+        check_row(row)
+        assert row["outputs_match"], row["detail"]  # stdout and exit status equal to qemu's
+
+
 def test_compare_prints_the_change_of_each_row(tmp_path, capsys):
     old = {"date": "then", "host": {"load_average_start": [0.1, 0.1, 0.1]},
-           "rows": [bs.row("a", "x", series("ours", [2.0])), bs.row("gone", "x", series("ours", [1.0]))]}
+           "rows": [bs.row("a", "x", series("ours", [2.0])), bs.row("gone", "x", series("ours", [1.0])),
+                    bs.row("c", "x", series("ours", [1.0]))]}
     new = {"date": "now", "host": {"load_average_start": [0.2, 0.2, 0.2]},
-           "rows": [bs.row("a", "x", series("ours", [1.0])), bs.row("b", "x", series("ours", [1.0]))]}
+           "rows": [bs.row("a", "x", series("ours", [1.0])), bs.row("b", "x", series("ours", [1.0])),
+                    bs.row("c", "x", bs.NotMeasured("ours", "no guest root"))]}
     text = bench_report.compare(old, new)
     assert "a: median cpu 2.00 s -> 1.00 s (-50.0 %)" in text and "b: new row" in text
-    assert "gone: no longer measured" in text
+    assert "gone: no longer measured" in text and "c: not measured now (no guest root)" in text
     path = tmp_path / "old.json"
     path.write_text(json.dumps(old))
     assert main(["bench", "fast", "--quick", "--compare", str(path)]) == 0

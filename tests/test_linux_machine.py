@@ -9,6 +9,8 @@ specification says they must print: the root filesystem of rootfs.rs, the fixed 
 import json
 import os
 import pathlib
+import shutil
+import subprocess
 
 import pytest
 
@@ -158,6 +160,39 @@ def test_exec_paths_applets_and_proc_self_exe():
     assert out(busybox("sh", "-c", "sh -c 'echo nested; exit 4'; echo $?")) == "nested\n4\n"
     assert out(busybox("readlink", "/proc/self/exe")) == "/bin/busybox\n"
     assert out(busybox("sh", "-c", "cat /proc/self/cmdline | tr '\\0' ' '")) == "cat /proc/self/cmdline "
+
+
+EXECFN_C = r"""
+#include <stdio.h>
+#include <sys/auxv.h>
+int main(int argc, char **argv) {
+    printf("%s %s\n", (const char *)getauxval(AT_EXECFN), argv[0]);
+    return 0;
+}
+"""
+
+
+@pytest.mark.skipif(shutil.which("aarch64-linux-gnu-gcc") is None,
+                    reason="Debian's cross compiler is not installed (apt-get install gcc-aarch64-linux-gnu)")
+def test_at_execfn_is_the_path_given_to_execve(tmp_path):
+    """AT_EXECFN points at the program's path as execve was given it (Linux's bprm->filename): relative,
+    through a symlink, a script's own path; not where it leads (that is /proc/self/exe)."""
+    (tmp_path / "execfn.c").write_text(EXECFN_C)
+    subprocess.run(["aarch64-linux-gnu-gcc", "-static", "-O1", "-o", str(tmp_path / "execfn"),
+                    str(tmp_path / "execfn.c")], check=True)
+    (tmp_path / "link").symlink_to("execfn")
+    m = busybox("sh", "-c", "cd /mnt/host && ./link && ./execfn && /mnt/host/link && ../host/link && "
+                "printf '#!/mnt/host/execfn\\n' > /tmp/s && chmod +x /tmp/s && cd /tmp && ./s",
+                mounts=[(str(tmp_path), "/mnt/host", False)])
+    assert out(m).splitlines() == ["./link ./link", "./execfn ./execfn", "/mnt/host/link /mnt/host/link",
+                                   "../host/link ../host/link", "./s /mnt/host/execfn"]
+    m = _metal.LinuxMachine((tmp_path / "execfn").read_bytes(), ["prog"], [], exe_path="/usr/local/bin/prog")
+    assert finish(m)[0] == "exited" and out(m) == "/usr/local/bin/prog prog\n"  # at boot: the exe_path
+    if shutil.which("qemu-aarch64"):  # qemu-user gives the path on its command line, as Linux does
+        for path in ("./link", "./execfn"):
+            done = subprocess.run(["qemu-aarch64", "-cpu", "cortex-a53", path], cwd=tmp_path, capture_output=True,
+                                  check=True)
+            assert done.stdout.decode() == f"{path} {path}\n"
 
 
 def test_exit_statuses_of_signals():

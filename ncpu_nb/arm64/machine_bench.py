@@ -11,6 +11,9 @@ reference in turns:
                          this process) vs qemu-aarch64 -cpu cortex-a53 (a subprocess), CPU time, aim <= 1.5x
   BusyBox pipelines      shell pipelines whose every stage is a BusyBox process (qemu-user's run them on
                          both cores at once; the machine on one)
+  Debian start-ups       `bash -c true`, `python3 -c 'print(1)'`, `lua5.4 -e 'print(1)'`: Debian's dynamically
+                         linked programs from a guest root (rootfs.default_root()) vs qemu-aarch64 -L ROOT on the
+                         same files, CPU time, aim <= 1.5x; "not measured" where the root or the program is missing
   cold start             `ncpu-nb busybox echo hi` end to end vs qemu's `busybox echo hi`, aim <= 50 ms;
                          `import ncpu_nb` vs a bare Python start, aim <= 100 ms
 Outputs of the BusyBox workloads are compared byte for byte with qemu's; a difference is reported (and
@@ -201,39 +204,78 @@ def _qemu_wrapper(qemu: str, folder: Path) -> None:
     wrapper.chmod(0o755)
 
 
-def _busybox_row(label: str, measures: str, argv: list[str], runs: int, qemu: str | None, data: Path,
-                 bin_folder: Path) -> dict:
-    first = busybox(*argv, mounts=[f"{data}:/data"], cwd="/data", max_output=None)
-    if first.exit_code != 0:
-        raise RuntimeError(f"{label}: exit {first.exit_code} on ncpu_nb: {first.stderr[-300:]}")
-    detail = f"{first.instructions:,} instructions, {len(first.stdout_bytes):,} bytes of output"
+QEMU_NAME = "qemu-aarch64 -cpu cortex-a53"
 
-    def ours():
-        result, wall, cpu = bs.timed_call(lambda: busybox(*argv, mounts=[f"{data}:/data"], cwd="/data", max_output=None))
-        if result.stdout_bytes != first.stdout_bytes:
+
+def _qemu_row(label: str, measures: str, ours_once, command: list[str] | None, runs: int, *, cwd=None, env=None,
+              why_not: str = "", repeats: tuple[int, int] = (1, 1)) -> dict:
+    """A program on the Linux machine (in this process) beside qemu-user running `command` (a subprocess;
+    None: not measured, `why_not` says why). `ours_once()` runs ours once: (stdout, exit status, instructions).
+    An untimed first run of ours gives the output and exit status (0) both sides must give; `repeats`
+    (ours, qemu): runs of each side within one timed run."""
+    out, status, instructions = ours_once()
+    if status != 0:
+        raise RuntimeError(f"{label}: exit {status} on ncpu_nb")
+    detail = f"{instructions:,} instructions, {len(out):,} bytes of output"
+
+    def side(once, n, check):
+        def go():
+            walls, cpus = [], []
+            for _ in range(n):
+                result, wall, cpu = once()
+                check(result)
+                walls.append(wall)
+                cpus.append(cpu)
+            return sum(walls), sum(cpus)
+        return go
+
+    def same_output(result):
+        if result[:2] != (out, status):
             raise RuntimeError(f"{label}: ncpu_nb's output changed between runs")
-        return wall, cpu
 
-    if qemu is None:
+    ours = side(lambda: bs.timed_call(ours_once), repeats[0], same_output)
+    if command is None:
         samples = bs.in_turns({"ours": ours}, runs)
-        return bs.row(label, measures, bs.series_from("ncpu_nb Linux machine", samples["ours"]),
-                      bs.NotMeasured("qemu-aarch64 -cpu cortex-a53", "qemu-aarch64 not found (apt-get install qemu-user)"),
-                      target="<= 1.5x (median cpu)", detail=detail)
-    command = ["env", "-i", f"PATH={bin_folder}", qemu, "-cpu", "cortex-a53", str(busybox_path()), *argv]
-    reference = bs.run_child(command, cwd=data)
-    same = reference.returncode == 0 and reference.stdout == first.stdout_bytes
+        return bs.row(label, measures, _series("ncpu_nb Linux machine", samples["ours"], repeats[0]),
+                      bs.NotMeasured(QEMU_NAME, why_not), target="<= 1.5x (median cpu)", detail=detail)
+    reference = bs.run_child(command, cwd=cwd, env=env)
+    same = reference.returncode == status and reference.stdout == out
     if not same:
         detail += (f"; OUTPUTS DIFFER: qemu exit {reference.returncode}, {len(reference.stdout):,} bytes "
-                   f"{reference.stdout[:60]!r} vs ours {first.stdout_bytes[:60]!r}")
+                   f"{reference.stdout[:60]!r} vs ours {out[:60]!r}")
 
-    def theirs():
-        done = bs.run_child(command, cwd=data)
-        return done.wall, done.cpu
+    def theirs_once():
+        done = bs.run_child(command, cwd=cwd, env=env)
+        return None, done.wall, done.cpu
 
-    samples = bs.in_turns({"ours": ours, "qemu": theirs}, runs)
-    return bs.row(label, measures, bs.series_from("ncpu_nb Linux machine", samples["ours"]),
-                  bs.series_from("qemu-aarch64 -cpu cortex-a53", samples["qemu"]), target="<= 1.5x", limit=1.5,
-                  ok=same, detail=detail)
+    samples = bs.in_turns({"ours": ours, "qemu": side(theirs_once, repeats[1], lambda _: None)}, runs)
+    if repeats != (1, 1):
+        detail += f"; {repeats[0]} run(s) of ours, {repeats[1]} of qemu's, per timed run"
+    return bs.row(label, measures, _series("ncpu_nb Linux machine", samples["ours"], repeats[0]),
+                  _series(QEMU_NAME, samples["qemu"], repeats[1]), target="<= 1.5x", limit=1.5, ok=same,
+                  detail=detail)
+
+
+def _series(name: str, samples: list, repeats: int) -> bs.Series:
+    if repeats == 1:
+        return bs.series_from(name, samples)
+    series = bs.series_from(name, samples, repeats, "program run")
+    series.extra["repeats_per_run"] = repeats
+    return series
+
+
+def _busybox_row(label: str, measures: str, argv: list[str], runs: int, qemu: str | None, data: Path,
+                 bin_folder: Path) -> dict:
+    def ours_once():
+        result = busybox(*argv, mounts=[f"{data}:/data"], cwd="/data", max_output=None)
+        if result.exit_code != 0:
+            raise RuntimeError(f"{label}: exit {result.exit_code} on ncpu_nb: {result.stderr[-300:]}")
+        return result.stdout_bytes, result.exit_code, result.instructions
+
+    command = None if qemu is None else ["env", "-i", f"PATH={bin_folder}", qemu, "-cpu", "cortex-a53",
+                                         str(busybox_path()), *argv]
+    return _qemu_row(label, measures, ours_once, command, runs, cwd=data,
+                     why_not="qemu-aarch64 not found (apt-get install qemu-user)")
 
 
 def bench_busybox(quick: bool, qemu: str | None, runs: int) -> list[dict]:
@@ -256,6 +298,74 @@ def bench_busybox(quick: bool, qemu: str | None, runs: int) -> list[dict]:
             rows.append(_busybox_row(label, "a shell pipeline of BusyBox processes (qemu-user runs its stages on "
                                      f"every core; the machine on one): {script}", ["sh", "-c", script], runs, qemu,
                                      data, bin_folder))
+    return rows
+
+
+def debian_starts() -> dict[str, tuple[str, list[str]]]:
+    """{label: (Debian package, argv)}: programs of a Debian root whose run is mostly their start-up
+    (the dynamic loader, the shared libraries, the interpreter's own start)."""
+    return {
+        "Debian bash -c true": ("bash", ["bash", "-c", "true"]),
+        "Debian python3 -c 'print(1)'": ("python3-minimal", ["python3", "-c", "print(1)"]),
+        "Debian lua5.4 -e 'print(1)'": ("lua5.4", ["lua5.4", "-e", "print(1)"]),
+    }
+
+
+def _missing_from(root: Path, package: str, program: str) -> str | None:
+    """Why `program` cannot be run from the guest root (None: it can)."""
+    from ncpu_nb import rootfs
+
+    if not root.is_dir():
+        return f"no Debian guest root at {root}: ncpu_nb.rootfs.cached(PACKAGES) makes one, downloading"
+    try:
+        rootfs.find_program(root, program)
+    except FileNotFoundError:
+        return f"no {program} in the guest root {root}: one made by ncpu_nb.rootfs.cached with {package!r} has it"
+    return None
+
+
+def bench_debian(quick: bool, qemu: str | None, runs: int, root=None) -> list[dict]:
+    """Debian's dynamically linked programs started on the Linux machine beside qemu-user running the same
+    files with -L ROOT; `root`: the guest root (default `ncpu_nb.rootfs.default_root()`, which is never
+    downloaded here: a root or program that is not there gives a row that says so)."""
+    import shlex
+
+    from ncpu_nb import rootfs
+    from ncpu_nb.arm64.bare_machine import DEFAULT_ENV
+    from ncpu_nb.bench import repeats_for
+
+    root = Path(root).expanduser() if root else rootfs.default_root()
+    # The guest's environment, the same on both sides; qemu-user's Python would write bytecode caches into
+    # the root (ours sees it read-only), so neither side does.
+    guest_env = [*DEFAULT_ENV, "PYTHONDONTWRITEBYTECODE=1"]
+    env = dict(e.split("=", 1) for e in guest_env)
+    rows = []
+    for label, (package, argv) in debian_starts().items():
+        measures = (f"`{shlex.join(argv)}` of Debian's arm64 {package} in the guest root {root}: the dynamic loader, "
+                    "its shared libraries and the program's start; ours a fresh machine in this process each run "
+                    f"(regions compiled in untimed runs are reused), qemu-user -L ROOT as a subprocess; both with "
+                    f"{' '.join(guest_env)}")
+        why = _missing_from(root, package, argv[0])
+        if why:
+            rows.append(bs.row(label, measures, bs.NotMeasured("ncpu_nb Linux machine", why),
+                               bs.NotMeasured(QEMU_NAME, why), target="<= 1.5x (median cpu)"))
+            continue
+
+        def ours_once(argv=argv):
+            machine = rootfs.machine(root, *argv, env=guest_env, max_output=None)
+            run = machine.run(check=False)
+            if not run.exited:
+                raise RuntimeError(f"{shlex.join(argv)} stopped ({run.stop}) on ncpu_nb: {machine.stderr[-300:]}")
+            return machine.stdout_bytes, machine.exit_status, machine.instructions
+
+        program = root / rootfs.find_program(root, argv[0]).lstrip("/")
+        command = None if qemu is None else [qemu, "-cpu", "cortex-a53", "-L", str(root), str(program), *argv[1:]]
+        repeats = (1, 1)
+        if not quick:  # a start takes tens of milliseconds: each timed run holds enough of them
+            repeats = (repeats_for(ours_once),
+                       repeats_for(lambda command=command: bs.run_child(command, cwd=root, env=env)) if command else 1)
+        rows.append(_qemu_row(label, measures, ours_once, command, runs, cwd=root, env=env, repeats=repeats,
+                              why_not="qemu-aarch64 not found (apt-get install qemu-user)"))
     return rows
 
 
@@ -316,6 +426,6 @@ def run(quick: bool = False) -> list[dict]:
     qemu = shutil.which("qemu-aarch64")
     if quick:
         return [*bench_loop_untraced(200_000, 200_000, 20_000, 1), bench_loop_traced(200_000, 20_000, 1),
-                *bench_busybox(True, qemu, 1), *bench_cold_start(1, qemu)]
+                *bench_busybox(True, qemu, 1), *bench_debian(True, qemu, 1), *bench_cold_start(1, qemu)]
     return [*bench_loop_untraced(1_000_000_000, 100_000_000, 20_000_000, 5), bench_loop_traced(20_000_000, 400_000, 5),
-            *bench_busybox(False, qemu, 5), *bench_cold_start(15, qemu)]
+            *bench_busybox(False, qemu, 5), *bench_debian(False, qemu, 5), *bench_cold_start(15, qemu)]

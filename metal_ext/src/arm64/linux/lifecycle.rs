@@ -60,7 +60,7 @@ impl Machine {
         }
         let mut random = [0u8; 16];
         self.fill_random(&mut random);
-        let info = StartInfo { argv: &argv, envp: &envp, execfn: walk.path.as_bytes(), random, uid: 0, gid: 0 };
+        let info = StartInfo { argv: &argv, envp: &envp, execfn: path.as_bytes(), random, uid: 0, gid: 0 };
         let sp = stack::build(&mut mem, &image, &info).map_err(|_| ElfError::ArgumentsTooLong)?;
         let pid = self.threads[&tid].pid;
         // Other threads of the process end; the caller becomes the only one, keeping its id only

@@ -37,6 +37,7 @@ pub const HWCAP: u64 = 0x3;
 pub struct StartInfo<'a> {
     pub argv: &'a [Vec<u8>],
     pub envp: &'a [Vec<u8>],
+    /// AT_EXECFN's string: the program's path as given to execve ("./link", not where it leads).
     pub execfn: &'a [u8],
     pub random: [u8; 16],
     pub uid: u32,
