@@ -55,4 +55,6 @@ done:
                                  '    printf("%d\\n", total);\n    return 0;\n}\n',
            "error_line": 11, "compile_share": 5536},
     "31": {"loader_path": "/lib/ld-linux-aarch64.so.1", "gawk_total": "{ total += $2 } END { print total }"},
+    "32": {"cgi_script": "#!/bin/sh\necho 'Content-Type: text/plain'\necho\necho '6 * 7 = 42'\n",
+           "connect_errors": ("ECONNREFUSED", "ENETUNREACH")},
 }

@@ -54,6 +54,7 @@ WRONG = {
                                  '    printf("%d\\n", total);\n    return 0;\n}\n',
            "error_line": 10, "compile_share": 100},
     "31": {"loader_path": "/lib/aarch64-linux-gnu/libc.so.6", "gawk_total": "{ total += $1 } END { print total }"},
+    "32": {"cgi_script": "#!/bin/sh\necho '6 * 7 = 42'\n", "connect_errors": ("ECONNREFUSED", "ECONNREFUSED")},
 }
 
 

@@ -14,24 +14,28 @@ ERRNO = {1: "EPERM", 2: "ENOENT", 3: "ESRCH", 4: "EINTR", 5: "EIO", 6: "ENXIO", 
          17: "EEXIST", 18: "EXDEV", 19: "ENODEV", 20: "ENOTDIR", 21: "EISDIR", 22: "EINVAL", 23: "ENFILE",
          24: "EMFILE", 25: "ENOTTY", 26: "ETXTBSY", 27: "EFBIG", 28: "ENOSPC", 29: "ESPIPE", 30: "EROFS",
          31: "EMLINK", 32: "EPIPE", 33: "EDOM", 34: "ERANGE", 35: "EDEADLK", 36: "ENAMETOOLONG", 37: "ENOLCK",
-         38: "ENOSYS", 39: "ENOTEMPTY", 40: "ELOOP", 61: "ENODATA", 75: "EOVERFLOW", 95: "EOPNOTSUPP",
-         110: "ETIMEDOUT"}
+         38: "ENOSYS", 39: "ENOTEMPTY", 40: "ELOOP", 61: "ENODATA", 75: "EOVERFLOW", 88: "ENOTSOCK",
+         89: "EDESTADDRREQ", 90: "EMSGSIZE", 92: "ENOPROTOOPT", 93: "EPROTONOSUPPORT", 94: "ESOCKTNOSUPPORT",
+         95: "EOPNOTSUPP", 97: "EAFNOSUPPORT", 98: "EADDRINUSE", 99: "EADDRNOTAVAIL", 101: "ENETUNREACH",
+         104: "ECONNRESET", 106: "EISCONN", 107: "ENOTCONN", 110: "ETIMEDOUT", 111: "ECONNREFUSED",
+         115: "EINPROGRESS"}
 # How many arguments each call takes (the engine logs x0-x5 whatever the call; the rest is noise).
 ARITY = {name: n for n, names in {
     0: "sched_yield getpid getppid gettid getuid geteuid getgid getegid setsid rt_sigreturn sync vhangup",
     1: "exit exit_group close chdir fchdir brk set_tid_address umask uname dup sysinfo times getpgid getsid "
-       "setuid setgid fsync fdatasync personality",
+       "setuid setgid fsync fdatasync personality epoll_create1",
     2: "pipe2 munmap set_robust_list nanosleep gettimeofday settimeofday clock_gettime clock_getres getrlimit "
        "setrlimit getrusage kill tkill sigaltstack rt_sigpending rt_sigsuspend getgroups setgroups setpgid statfs "
        "fstatfs fstat truncate ftruncate fchmod getitimer flock setreuid setregid umount2 sethostname getcwd "
-       "memfd_create capget capset",
+       "memfd_create capget capset listen shutdown",
     3: "read write readv writev lseek dup3 fcntl ioctl mkdirat unlinkat symlinkat fchmodat faccessat getdents64 "
        "mprotect tgkill getrandom setitimer getresuid getresgid setresuid setresgid madvise msync mincore execve "
-       "fchown sched_getaffinity sched_setaffinity socket connect get_robust_list close_range membarrier getcpu",
+       "fchown sched_getaffinity sched_setaffinity socket connect get_robust_list close_range membarrier getcpu "
+       "bind accept getsockname getpeername sendmsg recvmsg",
     4: "openat readlinkat newfstatat wait4 prlimit64 pread64 pwrite64 sendfile renameat utimensat clock_nanosleep "
-       "rt_sigaction rt_sigprocmask fadvise64 fallocate faccessat2 rseq mknodat",
-    5: "statx clone mremap ppoll fchownat linkat renameat2 prctl waitid",
-    6: "mmap futex pselect6 copy_file_range",
+       "rt_sigaction rt_sigprocmask fadvise64 fallocate faccessat2 rseq mknodat socketpair accept4 epoll_ctl",
+    5: "statx clone mremap ppoll fchownat linkat renameat2 prctl waitid setsockopt getsockopt",
+    6: "mmap futex pselect6 copy_file_range sendto recvfrom epoll_pwait",
 }.items() for name in names.split()}
 SHOWN_ROWS = 500  # a notebook table of every call of a long run would be megabytes
 

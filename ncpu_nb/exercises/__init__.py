@@ -13,14 +13,14 @@ from __future__ import annotations
 from ncpu_nb.exercises import (arm64_chapters, c_compiler_chapter, compiler_chapters,  # noqa: F401
                                coprocessor_chapter, debian_chapter, differentiable_chapters, discovery_chapter,
                                float_chapter, forth_chapter, gallery_chapter, isa_discovery_chapter,
-                               learned_compiler_chapter, ncpu_chapters, sweeps_chapter)
+                               learned_compiler_chapter, ncpu_chapters, network_chapter, sweeps_chapter)
 from ncpu_nb.exercises.checker import REGISTRY, Chapter, Exercise, ExerciseResult, Row, WrongKind
 
 __all__ = ["chapter", "chapters", "Chapter", "Exercise", "ExerciseResult", "Row", "WrongKind"]
 
 
 def chapter(number: str) -> Chapter:
-    """The exercises of chapter `number` ("00" to "31")."""
+    """The exercises of chapter `number` ("00" to "32")."""
     number = f"{int(number):02d}"
     if number not in REGISTRY:
         raise KeyError(f"no exercises for chapter {number}; chapters: {', '.join(sorted(REGISTRY))}")
