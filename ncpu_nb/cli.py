@@ -312,8 +312,18 @@ def _guest_run(engine, timeout: float | None) -> int:
     """Runs a guest program (an engine of `ncpu_nb.arm64.bare_machine`) with the host's standard streams; its
     exit status becomes ours. Its output goes straight to ours, so nothing of it is kept. Host stdin
     is read only when the guest waits for input, a chunk at a time: `yes | ncpu-nb busybox head -n1`
-    ends at once, and input a guest never reads stays unread."""
+    ends at once, and input a guest never reads stays unread. A guest given the host's terminal
+    (`_guest_options`) gets its keys as they are typed instead (ncpu_nb.arm64.host_terminal)."""
     from ncpu_nb.arm64 import bare_machine as bare
+
+    if engine.tty is not None:
+        from ncpu_nb.arm64 import host_terminal
+
+        stop = host_terminal.run(engine, timeout)
+        bare.raise_fault(engine, stop)
+        if stop[0] != "exited":
+            raise NcpuError(f"the guest did not exit: stopped ({stop[0]}) after {engine.instructions:,} instructions")
+        return engine.exit_status
 
     def forward() -> None:
         _forward(engine.take_stdout(), engine.take_stderr())
@@ -350,10 +360,16 @@ def _host_stdin_fd() -> int | None:
 
 def _guest_options(args) -> dict:
     """Engine options from the command line (`ncpu_nb.arm64.bare_machine.new_engine`): the guest's stdin
-    streams from ours."""
+    streams from ours. Run in a terminal window (stdin and stdout both the host's terminal), the guest
+    gets a terminal of the window's size, and the host's clock: an interactive shell's `sleep 5`
+    takes five seconds."""
     from ncpu_nb.arm64.bare_machine import DEFAULT_ENV
+    from ncpu_nb.arm64.host_terminal import attached
 
+    terminal = attached()
     env = dict(entry.split("=", 1) for entry in DEFAULT_ENV)
+    if terminal is not None:
+        env["TERM"] = os.environ.get("TERM", "xterm")
     env.update(args.env or [])
     limits = {name: value for name in ("memory", "tmpfs_size", "max_procs")
               if (value := getattr(args, name)) is not None}
@@ -363,7 +379,8 @@ def _guest_options(args) -> dict:
 
         mounts = parse_mounts(args.mount)
     return {"env": [f"{name}={value}" for name, value in env.items()], "mounts": mounts,
-            "cwd": args.cwd, "interactive": True, "limits": limits or None}
+            "cwd": args.cwd, "interactive": True, "limits": limits or None, "tty": terminal,
+            "deterministic": terminal is None}
 
 
 def _passed_through(words: list[str]) -> list[str]:

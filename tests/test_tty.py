@@ -126,3 +126,48 @@ def test_vi_writes_a_file_and_the_window_size_follows_a_resize():
     m.resize(40, 132)
     assert m.tty == (40, 132)
     assert "40 132\r\n" in typed(m, b"stty size\r")
+
+
+def test_the_cli_gives_a_guest_shell_the_hosts_terminal():
+    """`ncpu-nb busybox sh` typed in a terminal window: keys pass through raw (^C reaches the guest), the
+    guest's terminal has the window's size and follows a resize, and the window's settings come back."""
+    import fcntl
+    import pty
+    import signal
+    import sys
+    import termios
+    import time
+
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.execv(sys.executable, [sys.executable, "-m", "ncpu_nb", "busybox", "sh"])
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 30, 90, 0, 0))
+    seen = bytearray()
+
+    def until(text: bytes) -> bool:
+        start, end = len(seen), time.monotonic() + 60
+        while time.monotonic() < end and select.select([fd], [], [], 1)[0]:
+            seen.extend(os.read(fd, 4096))
+            if text in seen[start:]:
+                return True
+        return False
+
+    try:
+        assert until(b"# ")
+        os.write(fd, b"stty size; echo $((6 * 7))\r")
+        assert until(b"30 90\r\n42\r\n")
+        fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 100, 0, 0))
+        os.kill(pid, signal.SIGWINCH)
+        os.write(fd, b"stty size\r")
+        assert until(b"40 100\r\n")
+        os.write(fd, b"cat\r")
+        assert until(b"cat\r\n")
+        os.write(fd, b"\x03")
+        assert until(b"^C\r\n")
+        os.write(fd, b"exit 3\r")
+        _, status = os.waitpid(pid, 0)
+        assert os.WEXITSTATUS(status) == 3
+        lflag = termios.tcgetattr(fd)[3]
+        assert lflag & termios.ICANON and lflag & termios.ECHO, "the window's own settings are back"
+    finally:
+        os.close(fd)
