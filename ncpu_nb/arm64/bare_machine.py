@@ -38,12 +38,12 @@ def limit_options(limits=None) -> dict:
 
 def new_engine(elf: bytes, argv: list[str], env: list[str], *, exe_path: str, mounts=(), cwd: str = "/",
                stdin: bytes = b"", interactive: bool = False, deterministic: bool = True, limits=None,
-               trace_depth: int = 0, path: str | None = None):
+               trace_depth: int = 0, path: str | None = None, tty: tuple[int, int] | None = None):
     """A LinuxMachine about to run `elf`; `mounts` are parsed `Mount`s (host, guest, writable)."""
     try:
         engine = _metal.LinuxMachine(
             elf, argv, env, exe_path=exe_path, mounts=[(m.host, m.guest, m.writable) for m in mounts], cwd=cwd,
-            stdin=stdin, stdin_closed=not interactive, deterministic=deterministic, **limit_options(limits))
+            stdin=stdin, stdin_closed=not interactive, deterministic=deterministic, tty=tty, **limit_options(limits))
     except _metal.ElfError as exc:
         raise ElfError(str(exc), path) from exc
     engine.set_trace(trace_depth)

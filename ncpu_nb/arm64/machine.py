@@ -152,6 +152,15 @@ class Arm64Run(RunResult):
         return html.view("Run", html.table(["", ""], rows))
 
 
+def _terminal_size(tty) -> tuple[int, int] | None:
+    if tty is None:
+        return None
+    rows, columns = (int(v) for v in tty)
+    if not (0 < rows < 1 << 16 and 0 < columns < 1 << 16):
+        raise ValueError(f"tty=(rows, columns) of a terminal, not {tty!r}")
+    return rows, columns
+
+
 class Arm64Machine:
     """An AArch64 Linux machine running one ELF program (and the processes it starts). A dynamically linked
     program needs its dynamic loader and libraries in the guest (mount a root: see `ncpu_nb.rootfs`).
@@ -171,6 +180,10 @@ class Arm64Machine:
                   and `truncated` says how many (default MAX_OUTPUT, 256 MiB; None: keep everything)
     limits        what the guest may take of the host: `Limits(memory=…, tmpfs_size=…, max_procs=…)`
                   or a dict of some of them (default 4 GiB, 1 GiB, 256)
+    tty           (rows, columns): the standard streams are a terminal, as at a login: `write_stdin`
+                  takes keys (Enter is "\r", Ctrl-C "\x03", Ctrl-Z "\x1a"), the guest's line discipline
+                  echoes and edits them, and output comes back on stdout with "\r\n" line ends;
+                  `resize(rows, columns)` changes the window (implies interactive)
 
     `elf` is the program's ELF file as read in Python (segments, sections, symbols).
     """
@@ -178,7 +191,8 @@ class Arm64Machine:
     def __init__(self, elf: bytes, argv=None, env=None, *, stdin: bytes | str | None = None, mounts=(),
                  cwd: str = "/", deterministic: bool = True, trace_depth: int = 0,
                  exe_path: str | None = None, path: str | None = None, interactive: bool = False,
-                 max_output: int | None = MAX_OUTPUT, limits: Limits | dict | None = None):
+                 max_output: int | None = MAX_OUTPUT, limits: Limits | dict | None = None,
+                 tty: tuple[int, int] | None = None):
         if max_output is not None and max_output < 0:
             raise ValueError(f"max_output is a number of bytes (or None), not {max_output}")
         self.path, self.max_output = path, max_output
@@ -189,7 +203,8 @@ class Arm64Machine:
         self.env = [str(e) for e in (env if env is not None else DEFAULT_ENV)]
         self.stdin = stdin.encode() if isinstance(stdin, str) else bytes(stdin or b"")
         self.mounts = parse_mounts(mounts)
-        self.cwd, self.deterministic, self.interactive = cwd, deterministic, interactive
+        self._tty = _terminal_size(tty)  # the size a reset starts with
+        self.cwd, self.deterministic, self.interactive = cwd, deterministic, interactive or self._tty is not None
         self.limits = Limits.of(limits)
         self._trace_depth, self._trace_accesses = trace_depth, False
         self._source_lines = False  # read from the ELF's DWARF when first asked (see `source_at`)
@@ -202,11 +217,11 @@ class Arm64Machine:
     def from_elf(cls, path, argv=None, env=None, *, stdin=None, mounts=(), cwd: str = "/",
                  deterministic: bool = True, trace_depth: int = 0, exe_path: str | None = None,
                  interactive: bool = False, max_output: int | None = MAX_OUTPUT,
-                 limits: Limits | dict | None = None) -> "Arm64Machine":
+                 limits: Limits | dict | None = None, tty: tuple[int, int] | None = None) -> "Arm64Machine":
         """A machine about to run the ELF executable at `path` (a host file)."""
         return cls(read_elf(path), argv, env, stdin=stdin, mounts=mounts, cwd=cwd, deterministic=deterministic,
                    trace_depth=trace_depth, exe_path=exe_path, path=str(path), interactive=interactive,
-                   max_output=max_output, limits=limits)
+                   max_output=max_output, limits=limits, tty=tty)
 
     @classmethod
     def busybox(cls, *args: str, **options) -> "Arm64Machine":
@@ -220,7 +235,7 @@ class Arm64Machine:
         engine = bare.new_engine(self._elf_bytes, self.argv, self.env, exe_path=self.exe_path, mounts=self.mounts,
                                  cwd=self.cwd, stdin=self.stdin, interactive=self.interactive,
                                  deterministic=self.deterministic, limits=self.limits, trace_depth=self._trace_depth,
-                                 path=self.path)
+                                 path=self.path, tty=self._tty)
         engine.set_trace_accesses(self._trace_accesses)
         return engine
 
@@ -315,6 +330,16 @@ class Arm64Machine:
 
     def close_stdin(self) -> None:
         self._engine.close_stdin()
+
+    def resize(self, rows: int, columns: int) -> None:
+        """The terminal's new window size (a machine made with `tty=`): programs read it and the
+        foreground process group gets SIGWINCH, as when a terminal window is resized."""
+        self._engine.resize(rows, columns)
+
+    @property
+    def tty(self) -> tuple[int, int] | None:
+        """The terminal's (rows, columns), or None for a machine without one."""
+        return self._engine.tty
 
     def send_signal(self, pid: int, signal: int) -> None:
         """Signal a guest process as its kernel would (2 = SIGINT, what Ctrl-C at a terminal sends). A

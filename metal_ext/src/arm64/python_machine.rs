@@ -136,7 +136,7 @@ impl LinuxMachine {
     #[new]
     #[pyo3(signature = (elf, argv, env, *, exe_path = "/bin/busybox".to_string(), files = vec![], mounts = vec![],
                         cwd = "/".to_string(), stdin = vec![], stdin_closed = true, deterministic = true,
-                        memory_limit = None, file_limit = None, task_limit = None))]
+                        memory_limit = None, file_limit = None, task_limit = None, tty = None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         elf: Vec<u8>,
@@ -152,6 +152,7 @@ impl LinuxMachine {
         memory_limit: Option<u64>,
         file_limit: Option<u64>,
         task_limit: Option<usize>,
+        tty: Option<(u16, u16)>,
     ) -> PyResult<Self> {
         if !exe_path.starts_with('/') {
             return Err(PyValueError::new_err(format!("exe_path must be absolute, not {exe_path:?}")));
@@ -175,6 +176,7 @@ impl LinuxMachine {
                     tasks: task_limit.unwrap_or(d.tasks),
                 }
             },
+            tty,
         };
         match Machine::boot(config) {
             Ok(machine) => Ok(LinuxMachine { machine }),
@@ -234,16 +236,42 @@ impl LinuxMachine {
         PyBytes::new(py, &std::mem::take(&mut self.machine.terminal.stderr))
     }
 
+    /// Input: on a machine with a terminal, keys typed (its line discipline echoes and edits them).
     fn write_stdin(&mut self, data: Vec<u8>) -> PyResult<()> {
-        if self.machine.terminal.stdin_closed {
+        let closed = self.machine.tty.as_ref().map_or(self.machine.terminal.stdin_closed, |t| t.hung_up);
+        if closed {
             return Err(PyValueError::new_err("stdin is closed"));
         }
-        self.machine.terminal.stdin.extend(data);
+        if !self.machine.type_keys(&data) {
+            self.machine.terminal.stdin.extend(data);
+        }
         Ok(())
     }
 
+    /// End of input: with a terminal, it is hung up (reads find end of file).
     fn close_stdin(&mut self) {
-        self.machine.terminal.stdin_closed = true;
+        match self.machine.tty.as_mut() {
+            Some(tty) => tty.hung_up = true,
+            None => self.machine.terminal.stdin_closed = true,
+        }
+    }
+
+    /// The terminal's size (rows, columns), or None for a machine without one.
+    #[getter]
+    fn tty(&self) -> Option<(u16, u16)> {
+        self.machine.tty.as_ref().map(|t| (t.rows, t.cols))
+    }
+
+    /// A new window size for the terminal: programs read it (TIOCGWINSZ) and the foreground
+    /// process group gets SIGWINCH.
+    fn resize(&mut self, rows: u16, cols: u16) -> PyResult<()> {
+        if rows == 0 || cols == 0 {
+            return Err(PyValueError::new_err(format!("a terminal of {rows} rows and {cols} columns")));
+        }
+        if !self.machine.resize_terminal(rows, cols) {
+            return Err(PyValueError::new_err("the machine has no terminal: make it with tty=(rows, cols)"));
+        }
+        Ok(())
     }
 
     /// Sends signal `signal` to process `pid` as the kernel would (a terminal's Ctrl-C is SIGINT).

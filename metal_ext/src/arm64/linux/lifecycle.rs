@@ -171,6 +171,8 @@ impl Machine {
     pub fn signal_thread(&mut self, tid: u32, info: SigInfo) {
         let Some(t) = self.threads.get(&tid) else { return };
         let sig = info.signo;
+        self.job_control_on_send(t.pid, sig);
+        let t = &self.threads[&tid];
         let action = self.processes[&t.pid].actions[sig as usize - 1];
         let ignored = action.handler == SIG_IGN
             || (action.handler == SIG_DFL && default_action(sig) == DefaultAction::Ignore);
@@ -287,11 +289,17 @@ impl Machine {
                 continue;
             }
             if action.handler == SIG_DFL || sig == SIGKILL {
-                if default_action(sig) == DefaultAction::Terminate {
-                    self.exit_process(pid, killed_status(sig));
-                    return;
+                match default_action(sig) {
+                    _ if sig == SIGKILL => {}
+                    DefaultAction::Stop => {
+                        self.stop_process(pid, sig);
+                        return;
+                    }
+                    DefaultAction::Ignore => continue,
+                    DefaultAction::Terminate => {}
                 }
-                continue;
+                self.exit_process(pid, killed_status(sig));
+                return;
             }
             self.run_handler(tid, sig, action, info);
             return;

@@ -13,9 +13,9 @@ use super::profile::Profile;
 
 use super::elf::ElfError;
 use super::limits::Limits;
-use super::fd::{FileKind, Files, OpenFile, Stream, Terminal, O_WRONLY};
+use super::fd::{FileKind, Files, OpenFile, Stream, Terminal, O_RDWR, O_WRONLY};
 use super::framebuffer::Framebuffer;
-use super::inode::Timespec;
+use super::inode::{Device, Timespec};
 use super::process::*;
 use super::rootfs;
 use super::signals::*;
@@ -23,7 +23,8 @@ use super::slab::Slab;
 use super::stack;
 use super::syscalls::{self, Outcome};
 use super::trace::{Before, TraceRing};
-use super::vfs::Vfs;
+use super::tty::Tty;
+use super::vfs::{Loc, Vfs};
 use crate::arm64::exec::code_cache::CodeCache;
 use crate::arm64::exec::Exception;
 use crate::arm64::mem::{Access, Memory, WatchRange, PAGE_SIZE};
@@ -142,6 +143,8 @@ pub struct Config {
     pub stdin_closed: bool,
     pub deterministic: bool,
     pub limits: Limits,
+    /// (rows, columns): the standard streams are a terminal with a line discipline (tty.rs).
+    pub tty: Option<(u16, u16)>,
 }
 
 #[derive(Debug)]
@@ -169,6 +172,8 @@ pub struct Machine {
     pub vfs: Vfs,
     pub files: Files,
     pub terminal: Terminal,
+    /// The terminal, when the machine has one: its standard streams and /dev/tty.
+    pub tty: Option<Tty>,
     pub framebuffer: Framebuffer,
     pub spaces: Slab<Space>,
     pub processes: BTreeMap<u32, Process>,
@@ -242,6 +247,7 @@ impl Machine {
             vfs,
             files: Files::default(),
             terminal: Terminal { stdin: config.stdin.into(), stdin_closed: config.stdin_closed, ..Terminal::default() },
+            tty: None,
             framebuffer: Framebuffer::default(),
             spaces: Slab::default(),
             processes: BTreeMap::new(),
@@ -270,10 +276,20 @@ impl Machine {
         let exe_walk = m.vfs.resolve("/", &config.exe_path, true, &m).expect("the executable was just installed");
         let pid = m.alloc_pid();
         let mut fds = super::fd::FdTable::default();
-        for (fd, stream, flags) in [(0, Stream::Stdin, 0), (1, Stream::Stdout, O_WRONLY), (2, Stream::Stderr, O_WRONLY)]
-        {
-            let file = m.files.add(OpenFile::new(FileKind::Terminal(stream), flags, "pipe:[terminal]".into()));
-            m.files.install_at(&mut fds, fd, file, false).unwrap();
+        if let Some((rows, cols)) = config.tty {
+            // One read-write description of /dev/tty on 0, 1 and 2, as a login's terminal is.
+            m.tty = Some(Tty::new(rows, cols, pid));
+            let dev = m.vfs.resolve("/", "/dev/tty", true, &m).expect("the root has /dev/tty");
+            let Loc::Mem(ino) = dev.loc else { unreachable!("/dev/tty is in the in-memory tree") };
+            let file = m.files.add(OpenFile::new(FileKind::Device(Device::Tty, ino), O_RDWR, "/dev/tty".into()));
+            for fd in 0..3 {
+                m.files.install_at(&mut fds, fd, file, false).unwrap();
+            }
+        } else {
+            for (fd, stream, flags) in [(0, Stream::Stdin, 0), (1, Stream::Stdout, O_WRONLY), (2, Stream::Stderr, O_WRONLY)] {
+                let file = m.files.add(OpenFile::new(FileKind::Terminal(stream), flags, "pipe:[terminal]".into()));
+                m.files.install_at(&mut fds, fd, file, false).unwrap();
+            }
         }
         let process = Process {
             pid,
@@ -296,6 +312,8 @@ impl Machine {
             start_ns: 0,
             instructions: 0,
             children_instructions: 0,
+            stopped: false,
+            report: None,
         };
         m.processes.insert(pid, process);
         m.threads.insert(pid, Thread::new(pid, pid, CpuState::default(), 0));
@@ -357,10 +375,8 @@ impl Machine {
                 self.files.pipes.get(p).is_none_or(|p| p.room() > 0 || p.broken())
             }
             Wait::Stdin => !self.terminal.stdin.is_empty() || self.terminal.stdin_closed,
-            Wait::Child => {
-                let children: Vec<&Process> = self.processes.values().filter(|c| c.ppid == t.pid).collect();
-                children.is_empty() || children.iter().any(|c| c.is_zombie())
-            }
+            Wait::TtyRead => self.tty.as_ref().is_none_or(|tty| tty.readable()),
+            Wait::Child => syscalls::process::wait_ready(self, t.tid),
             Wait::Futex { .. } => t.woken,
             Wait::Sleep | Wait::Signal => false,
             Wait::SignalOf(set) => t.pending.keys().any(|&s| set & bit(s) != 0),
@@ -379,6 +395,9 @@ impl Machine {
     /// whether it can run now.
     fn prepare(&mut self, tid: u32) -> bool {
         let t = &self.threads[&tid];
+        if self.processes[&t.pid].stopped && !t.pending.contains_key(&SIGKILL) {
+            return false; // stopped by job control until SIGCONT
+        }
         if t.signal_hold > 0 && t.wait.is_none() {
             return true; // runs on to a safepoint first (execute_to_safepoint)
         }
@@ -390,7 +409,7 @@ impl Machine {
             }
         }
         self.deliver_signals(tid);
-        self.threads.get(&tid).is_some_and(|t| t.wait.is_none())
+        self.threads.get(&tid).is_some_and(|t| t.wait.is_none() && !self.processes[&t.pid].stopped)
     }
 
     /// The thread to run next, round-robin over runnable threads in id order.
@@ -448,7 +467,8 @@ impl Machine {
             }
             return Ok(());
         }
-        if !self.terminal.stdin_closed && self.threads.values().any(|t| matches!(t.wait, Some(Wait::Stdin | Wait::Poll))) {
+        let keys_may_come = self.tty.as_ref().map_or(!self.terminal.stdin_closed, |tty| !tty.hung_up);
+        if keys_may_come && self.threads.values().any(|t| matches!(t.wait, Some(Wait::Stdin | Wait::Poll | Wait::TtyRead))) {
             return Err(Stop::Stdin);
         }
         if self.files.net.waits_on_outside() {

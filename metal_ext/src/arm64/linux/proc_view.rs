@@ -20,6 +20,8 @@ impl ProcContext for Machine {
         let p = self.processes.get(&pid)?;
         let state = if p.is_zombie() {
             'Z'
+        } else if p.stopped {
+            'T'
         } else if p.threads.iter().any(|t| self.threads[t].wait.is_none()) {
             'R'
         } else {

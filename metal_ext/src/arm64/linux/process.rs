@@ -47,6 +47,8 @@ pub enum Wait {
     SignalOf(u64),
     /// A vfork parent waiting for its child (pid) to exec or exit.
     Vfork(u32),
+    /// A read of the terminal (tty.rs) with nothing typed yet.
+    TtyRead,
     /// ppoll/pselect6/epoll_pwait on the listed descriptions.
     Poll,
     /// Data (or a connection to accept) on a socket.
@@ -131,6 +133,10 @@ pub struct Process {
     pub instructions: u64,
     /// Instructions of reaped children (getrusage RUSAGE_CHILDREN, times).
     pub children_instructions: u64,
+    /// Stopped by a job control signal, until SIGCONT (jobs.rs).
+    pub stopped: bool,
+    /// A stop or continue not yet reported to the parent's wait4 (its wait status).
+    pub report: Option<i32>,
 }
 
 impl Process {

@@ -67,7 +67,7 @@ pub enum ProcNode {
 pub struct ProcInfo {
     pub pid: u32,
     pub ppid: u32,
-    /// 'R', 'S' or 'Z'.
+    /// 'R', 'S', 'T' (stopped) or 'Z'.
     pub state: char,
     pub threads: u32,
     pub exe: String,
@@ -256,6 +256,7 @@ pub fn content(node: &ProcNode, ctx: &dyn ProcContext) -> Option<Vec<u8>> {
                     let state = match p.state {
                         'R' => "R (running)",
                         'Z' => "Z (zombie)",
+                        'T' => "T (stopped)",
                         _ => "S (sleeping)",
                     };
                     format!(

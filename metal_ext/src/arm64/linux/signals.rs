@@ -86,13 +86,15 @@ pub struct SigInfo {
 pub enum DefaultAction {
     Terminate,
     Ignore,
+    /// Stop the process until SIGCONT (jobs.rs).
+    Stop,
 }
 
 pub fn default_action(sig: u32) -> DefaultAction {
     match sig {
+        // SIGCONT's work (resuming) is done when it is sent; delivered, it is ignored.
         SIGCHLD | SIGCONT | SIGURG | SIGWINCH => DefaultAction::Ignore,
-        // Job control stops are not modelled; stopping would leave the guest waiting forever.
-        SIGSTOP | SIGTSTP | SIGTTIN | SIGTTOU => DefaultAction::Ignore,
+        SIGSTOP | SIGTSTP | SIGTTIN | SIGTTOU => DefaultAction::Stop,
         _ => DefaultAction::Terminate,
     }
 }

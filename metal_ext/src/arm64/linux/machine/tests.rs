@@ -20,6 +20,7 @@ pub fn boot(exe: Vec<u8>, exe_path: &str, argv: &[&str]) -> Machine {
         stdin_closed: true,
         deterministic: true,
         limits: Limits::default(),
+        tty: None,
     })
     .unwrap()
 }
@@ -81,4 +82,41 @@ fn busybox_echo() {
     assert_eq!(m.run(50_000_000), Stop::Exited, "{:?}", m.faults);
     assert_eq!(m.terminal.stdout, b"hi there\n");
     assert_eq!(m.exit_status, Some(0));
+}
+
+/// `sh -i` on a terminal: keys typed, the shell's job control (^Z stops cat, fg continues it),
+/// SIGTTIN for a background reader, and the window size.
+#[test]
+fn an_interactive_shell_on_the_terminal_has_job_control() {
+    let mut m = Machine::boot(Config {
+        exe: program("busybox/busybox"),
+        exe_path: "/bin/busybox".into(),
+        argv: vec![b"sh".to_vec(), b"-i".to_vec()],
+        envp: vec![b"PATH=/bin:/usr/bin".to_vec(), b"PS1=$ ".to_vec()],
+        files: vec![],
+        mounts: vec![],
+        cwd: "/".into(),
+        stdin: vec![],
+        stdin_closed: false,
+        deterministic: true,
+        limits: Limits::default(),
+        tty: Some((24, 80)),
+    })
+    .unwrap();
+    let typed = |m: &mut Machine, keys: &[u8]| {
+        assert!(m.type_keys(keys));
+        assert_eq!(m.run(500_000_000), Stop::Stdin, "{:?}", m.faults);
+        String::from_utf8_lossy(&std::mem::take(&mut m.terminal.stdout)).replace("\x1b[6n", "")
+    };
+    assert!(typed(&mut m, b"").ends_with("$ "), "no 'job control turned off': the shell has its terminal");
+    assert_eq!(typed(&mut m, b"stty size\r"), "stty size\r\n24 80\r\n$ ");
+    assert_eq!(typed(&mut m, b"cat\r"), "cat\r\n");
+    assert_eq!(typed(&mut m, b"\x1a"), "^Z[1]+  Stopped                    cat\r\n$ ");
+    assert_eq!(typed(&mut m, b"fg\r"), "fg\r\ncat\r\n");
+    assert_eq!(typed(&mut m, b"hi\r"), "hi\r\nhi\r\n");
+    assert_eq!(typed(&mut m, b"\x04"), "$ ");
+    assert_eq!(typed(&mut m, b"cat &\r"), "cat &\r\n$ ");
+    assert!(typed(&mut m, b"jobs\r").contains("Stopped (tty input)        cat"));
+    assert!(m.resize_terminal(30, 100));
+    assert!(typed(&mut m, b"kill %1; stty size\r").contains("30 100\r\n"));
 }

@@ -82,7 +82,10 @@ pub fn open_path(m: &mut Machine, tid: u32, dirfd: i32, path: &str, flags: u32, 
                 }
                 FileKind::Mem(*ino)
             }
-            Node::Device(Device::Tty) => return Err(ENXIO),
+            // /dev/tty is the caller's controlling terminal: one the machine has, in its session.
+            Node::Device(Device::Tty) if m.tty.as_ref().is_none_or(|t| t.session != m.process_of(tid).sid) => {
+                return Err(ENXIO)
+            }
             Node::Fifo => m.files.open_fifo(FifoKey::Mem(*ino), flags)?,
             Node::Device(d) => FileKind::Device(*d, *ino),
             _ => return Err(ENXIO),
@@ -241,11 +244,17 @@ pub fn ioctl(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
     const FIONCLEX: u64 = 0x5450;
     let fd = a[0] as i32;
     let d = m.process_of(tid).fds.get(fd)?;
+    if matches!(m.files.open[d.file].kind, FileKind::Device(Device::Tty, _)) {
+        if let Some(flow) = super::terminal::ioctl(m, tid, a[1], a[2]) {
+            return flow;
+        }
+    }
     match a[1] {
         FIONREAD => {
             let n = match &m.files.open[d.file].kind {
                 FileKind::PipeRead(p) => m.files.pipes[*p].buffer.len(),
                 FileKind::Socket(s) => m.files.net.sockets[*s].stream_in.len(),
+                FileKind::Device(Device::Tty, _) => m.tty.as_ref().map_or(0, |t| t.available()),
                 FileKind::Terminal(Stream::Stdin) => m.terminal.stdin.len(),
                 _ => 0,
             };

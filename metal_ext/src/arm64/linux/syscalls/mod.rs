@@ -12,6 +12,7 @@ pub mod poll;
 pub mod process;
 pub mod read_write;
 pub mod signal;
+pub mod terminal;
 pub mod time;
 
 use super::errno::*;

@@ -4,6 +4,7 @@
 use super::outcome::{value, Flow, Outcome};
 use crate::arm64::linux::errno::*;
 use crate::arm64::linux::fd::{FileKind, Stream, MAX_FDS};
+use crate::arm64::linux::inode::Device;
 use crate::arm64::linux::machine::Machine;
 use crate::arm64::linux::process::Wait;
 
@@ -35,6 +36,7 @@ pub fn file_ready(m: &Machine, file: usize) -> Ready {
         }
         FileKind::Terminal(Stream::Stdin) => r(!m.terminal.stdin.is_empty() || m.terminal.stdin_closed, false, false),
         FileKind::Terminal(_) => r(false, true, false),
+        FileKind::Device(Device::Tty, _) => r(super::terminal::readable(m), true, m.tty.as_ref().is_some_and(|t| t.hung_up)),
         FileKind::Socket(s) => {
             let (read, write, hung_up, error) = m.files.net.poll(*s);
             Ready { read, write, hung_up, error }

@@ -4,6 +4,7 @@ use super::outcome::{value, Flow, Outcome};
 use crate::arm64::linux::elf;
 use crate::arm64::linux::errno::*;
 use crate::arm64::linux::inode::{S_IFMT, S_IFREG};
+use crate::arm64::linux::jobs;
 use crate::arm64::linux::machine::Machine;
 use crate::arm64::linux::process::{exited_status, Process, Thread, Wait};
 use crate::arm64::linux::vfs::Loc;
@@ -89,6 +90,8 @@ pub fn clone(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
             start_ns: now,
             instructions: 0,
             children_instructions: 0,
+            stopped: false,
+            report: None,
             ..p
         };
         thread.pid = child_tid;
@@ -149,8 +152,13 @@ pub fn execve(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
 }
 
 /// wait4(pid, status, options, rusage): reaps a child that has ended.
-pub fn wait4(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
-    const WNOHANG: u64 = 1;
+const WNOHANG: u64 = 1;
+const WUNTRACED: u64 = 2;
+const WCONTINUED: u64 = 8;
+
+/// The child a wait4 with arguments `a` may report now: (pid, wait status, whether it is reaped),
+/// or Err(ECHILD) when the caller has no such child at all.
+fn reportable(m: &Machine, tid: u32, a: [u64; 6]) -> SysResult<Option<(u32, i32, bool)>> {
     let want = a[0] as i32;
     let me = m.thread(tid).pid;
     let pgid = m.process_of(tid).pgid;
@@ -163,12 +171,33 @@ pub fn wait4(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
                 w => c.pid == w as u32,
             }
     };
-    let children: Vec<(u32, Option<i32>)> =
-        m.processes.values().filter(|c| matches(c)).map(|c| (c.pid, c.exit)).collect();
-    if children.is_empty() {
-        return Err(ECHILD);
+    let mut any = false;
+    for c in m.processes.values().filter(|c| matches(c)) {
+        any = true;
+        if let Some(status) = c.exit {
+            return Ok(Some((c.pid, status, true)));
+        }
+        match c.report {
+            Some(s) if s == jobs::CONTINUED_STATUS && a[2] & WCONTINUED != 0 => return Ok(Some((c.pid, s, false))),
+            Some(s) if s != jobs::CONTINUED_STATUS && a[2] & WUNTRACED != 0 => return Ok(Some((c.pid, s, false))),
+            _ => {}
+        }
     }
-    let Some((pid, status)) = children.iter().find_map(|(p, e)| e.map(|s| (*p, s))) else {
+    if any {
+        Ok(None)
+    } else {
+        Err(ECHILD)
+    }
+}
+
+/// Whether a wait4 blocked with these arguments can finish now (read back from its registers).
+pub fn wait_ready(m: &Machine, tid: u32) -> bool {
+    let x = &m.thread(tid).cpu.x;
+    !matches!(reportable(m, tid, [x[0], x[1], x[2], x[3], 0, 0]), Ok(None))
+}
+
+pub fn wait4(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
+    let Some((pid, status, reaped)) = reportable(m, tid, a)? else {
         return if a[2] & WNOHANG != 0 { Ok(value(0)) } else { Ok(Outcome::Block(Wait::Child)) };
     };
     if a[1] != 0 {
@@ -176,6 +205,10 @@ pub fn wait4(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
     }
     if a[3] != 0 {
         m.write_guest(tid, a[3], &[0u8; 144])?;
+    }
+    if !reaped {
+        m.processes.get_mut(&pid).unwrap().report = None; // a stop or continue is reported once
+        return Ok(value(pid as u64));
     }
     let child = m.processes.remove(&pid).unwrap();
     m.process_of_mut(tid).children_instructions += child.instructions + child.children_instructions;

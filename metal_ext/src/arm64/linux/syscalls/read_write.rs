@@ -4,6 +4,7 @@
 use std::os::unix::fs::FileExt;
 
 use super::net;
+use super::terminal;
 use super::outcome::{value, Flow, Outcome};
 use crate::arm64::linux::errno::*;
 use crate::arm64::linux::fd::*;
@@ -18,7 +19,7 @@ use crate::arm64::linux::signals::{SigInfo, SIGPIPE, SI_USER};
 const MAX_IO: usize = 16 << 20;
 
 /// Bytes read from a description, or the wait that must come first.
-pub fn read_from(m: &mut Machine, file: usize, len: usize, at: Option<u64>) -> SysResult<Result<Vec<u8>, Wait>> {
+pub fn read_from(m: &mut Machine, tid: u32, file: usize, len: usize, at: Option<u64>) -> SysResult<Result<Vec<u8>, Wait>> {
     let f = &m.files.open[file];
     if !f.readable() {
         return Err(EBADF);
@@ -47,7 +48,7 @@ pub fn read_from(m: &mut Machine, file: usize, len: usize, at: Option<u64>) -> S
                 m.fill_random(&mut buf);
                 buf
             }
-            Device::Tty => return Err(EIO),
+            Device::Tty => return terminal::read(m, tid, len, nonblock),
             Device::Framebuffer => m.framebuffer.read(offset, len),
         },
         FileKind::PipeRead(p) => {
@@ -118,6 +119,7 @@ pub fn write_to(m: &mut Machine, tid: u32, file: usize, data: &[u8], at: Option<
             let n = m.framebuffer.write(offset, data)?;
             (offset as usize + n, n)
         }
+        FileKind::Device(Device::Tty, _) => return Ok(Ok(terminal::write(m, data))),
         FileKind::Device(..) => return Ok(Ok(data.len())),
         FileKind::PipeWrite(p) => {
             let pipe = &mut m.files.pipes[p];
@@ -153,7 +155,7 @@ pub fn write_to(m: &mut Machine, tid: u32, file: usize, data: &[u8], at: Option<
 
 pub fn read(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
     let file = m.description_of(tid, a[0])?;
-    match read_from(m, file, a[2] as usize, None)? {
+    match read_from(m, tid, file, a[2] as usize, None)? {
         Ok(data) => {
             m.write_guest(tid, a[1], &data)?;
             Ok(value(data.len() as u64))
@@ -176,7 +178,7 @@ pub fn pread64(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
     if matches!(m.files.open[file].kind, FileKind::PipeRead(_) | FileKind::PipeWrite(_) | FileKind::Terminal(_) | FileKind::Socket(_)) {
         return Err(ESPIPE);
     }
-    match read_from(m, file, a[2] as usize, Some(a[3]))? {
+    match read_from(m, tid, file, a[2] as usize, Some(a[3]))? {
         Ok(data) => {
             m.write_guest(tid, a[1], &data)?;
             Ok(value(data.len() as u64))
@@ -208,7 +210,7 @@ pub fn readv(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
     let file = m.description_of(tid, a[0])?;
     let iov = iovecs(m, tid, a[1], a[2])?;
     let total = iov.iter().fold(0usize, |t, v| t.saturating_add(v.1));
-    let data = match read_from(m, file, total, None)? {
+    let data = match read_from(m, tid, file, total, None)? {
         Ok(d) => d,
         Err(w) => return Ok(Outcome::Block(w)),
     };
@@ -238,7 +240,7 @@ pub fn sendfile(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
     let out = m.description_of(tid, a[0])?;
     let input = m.description_of(tid, a[1])?;
     let at = if a[2] != 0 { Some(m.read_u64(tid, a[2])?) } else { None };
-    let data = match read_from(m, input, (a[3] as usize).min(1 << 20), at)? {
+    let data = match read_from(m, tid, input, (a[3] as usize).min(1 << 20), at)? {
         Ok(d) => d,
         Err(w) => return Ok(Outcome::Block(w)),
     };
