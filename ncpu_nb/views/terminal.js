@@ -65,7 +65,10 @@ function render({ model, el }) {
   chan.request("history").then(({ buffers }) => {
     haveHistory = true;
     term.reset();
-    write(buffers);
+    // Questions to the terminal in old output (ash asks where the cursor is, ESC [ 6 n, at each prompt)
+    // were answered when they were new: answered again, the replies would reach the guest as keys.
+    const text = buffers.map((b) => decoder.decode(toBytes(b), { stream: true })).join("");
+    term.write(text.replace(/\x1b\[[>?]?[0-9;]*[cn]/g, ""));
   });
 
   function css(name) {
