@@ -54,11 +54,10 @@ class BusyboxTerminal(MachineView):
 
     _esm = xterm.prelude() + "\n" + browser_code("terminal.js")
     _css = STYLE + "\n" + xterm.stylesheet()
-    anytime = frozenset({"history", "interrupt"})  # the engine is stopped or only queued for
+    anytime = frozenset({"history", "interrupt"})  # Ctrl-C is queued for the worker (or stops it first)
     status = traitlets.Unicode("starting").tag(sync=True)  # see STATUS
     message = traitlets.Unicode("").tag(sync=True)
     exit_status = traitlets.Int(None, allow_none=True).tag(sync=True)
-    tty = traitlets.Bool(False).tag(sync=True)  # the guest has a terminal: its line discipline echoes
 
     def __init__(self, machine: Arm64Machine | None = None, *, mounts=(), cwd: str = "/", env=None,
                  deterministic: bool = False):
@@ -69,6 +68,7 @@ class BusyboxTerminal(MachineView):
         elif not machine.interactive:
             raise ValueError("the machine's stdin is not interactive: make it with interactive=True")
         self.machine = machine
+        self.tty = machine.tty is not None  # the guest has a terminal: its line discipline echoes and edits
         self._lock = threading.Lock()  # guards the fields below, shared with the worker
         self._output = bytearray()  # what the terminal was sent: a view drawn later replays it
         self._unsent: list[bytes] = []
@@ -78,7 +78,7 @@ class BusyboxTerminal(MachineView):
         self._line = ""  # without a tty: the line being typed, edited here
         self._stop = threading.Event()
         self._worker: threading.Thread | None = None
-        super().__init__(tty=getattr(machine, "tty", None) is not None)
+        super().__init__()
         self._start()
         self.wait(10)  # the banner and the first prompt (milliseconds), so the cell shows them
 
