@@ -32,7 +32,7 @@ trap 'rm -rf "$image_dir"' EXIT
 sed 's/,*$/,/' ../../forth/muxleq.dec > "$image_dir/muxleq_image.h"
 # the gallery (ncpu_nb.gallery): programs worth showing; mandelbrot, life and raycaster draw through gallery_fb.h
 gallery="mandelbrot life raycaster primes nqueens sudoku kvstore sorts lisp squeeze calc"
-for src in hello argv_env file_io fork_pipe_wait signals sockets float_math threads gradebook heap_bugs magic secret_compare aes128 muxleq $gallery; do
+for src in hello argv_env file_io fork_pipe_wait signals sockets tty_jobs float_math threads gradebook heap_bugs magic secret_compare aes128 muxleq $gallery; do
     extra=""
     case $src in
         threads) extra="-pthread" ;;

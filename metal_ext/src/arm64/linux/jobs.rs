@@ -3,6 +3,7 @@
 //! and signals to a whole process group (what the terminal sends for ^C and ^Z).
 
 use super::machine::Machine;
+use super::process::Wait;
 use super::signals::*;
 
 /// wait4's status for a process stopped by `sig`, and for one continued.
@@ -34,6 +35,16 @@ impl Machine {
             let p = self.processes.get_mut(&pid).unwrap();
             if p.stopped && sig == SIGCONT {
                 p.stopped = false;
+                // A read of the terminal starts again, as Linux restarts the call the stop
+                // interrupted: continued in the background, it must meet SIGTTIN.
+                for t in &threads {
+                    if let Some(t) = self.threads.get_mut(t) {
+                        if t.wait == Some(Wait::TtyRead) {
+                            t.wait = None;
+                        }
+                    }
+                }
+                let p = self.processes.get_mut(&pid).unwrap();
                 p.report = Some(CONTINUED_STATUS);
                 self.events += 1;
                 self.tell_parent(pid, CLD_CONTINUED, SIGCONT as i32);

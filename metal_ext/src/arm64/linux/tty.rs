@@ -74,7 +74,7 @@ impl Default for Termios {
             cc[i] = c;
         }
         Termios {
-            iflag: ICRNL | IXON | IUTF8,
+            iflag: ICRNL | IXON,
             oflag: OPOST | ONLCR,
             cflag: B38400 | CS8 | CREAD | HUPCL,
             lflag: ISIG | ICANON | ECHO | ECHOE | ECHOK | ECHOCTL | ECHOKE | IEXTEN,
