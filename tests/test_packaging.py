@@ -5,6 +5,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tarfile
 import zipfile
 from pathlib import Path
 
@@ -29,6 +30,11 @@ print("smoke ok")
 """
 
 
+VIEW_FILES = ("ncpu_nb/views/terminal.js", "ncpu_nb/views/widgets.css", "ncpu_nb/views/vendor/xterm/lib/xterm.js",
+              "ncpu_nb/views/vendor/xterm/addons/fit/fit.js", "ncpu_nb/views/vendor/xterm/xterm.css",
+              "ncpu_nb/views/vendor/xterm/copyright", "ncpu_nb/views/vendor/xterm/PROVENANCE.md")
+
+
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("wheel")
@@ -44,6 +50,7 @@ def test_wheel_contains_extension_and_data_and_runs_from_an_unpacked_copy(wheel,
     assert any(n.startswith("ncpu_nb/_metal") for n in names)
     assert "ncpu_nb/data/programs/ncpu/manifest.json" in names
     assert "ncpu_nb/data/notebooks/00_tour.ipynb" in names
+    assert set(VIEW_FILES) <= set(names)  # the views' scripts and the vendored xterm.js with its licence
     assert not any(n.startswith(("programs/", "weights/", "notebooks/")) for n in names)  # nothing at top level
     record = zipfile.ZipFile(wheel).read(next(n for n in names if n.endswith("RECORD"))).decode()
     assert "ncpu_nb/data/programs/ncpu/manifest.json,sha256=" in record
@@ -86,3 +93,12 @@ def test_the_wheel_installs_and_runs_in_a_fresh_venv_without_cargo(wheel, tmp_pa
     run = subprocess.run([venv / "bin" / "python", "-m", "pytest", "--nbmake", "-q", "-p", "no:cacheprovider",
                           str(chapter)], env=env, cwd=tmp_path, capture_output=True, text=True)
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-2000:]
+
+
+def test_the_sdist_carries_the_views_and_the_vendored_xterm(tmp_path):
+    subprocess.run([sys.executable, "-m", "maturin", "sdist", "-o", str(tmp_path)], cwd=ROOT, check=True,
+                   capture_output=True)
+    (sdist,) = tmp_path.glob("ncpu_nb-*.tar.gz")
+    with tarfile.open(sdist) as tar:
+        names = {n.split("/", 1)[1] for n in tar.getnames() if "/" in n}
+    assert set(VIEW_FILES) <= names

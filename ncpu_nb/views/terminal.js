@@ -1,81 +1,93 @@
-// The BusyBox terminal: the guest's output as it streams in, and one line of input.
-// Output arrives as {kind: "output" | "history", streams: [...]} with one byte buffer per stream piece.
+// The BusyBox terminal: xterm.js (XTERM, joined in front of this file by views/xterm.py) in the cell.
+// Every key goes to the kernel as it is ({action: "keys", data}); the guest's output comes back as
+// {kind: "output" | "history"} with its bytes in one buffer. The terminal fills its box, whose size in
+// rows and columns is sent as {action: "resize", rows, cols} at the start and on every change.
 
-const KEEP_CHARS = 400_000;  // characters kept in the page; older output scrolls away for good
+const SCROLLBACK = 5000;  // lines kept above the screen
+const LIGHT = {  // ANSI colours that read on a light background (xterm.js's defaults suit a dark one)
+  black: "#000000", red: "#c91b00", green: "#00a600", yellow: "#a68b00", blue: "#0225c7", magenta: "#c930c7",
+  cyan: "#00a5b3", white: "#8a8a8a", brightBlack: "#686868", brightRed: "#e0393e", brightGreen: "#2fb41d",
+  brightYellow: "#8f7a00", brightBlue: "#1a5dd6", brightMagenta: "#d140d1", brightCyan: "#0a96a3",
+  brightWhite: "#5e5e5e",
+};
 
 function render({ model, el }) {
-  const root = h("div", { class: "ncpu-terminal ncpu-w" });
+  const root = h("div", { class: "ncpu-terminal ncpu-w", "data-lm-suppress-shortcuts": "true" });
   el.append(root);
   const status = h("span", { class: "ncpu-status", "data-field": "status" });
   const note = h("span", { class: "ncpu-message", "data-field": "message" });
-  const button = (action, label, title, onclick) => h("button", { class: "ncpu-btn", "data-action": action, title, onclick }, label);
-  const interrupt = button("interrupt", "^C interrupt", "send SIGINT to the running command (Ctrl-C)", () => chan.send("interrupt"));
-  const eof = button("eof", "^D end input", "close standard input (Ctrl-D)", () => chan.send("eof"));
-  const output = h("pre", { class: "ncpu-term-output", "data-field": "output", tabindex: 0 });
-  const input = h("input", { class: "ncpu-input ncpu-term-input", "data-field": "stdin", type: "text",
-                             spellcheck: "false", autocomplete: "off", placeholder: "type a command, Enter to send" });
+  const size = h("span", { class: "ncpu-message", "data-field": "size" });
+  const button = (action, label, title) => h("button", { class: "ncpu-btn", "data-action": action, title,
+    onclick: () => { chan.send(action); term.focus(); } }, label);
+  const interrupt = button("interrupt", "^C interrupt", "Ctrl-C: interrupt the running command");
+  const eof = button("eof", "^D end input", "Ctrl-D: end of input (at the start of a line the shell exits)");
+  const box = h("div", { class: "ncpu-term-screen", "data-field": "screen" });
   root.append(
     h("div", { class: "ncpu-toolbar" }, h("span", { class: "ncpu-title" }, "BusyBox sh"), status, note,
-      h("span", { class: "ncpu-spacer" }), interrupt, eof),
-    output,
-    h("div", { class: "ncpu-term-entry" }, h("span", { class: "ncpu-term-caret" }, "›"), input));
+      h("span", { class: "ncpu-spacer" }), size, interrupt, eof),
+    box);
 
   const chan = channel(model, (text) => { note.textContent = text; note.classList.add("error"); });
-  const decoders = {};
-  const decode = (stream, bytes) => {
-    decoders[stream] ??= new TextDecoder("utf-8");
-    return decoders[stream].decode(bytes, { stream: true });
+  const term = new XTERM.Terminal({
+    rendererType: "dom", scrollback: SCROLLBACK, cursorBlink: true, theme: colours(),
+    fontFamily: css("--jp-code-font-family") || "monospace",
+    fontSize: parseFloat(css("--jp-code-font-size")) || 13,
+  });
+  term.open(box);
+  term.on("data", (data) => chan.send("keys", { data }));
+  let sent = "";
+  const tellSize = () => {
+    size.textContent = `${term.cols}×${term.rows}`;
+    if (sent !== size.textContent) chan.send("resize", { rows: term.rows, cols: term.cols });
+    sent = size.textContent;
   };
-  const write = (streams, buffers) => {
-    const atBottom = output.scrollHeight - output.scrollTop - output.clientHeight < 24;
-    streams.forEach((stream, i) => {
-      const text = decode(stream, toBytes(buffers[i]));
-      const last = output.lastChild;
-      if (last && last.dataset.stream === stream) last.textContent += text;
-      else output.append(h("span", { class: "ncpu-term-" + stream, "data-stream": stream }, text));
-    });
-    let extra = output.textContent.length - KEEP_CHARS;
-    while (extra > 0 && output.firstChild) {
-      const first = output.firstChild;
-      if (first.textContent.length <= extra) { extra -= first.textContent.length; first.remove(); }
-      else { first.textContent = first.textContent.slice(extra); extra = 0; }
-    }
-    if (atBottom) output.scrollTop = output.scrollHeight;
+  term.on("resize", tellSize);
+  const fit = () => {  // once the box is laid out (a cell's output may not be in the page yet)
+    if (!box.clientWidth || !box.clientHeight) return;
+    // A cell measured before it was in the page has 0×0 characters: measure again (as the fit addon
+    // of this xterm.js version reaches into the terminal's core, so does this).
+    term._core.charMeasure.measure(term._core.options);
+    XTERM.fit.fit(term);
+    tellSize();
   };
+  const watcher = new ResizeObserver(fit);
+  watcher.observe(box);
+  fit();
+  // Keys belong to the terminal: JupyterLab's shortcuts (Escape, arrows, Shift-Enter) stay out of it.
+  root.addEventListener("keydown", (event) => event.stopPropagation());
+
+  const decoder = new TextDecoder("utf-8");
+  const write = (buffers) => { for (const b of buffers) term.write(decoder.decode(toBytes(b), { stream: true })); };
   let haveHistory = false;
   model.on("msg:custom", (message, buffers) => {  // output sent before the history is in it
-    if (message.kind === "output" && haveHistory) write(message.streams, buffers);
+    if (message.kind === "output" && haveHistory) write(buffers || []);
   });
-  chan.request("history").then(({ message, buffers }) => {
+  chan.request("history").then(({ buffers }) => {
     haveHistory = true;
-    output.replaceChildren();
-    write(message.streams, buffers);
+    term.reset();
+    // Questions to the terminal in old output (ash asks where the cursor is, ESC [ 6 n, at each prompt)
+    // were answered when they were new: answered again, the replies would reach the guest as keys.
+    const text = buffers.map((b) => decoder.decode(toBytes(b), { stream: true })).join("");
+    term.write(text.replace(/\x1b\[[>?]?[0-9;]*[cn]/g, ""));
   });
 
-  const typed = [];
-  let recall = 0;
-  input.addEventListener("keydown", (event) => {
-    if (event.key === "Enter") {
-      const text = input.value;
-      if (text.trim()) typed.push(text);
-      recall = typed.length;
-      input.value = "";
-      chan.send("stdin", { text });
-      output.scrollTop = output.scrollHeight;
-    } else if (event.key === "ArrowUp" || event.key === "ArrowDown") {
-      recall = Math.max(0, Math.min(typed.length, recall + (event.key === "ArrowUp" ? -1 : 1)));
-      input.value = typed[recall] ?? "";
-    } else if (event.ctrlKey && event.key === "c" && input.selectionStart === input.selectionEnd) {
-      chan.send("interrupt");
-    } else if (event.ctrlKey && event.key === "d" && input.value === "") {
-      chan.send("eof");
-    } else {
-      return;
-    }
-    event.preventDefault();
-    event.stopPropagation();  // keep JupyterLab's shortcuts (e.g. arrows moving between cells) out of it
+  function css(name) {
+    return getComputedStyle(root).getPropertyValue(name).trim();
+  }
+  function colours() {
+    const light = document.body.dataset.jpThemeLight !== "false";
+    const background = css("--jp-layout-color0") || (light ? "#ffffff" : "#111111");
+    const foreground = css("--jp-content-font-color0") || (light ? "#000000" : "#ffffff");
+    return { ...(light ? LIGHT : {}), background, foreground, cursor: foreground, cursorAccent: background,
+             selection: light ? "rgba(25, 118, 210, 0.25)" : "rgba(144, 202, 249, 0.3)" };
+  }
+  const retheme = () => requestAnimationFrame(() => {
+    term.setOption("theme", colours());
+    box.style.background = term.getOption("theme").background;
   });
-  output.addEventListener("click", () => { if (!window.getSelection().toString()) input.focus(); });
+  const themes = new MutationObserver(retheme);
+  themes.observe(document.body, { attributes: true, attributeFilter: ["data-jp-theme-light", "data-jp-theme-name"] });
+  retheme();
 
   const STATUS = { starting: "starting", running: "running", input: "ready", exited: "exited", failed: "stopped" };
   function draw() {
@@ -89,16 +101,18 @@ function render({ model, el }) {
       note.classList.toggle("error", state === "failed");
     }
     const over = state === "exited" || state === "failed";
-    input.disabled = over;
-    input.placeholder = over ? "the shell has ended" : "type a command, Enter to send";
+    term.setOption("disableStdin", over);
+    term.setOption("cursorBlink", !over);
     interrupt.disabled = over;
     eof.disabled = over;
     root.classList.toggle("running", state === "running");
+    root.classList.toggle("over", over);
   }
   model.on("change:status", draw);
   model.on("change:message", draw);
   model.on("change:exit_status", draw);
   draw();
+  return () => { watcher.disconnect(); themes.disconnect(); term.dispose(); };
 }
 
 export default { render };

@@ -1,6 +1,6 @@
-"""The AArch64 machine in a real JupyterLab: BusyBox `sh` in the terminal widget (type a pipeline,
-see its output) and a C program in the debugger (run to a breakpoint on `main`, step, step back,
-SIMD registers; a long run followed live and paused); screenshots in light and dark themes go to tests/artifacts/."""
+"""The AArch64 machine in a real JupyterLab: a C program in the debugger (run to a breakpoint on `main`,
+step, step back, SIMD registers; a long run followed live and paused); screenshots in light and dark
+themes go to tests/artifacts/. The BusyBox terminal has its own tests (test_terminal_browser.py)."""
 from __future__ import annotations
 
 import pytest
@@ -10,8 +10,7 @@ from labpage import REPO, run_notebook, screenshot, set_theme
 
 HELLO = REPO / "programs" / "arm64" / "c" / "bin" / "float_math"
 CELLS = [
-    "import ncpu_nb\nterm = ncpu_nb.busybox_terminal(deterministic=True)\nterm",
-    f"m = ncpu_nb.Arm64Machine.from_elf({str(HELLO)!r})\nm.breakpoints.add('main')\nm.debugger()",
+    f"import ncpu_nb\nm = ncpu_nb.Arm64Machine.from_elf({str(HELLO)!r})\nm.breakpoints.add('main')\nm.debugger()",
     "ncpu_nb.Arm64Machine.busybox('sh', '-c', 'i=0; while [ $i -lt 1000000 ]; do i=$((i+1)); done').debugger()",
 ]
 
@@ -19,43 +18,9 @@ CELLS = [
 @pytest.fixture(scope="module")
 def notebook(lab, page):
     run_notebook(page, lab, "arm64.ipynb", CELLS)
-    expect(page.locator(".ncpu-terminal")).to_have_count(1, timeout=60_000)
-    expect(page.locator(".ncpu-debugger")).to_have_count(2)
+    expect(page.locator(".ncpu-debugger")).to_have_count(2, timeout=60_000)
     expect(page.locator(".jp-StatusBar-TextItem", has_text="| Idle").first).to_be_visible()
     return page
-
-
-def test_terminal_runs_a_pipeline_typed_in_the_page(notebook, page):
-    term = page.locator(".ncpu-terminal")
-    output, stdin = term.locator("[data-field=output]"), term.locator("[data-field=stdin]")
-    set_theme(page, "JupyterLab Light")
-    expect(output).to_contain_text("built-in shell (ash)")
-    expect(term.locator("[data-field=status]")).to_have_text("ready")
-    stdin.fill("echo hi | tr a-z A-Z")
-    stdin.press("Enter")
-    expect(output).to_contain_text("echo hi | tr a-z A-Z\nHI\n$ ")
-    stdin.fill("ls /no-such-dir; uname -a")
-    stdin.press("Enter")
-    expect(output.locator(".ncpu-term-stderr").last).to_contain_text("No such file or directory")
-    expect(output).to_contain_text("aarch64")
-
-    stdin.fill("while true; do :; done")  # runs until Ctrl-C
-    stdin.press("Enter")
-    expect(term.locator("[data-field=status]")).to_have_text("running")
-    stdin.press("Control+c")
-    expect(output).to_contain_text("^C")
-    expect(term.locator("[data-field=status]")).to_have_text("ready")
-    stdin.fill("echo back")
-    stdin.press("Enter")
-    expect(output).to_contain_text("echo back\nback\n$ ")
-    screenshot(page, term, "terminal_light.png")
-    set_theme(page, "JupyterLab Dark")
-    screenshot(page, term, "terminal_dark.png")
-
-    stdin.fill("exit 3")
-    stdin.press("Enter")
-    expect(term.locator("[data-field=status]")).to_have_text("exited (status 3)")
-    expect(stdin).to_be_disabled()
 
 
 def test_debugger_stops_a_c_program_at_main_steps_and_goes_back(notebook, page):
