@@ -33,6 +33,7 @@ from ncpu_nb.views.base import STYLE, MachineView, browser_code
 from ncpu_nb.views.terminal_text import plain_text
 
 FRAME = 1 / 30  # seconds: the most often output is sent to the browser
+TICK = 0.25  # seconds between looks at a waiting shell's background jobs (their timers, their output)
 KEPT = 1 << 20  # bytes of output kept for a view drawn later (the oldest lines go first)
 SIZE = (24, 80)  # rows, columns until a view measures its box
 SIGINT = 2
@@ -160,6 +161,19 @@ class BusyboxTerminal(MachineView):
             notes = {"breakpoint": "stopped at a breakpoint", "watchpoint": f"stopped at a watchpoint ({m.stop_detail})"}
             self.message = notes.get(m.stop, "stopped: the run was interrupted" if self._stop.is_set() else "")
             self.status = "input"
+            if m.stop == "stdin" and len(m.processes()) > 1:
+                ticker = threading.Timer(TICK, self._tick)
+                ticker.daemon = True
+                ticker.start()
+
+    def _tick(self) -> None:
+        """On the host's clock the machine stops for keys while background jobs sleep (`sleep 60 &`),
+        so their timers, and what they print then, wait for the machine's next run: run it now and
+        then while the shell waits."""
+        with self._lock:
+            idle = self._worker is None and self.status == "input" and self.machine.stop == "stdin"
+        if idle:
+            self._start()
 
     def _pending(self) -> bool:
         with self._lock:

@@ -448,6 +448,23 @@ impl Machine {
         if self.clock.deterministic && !self.files.net.host_held.is_empty() {
             return Err(Stop::Network);
         }
+        let keys_may_come = self.tty.as_ref().map_or(!self.terminal.stdin_closed, |tty| !tty.hung_up);
+        let waits_for_keys = |t: &Thread| matches!(t.wait, Some(Wait::Stdin | Wait::Poll | Wait::TtyRead));
+        let running = |t: &Thread| !self.processes[&t.pid].stopped;
+        let someone_reads = keys_may_come && self.threads.values().any(|t| running(t) && waits_for_keys(t));
+        // On the host's clock, a terminal's foreground is not kept waiting for a background job's
+        // timer (`sleep 60 &` at a prompt): the run stops for input, and background timers are
+        // served when it runs again. The foreground's own timers (vi's after Escape, top's
+        // refresh, the shell's) are waited for.
+        if let (Some(tty), false) = (&self.tty, self.clock.deterministic) {
+            let foreground_timer = self
+                .threads
+                .values()
+                .any(|t| running(t) && t.deadline.is_some() && self.processes[&t.pid].pgid == tty.foreground);
+            if someone_reads && !foreground_timer {
+                return Err(Stop::Stdin);
+            }
+        }
         let now = self.monotonic_ns();
         let next = self
             .threads
@@ -467,8 +484,7 @@ impl Machine {
             }
             return Ok(());
         }
-        let keys_may_come = self.tty.as_ref().map_or(!self.terminal.stdin_closed, |tty| !tty.hung_up);
-        if keys_may_come && self.threads.values().any(|t| matches!(t.wait, Some(Wait::Stdin | Wait::Poll | Wait::TtyRead))) {
+        if someone_reads {
             return Err(Stop::Stdin);
         }
         if self.files.net.waits_on_outside() {
