@@ -24,7 +24,6 @@ from __future__ import annotations
 import os
 import shutil
 import struct
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
