@@ -9,6 +9,7 @@ has something to carry; during a command, the command's own loop carries it (`pu
 """
 from __future__ import annotations
 
+import errno
 import select
 import socket
 import threading
@@ -97,7 +98,8 @@ class PortForward:
             except OSError as error:
                 listener.close()
                 self.close()
-                raise OSError(error.errno, f"cannot forward host port {host}: {error.strerror}") from None
+                hint = " (a session made earlier may hold it: its close() frees it)" if error.errno == errno.EADDRINUSE else ""
+                raise OSError(error.errno, f"cannot forward host port {host}: {error.strerror}{hint}") from None
             listener.listen(16)
             listener.setblocking(False)
             self.listeners[listener] = guest

@@ -189,7 +189,8 @@ class Session:
     @property
     def alive(self) -> bool:
         """Whether the shell is still there (an `exit` ends it, and the session with it)."""
-        return self.machine.stop != "exited" and self.machine.alive
+        with self._machine_lock:
+            return self.machine.stop != "exited" and self.machine.alive
 
     def run(self, command: str, on_output: Callable[[str, str], None] | None = None,
             timeout: float | None = None) -> SessionResult:
@@ -197,12 +198,12 @@ class Session:
         exit status. Its standard input is /dev/null. `on_output(stream, text)` ('stdout' or 'stderr')
         gets the output as it comes. Past `timeout` seconds the command gets SIGINT (then SIGKILL) and
         MachineTimeout is raised with its output; the session goes on."""
-        if not self.alive:
-            raise MachineError("the session's shell has exited: make a new Session()")
         if not self._busy.acquire(blocking=False):
             raise RuntimeError("the session is already running a command")
         self._machine_lock.acquire()
         try:
+            if not self.alive:
+                raise MachineError("the session's shell has exited: make a new Session()")
             self._interrupt.clear()
             m = self.machine
             if self._unfinished:  # end what a second Ctrl-C left running, and drop its output
@@ -337,11 +338,19 @@ class Session:
 
     # --- display ------------------------------------------------------------------------------------
     def __repr__(self) -> str:
+        with self._machine_lock:
+            return self._describe()
+
+    def _describe(self) -> str:
         state = "live" if self.alive else f"exited ({self.machine.exit_status})"
         return (f"<Session {state}: {self.commands} commands, {len(self.machine.processes())} processes, "
                 f"{self.machine.instructions:,} instructions>")
 
     def _repr_html_(self) -> str:
+        with self._machine_lock:
+            return self._html()
+
+    def _html(self) -> str:
         rows = [[str(p.pid), str(p.ppid), escape(p.state), escape(p.executable)] for p in self.machine.processes()]
         state = "live" if self.alive else f"the shell exited with status {self.machine.exit_status}"
         footer = (f"<div class='dim'>{state} · {self.commands} commands · {self.machine.instructions:,} "

@@ -419,6 +419,10 @@ mod tests {
     #[test]
     fn word_and_line_erase_and_utf8() {
         let mut tty = Tty::new(24, 80, 1);
+        typed(&mut tty, "é\x7f".as_bytes());
+        assert_eq!(tty.line, [0xc3], "without IUTF8 (Linux's default) an erase takes one byte");
+        typed(&mut tty, b"\x15");
+        tty.termios.iflag |= IUTF8; // stty iutf8
         typed(&mut tty, "one two é\x7f".as_bytes());
         assert_eq!(tty.line, b"one two ");
         typed(&mut tty, b"\x17");
