@@ -182,21 +182,21 @@ def host_server():
     import socket
     server = socket.create_server(("127.0.0.1", 0))
     server.settimeout(0.2)
-    hits = []
+    hits, done = [], threading.Event()
 
     def serve():
-        while hits != ["stop"]:
+        while not done.is_set():
             try:
                 conn, _ = server.accept()
-            except (TimeoutError, OSError):
+            except OSError:  # a timeout, or closed
                 continue
-            hits.insert(0, "connection")
+            hits.append("connection")
             conn.sendall(CANARY.encode() + b"\n")
             conn.close()
     thread = threading.Thread(target=serve, daemon=True)
     thread.start()
     yield server.getsockname()[1], hits
-    hits.append("stop")
+    done.set()
     thread.join(timeout=2)
     server.close()
 
