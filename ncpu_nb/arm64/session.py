@@ -41,8 +41,8 @@ def run_until_input(machine: Arm64Machine, on_output: Callable[[bytes, bytes], N
                     stop: Callable[[], bool] = lambda: False, after_slice: Callable[[], None] = lambda: None,
                     slice_seconds: float = SLICE) -> str:
     """Run an interactive machine in slices of `slice_seconds` until every process waits for input and
-    `more()` says none is coming (a wait for a port forward's connection goes on), `stop()` is true, or the machine stops for another reason (every
-    process exited, a breakpoint, a fault). `feed()` writes pending input before each slice;
+    `more()` says none is coming (a wait for a port forward's connection goes on), `stop()` is true, or
+    the machine stops for another reason (every process exited, a breakpoint, a fault). `feed()` writes pending input before each slice;
     `after_slice()` runs after each. Returns what went wrong ('' if nothing). Ctrl-C raises
     KeyboardInterrupt with the machine's state kept."""
     try:
