@@ -767,4 +767,68 @@ mod tests {
         assert_eq!(net.recv(c, 1, false).unwrap().unwrap().data, b"");
         assert_eq!(net.connect(c2, Addr::Abstract(b"srv".to_vec())).err(), Some(ECONNREFUSED));
     }
+
+    /// Random sequences of every operation, from any state: no panic, and the table stays whole
+    /// (names lead to live sockets bound to them, connected peers point at each other).
+    #[test]
+    fn random_operations_keep_the_table_whole() {
+        let mut seed = 0x5eed_u64;
+        let mut next = |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        for _ in 0..200 {
+            let mut net = Net::default();
+            let mut live: Vec<usize> = vec![];
+            for _ in 0..60 {
+                let pick = |k: u64, live: &Vec<usize>| live.get(k as usize % live.len().max(1)).copied();
+                let target = match next(4) {
+                    0 => v4(7000 + next(3) as u16),
+                    1 => Addr::Abstract(vec![b'a' + next(3) as u8]),
+                    2 => Addr::Ip([0; 16], 7000 + next(3) as u16),
+                    _ => Addr::Ip(mapped_v4([10, 0, 0, 1]), 80),
+                };
+                let s = pick(next(64), &live);
+                match (next(12), s) {
+                    (0 | 1, _) => {
+                        let family = [Family::Unix, Family::Inet, Family::Inet6][next(3) as usize];
+                        live.push(net.create(family, [Kind::Stream, Kind::Dgram][next(2) as usize], 1));
+                    }
+                    (2, _) => {
+                        let (a, b) = net.pair([Kind::Stream, Kind::Dgram][next(2) as usize], 1);
+                        live.extend([a, b]);
+                    }
+                    (3, Some(s)) => drop(net.bind(s, target)),
+                    (4, Some(s)) => drop(net.listen(s, next(3) as i32)),
+                    (5, Some(s)) => drop(net.connect(s, target)),
+                    (6, Some(s)) => {
+                        if let Ok(Some(c)) = net.accept(s) {
+                            live.push(c);
+                        }
+                    }
+                    (7, Some(s)) => drop(net.send(s, &vec![7u8; next(300_000) as usize], Some(target))),
+                    (8, Some(s)) => drop(net.recv(s, next(100) as usize, next(2) == 0)),
+                    (9, Some(s)) => drop(net.shutdown(s, next(4))),
+                    (10, Some(s)) => {
+                        net.close(s);
+                        live.retain(|&x| x != s);
+                        live.retain(|&x| net.sockets.get(x).is_some()); // queued connections went too
+                    }
+                    (11, Some(s)) => drop(net.poll(s)),
+                    _ => {}
+                }
+                for (&ref name, &s) in &net.names {
+                    let sock = net.sockets.get(s).expect("a name leads to a live socket");
+                    assert_eq!(sock.local.as_ref().and_then(|a| a.name(sock.kind)).as_ref(), Some(name));
+                }
+                for (s, sock) in net.sockets.iter() {
+                    if let Some(p) = sock.peer {
+                        assert_eq!(net.sockets.get(p).and_then(|q| q.peer), Some(s), "peers point at each other");
+                    }
+                }
+            }
+        }
+    }
 }

@@ -441,4 +441,43 @@ mod tests {
         assert_eq!(Termios::from_bytes(&t.to_bytes()), t);
         assert_eq!(t.to_bytes().len(), 36);
     }
+
+    /// Random keys, termios and reads: no panic, reads never exceed what was asked, and the line
+    /// being typed stays within its limit.
+    #[test]
+    fn random_keys_and_modes_never_break_the_discipline() {
+        let mut seed = 0x7e57_u64;
+        let mut next = |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        for _ in 0..300 {
+            let mut tty = Tty::new(24, 80, 1);
+            for _ in 0..100 {
+                match next(4) {
+                    0 => {
+                        let keys: Vec<u8> = (0..next(40)).map(|_| next(256) as u8).collect();
+                        let mut shown = vec![];
+                        tty.input(&keys, &mut shown);
+                    }
+                    1 => {
+                        let mut t = tty.termios;
+                        t.lflag ^= 1 << next(16);
+                        t.iflag ^= 1 << next(16);
+                        t.cc[next(NCCS as u64) as usize] = next(256) as u8;
+                        tty.set_termios(t, next(2) == 0);
+                    }
+                    _ => {
+                        let len = next(10) as usize;
+                        if let Some(data) = tty.read(len) {
+                            assert!(data.len() <= len);
+                        }
+                    }
+                }
+                assert!(tty.line.len() <= MAX_LINE);
+            }
+        }
+    }
 }

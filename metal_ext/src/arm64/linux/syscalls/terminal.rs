@@ -43,6 +43,9 @@ pub fn read(m: &mut Machine, tid: u32, len: usize, nonblock: bool) -> SysResult<
         return Ok(Err(Wait::TtyRead));
     }
     let tty = m.tty.as_mut().unwrap();
+    if len == 0 {
+        return Ok(Ok(vec![])); // takes nothing, not even a ^D's end of file
+    }
     if let Some(data) = tty.read(len) {
         return Ok(Ok(data));
     }
