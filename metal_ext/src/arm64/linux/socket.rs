@@ -819,7 +819,7 @@ mod tests {
                     (11, Some(s)) => drop(net.poll(s)),
                     _ => {}
                 }
-                for (&ref name, &s) in &net.names {
+                for (name, &s) in &net.names {
                     let sock = net.sockets.get(s).expect("a name leads to a live socket");
                     assert_eq!(sock.local.as_ref().and_then(|a| a.name(sock.kind)).as_ref(), Some(name));
                 }
