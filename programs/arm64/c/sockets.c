@@ -1,6 +1,6 @@
 /* Sockets on one machine: socketpair, AF_UNIX streams and datagrams by path and abstract name,
- * TCP and UDP on the loopback (IPv4 and IPv6), poll, select and epoll over sockets, shutdown,
- * socket options and the errors a program meets. Ports come from the kernel (bind to port 0),
+ * descriptors passed with SCM_RIGHTS, TCP and UDP on the loopback (IPv4 and IPv6), poll, select and
+ * epoll over sockets, shutdown, socket options and the errors a program meets. Ports come from the kernel (bind to port 0),
  * and nothing printed depends on them, so the output is the same on any Linux. */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -170,6 +170,50 @@ static void unix_abstract_dgram(void) {
            sendto(s, "x", 1, 0, (struct sockaddr *)&none, offsetof(struct sockaddr_un, sun_path) + 12), strerror(errno));
     close(r);
     close(s);
+}
+
+/* A descriptor passed over an AF_UNIX socket (SCM_RIGHTS): the receiver reads a pipe the sender
+ * made, through a descriptor number of its own; a control buffer too small cuts it (MSG_CTRUNC). */
+static void pass_descriptor(void) {
+    int sv[2], p[2];
+    check(socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == 0, "socketpair for rights");
+    check(pipe(p) == 0, "pipe");
+    char cbuf[CMSG_SPACE(sizeof(int))];
+    memset(cbuf, 0, sizeof cbuf);
+    struct iovec iov = {.iov_base = "fd", .iov_len = 2};
+    struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = cbuf, .msg_controllen = sizeof cbuf};
+    struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+    c->cmsg_level = SOL_SOCKET;
+    c->cmsg_type = SCM_RIGHTS;
+    c->cmsg_len = CMSG_LEN(sizeof(int));
+    memcpy(CMSG_DATA(c), &p[0], sizeof(int));
+    check(sendmsg(sv[0], &msg, 0) == 2, "sendmsg rights");
+    close(p[0]);
+    write_all(p[1], "through a passed pipe", 21);
+    close(p[1]);
+    char data[8], rbuf[CMSG_SPACE(sizeof(int))];
+    struct iovec riov = {.iov_base = data, .iov_len = sizeof data};
+    struct msghdr r = {.msg_iov = &riov, .msg_iovlen = 1, .msg_control = rbuf, .msg_controllen = sizeof rbuf};
+    ssize_t n = recvmsg(sv[1], &r, 0);
+    struct cmsghdr *rc = CMSG_FIRSTHDR(&r);
+    int got = -1;
+    if (rc && rc->cmsg_level == SOL_SOCKET && rc->cmsg_type == SCM_RIGHTS) memcpy(&got, CMSG_DATA(rc), sizeof(int));
+    char text[64];
+    size_t t = got >= 0 ? read_all(got, text, sizeof text) : 0;
+    printf("scm_rights: %zd bytes \"%.*s\", a descriptor %d, reading: %.*s\n", n, (int)n, data, got >= 0, (int)t, text);
+    close(got);
+    check(pipe(p) == 0, "pipe");
+    memcpy(CMSG_DATA(c), &p[0], sizeof(int));
+    msg.msg_controllen = sizeof cbuf;
+    sendmsg(sv[0], &msg, 0);
+    r.msg_controllen = 4; /* no room for the message */
+    n = recvmsg(sv[1], &r, 0);
+    printf("  with no room for it: %zd bytes, MSG_CTRUNC %d, control length %zu\n", n, !!(r.msg_flags & MSG_CTRUNC),
+           (size_t)r.msg_controllen);
+    close(p[0]);
+    close(p[1]);
+    close(sv[0]);
+    close(sv[1]);
 }
 
 static unsigned short port_of(int fd) {
@@ -397,6 +441,7 @@ int main(void) {
     pair_dgram();
     unix_path_server();
     unix_abstract_dgram();
+    pass_descriptor();
     tcp_v4();
     tcp_v6_takes_v4();
     udp();

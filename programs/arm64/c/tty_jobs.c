@@ -1,10 +1,12 @@
 /* A program on a terminal: termios and the window size, canonical and raw reads of typed keys,
  * process groups and the foreground group, a child stopped and continued (wait4's WUNTRACED and
  * WCONTINUED), a background reader stopped by SIGTTIN and then given the terminal, and ^C as
- * SIGINT. It prints a prompt ending in '?' or ':' before each thing it wants typed; the test types
- * it then (tests/test_tty.py), under qemu on a host pseudo-terminal and on the machine's own. */
+ * SIGINT ending a wait. It prints a prompt ending in '?' or ':' before each thing it wants typed;
+ * the test types it then (tests/test_tty.py), under qemu on a host pseudo-terminal and on the
+ * machine's own. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -55,10 +57,14 @@ int main(void) {
     printf("nothing typed, VMIN 0: read gives %zd\n", read(0, buf, 1));
     tcsetattr(0, TCSANOW, &t);
 
+    int go[2];
+    pipe(go);
     pid_t c = fork();
     if (c == 0) {
         setpgid(0, 0);
         raise(SIGSTOP);
+        char b;
+        read(go[0], &b, 1); /* exits only when told: its continue is reported first */
         _exit(3);
     }
     setpgid(c, c);
@@ -68,6 +74,7 @@ int main(void) {
     kill(c, SIGCONT);
     waitpid(c, &st, WCONTINUED);
     printf("child continued %d\n", WIFCONTINUED(st));
+    write(go[1], "x", 1);
     waitpid(c, &st, 0);
     printf("child exited %d\n", WEXITSTATUS(st));
 
@@ -90,11 +97,18 @@ int main(void) {
     tcflush(0, TCIFLUSH); /* the rest of the line the child read one byte of */
     printf("the child read '%c'; the foreground is ours again %d\n", WEXITSTATUS(st), tcgetpgrp(0) == getpgrp());
 
+    /* SIGINT is blocked until ppoll waits, so a ^C typed as soon as the prompt shows is not lost
+     * before the wait begins (ppoll unblocks it atomically). */
     struct sigaction sa = {.sa_handler = on_int};
     sigaction(SIGINT, &sa, NULL);
+    sigset_t block, old;
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    sigprocmask(SIG_BLOCK, &block, &old);
     printf("interrupt me: ");
+    struct pollfd pfd = {.fd = 0, .events = POLLIN};
     errno = 0;
-    n = read(0, buf, sizeof buf);
-    printf(" read %zd, %s\n", n, strerror(errno));
+    int r = ppoll(&pfd, 1, NULL, &old);
+    printf(" ppoll %d, %s\n", r, strerror(errno));
     return 0;
 }

@@ -248,7 +248,9 @@ impl Files {
                 Some(p)
             }
             FileKind::Socket(s) => {
-                self.net.close(s);
+                for passed in self.net.close(s) {
+                    self.release(passed); // descriptions still on their way through it
+                }
                 None
             }
             _ => None,

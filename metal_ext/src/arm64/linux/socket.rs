@@ -123,7 +123,13 @@ pub struct Socket {
     pub queue: Option<VecDeque<usize>>,
     pub backlog: usize,
     pub stream_in: VecDeque<u8>,
-    pub dgrams_in: VecDeque<(Vec<u8>, Addr)>,
+    /// Open descriptions passed with SCM_RIGHTS (AF_UNIX), each at the stream offset of the first
+    /// byte sent with them; `given` and `taken` count the bytes put into and read from `stream_in`.
+    pub rights: VecDeque<(u64, Vec<usize>)>,
+    pub given: u64,
+    pub taken: u64,
+    /// Datagrams: bytes, sender, descriptions passed with them.
+    pub dgrams_in: VecDeque<(Vec<u8>, Addr, Vec<usize>)>,
     /// No more bytes will come: the peer shut down writing or closed.
     pub eof: bool,
     pub shut_read: bool,
@@ -150,6 +156,9 @@ impl Socket {
             queue: None,
             backlog: 0,
             stream_in: VecDeque::new(),
+            rights: VecDeque::new(),
+            given: 0,
+            taken: 0,
             dgrams_in: VecDeque::new(),
             eof: false,
             shut_read: false,
@@ -163,7 +172,7 @@ impl Socket {
     }
 
     fn queued_bytes(&self) -> usize {
-        self.stream_in.len() + self.dgrams_in.iter().map(|(d, _)| d.len()).sum::<usize>()
+        self.stream_in.len() + self.dgrams_in.iter().map(|(d, ..)| d.len()).sum::<usize>()
     }
 
     /// Whether a send to this socket (or a connect to this listener) may go ahead now.
@@ -186,6 +195,14 @@ pub struct Received {
     pub from: Option<Addr>,
     /// The datagram's whole length, when it was longer than asked for.
     pub full_len: usize,
+    /// Open descriptions passed with these bytes (SCM_RIGHTS): the receiver's to install or release.
+    pub rights: Vec<usize>,
+}
+
+impl Received {
+    fn end() -> Self {
+        Received { data: vec![], from: None, full_len: 0, rights: vec![] }
+    }
 }
 
 /// What a send did.
@@ -382,8 +399,9 @@ impl Net {
         Ok(q.pop_front())
     }
 
-    /// Sends `data` from `s` (to `dest`, or where it is connected).
-    pub fn send(&mut self, s: usize, data: &[u8], dest: Option<Addr>) -> SysResult<Sent> {
+    /// Sends `data` from `s` (to `dest`, or where it is connected). `rights` (AF_UNIX only) are
+    /// taken when the bytes go; what is left in it afterwards is the caller's to release.
+    pub fn send(&mut self, s: usize, data: &[u8], dest: Option<Addr>, rights: &mut Vec<usize>) -> SysResult<Sent> {
         if let Some(e) = self.sockets[s].error.take() {
             return Err(e);
         }
@@ -405,13 +423,17 @@ impl Net {
                 return Ok(Sent::WaitFor(peer));
             }
             let n = room.min(data.len());
+            if n > 0 && !rights.is_empty() {
+                p.rights.push_back((p.given, std::mem::take(rights)));
+            }
             p.stream_in.extend(&data[..n]);
+            p.given += n as u64;
             return Ok(Sent::Bytes(n));
         }
-        self.send_datagram(s, data, dest)
+        self.send_datagram(s, data, dest, rights)
     }
 
-    fn send_datagram(&mut self, s: usize, data: &[u8], dest: Option<Addr>) -> SysResult<Sent> {
+    fn send_datagram(&mut self, s: usize, data: &[u8], dest: Option<Addr>, rights: &mut Vec<usize>) -> SysResult<Sent> {
         let sock = &self.sockets[s];
         let connected = dest.is_none();
         let (to, dest) = match (dest, sock.peer, &sock.peer_addr) {
@@ -453,11 +475,13 @@ impl Net {
             }
             return Ok(Sent::Bytes(data.len())); // a full UDP queue drops, as Linux does
         }
-        r.dgrams_in.push_back((data.to_vec(), from));
+        r.dgrams_in.push_back((data.to_vec(), from, std::mem::take(rights)));
         Ok(Sent::Bytes(data.len()))
     }
 
-    /// Receives up to `len` bytes (one datagram); None: nothing yet, wait.
+    /// Receives up to `len` bytes (one datagram); None: nothing yet, wait. A stream read stops where
+    /// bytes sent with descriptions begin, and takes those descriptions when it starts there (not
+    /// when it only peeks), as Linux keeps each send's rights with its bytes.
     pub fn recv(&mut self, s: usize, len: usize, peek: bool) -> SysResult<Option<Received>> {
         let sock = &mut self.sockets[s];
         if let Some(e) = sock.error.take() {
@@ -469,23 +493,41 @@ impl Net {
         if sock.kind == Kind::Stream {
             if sock.stream_in.is_empty() {
                 if sock.eof || sock.shut_read {
-                    return Ok(Some(Received { data: vec![], from: None, full_len: 0 }));
+                    return Ok(Some(Received::end()));
                 }
                 if !sock.connected() {
                     return Err(ENOTCONN);
                 }
                 return Ok(None);
             }
-            let n = len.min(sock.stream_in.len());
+            let mut n = len.min(sock.stream_in.len());
+            let mut rights = vec![];
+            if let Some(&(at, _)) = sock.rights.front() {
+                if at == sock.taken && !peek {
+                    rights = sock.rights.pop_front().unwrap().1;
+                }
+                let boundary = sock.rights.front().map(|&(at, _)| at).filter(|&at| at > sock.taken);
+                if let Some(at) = boundary {
+                    n = n.min((at - sock.taken) as usize);
+                }
+            }
             let data: Vec<u8> =
                 if peek { sock.stream_in.iter().take(n).copied().collect() } else { sock.stream_in.drain(..n).collect() };
-            return Ok(Some(Received { data, from: None, full_len: n }));
+            if !peek {
+                sock.taken += n as u64;
+            }
+            return Ok(Some(Received { data, from: None, full_len: n, rights }));
         }
-        let Some((d, from)) = (if peek { sock.dgrams_in.front().cloned() } else { sock.dgrams_in.pop_front() }) else {
-            return Ok(if sock.shut_read { Some(Received { data: vec![], from: None, full_len: 0 }) } else { None });
+        let next = if peek {
+            sock.dgrams_in.front().map(|(d, from, _)| (d.clone(), from.clone(), vec![]))
+        } else {
+            sock.dgrams_in.pop_front()
+        };
+        let Some((d, from, rights)) = next else {
+            return Ok(if sock.shut_read { Some(Received::end()) } else { None });
         };
         let full_len = d.len();
-        Ok(Some(Received { data: d[..len.min(full_len)].to_vec(), from: Some(from), full_len }))
+        Ok(Some(Received { data: d[..len.min(full_len)].to_vec(), from: Some(from), full_len, rights }))
     }
 
     /// shutdown: 0 reading, 1 writing, 2 both.
@@ -569,7 +611,7 @@ impl Net {
 
     /// Bytes from the host into a forwarded connection: how many fit now.
     pub fn host_send(&mut self, s: usize, data: &[u8]) -> SysResult<usize> {
-        match self.send(self.held(s)?, data, None)? {
+        match self.send(self.held(s)?, data, None, &mut vec![])? {
             Sent::Bytes(n) => Ok(n),
             Sent::WaitFor(_) => Ok(0),
         }
@@ -607,9 +649,12 @@ impl Net {
     }
 
     /// The last descriptor of `s` closed: its names are freed, its peer sees end of file, and the
-    /// connections it had not accepted are closed.
-    pub fn close(&mut self, s: usize) {
+    /// connections it had not accepted are closed. Returns the descriptions that were on their way
+    /// through it (SCM_RIGHTS), for the caller to release.
+    pub fn close(&mut self, s: usize) -> Vec<usize> {
         let sock = self.sockets.remove(s);
+        let mut in_flight: Vec<usize> = sock.rights.into_iter().flat_map(|(_, r)| r).collect();
+        in_flight.extend(sock.dgrams_in.into_iter().flat_map(|(.., r)| r));
         if let Some(name) = sock.local.as_ref().and_then(|a| a.name(sock.kind)) {
             if self.names.get(&name) == Some(&s) {
                 self.names.remove(&name);
@@ -627,8 +672,9 @@ impl Net {
             }
         }
         for pending in sock.queue.into_iter().flatten() {
-            self.close(pending);
+            in_flight.extend(self.close(pending));
         }
+        in_flight
     }
 }
 
@@ -649,12 +695,12 @@ mod tests {
         let client = net.create(Family::Inet, Kind::Stream, 1);
         assert!(net.connect(client, v4(8080)).unwrap().is_none());
         let conn = net.accept(server).unwrap().unwrap();
-        assert!(matches!(net.send(client, b"hi", None).unwrap(), Sent::Bytes(2)));
+        assert!(matches!(net.send(client, b"hi", None, &mut vec![]).unwrap(), Sent::Bytes(2)));
         assert_eq!(net.recv(conn, 10, false).unwrap().unwrap().data, b"hi");
         assert!(net.recv(conn, 10, false).unwrap().is_none(), "nothing more yet: a reader waits");
         net.close(client);
         assert_eq!(net.recv(conn, 10, false).unwrap().unwrap().data, b"", "end of file");
-        assert_eq!(net.send(conn, b"x", None).err(), Some(EPIPE));
+        assert_eq!(net.send(conn, b"x", None, &mut vec![]).err(), Some(EPIPE));
         let Some(Addr::Ip(_, port)) = net.sockets[conn].peer_addr else { panic!() };
         assert!(EPHEMERAL.contains(&port), "the client was given an ephemeral port");
     }
@@ -700,8 +746,8 @@ mod tests {
         let r = net.create(Family::Inet, Kind::Dgram, 1);
         net.bind(r, v4(7000)).unwrap();
         let s = net.create(Family::Inet, Kind::Dgram, 1);
-        net.send(s, b"one", Some(v4(7000))).unwrap();
-        net.send(s, b"two!", Some(v4(7000))).unwrap();
+        net.send(s, b"one", Some(v4(7000)), &mut vec![]).unwrap();
+        net.send(s, b"two!", Some(v4(7000)), &mut vec![]).unwrap();
         let got = net.recv(r, 2, false).unwrap().unwrap();
         assert_eq!((got.data.as_slice(), got.full_len), (&b"on"[..], 3), "a short read truncates one datagram");
         assert_eq!(got.from, net.sockets[s].local);
@@ -713,7 +759,7 @@ mod tests {
         let mut net = Net::default();
         let s = net.create(Family::Inet, Kind::Dgram, 1);
         net.connect(s, v4(53)).unwrap();
-        assert!(matches!(net.send(s, b"query", None).unwrap(), Sent::Bytes(5)));
+        assert!(matches!(net.send(s, b"query", None, &mut vec![]).unwrap(), Sent::Bytes(5)));
         assert!(net.poll(s).3, "the error shows in poll");
         assert_eq!(net.recv(s, 512, false).err(), Some(ECONNREFUSED));
     }
@@ -723,8 +769,8 @@ mod tests {
         let mut net = Net::default();
         let (a, b) = net.pair(Kind::Stream, 1);
         let big = vec![7u8; CAPACITY + 10];
-        assert!(matches!(net.send(a, &big, None).unwrap(), Sent::Bytes(n) if n == CAPACITY));
-        assert!(matches!(net.send(a, b"x", None).unwrap(), Sent::WaitFor(p) if p == b));
+        assert!(matches!(net.send(a, &big, None, &mut vec![]).unwrap(), Sent::Bytes(n) if n == CAPACITY));
+        assert!(matches!(net.send(a, b"x", None, &mut vec![]).unwrap(), Sent::WaitFor(p) if p == b));
         assert!(!net.poll(a).1 && !net.room_or_gone(b));
         net.recv(b, 100, false).unwrap();
         assert!(net.poll(a).1 && net.room_or_gone(b));
@@ -743,7 +789,7 @@ mod tests {
         let conn = net.accept(l).unwrap().unwrap();
         assert_eq!(net.host_send(h, b"GET /").unwrap(), 5);
         assert_eq!(net.recv(conn, 64, false).unwrap().unwrap().data, b"GET /");
-        net.send(conn, b"200", None).unwrap();
+        net.send(conn, b"200", None, &mut vec![]).unwrap();
         assert_eq!(net.host_recv(h, 64).unwrap(), (b"200".to_vec(), false));
         net.close(conn);
         assert_eq!(net.host_recv(h, 64).unwrap(), (vec![], true));
@@ -751,6 +797,24 @@ mod tests {
         net.host_close(h, false).unwrap();
         net.close(l);
         assert!(!net.waits_on_outside());
+    }
+
+    #[test]
+    fn descriptions_passed_with_bytes_come_out_with_those_bytes() {
+        let mut net = Net::default();
+        let (a, b) = net.pair(Kind::Stream, 1);
+        net.send(a, b"plain", None, &mut vec![]).unwrap();
+        let mut rights = vec![40, 41];
+        net.send(a, b"with", None, &mut rights).unwrap();
+        assert!(rights.is_empty(), "taken with the bytes");
+        let first = net.recv(b, 100, false).unwrap().unwrap();
+        assert_eq!((first.data.as_slice(), first.rights.len()), (&b"plain"[..], 0), "a read stops where they begin");
+        assert!(net.recv(b, 100, true).unwrap().unwrap().rights.is_empty(), "a peek does not take them");
+        let second = net.recv(b, 100, false).unwrap().unwrap();
+        assert_eq!((second.data.as_slice(), second.rights), (&b"with"[..], vec![40, 41]));
+        let (c, d) = net.pair(Kind::Dgram, 1);
+        net.send(c, b"x", None, &mut vec![7]).unwrap();
+        assert_eq!(net.close(d), vec![7], "a closed socket gives back what was on its way");
     }
 
     #[test]
@@ -808,7 +872,7 @@ mod tests {
                             live.push(c);
                         }
                     }
-                    (7, Some(s)) => drop(net.send(s, &vec![7u8; next(300_000) as usize], Some(target))),
+                    (7, Some(s)) => drop(net.send(s, &vec![7u8; next(300_000) as usize], Some(target), &mut vec![])),
                     (8, Some(s)) => drop(net.recv(s, next(100) as usize, next(2) == 0)),
                     (9, Some(s)) => drop(net.shutdown(s, next(4))),
                     (10, Some(s)) => {

@@ -113,11 +113,14 @@ pub fn epoll_pwait(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
             }
             let passed = m.thread(tid).deadline.is_some_and(|d| m.monotonic_ns() >= d);
             if !passed {
+                super::poll::wait_with_mask(m, tid, a[4])?;
                 return Ok(Outcome::Block(Wait::Poll));
             }
         }
+        super::poll::restore_mask(m, tid);
         return Ok(value(0));
     }
+    super::poll::restore_mask(m, tid);
     let mut out = Vec::with_capacity(16 * ready.len());
     for &(_, ev, data) in &ready {
         out.extend(ev.to_le_bytes());

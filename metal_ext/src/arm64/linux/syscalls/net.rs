@@ -286,17 +286,24 @@ pub fn getpeername(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
 }
 
 /// Sends on socket `s` (write, send, sendto, sendmsg): bytes taken, or the wait that must come
-/// first. A broken connection raises SIGPIPE unless MSG_NOSIGNAL.
+/// first. A broken connection raises SIGPIPE unless MSG_NOSIGNAL. `rights` are retained open
+/// descriptions to pass (SCM_RIGHTS); those the send does not take are released here.
+#[allow(clippy::too_many_arguments)]
 pub fn send_from(
     m: &mut Machine,
     tid: u32,
     s: usize,
     data: &[u8],
     dest: Option<Addr>,
+    rights: &mut Vec<usize>,
     nonblock: bool,
     nosignal: bool,
 ) -> SysResult<Result<usize, Wait>> {
-    match m.files.net.send(s, data, dest) {
+    let sent = m.files.net.send(s, data, dest, rights);
+    for file in rights.drain(..) {
+        m.files.release(file);
+    }
+    match sent {
         Ok(Sent::Bytes(n)) => Ok(Ok(n)),
         Ok(Sent::WaitFor(_)) if nonblock => Err(EAGAIN),
         Ok(Sent::WaitFor(r)) => Ok(Err(Wait::SocketRoom(r))),
@@ -311,7 +318,15 @@ pub fn send_from(
     }
 }
 
-fn send_common(m: &mut Machine, tid: u32, fd: u64, data: &[u8], flags: u64, to: Option<(u64, u64)>) -> Flow {
+fn send_common(
+    m: &mut Machine,
+    tid: u32,
+    fd: u64,
+    data: &[u8],
+    flags: u64,
+    to: Option<(u64, u64)>,
+    rights: &mut Vec<usize>,
+) -> Flow {
     let (file, s) = socket_of(m, tid, fd)?;
     let sock = &m.files.net.sockets[s];
     let family = sock.family;
@@ -324,7 +339,7 @@ fn send_common(m: &mut Machine, tid: u32, fd: u64, data: &[u8], flags: u64, to: 
         _ => None,
     };
     let nonblock = m.files.open[file].flags & O_NONBLOCK != 0 || flags & MSG_DONTWAIT != 0;
-    match send_from(m, tid, s, data, dest, nonblock, flags & MSG_NOSIGNAL != 0)? {
+    match send_from(m, tid, s, data, dest, rights, nonblock, flags & MSG_NOSIGNAL != 0)? {
         Ok(n) => Ok(value(n as u64)),
         Err(w) => Ok(Outcome::Block(w)),
     }
@@ -332,7 +347,7 @@ fn send_common(m: &mut Machine, tid: u32, fd: u64, data: &[u8], flags: u64, to: 
 
 pub fn sendto(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
     let data = m.read_guest(tid, a[1], (a[2] as usize).min(CAPACITY))?;
-    send_common(m, tid, a[0], &data, a[3], Some((a[4], a[5])))
+    send_common(m, tid, a[0], &data, a[3], Some((a[4], a[5])), &mut vec![])
 }
 
 /// A receive: (bytes, sender, whole datagram length), or the wait that must come first.
@@ -360,7 +375,7 @@ fn sender_bytes(m: &Machine, tid: u32, fd: u64, from: &Option<Addr>) -> Vec<u8> 
 
 pub fn recvfrom(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
     let r = match recv_common(m, tid, a[0], a[2] as usize, a[3])? {
-        Ok(r) => r,
+        Ok(r) => drop_rights(m, r),
         Err(w) => return Ok(Outcome::Block(w)),
     };
     m.write_guest(tid, a[1], &r.data)?;
@@ -382,25 +397,102 @@ fn msghdr(m: &Machine, tid: u32, at: u64) -> SysResult<[u64; 6]> {
     Ok([q(0), q(8) & 0xffff_ffff, q(16), q(24), q(32), q(40)])
 }
 
+/// The descriptions named by SCM_RIGHTS messages in a sendmsg's control buffer, each retained;
+/// other control messages are refused.
+fn rights_to_send(m: &mut Machine, tid: u32, s: usize, control: u64, len: u64) -> SysResult<Vec<usize>> {
+    const SCM_MAX_FD: usize = 253;
+    let buf = m.read_guest(tid, control, (len as usize).min(1 << 16))?;
+    let mut files = vec![];
+    let mut at = 0;
+    while at + 16 <= buf.len() {
+        let cmsg_len = u64::from_le_bytes(buf[at..at + 8].try_into().unwrap()) as usize;
+        let level = i32::from_le_bytes(buf[at + 8..at + 12].try_into().unwrap());
+        let kind = i32::from_le_bytes(buf[at + 12..at + 16].try_into().unwrap());
+        if cmsg_len < 16 || at + cmsg_len > buf.len() {
+            return Err(EINVAL);
+        }
+        // SCM_RIGHTS, on AF_UNIX sockets only; credentials and the rest are not offered.
+        if (level, kind) != (SOL_SOCKET as i32, 1) || m.files.net.sockets[s].family != Family::Unix {
+            return Err(if level == SOL_SOCKET as i32 { EOPNOTSUPP } else { EINVAL });
+        }
+        for fd in buf[at + 16..at + cmsg_len].chunks_exact(4) {
+            let fd = i32::from_le_bytes(fd.try_into().unwrap());
+            files.push(m.process_of(tid).fds.get(fd)?.file);
+        }
+        at += cmsg_len.div_ceil(8) * 8;
+    }
+    if files.len() > SCM_MAX_FD {
+        return Err(EINVAL);
+    }
+    for &file in &files {
+        m.files.retain(file);
+    }
+    Ok(files)
+}
+
 pub fn sendmsg(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
     let h = msghdr(m, tid, a[1])?;
-    if h[5] != 0 {
-        return Err(EOPNOTSUPP); // control messages (passing descriptors, credentials) are not offered
-    }
+    let (_, s) = socket_of(m, tid, a[0])?;
     let mut data = vec![];
     for (base, len) in iovecs(m, tid, h[2], h[3])? {
         let len = len.min(CAPACITY - data.len());
         data.extend(m.read_guest(tid, base, len)?);
     }
-    send_common(m, tid, a[0], &data, a[2], Some((h[0], h[1])))
+    let mut rights = if h[5] != 0 { rights_to_send(m, tid, s, h[4], h[5])? } else { vec![] };
+    send_common(m, tid, a[0], &data, a[2], Some((h[0], h[1])), &mut rights)
+}
+
+/// Descriptions a receive came with but cannot pass on (read, recv, recvfrom): closed.
+pub fn drop_rights(m: &mut Machine, mut r: Received) -> Received {
+    for file in r.rights.drain(..) {
+        m.files.release(file);
+    }
+    r
+}
+
+/// Installs received descriptions in the caller's table and writes their SCM_RIGHTS message into
+/// the control buffer (control, room): (control bytes written, whether some did not fit).
+fn deliver_rights(m: &mut Machine, tid: u32, rights: Vec<usize>, control: u64, room: usize, cloexec: bool) -> SysResult<(usize, bool)> {
+    if rights.is_empty() {
+        return Ok((0, false));
+    }
+    let fit = room.saturating_sub(16) / 4;
+    let total = rights.len();
+    let mut fds = vec![];
+    for (i, file) in rights.into_iter().enumerate() {
+        if i < fit {
+            let pid = m.thread(tid).pid;
+            let mut table = std::mem::take(&mut m.processes.get_mut(&pid).unwrap().fds);
+            let fd = m.files.install(&mut table, file, 0, cloexec);
+            m.processes.get_mut(&pid).unwrap().fds = table;
+            if let Ok(fd) = fd {
+                fds.push(fd);
+            }
+        }
+        m.files.release(file); // the reference it travelled with
+    }
+    if fds.is_empty() {
+        return Ok((0, true));
+    }
+    let len = 16 + 4 * fds.len();
+    let mut cmsg = (len as u64).to_le_bytes().to_vec();
+    cmsg.extend((SOL_SOCKET as i32).to_le_bytes());
+    cmsg.extend(1i32.to_le_bytes());
+    for fd in &fds {
+        cmsg.extend(fd.to_le_bytes());
+    }
+    m.write_guest(tid, control, &cmsg)?;
+    Ok(((len.div_ceil(8) * 8).min(room), fds.len() < total))
 }
 
 pub fn recvmsg(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
+    const MSG_CTRUNC: u32 = 8;
     const MSG_TRUNC_FLAG: u32 = 0x20;
+    const MSG_CMSG_CLOEXEC: u64 = 0x4000_0000;
     let h = msghdr(m, tid, a[1])?;
     let iov = iovecs(m, tid, h[2], h[3])?;
     let total = iov.iter().fold(0usize, |t, v| t.saturating_add(v.1));
-    let r = match recv_common(m, tid, a[0], total, a[2])? {
+    let mut r = match recv_common(m, tid, a[0], total, a[2])? {
         Ok(r) => r,
         Err(w) => return Ok(Outcome::Block(w)),
     };
@@ -416,9 +508,12 @@ pub fn recvmsg(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
         m.write_guest(tid, h[0], &bytes[..n])?;
         m.write_u32(tid, a[1] + 8, bytes.len() as u32)?;
     }
-    m.write_u64(tid, a[1] + 40, 0)?; // no control messages
-    let truncated = r.full_len > r.data.len();
-    m.write_u32(tid, a[1] + 48, if truncated { MSG_TRUNC_FLAG } else { 0 })?;
+    let rights = std::mem::take(&mut r.rights);
+    let room = if h[4] == 0 { 0 } else { h[5] as usize };
+    let (control_len, cut) = deliver_rights(m, tid, rights, h[4], room, a[2] & MSG_CMSG_CLOEXEC != 0)?;
+    m.write_u64(tid, a[1] + 40, control_len as u64)?;
+    let flags = if r.full_len > r.data.len() { MSG_TRUNC_FLAG } else { 0 } | if cut { MSG_CTRUNC } else { 0 };
+    m.write_u32(tid, a[1] + 48, flags)?;
     Ok(value(if a[2] & MSG_TRUNC != 0 { r.full_len } else { r.data.len() } as u64))
 }
 

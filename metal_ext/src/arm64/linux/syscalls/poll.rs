@@ -7,6 +7,7 @@ use crate::arm64::linux::fd::{FileKind, Stream, MAX_FDS};
 use crate::arm64::linux::inode::Device;
 use crate::arm64::linux::machine::Machine;
 use crate::arm64::linux::process::Wait;
+use crate::arm64::linux::signals::UNBLOCKABLE;
 
 /// How a description stands for poll, select and epoll.
 #[derive(Clone, Copy, Default)]
@@ -51,6 +52,30 @@ pub fn file_ready(m: &Machine, file: usize) -> Ready {
             false,
         ),
         _ => r(true, true, false),
+    }
+}
+
+/// The signal mask a ppoll, pselect6 or epoll_pwait waits with (at `addr`, if given): set when the
+/// call first runs, the caller's own kept as rt_sigsuspend keeps it, so a signal it unblocks ends
+/// the wait and its handler returns to the caller's mask.
+pub fn wait_with_mask(m: &mut Machine, tid: u32, addr: u64) -> SysResult<()> {
+    if addr == 0 {
+        return Ok(());
+    }
+    let mask = m.read_u64(tid, addr)? & !UNBLOCKABLE;
+    let t = m.thread_mut(tid);
+    if t.suspend_mask.is_none() {
+        t.suspend_mask = Some(t.sigmask);
+        t.sigmask = mask;
+    }
+    Ok(())
+}
+
+/// The call returns: the caller's own mask is back.
+pub fn restore_mask(m: &mut Machine, tid: u32) {
+    let t = m.thread_mut(tid);
+    if let Some(mask) = t.suspend_mask.take() {
+        t.sigmask = mask;
     }
 }
 
@@ -113,9 +138,13 @@ pub fn ppoll(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
     if ready == 0 {
         match timeout_deadline(m, tid, a[2])? {
             Some(true) => {}
-            _ => return Ok(Outcome::Block(Wait::Poll)),
+            _ => {
+                wait_with_mask(m, tid, a[3])?;
+                return Ok(Outcome::Block(Wait::Poll));
+            }
         }
     }
+    restore_mask(m, tid);
     for (i, r) in revents.iter().enumerate() {
         m.write_guest(tid, a[0] + 8 * i as u64 + 6, &r.to_le_bytes())?;
     }
@@ -152,9 +181,15 @@ pub fn pselect6(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
     if count == 0 {
         match timeout_deadline(m, tid, a[4])? {
             Some(true) => {}
-            _ => return Ok(Outcome::Block(Wait::Poll)),
+            _ => {
+                // a[5] points at { const sigset_t *mask; size_t size }.
+                let mask = if a[5] != 0 { m.read_u64(tid, a[5])? } else { 0 };
+                wait_with_mask(m, tid, mask)?;
+                return Ok(Outcome::Block(Wait::Poll));
+            }
         }
     }
+    restore_mask(m, tid);
     for (set, bits) in [a[1], a[2], a[3]].into_iter().zip(sets) {
         if set != 0 {
             m.write_guest(tid, set, &bits)?;

@@ -75,7 +75,7 @@ pub fn read_from(m: &mut Machine, tid: u32, file: usize, len: usize, at: Option<
         }
         FileKind::Socket(s) => {
             return Ok(match m.files.net.recv(s, len, false)? {
-                Some(r) => Ok(r.data),
+                Some(r) => Ok(net::drop_rights(m, r).data),
                 None if nonblock => return Err(EAGAIN),
                 None => Err(Wait::SocketData(s)),
             });
@@ -144,7 +144,7 @@ pub fn write_to(m: &mut Machine, tid: u32, file: usize, data: &[u8], at: Option<
             m.terminal.stderr.extend_from_slice(data);
             return Ok(Ok(data.len()));
         }
-        FileKind::Socket(s) => return net::send_from(m, tid, s, data, None, nonblock, false),
+        FileKind::Socket(s) => return net::send_from(m, tid, s, data, None, &mut vec![], nonblock, false),
         _ => return Err(EBADF),
     };
     if at.is_none() {
