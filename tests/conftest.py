@@ -1,4 +1,6 @@
 import os
+import shutil
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -24,3 +26,34 @@ def pytest_collection_modifyitems(items):
             item.add_marker(pytest.mark.notebook)
         if path.name in ORACLE_FILES:
             item.add_marker(pytest.mark.oracle)
+
+
+# Debian's arm64 packages for the dynamically linked programs (tests/test_dynamic_programs.py) and the
+# bench's start-up rows (tests/test_bench.py).
+DEBIAN_PACKAGES = ["coreutils", "grep", "sed", "gawk", "bash", "lua5.4", "python3-minimal"]
+ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
+
+
+@pytest.fixture(scope="session")
+def debian_packages():
+    return DEBIAN_PACKAGES
+
+
+@pytest.fixture(scope="session")
+def debian_root():
+    """Debian's arm64 packages unpacked once into the cache folder (kept between sessions)."""
+    from ncpu_nb import rootfs
+
+    root = ARTIFACTS / "debian-root"
+    if (root / rootfs.MANIFEST).is_file() and all(
+            f"\n{p}\t" in (root / rootfs.MANIFEST).read_text() for p in DEBIAN_PACKAGES):
+        return root
+    if shutil.which("apt-get") is None:
+        pytest.skip("no apt-get: Debian's arm64 packages cannot be downloaded here")
+    try:
+        shutil.rmtree(root, ignore_errors=True)
+        return rootfs.debian(DEBIAN_PACKAGES, root, setup=hasattr(os, "geteuid") and os.geteuid() == 0)
+    except rootfs.RootfsError as e:
+        pytest.skip(f"cannot download Debian's arm64 packages: {e}")
+
+

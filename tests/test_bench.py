@@ -184,20 +184,11 @@ def test_debian_rows_say_not_measured_without_the_guest_root(tmp_path):
     assert why.startswith("no python3 in the guest root") and "'python3-minimal'" in why
 
 
-def _debian_root():
-    from ncpu_nb import rootfs
-
-    for root in (ROOT / "tests" / "artifacts" / "debian-root", rootfs.default_root()):
-        if (root / "bin" / "bash").is_file() or (root / "usr" / "bin" / "bash").is_file():
-            return root
-    pytest.skip("no Debian guest root with bash (tests/test_dynamic_programs.py or ncpu_nb.rootfs.cached makes one)")
-
-
 @pytest.mark.skipif(shutil.which("qemu-aarch64") is None, reason="qemu-aarch64 is not installed")
-def test_debian_start_rows_are_measured_beside_qemu_on_the_same_root():
+def test_debian_start_rows_are_measured_beside_qemu_on_the_same_root(debian_root):
     from ncpu_nb.arm64 import machine_bench
 
-    rows = {r["label"]: r for r in machine_bench.bench_debian(True, shutil.which("qemu-aarch64"), 1, _debian_root())}
+    rows = {r["label"]: r for r in machine_bench.bench_debian(True, shutil.which("qemu-aarch64"), 1, debian_root)}
     bash = rows["Debian bash -c true"]
     assert bash["ours"]["measured"] and bash["reference"]["measured"] and bash["runs"] == 1
     assert bash["reference"]["name"] == "qemu-aarch64 -cpu cortex-a53" and bash["ratio"] > 0

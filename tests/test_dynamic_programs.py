@@ -9,7 +9,6 @@ file on the same guest root: stdout byte for byte and the exit status.
   first adds arm64 to dpkg's architectures if apt knows no arm64 packages): skipped with the reason
   when apt cannot download them (no network, not a Debian host).
 """
-import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -23,8 +22,6 @@ HERE = Path(__file__).resolve().parent
 SYSROOT = Path("/usr/aarch64-linux-gnu")
 QEMU = shutil.which("qemu-aarch64")
 GCC = shutil.which("aarch64-linux-gnu-gcc")
-ARTIFACTS = HERE / "artifacts"
-DEBIAN_PACKAGES = ["coreutils", "grep", "sed", "gawk", "bash", "lua5.4", "python3-minimal"]
 
 needs_qemu = pytest.mark.skipif(QEMU is None, reason="qemu-aarch64 is not installed (apt-get install qemu-user)")
 needs_cross = pytest.mark.skipif(
@@ -80,22 +77,6 @@ def test_a_missing_dynamic_loader_is_a_clear_error(dynamic_hello):
 
 # ---- Debian's own programs --------------------------------------------------------------------------
 
-@pytest.fixture(scope="session")
-def debian_root():
-    """Debian's arm64 packages unpacked once into the cache folder (kept between sessions)."""
-    root = ARTIFACTS / "debian-root"
-    if (root / rootfs.MANIFEST).is_file() and all(
-            f"\n{p}\t" in (root / rootfs.MANIFEST).read_text() for p in DEBIAN_PACKAGES):
-        return root
-    if shutil.which("apt-get") is None:
-        pytest.skip("no apt-get: Debian's arm64 packages cannot be downloaded here")
-    try:
-        shutil.rmtree(root, ignore_errors=True)
-        return rootfs.debian(DEBIAN_PACKAGES, root, setup=hasattr(os, "geteuid") and os.geteuid() == 0)
-    except rootfs.RootfsError as e:
-        pytest.skip(f"cannot download Debian's arm64 packages: {e}")
-
-
 DEBIAN_RUNS = {
     "echo": ["echo", "hello", "from", "Debian"],
     "ls": ["ls", "-a", "/usr/lib/aarch64-linux-gnu"],
@@ -126,11 +107,11 @@ def test_debian_programs_match_qemu(debian_root, name):
     assert out and m._engine.unknown_syscalls() == []
 
 
-def test_the_manifest_lists_every_deb_with_its_sha256(debian_root):
+def test_the_manifest_lists_every_deb_with_its_sha256(debian_root, debian_packages):
     rows = [line.split("\t") for line in (debian_root / rootfs.MANIFEST).read_text().splitlines()
             if not line.startswith("#")]
     packages = {row[0] for row in rows}
-    assert {"libc6", *DEBIAN_PACKAGES} <= packages
+    assert {"libc6", *debian_packages} <= packages
     assert all(row[2] in ("arm64", "all") and len(row[3]) == 64 for row in rows)
     # The dynamic loader is reached through a relative link inside the root, never a host path.
     loader = debian_root / "lib" / "ld-linux-aarch64.so.1"
