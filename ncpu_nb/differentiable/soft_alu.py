@@ -29,7 +29,7 @@ from ncpu_nb.ncpu.table import ALU_NAMES, CONDITION_NAMES, CONDITIONS, FLOAT_OPS
 
 HALF = float(1 << 31)
 MODULUS = float(1 << 32)
-BYTE_POPCOUNT = torch.tensor([bin(i).count("1") for i in range(256)], dtype=torch.float64)
+BYTE_POPCOUNT = torch.tensor([bin(i).count("1") for i in range(256)], dtype=torch.float64, device="cpu")
 
 
 def wrap(x: torch.Tensor) -> torch.Tensor:
@@ -55,8 +55,8 @@ def straight_through(surrogate: torch.Tensor, exact: torch.Tensor) -> torch.Tens
 
 def popcount_share(u: torch.Tensor) -> torch.Tensor:
     """Fraction of set bits of unsigned 32-bit int64 values."""
-    count = BYTE_POPCOUNT[u & 255] + BYTE_POPCOUNT[(u >> 8) & 255] + BYTE_POPCOUNT[(u >> 16) & 255] \
-        + BYTE_POPCOUNT[u >> 24]
+    table = BYTE_POPCOUNT.to(u.device)  # the module's tables live on the CPU; a no-op there
+    count = table[u & 255] + table[(u >> 8) & 255] + table[(u >> 16) & 255] + table[u >> 24]
     return count / 32.0
 
 
@@ -194,17 +194,17 @@ def soft_flags(name: str, a, b, result, old_flags, which: int, temperature: floa
 # Every condition of the table, tabulated on the 16 flag combinations: a condition's soft value is
 # the probability that it holds when each flag is set with its own probability (the multilinear
 # extension), so it equals the table's answer on 0/1 flags.
-_COMBOS = torch.tensor(list(itertools.product((0, 1), repeat=4)), dtype=torch.float64)
+_COMBOS = torch.tensor(list(itertools.product((0, 1), repeat=4)), dtype=torch.float64, device="cpu")
 _TRUTH = torch.tensor([[float(bool(CONDITIONS[c](*map(int, combo)))) for combo in _COMBOS] for c in CONDITION_NAMES],
-                      dtype=torch.float64)
+                      dtype=torch.float64, device="cpu")
 
 
 def condition(index: int, flags: torch.Tensor) -> torch.Tensor:
     """Probability that condition number `index` (of CONDITION_NAMES) holds, flags shaped (..., 4)."""
-    combos = _COMBOS.to(flags.dtype)  # (16, 4)
+    combos = _COMBOS.to(flags.device, flags.dtype)  # (16, 4)
     f = flags.unsqueeze(-2)  # (..., 1, 4)
     probs = (combos * f + (1 - combos) * (1 - f)).prod(-1)  # (..., 16)
-    return probs @ _TRUTH[index].to(flags.dtype)
+    return probs @ _TRUTH[index].to(flags.device, flags.dtype)
 
 
 def compare(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
@@ -215,7 +215,7 @@ def compare(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
     zf, sf, cf = (r == 0).to(torch.int64), r >> 31, (ux < uy).to(torch.int64)
     of = (((ux ^ uy) & (ux ^ r) & (1 << 31)) != 0).to(torch.int64)
     combo = zf * 8 + sf * 4 + cf * 2 + of  # the row of _COMBOS these flags are
-    return _TRUTH.T[combo]
+    return _TRUTH.T.to(combo.device)[combo]
 
 
 assert len(set(ALU_NAMES) - FLOAT_OPS) == 14, "a new table operation needs its relaxation here"

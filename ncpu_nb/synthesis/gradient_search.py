@@ -31,6 +31,10 @@ Many restarts run as lanes of one batch (a restart that stops improving is re-dr
 length up to max_len has its own lanes and they take turns. *Hard decoding*: every few steps each
 lane's most likely program (and its elite finished by the most likely block) is run exactly; a
 lane that matches every example is the answer.
+
+*Device*: `GradientSearch(device="cuda")` keeps every tensor of the search (logits, Adam state,
+elites, examples, the exact ALU's work) on that torch device. Random numbers are drawn on a CPU
+generator and moved there, so a seed gives the same search on every device.
 """
 from __future__ import annotations
 
@@ -41,6 +45,7 @@ from dataclasses import dataclass, field
 import torch
 
 from ncpu_nb.differentiable.soft_alu import compare, exact_op
+from ncpu_nb.ncpu.neural_alu import torch_device
 from ncpu_nb.synthesis.emit import BINARY, UNARY, instruction
 from ncpu_nb.synthesis.spec import USABLE, SynthesisSpec
 from ncpu_nb.ncpu.table import CONDITION_NAMES, FORMS
@@ -55,9 +60,12 @@ DEFAULT_CONSTANTS = (1, 2, 3, 4, 8, 10, 16, 31, 255, -1)  # small numbers, bit a
 
 
 @contextlib.contextmanager
-def single_thread():
+def single_thread(device: torch.device | None = None):
     """Searches work on small tensors: torch's intra-op threads cost more than they give (on a busy
-    2-core machine, many times more)."""
+    2-core machine, many times more). Off the CPU (`device`) the host's threads do not compute."""
+    if device is not None and device.type != "cpu":
+        yield
+        return
     threads = torch.get_num_threads()
     torch.set_num_threads(1)
     try:
@@ -123,7 +131,8 @@ def distinct_best(misses: torch.Tensor) -> torch.Tensor:
     """Indices (lanes, CANDIDATES) of values exact on the most examples, one per set of examples
     they are exact on; `misses` is (lanes, examples, values)."""
     exact = (misses[:, :62] == 0).to(torch.int64)
-    sets = (exact << torch.arange(exact.shape[1]).view(1, -1, 1)).sum(1)  # (lanes, values) bit sets
+    bits = torch.arange(exact.shape[1], device=exact.device).view(1, -1, 1)
+    sets = (exact << bits).sum(1)  # (lanes, values) bit sets
     ordered, order = sets.sort(1)
     first = torch.ones_like(ordered, dtype=torch.bool)
     first[:, 1:] = ordered[:, 1:] != ordered[:, :-1]
@@ -142,8 +151,9 @@ class SoftProgram:
     left (a parallel assignment: swap is one block of two moves); their dst is fixed.
     """
 
-    def __init__(self, spec: SynthesisSpec, length: int, lanes: int, generator: torch.Generator):
-        self.spec, self.length, self.lanes, self.generator = spec, length, lanes, generator
+    def __init__(self, spec: SynthesisSpec, length: int, lanes: int, generator: torch.Generator,
+                 device: torch.device = torch.device("cpu")):
+        self.spec, self.length, self.lanes, self.generator, self.device = spec, length, lanes, generator, device
         self.regs = register_file(spec, length)
         self.consts = constant_pool(spec)
         self.prefix = length - len(spec.outputs)  # slots before the output block
@@ -154,23 +164,28 @@ class SoftProgram:
         self.shapes = {"op": len(OPS), "a": k, "b": k + c, "dst": k, "guard": len(GUARDS), "x": k,
                        "y": k + len(self.bounds),
                        "op2": len(OPS), "a2": k, "b2": k + c}
-        self.logits = {n: torch.zeros(lanes, length, m, dtype=torch.float64, requires_grad=True)
+        self.logits = {n: torch.zeros(lanes, length, m, dtype=torch.float64, device=device, requires_grad=True)
                        for n, m in self.shapes.items()}
-        self.redraw(torch.ones(lanes, dtype=torch.bool))
+        self.redraw(torch.ones(lanes, dtype=torch.bool, device=device))
         inputs = [[inp.get(r, 0) for r in self.regs] for inp, _ in spec.examples]
-        self.start = torch.tensor(inputs, dtype=torch.int64)  # (examples, k)
+        self.start = torch.tensor(inputs, dtype=torch.int64, device=device)  # (examples, k)
         self.out_index = [self.regs.index(o) for o in spec.outputs]
-        self.consts_row = torch.tensor(self.consts, dtype=torch.int64).view(1, 1, -1)
-        self.bounds_row = torch.tensor(self.bounds, dtype=torch.int64).view(1, 1, -1)
+        self.consts_row = torch.tensor(self.consts, dtype=torch.int64, device=device).view(1, 1, -1)
+        self.bounds_row = torch.tensor(self.bounds, dtype=torch.int64, device=device).view(1, 1, -1)
         signed = lambda v: v - (1 << 32) if v >= (1 << 31) else v  # noqa: E731
         self.target = torch.tensor([[signed(out[o]) for o in spec.outputs] for _, out in spec.examples],
-                                   dtype=torch.float64)
+                                   dtype=torch.float64, device=device)
+
+    def _random(self, shape, draw) -> torch.Tensor:
+        """`draw` (torch.rand or torch.randn) from the CPU generator, moved to the device: the same
+        numbers on every device, where a CUDA generator would draw others."""
+        return draw(shape, generator=self.generator, dtype=torch.float64, device="cpu").to(self.device)
 
     def redraw(self, which: torch.Tensor) -> None:
         """Fresh random logits for the lanes in `which` (a new restart)."""
         with torch.no_grad():
             for name, t in self.logits.items():
-                fresh = torch.randn(t.shape, generator=self.generator, dtype=torch.float64) * 0.5
+                fresh = self._random(t.shape, torch.randn) * 0.5
                 if name == "guard":  # sampled slots start mostly unguarded
                     fresh[:, :self.prefix, 0] += GUARD_BIAS
                 t[which] = fresh[which]
@@ -182,7 +197,7 @@ class SoftProgram:
         picks, log_ps = {}, {}
         for name, t in self.logits.items():
             scaled = t[:, :self.prefix] / temperature.view(-1, 1, 1)
-            u = torch.rand(scaled.shape, generator=self.generator, dtype=t.dtype).clamp(1e-10, 1 - 1e-10)
+            u = self._random(scaled.shape, torch.rand).clamp(1e-10, 1 - 1e-10)
             picks[name] = (scaled - torch.log(-torch.log(u))).argmax(-1)
             log_ps[name] = torch.log_softmax(scaled, -1).gather(-1, picks[name].unsqueeze(-1)).squeeze(-1)
         return picks, sum((log_ps[name] * used).sum(1) for name, used in self.used(picks).items())
@@ -190,10 +205,10 @@ class SoftProgram:
     @staticmethod
     def used(picks: dict) -> dict:
         """Which of the sampled choices the program depends on, (lanes, slots) 0./1. per name."""
-        reads_a = torch.tensor([o in BINARY + UNARY for o in OPS])
-        reads_b = torch.tensor([o in BINARY or o == "pass" for o in OPS])
-        writes = torch.tensor([o != "nop" for o in OPS])
         guarded = picks["guard"] > 0
+        reads_a = torch.tensor([o in BINARY + UNARY for o in OPS], device=guarded.device)
+        reads_b = torch.tensor([o in BINARY or o == "pass" for o in OPS], device=guarded.device)
+        writes = torch.tensor([o != "nop" for o in OPS], device=guarded.device)
         used = {"op": torch.ones_like(guarded), "guard": torch.ones_like(guarded), "x": guarded, "y": guarded,
                 "op2": guarded, "a": reads_a[picks["op"]], "b": reads_b[picks["op"]],
                 "a2": guarded & reads_a[picks["op2"]], "b2": guarded & reads_b[picks["op2"]],
@@ -206,7 +221,7 @@ class SoftProgram:
     def _slot(self, regs: torch.Tensor, picks: dict, s: int, old: torch.Tensor) -> torch.Tensor:
         """The value slot s writes, per lane and example (`old`: dst's value, kept by NOP). Only the
         operations some lane chose are computed."""
-        lane = torch.arange(regs.shape[0])
+        lane = torch.arange(regs.shape[0], device=regs.device)
         values = torch.cat([regs, self.consts_row.expand(regs.shape[0], regs.shape[1], -1)], -1)
 
         def value(op, a, b):
@@ -233,7 +248,7 @@ class SoftProgram:
         the slots before the output block (all of them if `picks` holds no more), then the block."""
         n = self.lanes
         regs = self.start.unsqueeze(0).expand(n, -1, -1).clone()
-        lane = torch.arange(n)
+        lane = torch.arange(n, device=regs.device)
         for s in range(min(self.prefix, picks["op"].shape[1])):
             dst = picks["dst"][:, s]
             regs[lane, :, dst] = self._slot(regs, picks, s, regs[lane, :, dst])
@@ -372,7 +387,7 @@ class Adam:
         self.params, self.lr, self.betas, self.eps = params, lr, betas, eps
         self.m = [torch.zeros_like(p) for p in params]
         self.v = [torch.zeros_like(p) for p in params]
-        self.t = torch.zeros(params[0].shape[0], dtype=torch.float64)  # steps per lane
+        self.t = torch.zeros(params[0].shape[0], dtype=torch.float64, device=params[0].device)  # steps per lane
 
     @torch.no_grad()
     def step(self) -> None:
@@ -396,12 +411,14 @@ class _Group:
 
     def __init__(self, soft: SoftProgram, lr: float):
         self.soft, self.adam, self.step = soft, Adam(list(soft.logits.values()), lr), 0
-        self.age = torch.zeros(soft.lanes)
-        self.best = torch.full((soft.lanes,), float("inf"), dtype=torch.float64)
-        self.stale = torch.zeros(soft.lanes)
+        device = soft.device
+        self.age = torch.zeros(soft.lanes, device=device)
+        self.best = torch.full((soft.lanes,), float("inf"), dtype=torch.float64, device=device)
+        self.stale = torch.zeros(soft.lanes, device=device)
         # Per lane, the best earlier-slot sample so far (by how well a last instruction can finish it).
-        self.elite = {name: torch.zeros(soft.lanes, soft.prefix, dtype=torch.long) for name in soft.logits}
-        self.elite_loss = torch.full((soft.lanes,), float("inf"), dtype=torch.float64)
+        self.elite = {name: torch.zeros(soft.lanes, soft.prefix, dtype=torch.long, device=device)
+                      for name in soft.logits}
+        self.elite_loss = torch.full((soft.lanes,), float("inf"), dtype=torch.float64, device=device)
 
     def keep_better(self, picks: dict, completion: torch.Tensor) -> None:
         better = completion < self.elite_loss
@@ -426,13 +443,14 @@ class GradientSearch:
                  search then takes the same steps on any machine (deterministic for its seed) and
                  only the overall deadline depends on speed
     imitation    weight of the elite's log-likelihood (0: off)
+    device       the torch device the restarts run on: cpu (default) or cuda; a seed searches alike on each
     """
 
     def __init__(self, lanes: int = 16, lr: float = 0.3, patience: int = 60, length_cost: float = 1e-3,
                  decode_every: int = 2, t_start: float = 2.0, t_end: float = 0.7, t_decay: float = 0.97,
                  turn: float = 0.25, imitation: float = 0.0, progress_ratio: float = 0.01, seed: int = 0,
-                 turn_steps: int | None = None):
-        self.turn_steps = turn_steps
+                 turn_steps: int | None = None, device: str | torch.device = "cpu"):
+        self.turn_steps, self.device = turn_steps, torch_device(device)
         self.turn, self.imitation, self.progress_ratio = turn, imitation, progress_ratio
         self.lanes, self.lr, self.patience, self.length_cost = lanes, lr, patience, length_cost
         self.decode_every, self.seed = decode_every, seed
@@ -441,12 +459,12 @@ class GradientSearch:
     def search(self, spec: SynthesisSpec, deadline: float, progress=None, record_gradients: bool = False):
         """(assembly text or None, SearchStats). Every length 1 .. max_len has its own restarts;
         they take turns (a longer program gets a longer turn) until the deadline."""
-        with single_thread():
+        with single_thread(self.device):
             return self._search(spec, deadline, progress, record_gradients, SearchStats())
 
     def _search(self, spec, deadline, progress, record_gradients, stats):
-        generator = torch.Generator().manual_seed(self.seed)
-        groups = [_Group(SoftProgram(spec, length, self.lanes, generator), self.lr) for length in
+        generator = torch.Generator(device="cpu").manual_seed(self.seed)  # on the CPU for every device
+        groups = [_Group(SoftProgram(spec, length, self.lanes, generator, self.device), self.lr) for length in
                   range(len(spec.outputs), spec.max_len + 1)]
         stats.restarts += self.lanes * len(groups)
         start = time.perf_counter()
