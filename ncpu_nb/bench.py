@@ -398,16 +398,17 @@ def bench_debugger(quick: bool = False) -> list[dict]:
 
 
 def run(target: str, quick: bool = False, device: str | None = None) -> dict:
-    """The whole bench of one target as a document (`ncpu_nb.bench_report.document`). With `device`
-    (fast and neural only), the torch lanes on that device beside the Rust executor instead."""
+    """The whole bench of one target as a document (`ncpu_nb.bench_report.document`). With `device`:
+    fast and neural, the torch lanes on that device beside the Rust executor instead; synth, gradient
+    descent's restarts on that device."""
     from ncpu_nb import bench_report
 
     if target not in TARGETS:
         raise ValueError(f"unknown bench target {target!r}; choose from {', '.join(TARGETS)}")
-    if device is not None and target not in ("fast", "neural"):
-        raise ValueError(f"--device applies to the fast and neural targets, not {target!r}")
+    if device is not None and target not in ("fast", "neural", "synth"):
+        raise ValueError(f"--device applies to the fast, neural and synth targets, not {target!r}")
     started, t0 = bench_report.host(), time.perf_counter()
-    if device is not None:
+    if device is not None and target != "synth":
         rows = torch_lanes_rows(target, device, quick)
     elif target == "machine":
         from ncpu_nb.arm64 import machine_bench
@@ -416,7 +417,7 @@ def run(target: str, quick: bool = False, device: str | None = None) -> dict:
     elif target == "synth":
         from ncpu_nb.synthesis import synth_bench
 
-        rows = synth_bench.bench_rows(quick)
+        rows = synth_bench.bench_rows(quick, device or "cpu")
     elif target == "coprocessor":
         from ncpu_nb.coprocessor import copro_bench
 

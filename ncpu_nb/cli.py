@@ -189,7 +189,8 @@ def cmd_synth(args) -> int:
         bar.set_postfix({k: (round(v, 3) if isinstance(v, float) else v) for k, v in info.items()})
         bar.update(10 if info.get("method") == "gradient" else 1)
 
-    result = Synthesizer(progress=progress if bar is not None else None).synthesize(spec, time_limit=args.time_limit)
+    result = Synthesizer(progress=progress if bar is not None else None,
+                         device=args.device).synthesize(spec, time_limit=args.time_limit)
     if bar is not None:  # a tqdm bar has no truth value
         bar.close()
     if args.json:
@@ -222,7 +223,7 @@ def cmd_synth_bench(args) -> int:
     with _ray_for(args):
         outcomes = bench.run(directory, names=args.task, limit=args.limit, time_limit=args.time_limit,
                              methods=methods, ablation=args.ablation, progress=not args.json, ray=args.ray,
-                             turn_steps=args.turn_steps)
+                             turn_steps=args.turn_steps, device=args.device)
     print(bench.as_json(outcomes, args.ablation) if args.json
           else bench.format_report(outcomes, args.ablation, methods))
     return 0
@@ -521,7 +522,8 @@ def _fill_bench(p) -> None:
                                                         "run count, statistic and the host (CPU, cores, load)")
     p.add_argument("--compare", metavar="OLD.json", help="also print each row's change from an earlier --json run")
     p.add_argument("--device", help="fast and neural: instead, lane-instructions/s of the torch lanes on this torch "
-                                    "device (cpu, cuda) at 1K-64K lanes (to 1M on a GPU) beside the Rust executor")
+                                    "device (cpu, cuda) at 1K-64K lanes (to 1M on a GPU) beside the Rust executor; "
+                                    "synth: gradient descent's restarts run on this device")
     p.set_defaults(func=cmd_bench)
 
 
@@ -542,6 +544,7 @@ def _fill_synth(p) -> None:
                                 '"max_len": 6, "time_limit": 30}')
     p.add_argument("--time-limit", type=float, help="seconds (default: the spec's time_limit)")
     p.add_argument("--json", action="store_true", help='print {"solved", "program", "method", "seconds"}')
+    p.add_argument("--device", default="cpu", help="where gradient descent's restarts run: cpu (default) or cuda")
     p.set_defaults(func=cmd_synth)
 
 
@@ -557,6 +560,7 @@ def _fill_synth_bench(p) -> None:
     p.add_argument("--turn-steps", type=_parse_positive, metavar="N",
                    help="gradient descent's turns take N steps x the length instead of seconds: the same answers "
                         "on any machine, within the time limit")
+    p.add_argument("--device", default="cpu", help="where gradient descent's restarts run: cpu (default) or cuda")
     _add_ray_option(p, "the tasks (one task each)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_synth_bench)

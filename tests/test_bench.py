@@ -230,7 +230,7 @@ def test_bench_device_rows_are_torch_lanes_beside_the_rust_executor(target, caps
 def test_bench_device_is_refused_for_other_targets_and_unknown_devices():
     from ncpu_nb import bench
 
-    with pytest.raises(ValueError, match="fast and neural"):
+    with pytest.raises(ValueError, match="fast, neural and synth"):
         bench.run("debugger", quick=True, device="cpu")
     with pytest.raises(ValueError, match="torch device"):
         bench.run("fast", quick=True, device="no-such-device")

@@ -7,6 +7,7 @@ reported a shorter one a sketch found), by the whole portfolio, median seconds, 
 success rate of gradient descent (restarts that decoded to a program fitting the examples / restarts run).
 `ablation="random"` (`--ablation random`) runs gradient descent's sampler alone with learning rate 0:
 what it solves, random sampling solves, so the gap to `--gradient-only` is what the gradient adds.
+`device` (`--device cuda`) runs gradient descent's restarts on that torch device.
 """
 from __future__ import annotations
 
@@ -74,10 +75,11 @@ ABLATIONS = {"random": "gradient descent's sampler with learning rate 0: its dis
 
 
 def run_task(job: tuple) -> TaskOutcome:
-    """One task: job is (path of its spec, time_limit, methods, ablation, turn_steps). A module-level
-    function of its job alone, so `sweeps.sweep` can run it here or as a Ray task."""
-    path, time_limit, methods, ablation, turn_steps = job
-    gradient = GradientSearch(lr=0.0, turn_steps=turn_steps) if ablation else GradientSearch(turn_steps=turn_steps)
+    """One task: job is (path of its spec, time_limit, methods, ablation, turn_steps, device). A
+    module-level function of its job alone, so `sweeps.sweep` can run it here or as a Ray task."""
+    path, time_limit, methods, ablation, turn_steps, device = job
+    still = {"lr": 0.0} if ablation else {}  # the ablation's sampler never moves
+    gradient = GradientSearch(turn_steps=turn_steps, device=device, **still)
     synthesizer = Synthesizer(methods=("gradient",) if ablation else methods, gradient=gradient)
     spec = SynthesisSpec.from_json(path)
     result = synthesizer.synthesize(spec, time_limit=time_limit)
@@ -91,18 +93,21 @@ def run_task(job: tuple) -> TaskOutcome:
 
 
 def run(directory=None, *, names=None, limit=None, time_limit=None, methods=METHODS, ablation=None,
-        progress=None, ray=None, turn_steps=None) -> list[TaskOutcome]:
+        progress=None, ray=None, turn_steps=None, device: str = "cpu") -> list[TaskOutcome]:
     """Run the benchmark; `limit` keeps the first n tasks, `time_limit` overrides each task's.
     `ablation` "random" runs gradient descent's sampler alone with learning rate 0 (see ABLATIONS).
     `ray` (True, "local" or a cluster address) runs the tasks as Ray tasks (see `ncpu_nb.sweeps`).
     `turn_steps` makes gradient descent's turns a number of steps rather than seconds, so that
-    its answers are the same however fast (or shared) the machine is, within the time limit."""
+    its answers are the same however fast (or shared) the machine is, within the time limit.
+    `device` (a name: it travels to Ray tasks) is where gradient descent's restarts run."""
+    from ncpu_nb.ncpu.neural_alu import torch_device
     from ncpu_nb.sweeps import sweep
 
+    torch_device(device)  # an unknown or absent device is an error before any task starts
     if ablation is not None and ablation not in ABLATIONS:
         raise ValueError(f"unknown ablation {ablation!r}; choose from {', '.join(ABLATIONS)}")
     files = task_files(directory, names)[:limit]
-    jobs = [(str(path), time_limit, tuple(methods), ablation, turn_steps) for path in files]
+    jobs = [(str(path), time_limit, tuple(methods), ablation, turn_steps, str(device)) for path in files]
     return sweep(run_task, jobs, ray=ray, desc="synth-bench", progress=bool(progress))
 
 
@@ -162,9 +167,10 @@ def as_json(outcomes: list[TaskOutcome], ablation=None) -> str:
 BENCH_TASKS = ("add", "abs", "max", "cube", "factorial", "bit_parity")  # one of several kinds each, small enough to repeat
 
 
-def bench_rows(quick: bool = False) -> list[dict]:
-    """`ncpu-nb bench synth`: the portfolio on a fixed handful of tasks, N runs (the shape of
-    `ncpu_nb.bench_stats.row`); no reference (no other synthesizer runs here). Solved counts in the detail."""
+def bench_rows(quick: bool = False, device: str = "cpu") -> list[dict]:
+    """`ncpu-nb bench synth [--device D]`: the portfolio on a fixed handful of tasks, N runs (the shape of
+    `ncpu_nb.bench_stats.row`), gradient descent on `device`; no reference (no other synthesizer runs
+    here). Solved counts in the detail."""
     from ncpu_nb import bench_stats as bs
 
     available = {p.stem for p in task_files()}
@@ -173,12 +179,13 @@ def bench_rows(quick: bool = False) -> list[dict]:
     solved: list[int] = []
 
     def side():
-        outcomes, wall, cpu = bs.timed_call(lambda: run(names=names, time_limit=limit))
+        outcomes, wall, cpu = bs.timed_call(lambda: run(names=names, time_limit=limit, device=device))
         solved.append(sum(o.solved for o in outcomes))
         return wall, cpu
 
     samples = bs.in_turns({"portfolio": side}, runs)
     series = bs.series_from("synthesizer portfolio", samples["portfolio"], len(names), "task")
-    return [bs.row(f"synthesis portfolio, {len(names)} tasks", f"the portfolio (gradient descent first) on "
+    where = "" if str(device) == "cpu" else f" on {device}"
+    return [bs.row(f"synthesis portfolio{where}, {len(names)} tasks", f"the portfolio (gradient descent{where} first) on "
                    f"{', '.join(names)}, {limit:g} s per task at most; no reference", series,
                    detail=f"solved per run: {solved} of {len(names)}")]

@@ -13,6 +13,8 @@ import time
 from dataclasses import dataclass, field
 from html import escape
 
+import torch
+
 from ncpu_nb import html
 from ncpu_nb.synthesis.enumeration import Enumerator
 from ncpu_nb.synthesis.gradient_search import GradientSearch, SearchStats, single_thread
@@ -173,16 +175,20 @@ class Synthesizer:
     shares       fraction of the time left each method gets when others follow (default SHARES)
     progress     called with a dict now and then (method, step or size, seconds, ...)
     record_gradients  keep per-step gradient norms of every slot's distributions (for gradflow)
+    device       the torch device gradient descent's restarts run on (cpu, cuda) when no `gradient`
+                 search is given; the discrete solvers are plain Python
     """
 
     def __init__(self, methods=METHODS, gradient: GradientSearch | None = None, shares: dict | None = None,
-                 progress=None, record_gradients: bool = False):
+                 progress=None, record_gradients: bool = False, device: str | torch.device | None = None):
         self.record_gradients = record_gradients
         unknown = [m for m in methods if m not in METHODS]
         if unknown:
             raise ValueError(f"unknown method {unknown[0]!r}; choose from {', '.join(METHODS)}")
         self.methods, self.shares, self.progress = tuple(methods), {**SHARES, **(shares or {})}, progress
-        self.gradient = gradient or GradientSearch()
+        if gradient is not None and device is not None:
+            raise ValueError("give the device to the GradientSearch: GradientSearch(device=...)")
+        self.gradient = gradient or GradientSearch(device="cpu" if device is None else device)
         self._stop = threading.Event()
 
     def stop(self) -> None:
