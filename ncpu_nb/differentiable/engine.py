@@ -30,6 +30,10 @@ The engine is a machine of the protocol (`ncpu_nb.MachineProtocol`): it holds a 
 `restore` move, so `engine.debugger()` opens the debugger on it. What only this machine has
 (`values`, `gradients`, the PC distribution, a soft program's choices) reaches the view through
 `debug_extras`. Lane 0 is the one the protocol's properties describe; `run` moves every lane.
+
+`device="cuda"` keeps a run's state (registers, flags, PC distribution, memory) on that torch device:
+inputs given as tensors elsewhere are moved there (`.to` is differentiable, so their gradients still
+reach them), numbers become leaves on it. The neural ALU computes on the CPU and hands results back.
 """
 from __future__ import annotations
 
@@ -50,6 +54,7 @@ from ncpu_nb.errors import CycleBudgetExceeded, DecodeError, ExecutionError, Uns
 from ncpu_nb.ncpu.assembler import assemble
 from ncpu_nb.ncpu.call_frames import call_stack
 from ncpu_nb.ncpu.encoding import MICRO_FIELDS, NONE, decode, lower
+from ncpu_nb.ncpu.neural_alu import torch_device
 from ncpu_nb.ncpu.program import Program, data_address
 from ncpu_nb.ncpu.reference_interpreter import place_code
 from ncpu_nb.ncpu.table import ALU_NAMES, FLAGS, FLOAT_OPS, KINDS, MASK, REGISTERS, SP
@@ -68,6 +73,11 @@ class _Fault(Exception):
 
     def __init__(self, lane: int, pc: int, message: str):
         self.lane, self.pc, self.message = lane, pc, message
+
+
+def _signed_int(u: int) -> int:
+    """An unsigned 32-bit field as the signed number it holds (`soft_alu.signed` of one int)."""
+    return u - (1 << 32) if u >= (1 << 31) else u
 
 
 def _set(regs: torch.Tensor, index: int, value: torch.Tensor) -> torch.Tensor:
@@ -94,10 +104,10 @@ def neural_op(name: str, a: torch.Tensor, b: torch.Tensor):
     """Result, carry and overflow computed by the trained networks; the result's gradient is the
     fast ALU's (straight-through)."""
     shape = a.shape
-    ua, ub = integers(a).reshape(-1).numpy(), integers(b).reshape(-1).numpy()
+    ua, ub = integers(a).reshape(-1).cpu().numpy(), integers(b).reshape(-1).cpu().numpy()
     r, c, v = neural_alu().compute(name, ua, ub)
-    exact = signed(torch.from_numpy(r.astype(np.int64))).reshape(shape)
-    as_float = lambda x: torch.from_numpy(x.astype(np.float64)).reshape(shape).to(a.dtype)  # noqa: E731
+    exact = signed(torch.from_numpy(r.astype(np.int64))).reshape(shape).to(a.device)
+    as_float = lambda x: torch.from_numpy(x.astype(np.float64)).reshape(shape).to(a.device, a.dtype)  # noqa: E731
     return straight_through(relaxed_op(name, a, b), exact), (as_float(c), as_float(v))
 
 
@@ -196,12 +206,14 @@ class DifferentiableEngine:
     code_at           keep the program's words in data memory from this address and fetch every
                       instruction from there (self-modifying code: a store into the code changes what
                       runs; see `_fetch`); None keeps code apart from data, as the CPU does
+    device            the torch device a run's tensors live on: cpu (default; a SoftProgram's own
+                      device) or cuda
     """
 
     def __init__(self, program: str | Program | SoftProgram, *, inputs: dict | None = None, alu: str = "fast",
                  flag_temperature: float | None = 1.0, soft_branches: bool = False, max_steps: int = 10_000,
                  trace_depth: int = 256, memory_size: int = 65536, memory_width: int = 4,
-                 code_at: int | None = None):
+                 code_at: int | None = None, device: str | torch.device | None = None):
         if alu not in ALUS:
             raise ValueError(f"unknown ALU {alu!r}; choose one of {', '.join(ALUS)}")
         if soft_branches and not flag_temperature:
@@ -210,6 +222,10 @@ class DifferentiableEngine:
         if self.soft and alu != "fast":
             raise ValueError("a SoftProgram runs on the fast ALU: its mixture needs every operation's gradient")
         self.program = program if isinstance(program, (Program, SoftProgram)) else assemble(program)
+        self.device = torch_device(device if device is not None else program.device if self.soft else "cpu")
+        if self.soft and self.device != program.device:
+            raise ValueError(f"the SoftProgram's parameters are on {program.device}, the engine's device is "
+                             f"{self.device}: make the SoftProgram with device={str(self.device)!r}")
         self.alu, self.flag_temperature, self.max_steps = alu, flag_temperature, max_steps
         self.soft_branches = soft_branches
         if memory_width not in (1, 4):
@@ -227,16 +243,16 @@ class DifferentiableEngine:
                                          "program runs with code_at=None", 0, self.program.instructions[0].text())
         # Immediates as signed reals (a float's value where it is one): `run(immediates=...)` may replace them
         # with trainable tensors.
-        self.immediates = torch.tensor([self.floats.immediates.get(pc, float(signed(torch.tensor(op["imm"])).item()))
-                                        for pc, op in enumerate(self.ops)]
-                                       if not self.soft else [0.0] * len(self.program), dtype=DTYPE)
+        self.immediates = torch.tensor([self.floats.immediates.get(pc, float(_signed_int(op["imm"]))) for pc, op in
+                                        enumerate(self.ops)] if not self.soft else [0.0] * len(self.program),
+                                       dtype=DTYPE, device=self.device)
         self.breakpoints = Breakpoints(self._code_index, lambda index, on: None)  # `run` looks at the set itself
         self.watchpoints = Watchpoints(self._data_address, lambda w, on: None, word=4)
         self._trace: deque = deque(maxlen=trace_depth)
         self._inputs, self._memory_inputs, self._lanes, self._imm = {}, {}, None, self.immediates
         self._over_watch = False  # stopped at a watchpoint: the next step goes over that access
         self._fault: _Fault | None = None
-        self._rows = torch.eye(len(self) + 1, dtype=DTYPE)  # row i: all probability on instruction i
+        self._rows = torch.eye(len(self) + 1, dtype=DTYPE, device=self.device)  # row i: all probability on instruction i
         self.reset(inputs or {})
 
     def __len__(self) -> int:
@@ -256,19 +272,24 @@ class DifferentiableEngine:
         columns = []
         for r in range(len(REGISTERS)):
             default = float(self.memory_size) if r == SP else 0.0
-            v = torch.as_tensor(values.get(r, default), dtype=DTYPE)
+            v = self._tensor(values.get(r, default))
             columns.append(v.expand(lanes) if v.dim() == 0 else v.reshape(lanes))
         return torch.stack(columns, 1)
 
-    @staticmethod
-    def _as_inputs(inputs: dict) -> dict[str, torch.Tensor]:
+    def _tensor(self, value) -> torch.Tensor:
+        """A number, or a tensor on any device, as a DTYPE tensor on the engine's (`.to` keeps the gradient)."""
+        if isinstance(value, torch.Tensor):
+            return value.to(self.device, DTYPE)
+        return torch.tensor(float(value), dtype=DTYPE, device=self.device)
+
+    def _as_inputs(self, inputs: dict) -> dict[str, torch.Tensor]:
         """Register name -> tensor; a number becomes a leaf that requires grad (see `gradients`)."""
         if not isinstance(inputs, dict):
             raise TypeError(f"inputs are a dict of register -> value, not {type(inputs).__name__}")
         for k in inputs:
             if k != MEMORY and (not isinstance(k, str) or k.upper() not in REGISTERS):
                 raise KeyError(f"no register {k!r}; registers are {', '.join(REGISTERS)}")
-        return {k.upper(): v if isinstance(v, torch.Tensor) else torch.tensor(float(v), dtype=DTYPE, requires_grad=True)
+        return {k.upper(): v if isinstance(v, torch.Tensor) else self._tensor(v).requires_grad_(True)
                 for k, v in inputs.items() if k != MEMORY}
 
     def _as_arrays(self, arrays: dict) -> dict[int, torch.Tensor]:
@@ -278,7 +299,7 @@ class DifferentiableEngine:
         found = {}
         for address, values in arrays.items():
             tensor = values if isinstance(values, torch.Tensor) else torch.tensor(
-                [float(v) for v in values], dtype=DTYPE, requires_grad=True)
+                [float(v) for v in values], dtype=DTYPE, device=self.device, requires_grad=True)
             end = int(address) + self.memory_width * tensor.shape[-1]
             if tensor.dim() not in (1, 2) or int(address) < 0 or end > self.memory_size:
                 raise ValueError(f"an array of shape {tuple(tensor.shape)} at {address} does not fit data memory "
@@ -287,11 +308,12 @@ class DifferentiableEngine:
         return found
 
     def _initial_memory(self, lanes: int) -> SoftMemory:
-        memory = SoftMemory(self.memory_size, lanes, b"" if self.soft else self.program.data)
+        memory = SoftMemory(self.memory_size, lanes, b"" if self.soft else self.program.data, device=self.device)
         if self.code_at is not None:
-            words = torch.tensor([[float(w) for w in self.program.words]], dtype=DTYPE).expand(lanes, -1)
-            memory = memory.with_array(self.code_at, 4, words)
+            words = torch.tensor([[float(w) for w in self.program.words]], dtype=DTYPE, device=self.device)
+            memory = memory.with_array(self.code_at, 4, words.expand(lanes, -1))
         for address, values in self._memory_inputs.items():
+            values = self._tensor(values)
             values = values.expand(lanes, -1) if values.dim() == 1 else values
             if values.shape[0] != lanes:
                 raise ValueError(f"the array at {address} has {values.shape[0]} lanes, the registers {lanes}")
@@ -300,9 +322,8 @@ class DifferentiableEngine:
 
     def _immediates(self, immediates) -> torch.Tensor:
         if isinstance(immediates, dict):
-            return torch.stack([torch.as_tensor(immediates.get(i, self.immediates[i]), dtype=DTYPE)
-                                for i in range(len(self))])
-        return self.immediates if immediates is None else immediates
+            return torch.stack([self._tensor(immediates.get(i, self.immediates[i])) for i in range(len(self))])
+        return self.immediates if immediates is None else self._tensor(immediates)
 
     def reset(self, inputs: dict | None = None, *, lanes: int | None = None,
               immediates: torch.Tensor | dict | None = None) -> None:
@@ -324,8 +345,8 @@ class DifferentiableEngine:
         n = self._regs.shape[0]
         self._memory = self._initial_memory(n)
         self._over_watch, self._detail, self._fault = False, "", None
-        self._flags = torch.zeros(n, len(FLAGS), dtype=DTYPE)
-        self._pc = torch.zeros(n, len(self) + 1, dtype=DTYPE)
+        self._flags = torch.zeros(n, len(FLAGS), dtype=DTYPE, device=self.device)
+        self._pc = torch.zeros(n, len(self) + 1, dtype=DTYPE, device=self.device)
         self._pc[:, 0] = 1.0
         self._cycles, self._status = 0, "halted" if len(self) == 0 else "running"
         self._trace.clear()
@@ -369,7 +390,8 @@ class DifferentiableEngine:
         for each distinct word the lanes hold there. Opcode, registers and targets come from the
         rounded word; the immediate (or address offset) is the word's low field plus the word's
         fraction, so a stored instruction passes its gradient to the immediate it holds."""
-        word = memory.read(torch.full((memory.lanes,), float(self.code_at + 4 * pc), dtype=DTYPE), 4)
+        at = torch.full((memory.lanes,), float(self.code_at + 4 * pc), dtype=DTYPE, device=self.device)
+        word = memory.read(at, 4)
         fraction = word - torch.round(word.detach())
         exact = integers(word).tolist()
         live = [lane for lane in range(len(exact)) if mass[lane] > 0] or [0]
@@ -377,10 +399,10 @@ class DifferentiableEngine:
         fetched = []
         for value in dict.fromkeys(exact[lane] for lane in live):  # a lane off this slot joins the first group
             lanes = torch.tensor([float(w == value if lane in alive else value == first)
-                                  for lane, w in enumerate(exact)], dtype=DTYPE)
+                                  for lane, w in enumerate(exact)], dtype=DTYPE, device=self.device)
             op, has_immediate = self._decoded(pc, value, lanes, mass)
             fetched.append((lanes, op, op["imm_signed"] + fraction if has_immediate else
-                            torch.tensor(float(op["imm_signed"]), dtype=DTYPE)))
+                            self._tensor(op["imm_signed"])))
         return fetched
 
     def _decoded(self, pc: int, word: int, lanes: torch.Tensor, mass: torch.Tensor) -> tuple[dict, bool]:
@@ -393,7 +415,7 @@ class DifferentiableEngine:
                 self._decode_cache[word] = exc
             else:
                 op = dict(zip(MICRO_FIELDS, lower(instruction)))
-                op["imm_signed"] = float(signed(torch.tensor(op["imm"])).item())
+                op["imm_signed"] = float(_signed_int(op["imm"]))
                 kinds = {kind for _, kind, _ in instruction.form.operands}
                 self._decode_cache[word] = (op, bool(kinds & {"imm16", "imm20", "mem"}))
         found = self._decode_cache[word]
@@ -753,8 +775,9 @@ class DifferentiableEngine:
         """Lane 0's micro-op at `pc` (read from memory when the code lives there) and its immediate."""
         if self.code_at is None:
             return self.ops[pc], self._imm.detach()[pc]
-        op, _ = self._decoded(pc, self._code_word(pc), torch.zeros(1), torch.zeros(1))
-        return op, torch.tensor(op["imm_signed"], dtype=DTYPE)
+        none = torch.zeros(1, device=self.device)
+        op, _ = self._decoded(pc, self._code_word(pc), none, none)
+        return op, self._tensor(op["imm_signed"])
 
     def _code_word(self, pc: int) -> int:
         """Lane 0's word at instruction slot `pc` of code in memory."""
@@ -787,7 +810,7 @@ class DifferentiableEngine:
         """Every lane's register `name` becomes `value`, a constant from here on (no gradient through it)."""
         if name.upper() not in REGISTERS:
             raise KeyError(f"no register {name!r}; registers are {', '.join(REGISTERS)}")
-        column = torch.full((self._regs.shape[0],), float(value), dtype=self._regs.dtype)
+        column = torch.full((self._regs.shape[0],), float(value), dtype=self._regs.dtype, device=self.device)
         self._regs = _set(self._regs, REGISTERS.index(name.upper()), column)
 
     def write_memory(self, address: int, data: bytes) -> None:
@@ -795,7 +818,7 @@ class DifferentiableEngine:
         data = bytes(data)
         if address < 0 or address + len(data) > self.memory_size:
             raise IndexError(f"{len(data)} bytes at {address} are outside data memory ({self.memory_size} bytes)")
-        values = torch.tensor(list(data), dtype=self._regs.dtype).expand(self._regs.shape[0], len(data))
+        values = torch.tensor(list(data), dtype=self._regs.dtype, device=self.device).expand(self._regs.shape[0], len(data))
         self._memory = self._memory.with_array(address, 1, values)
 
     def return_address(self, location: int) -> int | None:

@@ -33,6 +33,7 @@ from ncpu_nb import html
 from ncpu_nb.differentiable import isa_search
 from ncpu_nb.differentiable.isa_library import PRIMITIVES, Benchmark, benchmark as find_benchmark
 from ncpu_nb.differentiable.soft_alu import exact_op
+from ncpu_nb.ncpu.neural_alu import torch_device
 
 DTYPE = torch.float64
 FIXED_ISA = ("add", "sub", "mul", "div", "mod", "and", "or", "xor", "shl", "shr", "sar", "neg", "not")
@@ -161,11 +162,14 @@ class ISADiscovery:
     length_cost   price of one instruction in a program, in units of the normalised error
     examples      training pairs, drawn once from the benchmark's training range
     seed          draws the examples and the ops' initial logits: the same seed, the same result
+    device        the torch device the restarts train on (cpu, cuda); the numbers are drawn on the CPU,
+                  so a seed gives the same result on each; snapping and the exact checks run on the CPU
     """
 
     def __init__(self, benchmark: str | Benchmark = "arithmetic", *, ops: int = 6, steps: int = 300,
                  restarts: int = 2, program_length: int = 2, lr: float = 0.1, area_cost: float = 0.01,
-                 length_cost: float = 0.01, examples: int = 24, seed: int = 0):
+                 length_cost: float = 0.01, examples: int = 24, seed: int = 0,
+                 device: str | torch.device = "cpu"):
         self.benchmark = find_benchmark(benchmark)
         for name, value, low in (("ops", ops, 1), ("steps", steps, 1), ("restarts", restarts, 1),
                                  ("program_length", program_length, 1), ("examples", examples, 4)):
@@ -186,19 +190,20 @@ class ISADiscovery:
             raise TypeError(f"seed must be a whole number, not {type(seed).__name__}")
         self.k, self.steps, self.restarts, self.length, self.lr = ops, steps, restarts, program_length, float(lr)
         self.area_cost, self.length_cost, self.examples, self.seed = float(area_cost), float(length_cost), examples, seed
+        self.device = torch_device(device)
 
     # --- training ----------------------------------------------------------------------------------
 
     def _training_pairs(self, generator) -> tuple[torch.Tensor, torch.Tensor]:
         lo, hi = self.benchmark.train_range
-        draw = lambda: torch.randint(lo, hi + 1, (self.examples,), generator=generator)  # noqa: E731
+        draw = lambda: torch.randint(lo, hi + 1, (self.examples,), generator=generator, device="cpu")  # noqa: E731
         return draw(), draw()
 
     def fit(self, progress: bool = False) -> ISAResult:
         """Train the ops from every restart, keep the restart with the lowest final training loss,
         snap it and check everything exactly; `progress` shows a tqdm bar."""
         torch.manual_seed(self.seed)
-        generator = torch.Generator().manual_seed(self.seed)
+        generator = torch.Generator(device="cpu").manual_seed(self.seed)  # the CPU's: the same draws on any device
         a, b = self._training_pairs(generator)
         bar = None
         if progress:
@@ -206,23 +211,25 @@ class ISADiscovery:
 
             bar = tqdm(total=self.steps * self.restarts, desc=f"ISA discovery ({self.benchmark.name}, seed {self.seed})")
         started = time.perf_counter()
-        runs = [self._train(a, b, generator, bar) for _ in range(self.restarts)]
+        runs = [self._train(a.to(self.device), b.to(self.device), generator, bar) for _ in range(self.restarts)]
         if bar is not None:
             bar.close()
         logits, history = min(runs, key=lambda run: run[1]["loss"][-1])
         history["restart_losses"] = [run[1]["loss"][-1] for run in runs]
-        return self._snap(logits, a, b, history, time.perf_counter() - started)
+        return self._snap(logits.cpu(), a, b, history, time.perf_counter() - started)
 
     def _train(self, a, b, generator, bar) -> tuple[torch.Tensor, dict]:
         """One restart: Adam on the ops' logits; returns them and the learning curves."""
         targets = torch.stack([f(a, b) for f in self.benchmark.targets.values()]).to(DTYPE)  # (T, E)
         scale = targets.pow(2).mean(1) + 1.0  # each target's error relative to its size
         # distinct random preferences: ops that start alike receive alike gradients and stay alike
-        logits = torch.randn(self.k, len(PRIMITIVES), generator=generator, dtype=DTYPE).requires_grad_(True)
-        costs = torch.tensor([p.cost for p in PRIMITIVES], dtype=DTYPE)
+        device = self.device
+        logits = torch.randn(self.k, len(PRIMITIVES), generator=generator, dtype=DTYPE, device="cpu")
+        logits = logits.to(device).requires_grad_(True)
+        costs = torch.tensor([p.cost for p in PRIMITIVES], dtype=DTYPE, device=device)
         sizes = range(1, self.length + 1)
-        uses = [isa_search.uses(n, self.k).to(DTYPE) for n in sizes]
-        lengths = torch.cat([torch.full((len(u),), float(n), dtype=DTYPE) for n, u in zip(sizes, uses)])
+        uses = [isa_search.uses(n, self.k, device).to(DTYPE) for n in sizes]
+        lengths = torch.cat([torch.full((len(u),), float(n), dtype=DTYPE, device=device) for n, u in zip(sizes, uses)])
         uses = torch.cat(uses)
         optimizer = torch.optim.Adam([logits], lr=self.lr)
         history = {"loss": [], "entropy": [], "cost": [], "area": []}
@@ -313,7 +320,7 @@ def cpu_check(program, circuits, f, a, b) -> bool | None:
         if template is None:
             return None
         lines.append(template.format(d=regs[i + 2], a=regs[ins.a], b=regs[ins.b]))
-    pick = torch.linspace(0, len(a) - 1, min(CPU_SAMPLE, len(a))).long()
+    pick = torch.linspace(0, len(a) - 1, min(CPU_SAMPLE, len(a)), device="cpu").long()
     want = f(a[pick], b[pick])
     out = regs[len(program) + 1]
     cases = [({"R0": int(x), "R1": int(y)}, {out: int(w)}) for x, y, w in zip(a[pick], b[pick], want)]
@@ -328,10 +335,10 @@ def fixed_isa_programs(bench: Benchmark) -> dict:
     the same enumeration over ADD SUB MUL DIV MOD AND OR XOR SHL SHR SAR NEG NOT, confirmed on the grid."""
     if bench.name in _FIXED:
         return _FIXED[bench.name]
-    generator = torch.Generator().manual_seed(1234)
+    generator = torch.Generator(device="cpu").manual_seed(1234)
     lo, hi = bench.train_range
-    a = torch.randint(lo, hi + 1, (24,), generator=generator)
-    b = torch.randint(lo, hi + 1, (24,), generator=generator)
+    a = torch.randint(lo, hi + 1, (24,), generator=generator, device="cpu")
+    b = torch.randint(lo, hi + 1, (24,), generator=generator, device="cpu")
     exact = lambda x, y: torch.stack([exact_op(op, x, y) for op in FIXED_ISA], -1)  # noqa: E731
     found = isa_search.shortest(exact, a, b, {n: f(a, b) for n, f in bench.targets.items()}, len(FIXED_ISA))
     ga, gb = bench.grid_pairs()

@@ -89,7 +89,7 @@ class Benchmark:
     def grid_pairs(self) -> tuple[torch.Tensor, torch.Tensor]:
         """(a, b) int64 vectors: every pair of the grid that training never drew."""
         lo, hi = self.grid
-        values = torch.arange(lo, hi + 1, dtype=torch.int64)
+        values = torch.arange(lo, hi + 1, dtype=torch.int64, device="cpu")  # the exact checks run on the CPU
         a, b = torch.meshgrid(values, values, indexing="ij")
         a, b = a.reshape(-1), b.reshape(-1)
         t_lo, t_hi = self.train_range

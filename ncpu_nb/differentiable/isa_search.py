@@ -62,9 +62,9 @@ def decode(length: int, index: int, k: int) -> list[Instruction]:
     return program[::-1]
 
 
-def uses(length: int, k: int) -> torch.Tensor:
-    """(programs, k) booleans: which ops each program of `length` instructions executes."""
-    ops = torch.arange(k)
+def uses(length: int, k: int, device: str | torch.device = "cpu") -> torch.Tensor:
+    """(programs, k) booleans on `device`: which ops each program of `length` instructions executes."""
+    ops = torch.arange(k, device=device)
     mask = torch.nn.functional.one_hot(ops.repeat(len(PAIRS_1)), k).bool()
     for pairs in [PAIRS_2, PAIRS_3][:length - 1]:
         step = torch.nn.functional.one_hot(ops.repeat(len(pairs)), k).bool()

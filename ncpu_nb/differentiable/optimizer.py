@@ -20,6 +20,7 @@ import torch
 from ncpu_nb import html
 from ncpu_nb.differentiable.engine import DTYPE, DifferentiableEngine
 from ncpu_nb.differentiable.soft_float import float64_forward
+from ncpu_nb.ncpu.neural_alu import torch_device
 from ncpu_nb.ncpu.exact_check import MEMORY, float_bits, passing, passing_with_code_in_memory
 from ncpu_nb.ncpu.float_format import BINARY32
 from ncpu_nb.ncpu.assembler import assemble
@@ -114,12 +115,12 @@ def _constant(program: Program, i: int, c: float) -> int | float:
     return int(round(c))
 
 
-def as_lanes(examples: list[tuple[dict, dict]]):
-    """Examples as one batch, an example per lane: (inputs, targets) register -> (examples,) tensor,
-    and the loss of a run: the squared error, scaled by the targets' size so that big and small
-    targets weigh alike."""
-    inputs = {k: torch.tensor([float(i[k]) for i, _ in examples], dtype=DTYPE) for k in examples[0][0]}
-    targets = {k: torch.tensor([float(o[k]) for _, o in examples], dtype=DTYPE) for k in examples[0][1]}
+def as_lanes(examples: list[tuple[dict, dict]], device: str | torch.device = "cpu"):
+    """Examples as one batch, an example per lane: (inputs, targets) register -> (examples,) tensor
+    on `device`, and the loss of a run: the squared error, scaled by the targets' size so that big
+    and small targets weigh alike."""
+    inputs = {k: torch.tensor([float(i[k]) for i, _ in examples], dtype=DTYPE, device=device) for k in examples[0][0]}
+    targets = {k: torch.tensor([float(o[k]) for _, o in examples], dtype=DTYPE, device=device) for k in examples[0][1]}
     scale = sum((t ** 2).mean() for t in targets.values()) + 1.0
     return inputs, targets, lambda run: sum(((run[k] - t) ** 2).mean() for k, t in targets.items()) / scale
 
@@ -129,13 +130,15 @@ class ProgramOptimizer:
 
     alu        'fast' or 'neural' (see DifferentiableEngine)
     max_steps  optimisation steps before giving up
+    device     the torch device the runs (and `optimize_inputs`' restarts, its lanes) compute on: cpu
+               (default) or cuda; random starts are drawn on the CPU, so a seed gives the same on each
     """
 
-    def __init__(self, alu: str = "fast", max_steps: int = 500):
-        self.alu, self.max_steps = alu, max_steps
+    def __init__(self, alu: str = "fast", max_steps: int = 500, device: str | torch.device = "cpu"):
+        self.alu, self.max_steps, self.device = alu, max_steps, torch_device(device)
 
-    def _engine(self, program) -> DifferentiableEngine:
-        return DifferentiableEngine(program, alu=self.alu)
+    def _engine(self, program, **options) -> DifferentiableEngine:
+        return DifferentiableEngine(program, alu=self.alu, device=self.device, **options)
 
     def optimize_inputs(self, program: str | Program, targets: dict[str, int], inputs: list[str], *,
                         fixed: dict | None = None, init: dict | None = None, lr: float = 1.0,
@@ -151,16 +154,17 @@ class ProgramOptimizer:
         engine = self._engine(program)
         floats = engine.float_registers
         as_value = lambda name, v: _binary32(v) if name in floats else int(round(v))  # noqa: E731
-        generator = torch.Generator().manual_seed(seed)
+        generator = torch.Generator(device="cpu").manual_seed(seed)
         scale = max([abs(v) for v in targets.values()] + [1])
-        start = torch.zeros(restarts, len(inputs), dtype=DTYPE)
+        start = torch.zeros(restarts, len(inputs), dtype=DTYPE, device="cpu")
         for j, name in enumerate(inputs):
             start[:, j] = float((init or {}).get(name, 0))
         if restarts > 1:
-            start[1:] = (torch.rand(restarts - 1, len(inputs), generator=generator, dtype=DTYPE) * 2 - 1) * scale
-        x = start.clone().requires_grad_(True)
+            draw = torch.rand(restarts - 1, len(inputs), generator=generator, dtype=DTYPE, device="cpu")
+            start[1:] = (draw * 2 - 1) * scale
+        x = start.to(self.device, copy=True).requires_grad_(True)
         opt = torch.optim.Adam([x], lr=lr)
-        want = {k: torch.tensor(float(v), dtype=DTYPE) for k, v in targets.items()}
+        want = {k: torch.tensor(float(v), dtype=DTYPE, device=self.device) for k, v in targets.items()}
         losses, t0 = [], time.perf_counter()
         for step in range(1, self.max_steps + 1):
             with float64_forward():
@@ -203,11 +207,12 @@ class ProgramOptimizer:
         `held_out` one, checked on the CPU. With `code_at` the program's code lives in memory
         (see `DifferentiableEngine`), so the array may be instructions the program copies into its
         code; the check then runs on the reference interpreter, which runs such code."""
-        engine = DifferentiableEngine(program, alu=self.alu, memory_width=width, code_at=code_at)
+        engine = self._engine(program, memory_width=width, code_at=code_at)
         if init is not None and len(init) != length:
             raise ValueError(f"init has {len(init)} values for an array of {length}")
-        array = torch.tensor([float(v) for v in (init or [0] * length)], dtype=DTYPE, requires_grad=True)
-        inputs, targets, loss_of = as_lanes(examples)
+        array = torch.tensor([float(v) for v in (init or [0] * length)], dtype=DTYPE, device=self.device,
+                             requires_grad=True)
+        inputs, targets, loss_of = as_lanes(examples, self.device)
         opt = torch.optim.LBFGS([array], lr=lr, max_iter=1, line_search_fn="strong_wolfe")
         losses, t0 = [], time.perf_counter()
 
@@ -259,7 +264,7 @@ class ProgramOptimizer:
             which = [i for i in immediate_indices(engine.program) if i not in engine.floats.immediates
                      or any(kind == "float" for _, kind, _ in engine.program.instructions[i].form.operands)]
         constants = engine.immediates[which].clone().requires_grad_(True)
-        inputs, targets, loss_of = as_lanes(examples)
+        inputs, targets, loss_of = as_lanes(examples, self.device)
         # a float fit's loss may be tiny (1e-8 and below) and still improving: no stopping on small changes
         small = dict(tolerance_grad=0.0, tolerance_change=0.0) if floats else {}
         opt = torch.optim.LBFGS([constants], lr=lr, max_iter=1, line_search_fn="strong_wolfe", **small)
@@ -267,7 +272,7 @@ class ProgramOptimizer:
 
         def closure():
             opt.zero_grad()
-            imm = engine.immediates.index_put((torch.tensor(which, dtype=torch.long),), constants)
+            imm = engine.immediates.index_put((torch.tensor(which, dtype=torch.long, device=self.device),), constants)
             with float64_forward():  # a float program descends on its smooth relaxation (see the module docstring)
                 run = engine.run(inputs=inputs, immediates=imm, check=False)
             loss = loss_of(run)

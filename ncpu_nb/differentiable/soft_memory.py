@@ -55,10 +55,13 @@ class SoftMemory:
         memory.read(address, 4)            # (lanes,) signed words at real addresses (lanes,)
         memory = memory.write(address, 4, value)
         memory.bytes(0x100, 16, lane=0)    # the bytes as the CPU would hold them (rounded)
+
+    `device`: the torch device of the bytes it makes (those written keep their own).
     """
 
-    def __init__(self, size: int, lanes: int, data: bytes = b"", cells: dict | None = None):
-        self.size, self.lanes, self.data = size, lanes, bytes(data[:size])
+    def __init__(self, size: int, lanes: int, data: bytes = b"", cells: dict | None = None,
+                 device: str | torch.device = "cpu"):
+        self.size, self.lanes, self.data, self.device = size, lanes, bytes(data[:size]), torch.device(device)
         self.cells: dict[int, torch.Tensor] = cells if cells is not None else {}
 
     def cell(self, address: int) -> torch.Tensor:
@@ -67,14 +70,14 @@ class SoftMemory:
         if found is not None:
             return found
         value = self.data[address] if 0 <= address < len(self.data) else 0
-        return torch.full((self.lanes,), float(value), dtype=DTYPE)
+        return torch.full((self.lanes,), float(value), dtype=DTYPE, device=self.device)
 
     def _gather(self, at: torch.Tensor) -> torch.Tensor:
         """(lanes,) the byte at at[l] in lane l."""
         wanted = sorted(set(at.tolist()))
         rows = torch.stack([self.cell(a) for a in wanted])
         where = {a: i for i, a in enumerate(wanted)}
-        index = torch.tensor([where[a] for a in at.tolist()]).unsqueeze(0)
+        index = torch.tensor([where[a] for a in at.tolist()], device=self.device).unsqueeze(0)
         return rows.gather(0, index).squeeze(0)
 
     def _word_at(self, at: torch.Tensor, width: int) -> torch.Tensor:
@@ -83,7 +86,7 @@ class SoftMemory:
     def outside(self, address: torch.Tensor, width: int) -> torch.Tensor:
         """Per lane: does an access of `width` bytes at this (real) address touch a byte outside memory?"""
         pairs = _tent(address, False)
-        bad = torch.zeros(self.lanes, dtype=torch.bool)
+        bad = torch.zeros(self.lanes, dtype=torch.bool, device=self.device)
         for at, weight in pairs:
             bad |= (weight.detach() != 0) & ((at < 0) | (at + width > self.size))
         return bad
@@ -102,7 +105,7 @@ class SoftMemory:
         for at, weight in _tent(address, address.requires_grad):
             for k, piece in enumerate(pieces):
                 self._blend_into(cells, at + k, weight, piece)
-        return SoftMemory(self.size, self.lanes, self.data, cells)
+        return SoftMemory(self.size, self.lanes, self.data, cells, self.device)
 
     def with_array(self, address: int, width: int, values: torch.Tensor) -> SoftMemory:
         """A new memory with values (lanes, n) stored from `address`, `width` bytes each (as n stores)."""
@@ -110,7 +113,7 @@ class SoftMemory:
         for j in range(values.shape[1]):
             for k, piece in enumerate(split_bytes(values[:, j], width)):
                 cells[address + j * width + k] = piece
-        return SoftMemory(self.size, self.lanes, self.data, cells)
+        return SoftMemory(self.size, self.lanes, self.data, cells, self.device)
 
     def _blend_into(self, cells: dict, at: torch.Tensor, weight: torch.Tensor, value: torch.Tensor) -> None:
         """cells[a] moves towards `value` by `weight`, in the lanes whose address is a (an NTM write:
@@ -136,7 +139,7 @@ class SoftMemory:
         for i in range(weights.shape[1]):
             old = self.cell(start + i)
             cells[start + i] = old + weights[:, i] * (value - old)
-        return SoftMemory(self.size, self.lanes, self.data, cells)
+        return SoftMemory(self.size, self.lanes, self.data, cells, self.device)
 
     @staticmethod
     def mix(before: SoftMemory, outcomes: list[tuple[torch.Tensor, SoftMemory]]) -> SoftMemory:
@@ -151,7 +154,7 @@ class SoftMemory:
                 base = before.cell(a) if old_before is None else old_before
                 current = cells.get(a)
                 cells[a] = (base if current is None else current) + weight * (value - base)
-        return SoftMemory(before.size, before.lanes, before.data, cells)
+        return SoftMemory(before.size, before.lanes, before.data, cells, before.device)
 
     def bytes(self, address: int, n: int, lane: int = 0) -> bytes:
         """n bytes from `address` in one lane, each rounded to the byte the CPU would hold."""

@@ -16,6 +16,7 @@ from __future__ import annotations
 import torch
 
 from ncpu_nb.differentiable.soft_alu import relaxed_op
+from ncpu_nb.ncpu.neural_alu import torch_device
 from ncpu_nb.ncpu.table import REGISTERS
 
 OPCODES = ("MOV", "ADD", "SUB", "MUL", "DIV", "MOD", "AND", "OR", "XOR", "SHL", "SHR", "SAR", "NEG", "NOT", "NOP")
@@ -30,15 +31,19 @@ class SoftProgram:
 
     seed   draws the initial logits (small, so every choice starts nearly equally likely)
     scale  their standard deviation
+    device the torch device of its parameters (drawn on the CPU: a seed gives the same on each)
     """
 
-    def __init__(self, length: int, *, seed: int = 0, scale: float = 0.1, name: str | None = None):
+    def __init__(self, length: int, *, seed: int = 0, scale: float = 0.1, name: str | None = None,
+                 device: str | torch.device = "cpu"):
         if not isinstance(length, int) or length < 1:
             raise ValueError(f"a soft program has at least one slot, not {length!r}")
-        generator = torch.Generator().manual_seed(seed)
-        self.logits = {field: (torch.randn(length, len(choices), generator=generator, dtype=torch.float64) * scale)
-                       .requires_grad_(True) for field, choices in CHOICES.items()}
-        self.immediates = torch.zeros(length, dtype=torch.float64, requires_grad=True)
+        self.device = torch_device(device)
+        generator = torch.Generator(device="cpu").manual_seed(seed)
+        draw = lambda n: torch.randn(length, n, generator=generator, dtype=torch.float64, device="cpu")  # noqa: E731
+        self.logits = {field: (draw(len(choices)) * scale).to(self.device).requires_grad_(True)
+                       for field, choices in CHOICES.items()}
+        self.immediates = torch.zeros(length, dtype=torch.float64, device=self.device, requires_grad=True)
         self.name = name or f"soft program of {length} slot{'s' if length != 1 else ''}"
 
     def __len__(self) -> int:
