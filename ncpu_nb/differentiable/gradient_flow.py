@@ -59,7 +59,7 @@ def trace_gradients(engine: DifferentiableEngine, registers: dict, loss, title: 
     run = engine.run(inputs=registers, record=True, check=False)
     value = loss(run)
     value.backward()
-    grid = np.stack([(h.grad.abs().mean(0).numpy() if h.grad is not None else np.zeros(len(REGISTERS)))
+    grid = np.stack([(h.grad.abs().mean(0).cpu().numpy() if h.grad is not None else np.zeros(len(REGISTERS)))
                      for h in run.history])
     program = engine.program
     labels = ["(inputs)"] + [program.instructions[pc].text(program.label_at()) if pc < len(program) else "(halted)"
@@ -173,11 +173,11 @@ def plot_gradient_flow_plotly(result):
     return fig
 
 
-def compare_alus(program, registers: dict, loss) -> tuple[GradientFlow, GradientFlow]:
-    """The same program, inputs and loss through the fast and the neural ALU."""
+def compare_alus(program, registers: dict, loss, device: str | torch.device = "cpu") -> tuple[GradientFlow, GradientFlow]:
+    """The same program, inputs and loss through the fast and the neural ALU (runs on `device`)."""
     flows = []
     for alu in ("fast", "neural"):
-        engine = DifferentiableEngine(program, alu=alu)
+        engine = DifferentiableEngine(program, alu=alu, device=device)
         inputs = {k: (v.detach().clone().requires_grad_(True) if isinstance(v, torch.Tensor) else v)
                   for k, v in registers.items()}
         flows.append(trace_gradients(engine, inputs, loss))
