@@ -234,3 +234,5 @@ def test_bench_device_is_refused_for_other_targets_and_unknown_devices():
         bench.run("debugger", quick=True, device="cpu")
     with pytest.raises(ValueError, match="torch device"):
         bench.run("fast", quick=True, device="no-such-device")
+    with pytest.raises(ValueError, match="torch device"):  # synth: gradient descent's restarts on the device
+        bench.run("synth", quick=True, device="no-such-device")

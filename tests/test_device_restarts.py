@@ -155,3 +155,9 @@ def test_isa_discovery_trains_its_restarts_on_the_device(device):
     with strict(device):
         found = _discover(device)
     assert found == _discover()
+
+
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a second torch device")
+def test_a_soft_program_on_another_device_than_the_engine_is_a_clear_error():
+    with pytest.raises(ValueError, match="make the SoftProgram with device='cpu'"):
+        DifferentiableEngine(SoftProgram(2, device="cuda"), device="cpu")
