@@ -252,7 +252,7 @@ class DifferentiableEngine:
         self._inputs, self._memory_inputs, self._lanes, self._imm = {}, {}, None, self.immediates
         self._over_watch = False  # stopped at a watchpoint: the next step goes over that access
         self._fault: _Fault | None = None
-        self._rows = torch.eye(len(self) + 1, dtype=DTYPE, device=self.device)  # row i: all probability on instruction i
+        self._rows = torch.eye(len(self) + 1, dtype=DTYPE, device=self.device)  # row i: all on instruction i
         self.reset(inputs or {})
 
     def __len__(self) -> int:
@@ -313,7 +313,7 @@ class DifferentiableEngine:
             words = torch.tensor([[float(w) for w in self.program.words]], dtype=DTYPE, device=self.device)
             memory = memory.with_array(self.code_at, 4, words.expand(lanes, -1))
         for address, values in self._memory_inputs.items():
-            values = self._tensor(values)
+            values = values.to(self.device)
             values = values.expand(lanes, -1) if values.dim() == 1 else values
             if values.shape[0] != lanes:
                 raise ValueError(f"the array at {address} has {values.shape[0]} lanes, the registers {lanes}")
@@ -323,7 +323,7 @@ class DifferentiableEngine:
     def _immediates(self, immediates) -> torch.Tensor:
         if isinstance(immediates, dict):
             return torch.stack([self._tensor(immediates.get(i, self.immediates[i])) for i in range(len(self))])
-        return self.immediates if immediates is None else self._tensor(immediates)
+        return self.immediates if immediates is None else immediates.to(self.device)
 
     def reset(self, inputs: dict | None = None, *, lanes: int | None = None,
               immediates: torch.Tensor | dict | None = None) -> None:

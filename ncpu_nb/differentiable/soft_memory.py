@@ -56,7 +56,7 @@ class SoftMemory:
         memory = memory.write(address, 4, value)
         memory.bytes(0x100, 16, lane=0)    # the bytes as the CPU would hold them (rounded)
 
-    `device`: the torch device of the bytes it makes (those written keep their own).
+    `device`: the torch device its bytes live on (the engine's); values written must be there too.
     """
 
     def __init__(self, size: int, lanes: int, data: bytes = b"", cells: dict | None = None,

@@ -186,6 +186,7 @@ def bench_rows(quick: bool = False, device: str = "cpu") -> list[dict]:
     samples = bs.in_turns({"portfolio": side}, runs)
     series = bs.series_from("synthesizer portfolio", samples["portfolio"], len(names), "task")
     where = "" if str(device) == "cpu" else f" on {device}"
-    return [bs.row(f"synthesis portfolio{where}, {len(names)} tasks", f"the portfolio (gradient descent{where} first) on "
+    return [bs.row(f"synthesis portfolio{where}, {len(names)} tasks",
+                   f"the portfolio (gradient descent{where} first) on "
                    f"{', '.join(names)}, {limit:g} s per task at most; no reference", series,
                    detail=f"solved per run: {solved} of {len(names)}")]
