@@ -173,7 +173,8 @@ def plot_gradient_flow_plotly(result):
     return fig
 
 
-def compare_alus(program, registers: dict, loss, device: str | torch.device = "cpu") -> tuple[GradientFlow, GradientFlow]:
+def compare_alus(program, registers: dict, loss,
+                 device: str | torch.device = "cpu") -> tuple[GradientFlow, GradientFlow]:
     """The same program, inputs and loss through the fast and the neural ALU (runs on `device`)."""
     flows = []
     for alu in ("fast", "neural"):
