@@ -1,5 +1,7 @@
 //! Architectural state of one AArch64 hart as a Linux user program sees it.
 
+use std::num::NonZeroU64;
+
 /// Registers and the few system registers EL0 code reads or writes.
 #[derive(Clone, Debug, Default)]
 pub struct CpuState {
@@ -15,8 +17,9 @@ pub struct CpuState {
     pub tpidr_el0: u64,
     /// Read-only thread register at EL0 (Linux keeps it 0 for user threads).
     pub tpidrro_el0: u64,
-    /// Address of the exclusive monitor's reservation (LDXR/STXR), if any.
-    pub exclusive: Option<u64>,
+    /// Address of the exclusive monitor's reservation (LDXR/STXR), if any. Never 0 (nothing is
+    /// mapped there), so compiled code reads and writes it as a u64 with 0 for none.
+    pub exclusive: Option<NonZeroU64>,
     /// The virtual counter CNTVCT_EL0: `step` advances it by one per retired instruction, so
     /// guest time is deterministic (ticking at `COUNTER_FREQUENCY`).
     pub counter: u64,

@@ -13,6 +13,7 @@ use super::guest_memory::{check_aligned, load, read, store, write};
 use super::{atomics, simd_structures};
 use crate::arm64::mem::Memory;
 use crate::arm64::state::CpuState;
+use std::num::NonZeroU64;
 
 /// What a single-register load or store moves once its address is known.
 #[derive(Clone, Copy)]
@@ -244,7 +245,7 @@ fn load_exclusive(
         cpu.set_reg(rt, a as u64);
         cpu.set_reg(rt2, b as u64);
     }
-    cpu.exclusive = Some(at);
+    cpu.exclusive = NonZeroU64::new(at);
     Ok(())
 }
 
@@ -269,7 +270,7 @@ fn store_exclusive(
     if pair {
         buf[size..2 * size].copy_from_slice(&cpu.reg(rt2).to_le_bytes()[..size]);
     }
-    let holds = cpu.exclusive == Some(at);
+    let holds = cpu.exclusive.map(NonZeroU64::get) == Some(at);
     if holds {
         write(mem, pc, at, &buf[..count as usize * size])?;
     }

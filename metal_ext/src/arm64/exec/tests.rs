@@ -43,7 +43,7 @@ fn arbitrary_words_never_panic_and_failures_change_nothing() {
             cpu.x[r] = if v & 1 == 0 { DATA + (v >> 52) } else { v };
         }
         cpu.pc = CODE;
-        cpu.exclusive = (i & 1 == 0).then_some(cpu.x[i as usize % 32]);
+        cpu.exclusive = (i & 1 == 0).then(|| std::num::NonZeroU64::new(cpu.x[i as usize % 32])).flatten();
         let before = (cpu.clone(), mem.clone());
         match step(&mut cpu, &mut mem) {
             Ok(()) | Err(Exception::Svc { .. }) => {}

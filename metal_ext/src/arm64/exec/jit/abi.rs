@@ -3,7 +3,7 @@
 
 use std::mem::offset_of;
 
-use cranelift_codegen::ir::{types::I64, AbiParam, Signature};
+use cranelift_codegen::ir::{types::{I32, I64}, AbiParam, Signature};
 use cranelift_codegen::isa::CallConv;
 
 use crate::arm64::mem::{TlbEntry, TLB_DATA, TLB_ENTRIES, TLB_ENTRY_SIZE, TLB_PAGE, TLB_PERMS};
@@ -64,6 +64,7 @@ pub(super) struct Layout {
     pub(super) nzcv: i32,
     pub(super) v: i32,
     pub(super) tpidr_el0: i32,
+    pub(super) exclusive: i32,
     pub(super) env_tlb: i32,
     pub(super) env_budget: i32,
     pub(super) env_retired: i32,
@@ -76,15 +77,19 @@ pub(super) struct Layout {
     pub(super) tlb_page: i32,
     pub(super) tlb_data: i32,
     pub(super) tlb_perms: i32,
+    /// The host's C calling convention, for calls out of compiled code (`run_simd`).
+    pub(super) host_call: CallConv,
 }
 
 impl Layout {
-    pub(super) fn new() -> Layout {
+    pub(super) fn new(host_call: CallConv) -> Layout {
         Layout {
             x: offset_of!(CpuState, x) as i32,
             nzcv: offset_of!(CpuState, nzcv) as i32,
             v: offset_of!(CpuState, v) as i32,
             tpidr_el0: offset_of!(CpuState, tpidr_el0) as i32,
+            // An Option<NonZeroU64>: a u64 with 0 for none.
+            exclusive: offset_of!(CpuState, exclusive) as i32,
             env_tlb: offset_of!(Env, tlb) as i32,
             env_budget: offset_of!(Env, budget) as i32,
             env_retired: offset_of!(Env, retired) as i32,
@@ -97,6 +102,7 @@ impl Layout {
             tlb_page: TLB_PAGE as i32,
             tlb_data: TLB_DATA as i32,
             tlb_perms: TLB_PERMS as i32,
+            host_call,
         }
     }
 }
@@ -106,5 +112,22 @@ pub(super) fn region_signature() -> Signature {
     let mut sig = Signature::new(CallConv::Tail);
     sig.params.extend([AbiParam::new(I64); 2]);
     sig.returns.push(AbiParam::new(I64));
+    sig
+}
+
+/// What compiled code calls for a SIMD&FP data-processing instruction: the interpreter's
+/// executor, on the machine state in memory. 0 if it ran; otherwise nothing changed and the
+/// interpreter must run it (it then raises the undefined-instruction exception).
+pub(super) extern "C" fn run_simd(cpu: *mut CpuState, word: u32) -> u32 {
+    // SAFETY: compiled code passes the `cpu` of the call that entered it.
+    let cpu = unsafe { &mut *cpu };
+    crate::arm64::exec::simd_fp::execute(cpu, word).is_err() as u32
+}
+
+/// `run_simd`'s signature in the host's C convention.
+pub(super) fn simd_signature(layout: &Layout) -> Signature {
+    let mut sig = Signature::new(layout.host_call);
+    sig.params.extend([AbiParam::new(I64), AbiParam::new(I32)]);
+    sig.returns.push(AbiParam::new(I32));
     sig
 }

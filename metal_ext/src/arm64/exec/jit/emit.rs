@@ -23,8 +23,13 @@ use cranelift_codegen::ir::types::{I128, I16, I32, I64, I8};
 use cranelift_codegen::ir::{Block, InstBuilder, MemFlagsData, Type, Value};
 use cranelift_frontend::{FunctionBuilder, Variable};
 
-use crate::arm64::decode::{self, Address, Insn, Operand, Reg, SystemRegister, SIGN64, ZERO, ZR};
+use crate::arm64::decode::{self, Address, Insn, Operand, Reg, SimdInsn, Structure, SystemRegister, SIGN64, ZERO, ZR};
 use super::abi::{region_signature, Layout, Link, CHAIN_LINKS};
+use super::decode::Item;
+
+mod simd;
+#[cfg(test)]
+pub(super) use simd::native as native_form;
 use crate::arm64::mem::{READ, TLB_OWNED, WRITE};
 
 /// What the flags are at this point of the translation.
@@ -43,7 +48,7 @@ enum Flags {
 pub struct Emitter<'a, 'b> {
     b: &'a mut FunctionBuilder<'b>,
     layout: &'a Layout,
-    region: &'a [(u64, Insn)],
+    region: &'a [(u64, Item)],
     /// Position in `region` of each instruction's PC.
     position: HashMap<u64, usize>,
     cpu: Value,
@@ -89,8 +94,30 @@ fn operand_regs(op: &Operand) -> u32 {
     }
 }
 
-/// Registers an instruction reads and writes (bit r), as masks.
-fn registers(insn: &Insn) -> (u32, u32) {
+/// General registers an instruction reads and writes (bit r), as masks.
+fn registers(item: &Item) -> (u32, u32) {
+    match item {
+        Item::Base(insn) => base_registers(insn),
+        Item::Simd { form, .. } => simd_registers(form),
+    }
+}
+
+/// Those of the SIMD&FP forms that move values to or from a general register (31 is XZR there).
+fn simd_registers(form: &SimdInsn) -> (u32, u32) {
+    let general = |r: u8| if r == 31 { 0 } else { 1 << r };
+    match *form {
+        SimdInsn::IntToFp { rn, .. }
+        | SimdInsn::FmovGeneral { to_fp: true, rn, .. }
+        | SimdInsn::DupGeneral { rn, .. }
+        | SimdInsn::InsGeneral { rn, .. } => (general(rn), 0),
+        SimdInsn::FpToInt { rd, .. } | SimdInsn::FmovGeneral { to_fp: false, rd, .. } | SimdInsn::MoveToGeneral { rd, .. } => {
+            (0, general(rd))
+        }
+        _ => (0, 0),
+    }
+}
+
+fn base_registers(insn: &Insn) -> (u32, u32) {
     use Insn::*;
     match *insn {
         AddSub { rd, rn, op, .. } | Logic { rd, rn, op, .. } => (mask(rn) | operand_regs(&op), mask(rd)),
@@ -130,6 +157,12 @@ fn registers(insn: &Insn) -> (u32, u32) {
         LoadVector { addr, .. } | StoreVector { addr, .. } | LoadVectorPair { addr, .. } | StoreVectorPair { addr, .. } => {
             address_regs(&addr)
         }
+        LoadExclusive { rt, base, .. } => (mask(base), mask(rt)),
+        StoreExclusive { rs, rt, base, .. } => (mask(base) | mask(rt), mask(rs)),
+        Structures { base, post, .. } => match post {
+            Some(rm) => (mask(base) | mask(rm), mask(base)),
+            None => (mask(base), 0),
+        },
         AddCarry { .. }
             | Crc32 { .. }
             | Prefetch { .. }
@@ -144,36 +177,39 @@ fn registers(insn: &Insn) -> (u32, u32) {
             | LoadPairSigned { .. }
             | LoadUnprivileged { .. }
             | StoreUnprivileged { .. }
-            | LoadExclusive { .. }
-            | StoreExclusive { .. }
             | LoadAcquire { .. }
             | StoreRelease { .. }
             | LoadAcquirePc { .. }
             | CompareSwap { .. }
             | CompareSwapPair { .. }
-            | Atomic { .. }
-            | Structures { .. } => unreachable!("not translated: {insn:?}"),
+            | Atomic { .. } => unreachable!("not translated: {insn:?}"),
     }
 }
 
-fn reads_flags(insn: &Insn) -> bool {
-    match *insn {
-        Insn::CondBranch { cond, .. } | Insn::Select { cond, .. } | Insn::CondCompare { cond, .. } => cond < 14,
+fn reads_flags(item: &Item) -> bool {
+    match *item {
+        Item::Base(Insn::CondBranch { cond, .. } | Insn::Select { cond, .. } | Insn::CondCompare { cond, .. }) => {
+            cond < 14
+        }
+        Item::Simd { form, .. } => matches!(form, SimdInsn::FpCondCompare { .. } | SimdInsn::FpSelect { .. }),
         _ => false,
     }
 }
 
-fn writes_flags(insn: &Insn) -> bool {
-    match *insn {
-        Insn::AddSub { flags, .. } => flags,
-        Insn::Logic { opc, .. } => opc == 3,
-        Insn::CondCompare { .. } => true,
+fn writes_flags(item: &Item) -> bool {
+    match *item {
+        Item::Base(Insn::AddSub { flags, .. }) => flags,
+        Item::Base(Insn::Logic { opc, .. }) => opc == 3,
+        Item::Base(Insn::CondCompare { .. }) => true,
+        Item::Simd { form, .. } => matches!(form, SimdInsn::FpCompare { .. } | SimdInsn::FpCondCompare { .. }),
         _ => false,
     }
 }
 
-/// Whether the instruction may leave compiled code before executing (a load or store).
-fn may_exit_before(insn: &Insn) -> bool {
+/// Whether the instruction may leave compiled code before executing (a load or store, or an
+/// executor call the interpreter must repeat).
+fn may_exit_before(item: &Item) -> bool {
+    let Item::Base(insn) = item else { return true };
     matches!(
         insn,
         Insn::Load { .. }
@@ -184,16 +220,19 @@ fn may_exit_before(insn: &Insn) -> bool {
             | Insn::StoreVector { .. }
             | Insn::LoadVectorPair { .. }
             | Insn::StoreVectorPair { .. }
+            | Insn::Structures { .. }
+            | Insn::LoadExclusive { .. }
+            | Insn::StoreExclusive { .. }
     )
 }
 
-fn ends_straight_line(insn: &Insn) -> bool {
-    matches!(insn, Insn::Branch { .. } | Insn::Indirect { .. })
+fn ends_straight_line(item: &Item) -> bool {
+    matches!(item, Item::Base(Insn::Branch { .. } | Insn::Indirect { .. }))
 }
 
 /// Whether the flags may be read (by an instruction or an exit) before being set again, at
 /// each instruction's entry.
-fn flags_liveness(region: &[(u64, Insn)], position: &HashMap<u64, usize>) -> Vec<bool> {
+fn flags_liveness(region: &[(u64, Item)], position: &HashMap<u64, usize>) -> Vec<bool> {
     let mut live = vec![false; region.len()];
     loop {
         let mut changed = false;
@@ -226,7 +265,7 @@ fn flags_liveness(region: &[(u64, Insn)], position: &HashMap<u64, usize>) -> Vec
 }
 
 /// `Emitter::dirty_before` and `dirty_after` for a region entered at `entry`.
-fn dirty(region: &[(u64, Insn)], position: &HashMap<u64, usize>, entry: usize) -> (Vec<u64>, Vec<u64>) {
+fn dirty(region: &[(u64, Item)], position: &HashMap<u64, usize>, entry: usize) -> (Vec<u64>, Vec<u64>) {
     let changes: Vec<u64> = region
         .iter()
         .map(|(_, insn)| registers(insn).1 as u64 | if writes_flags(insn) { FLAGS } else { 0 })
@@ -269,7 +308,7 @@ fn host() -> MemFlagsData {
 impl<'a, 'b> Emitter<'a, 'b> {
     /// Translates `region` (instructions and their PCs, in PC order) entered at `entry_pc` into the
     /// builder's function.
-    pub fn translate(b: &'a mut FunctionBuilder<'b>, layout: &'a Layout, region: &'a [(u64, Insn)], entry_pc: u64) {
+    pub fn translate(b: &'a mut FunctionBuilder<'b>, layout: &'a Layout, region: &'a [(u64, Item)], entry_pc: u64) {
         let entry = b.create_block();
         b.append_block_params_for_function_params(entry);
         b.switch_to_block(entry);
@@ -348,7 +387,10 @@ impl<'a, 'b> Emitter<'a, 'b> {
                 open = true;
             }
             if open {
-                open = e.instruction(&insn, pc);
+                open = match insn {
+                    Item::Base(insn) => e.instruction(&insn, pc),
+                    Item::Simd { word, form } => e.simd(word, &form, pc),
+                };
             }
             last = pc;
         }
@@ -728,6 +770,17 @@ impl<'a, 'b> Emitter<'a, 'b> {
         self.b.ins().iadd(data, within)
     }
 
+    /// Leaves compiled code before the instruction at `pc` where `addr` is not a multiple of
+    /// `size` (the interpreter raises the alignment fault).
+    fn exit_unless_aligned(&mut self, addr: Value, size: u8, pc: u64) {
+        if size > 1 {
+            let low = self.b.ins().band_imm_u(addr, size as i64 - 1);
+            let misaligned = self.b.ins().icmp_imm_u(IntCC::NotEqual, low, 0);
+            let dirty = self.dirty_before[self.position[&pc]];
+            self.exit_if(misaligned, pc, dirty, false);
+        }
+    }
+
     /// The access address and, for pre/post-index, the written-back base.
     fn address(&mut self, a: Address) -> (Value, Option<(Reg, Value)>) {
         match a {
@@ -1081,6 +1134,57 @@ impl<'a, 'b> Emitter<'a, 'b> {
                 self.store_vector(p, 0, size, vt);
                 self.store_vector(p, size as i32, size, vt2);
                 self.write_back(wb);
+            }
+            Structures { load, vt, base, post, layout: Structure::Multiple { q, registers, .. } } => {
+                // Whole registers, one structure element each: consecutive registers in memory order.
+                let size = if q { 16 } else { 8 };
+                let bytes = registers * size;
+                let b = self.read(base);
+                let p = self.host_address(b, bytes as u32, if load { READ } else { WRITE | TLB_OWNED }, pc);
+                for i in 0..registers {
+                    let (v, offset) = ((vt + i) % 32, (i * size) as i32);
+                    if load {
+                        self.load_vector(p, offset, size, v);
+                    } else {
+                        self.store_vector(p, offset, size, v);
+                    }
+                }
+                if let Some(rm) = post {
+                    let step = if rm == ZR { self.b.ins().iconst(I64, bytes as i64) } else { self.read(rm) };
+                    let moved = self.b.ins().iadd(b, step);
+                    self.write(base, moved);
+                }
+            }
+            LoadExclusive { size, pair: false, rt, base, .. } => {
+                let at = self.read(base);
+                self.exit_unless_aligned(at, size, pc);
+                let p = self.host_address(at, size as u32, READ, pc);
+                let v = self.load_value(p, size, ZERO);
+                self.write(rt, v);
+                self.b.ins().store(host(), at, self.cpu, self.layout.exclusive);
+            }
+            StoreExclusive { size, pair: false, rs, rt, base, .. } => {
+                let at = self.read(base);
+                self.exit_unless_aligned(at, size, pc);
+                // The monitor holds `at` (never 0, which stands for none): store; either way it is cleared.
+                let reserved = self.b.ins().load(I64, host(), self.cpu, self.layout.exclusive);
+                let same = self.b.ins().icmp(IntCC::Equal, reserved, at);
+                let some = self.b.ins().icmp_imm_u(IntCC::NotEqual, at, 0);
+                let holds = self.b.ins().band(same, some);
+                let (store, join) = (self.b.create_block(), self.b.create_block());
+                self.b.ins().brif(holds, store, &[], join, &[]);
+                self.b.seal_block(store);
+                self.b.switch_to_block(store);
+                let p = self.host_address(at, size as u32, WRITE | TLB_OWNED, pc);
+                self.store_value(p, 0, rt, size);
+                self.b.ins().jump(join, &[]);
+                self.b.seal_block(join);
+                self.b.switch_to_block(join);
+                let none = self.b.ins().iconst(I64, 0);
+                self.b.ins().store(host(), none, self.cpu, self.layout.exclusive);
+                let failed = self.b.ins().bxor_imm_u(holds, 1);
+                let status = self.b.ins().uextend(I64, failed);
+                self.write(rs, status);
             }
             AddCarry { .. }
             | Crc32 { .. }

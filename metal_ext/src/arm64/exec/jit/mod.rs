@@ -30,6 +30,7 @@ use cranelift_codegen::Context;
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
 
 use abi::{region_signature, Enter, Env, Layout};
+use decode::{Insn, Item};
 pub use abi::{clear_chain, empty_chain, link_slot, Link, CHAIN_LINKS};
 use super::decoded::{decode as decode_op, Next, Op};
 use crate::arm64::mem::{Memory, PAGE_SIZE};
@@ -151,10 +152,11 @@ impl Compiler {
         let at = arena.install(ctx.compile(&*isa, &mut Default::default()).ok()?.code_buffer())?;
         // SAFETY: `at` holds the function just built, in the host's C calling convention.
         let enter = unsafe { std::mem::transmute::<*const u8, Enter>(at) };
-        Some(Compiler { isa, enter, ctx, builder, arena, layout: Layout::new() })
+        let layout = Layout::new(isa.default_call_conv());
+        Some(Compiler { isa, enter, ctx, builder, arena, layout })
     }
 
-    fn compile(&mut self, region: &[(u64, decode::Insn)], entry: u64) -> Option<*const u8> {
+    fn compile(&mut self, region: &[(u64, Item)], entry: u64) -> Option<*const u8> {
         if self.arena.mapped > MAX_CODE_BYTES {
             return None;
         }
@@ -237,21 +239,21 @@ pub fn compile(number: u64, bytes: &[u8], index: usize) -> Option<Op> {
             continue;
         }
         let pc = start + 4 * i as u64;
-        let Some(insn) = decode::decode(word(i), pc) else { continue };
-        region.insert(i, insn);
-        match insn {
-            decode::Insn::Indirect { .. } | decode::Insn::Branch { link: true, .. } => {}
-            decode::Insn::Branch { target, .. } => pending.extend(index_of(target)),
+        let Some(item) = decode::decode(word(i), pc) else { continue };
+        region.insert(i, item);
+        match item {
+            Item::Base(Insn::Indirect { .. } | Insn::Branch { link: true, .. }) => {}
+            Item::Base(Insn::Branch { target, .. }) => pending.extend(index_of(target)),
             _ => {
                 pending.push(i + 1);
-                pending.extend(insn.target().and_then(index_of));
+                pending.extend(item.target().and_then(index_of));
             }
         }
     }
     if region.len() < MIN_REGION {
         return None;
     }
-    let region: Vec<(u64, decode::Insn)> = region.into_iter().map(|(i, insn)| (start + 4 * i as u64, insn)).collect();
+    let region: Vec<(u64, Item)> = region.into_iter().map(|(i, item)| (start + 4 * i as u64, item)).collect();
     let pc = start + 4 * index as u64;
     let mut store = store().lock().unwrap();
     let compiler = store.compiler.get_or_insert_with(Compiler::new).as_mut()?;

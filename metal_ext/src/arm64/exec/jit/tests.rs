@@ -3,7 +3,7 @@
 //! with a budget, must leave the same registers, flags, memory and PC as the interpreter
 //! stepping the same number of instructions.
 
-use super::decode::{decode, Insn};
+use super::decode::{decode, Insn, Item};
 use super::{compile, empty_chain, link_slot, region_of};
 use crate::arm64::exec::decoded::tests::splitmix;
 use crate::arm64::exec::step;
@@ -15,12 +15,15 @@ const DATA: u64 = 0x10_0000;
 const DATA_LEN: u64 = 0x4000;
 
 /// (mask, value) of the encoding groups the block compiler translates.
-const GROUPS: [(u32, u32); 5] = [
+const GROUPS: [(u32, u32); 8] = [
     (0x1C00_0000, 0x1000_0000), // data processing, immediate
     (0x0E00_0000, 0x0A00_0000), // data processing, register
     (0x3A00_0000, 0x3800_0000), // single-register loads and stores
     (0x3A00_0000, 0x2800_0000), // pairs
     (0x1C00_0000, 0x1400_0000), // branches
+    (0x0E00_0000, 0x0E00_0000), // SIMD&FP data processing
+    (0xBF20_0000, 0x0C00_0000), // vector structures (LD1/ST1 of whole registers)
+    (0x3F00_0000, 0x0800_0000), // exclusives (LDXR, STXR)
 ];
 
 /// A random translatable word for `pc`; branches aim near, mostly inside the run.
@@ -63,7 +66,15 @@ fn machine(seed: u64, code: &[u32], entry: usize) -> Machine {
         cpu.v[r] = (splitmix(&mut s) as u128) << 64 | splitmix(&mut s) as u128;
     }
     cpu.nzcv = (splitmix(&mut s) as u32) & 0xF000_0000;
+    // Rounding mode, flush-to-zero, default NaN, alternative half precision; the sticky flags.
+    cpu.fpcr = (splitmix(&mut s) as u32) & 0x07C0_0000;
+    cpu.fpsr = (splitmix(&mut s) as u32) & 0xF800_009F;
     cpu.tpidr_el0 = splitmix(&mut s);
+    // A reservation, often on an address some register holds.
+    cpu.exclusive = match splitmix(&mut s) % 3 {
+        0 => None,
+        _ => std::num::NonZeroU64::new(cpu.x[(splitmix(&mut s) % 32) as usize] & !(splitmix(&mut s) % 8)),
+    };
     cpu.pc = CODE + 4 * entry as u64;
     let mut mem = Memory::new();
     mem.map(CODE, 0x1000, READ | EXEC);
@@ -115,6 +126,8 @@ fn compare_from(code: &[u32], entry: usize, seed: u64, budget: u64) -> u64 {
         assert_eq!(a.v[r], b.v[r], "v{r}: {what}");
     }
     assert_eq!(a.nzcv, b.nzcv, "nzcv: {what}");
+    assert_eq!(a.exclusive, b.exclusive, "monitor: {what}");
+    assert_eq!((a.fpcr, a.fpsr), (b.fpcr, b.fpsr), "fpcr, fpsr: {what}");
     assert!(data(&interpreted) == data(&compiled), "memory: {what}");
     retired
 }
@@ -127,18 +140,25 @@ fn compare(code: &[u32], seed: u64, budget: u64) -> u64 {
 #[test]
 fn single_instructions_agree_with_the_interpreter() {
     let mut seed = 3;
-    let mut retired = 0;
-    for i in 0..60_000 {
+    let (mut retired, mut vector, mut structures) = (0, 0, 0);
+    for i in 0..75_000 {
         let w = word(&mut seed, CODE);
-        if decode(w, CODE).unwrap().is_branch() {
+        let item = decode(w, CODE).unwrap();
+        if item.is_branch() {
             continue;
         }
         let cond = (splitmix(&mut seed) % 16) as u32;
         // w; b.cond +2; nop; nop
         let code = [w, 0x5400_0040 | cond, 0xD503_201F, 0xD503_201F];
-        retired += compare(&code, i, 4);
+        let n = compare(&code, i, 4);
+        retired += n;
+        if n > 0 {
+            vector += matches!(item, Item::Simd { .. }) as u32;
+            structures += matches!(item, Item::Base(Insn::Structures { .. })) as u32;
+        }
     }
     assert!(retired > 100_000, "only {retired} instructions retired in compiled code");
+    assert!(vector > 1_000 && structures > 1_000, "{vector} SIMD&FP and {structures} LD1/ST1 words ran");
 }
 
 /// Runs of 4 to 40 instructions with branches among them, budgets from tight to ample.
@@ -146,12 +166,12 @@ fn single_instructions_agree_with_the_interpreter() {
 fn random_regions_agree_with_the_interpreter() {
     let mut seed = 5;
     let (mut retired, mut long) = (0, 0);
-    for i in 0..20_000 {
+    for i in 0..24_000 {
         let len = 4 + splitmix(&mut seed) % 37;
-        // Some words the compiler leaves to the interpreter (FADD, SVC) cut the region short.
+        // Some words the compiler leaves to the interpreter (DSB, SVC) cut the region short.
         let code: Vec<u32> = (0..len)
             .map(|k| match splitmix(&mut seed) % 12 {
-                0 => 0x1E60_2820,
+                0 => 0xD503_3F9F, // DSB SY
                 1 => 0xD400_0001,
                 _ => word(&mut seed, CODE + 4 * k),
             })
@@ -163,6 +183,71 @@ fn random_regions_agree_with_the_interpreter() {
         long += (n > len) as u64;
     }
     assert!(retired > 100_000 && long > 100, "{retired} retired, {long} runs went round a loop");
+}
+
+/// The SIMD&FP forms compiled into host vector instructions, thousands of each family, with
+/// random fields: the same registers, flags and FP state as the interpreter's executor.
+#[test]
+fn native_vector_forms_agree_with_the_interpreter() {
+    // (mask, value) of each family's fixed bits, as `decode_simd_fp` tells them apart.
+    const FAMILIES: [(u32, u32); 6] = [
+        (0x9FF8_0400, 0x0F00_0400), // modified immediate (MOVI, MVNI, FMOV)
+        (0x8FE0_8400, 0x0E00_0400), // copy (DUP general)
+        (0xBF20_0400, 0x2E20_0400), // three same, vector, U set (CMHI, CMHS, CMEQ, UMAXP, bitwise)
+        (0xBF20_0400, 0x0E20_0400), // three same, vector (CMGT, CMGE, CMTST, SMAXP, AND...)
+        (0x9F3E_0C00, 0x0E20_0800), // two-register miscellaneous, vector (compares with zero)
+        (0x9F80_FC00, 0x0F00_8400), // shift by immediate, vector, opcode 10000 (SHRN)
+    ];
+    let mut seed = 13;
+    for (family, &(mask, value)) in FAMILIES.iter().enumerate() {
+        let mut native = 0;
+        for i in 0..40_000 {
+            let w = (splitmix(&mut seed) as u32 & !mask) | value;
+            let Some(Item::Simd { form, .. }) = decode(w, CODE) else { continue };
+            if !super::emit::native_form(&form) {
+                continue;
+            }
+            let code = [w, 0xD503_201F, 0xD503_201F];
+            native += (compare(&code, 30_000 + i, 3) == 3) as u32;
+            if native == 2_000 {
+                break;
+            }
+        }
+        assert!(native >= 300, "family {family}: only {native} native forms ran");
+    }
+    // FMOV between general and S/D registers, both ways.
+    let mut fmovs = 0;
+    for i in 0..4_000 {
+        let w = (splitmix(&mut seed) as u32 & 0x80C1_03FF) | 0x1E26_0000;
+        if let Some(Item::Simd { form, .. }) = decode(w, CODE) {
+            if super::emit::native_form(&form) {
+                fmovs += (compare(&[w, 0xD503_201F, 0xD503_201F], 40_000 + i, 3) == 3) as u32;
+            }
+        }
+    }
+    assert!(fmovs > 500, "only {fmovs} FMOVs ran");
+}
+
+/// LDXR then STXR on one address (a lock's retry loop), of every size, from random states.
+#[test]
+fn exclusive_pairs_agree_with_the_interpreter() {
+    let mut seed = 11;
+    let mut stored = 0;
+    for i in 0..4_000 {
+        let size = (splitmix(&mut seed) % 4) as u32;
+        let (rt, rs, base, v) = (splitmix(&mut seed) % 31, splitmix(&mut seed) % 31, splitmix(&mut seed) % 32, splitmix(&mut seed) % 31);
+        let (rt, rs, base, v) = (rt as u32, rs as u32, base as u32, v as u32);
+        let acquire = (splitmix(&mut seed) % 2) as u32;
+        let ldxr = 0x085F_7C00 | size << 30 | acquire << 15 | base << 5 | rt;
+        let stxr = 0x0800_7C00 | size << 30 | (1 - acquire) << 15 | rs << 16 | base << 5 | v;
+        // ldxr; add x(v), x(v), #1; stxr; nop
+        let code = [ldxr, 0x9100_0400 | v << 5 | v, stxr, 0xD503_201F];
+        if decode(stxr, CODE + 8).is_none() {
+            continue;
+        }
+        stored += (compare(&code, 20_000 + i, 4) == 4) as u32;
+    }
+    assert!(stored > 500, "only {stored} runs went through compiled code");
 }
 
 /// A counted loop stays in compiled code until its budget, exactly.
@@ -177,7 +262,7 @@ fn loops_stop_at_the_budget() {
         0x54FF_FF81, // b.ne loop
         0xD65F_03C0, // ret
     ];
-    assert!(matches!(decode(code[5], CODE + 20), Some(Insn::CondBranch { .. })));
+    assert!(matches!(decode(code[5], CODE + 20), Some(Item::Base(Insn::CondBranch { .. }))));
     for budget in [7, 8, 12, 100, 5002, 10_000] {
         let n = compare(&code, 1, budget);
         let all = 1 + 5 * 1000 + 1;
