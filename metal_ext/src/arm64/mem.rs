@@ -188,22 +188,26 @@ impl Memory {
         self.code_epoch
     }
 
-    /// The page table changed: forget cached translations and decoded code.
-    fn remapped(&mut self) {
+    /// The page table changed over `span`: forget cached translations, and decoded code where
+    /// an executable page was there or will be (`to_code`). Mapping and unmapping data (malloc's
+    /// large blocks) leaves the decoded and compiled code in place.
+    fn remapped(&mut self, span: std::ops::Range<u64>, to_code: bool) {
         self.flush_tlb();
-        self.code_epoch = new_code_epoch();
+        if to_code || span.into_iter().any(|p| self.pages.get(&p).is_some_and(|page| page.perms & EXEC != 0)) {
+            self.code_epoch = new_code_epoch();
+        }
     }
 
     /// Maps zero-filled pages over [addr, addr+len), replacing what was there.
     pub fn map(&mut self, addr: u64, len: u64, perms: u8) {
-        self.remapped();
+        self.remapped(page_span(addr, len), perms & EXEC != 0);
         for p in page_span(addr, len) {
             self.pages.insert(p, Page { data: Arc::new([0; PAGE_SIZE as usize]), perms });
         }
     }
 
     pub fn unmap(&mut self, addr: u64, len: u64) {
-        self.remapped();
+        self.remapped(page_span(addr, len), false);
         for p in page_span(addr, len) {
             self.pages.remove(&p);
         }
@@ -215,7 +219,7 @@ impl Memory {
         if let Some(p) = span.clone().find(|p| !self.pages.contains_key(p)) {
             return Err(MemFault { addr: p << PAGE_SHIFT, access: Access::Write, mapped: false });
         }
-        self.remapped();
+        self.remapped(span.clone(), perms & EXEC != 0);
         for p in span {
             self.pages.get_mut(&p).unwrap().perms = perms;
         }
@@ -576,6 +580,32 @@ impl Memory {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_changes_to_executable_pages_renew_the_code_epoch() {
+        let mut m = Memory::new();
+        m.map(0x1000, 0x1000, READ | EXEC);
+        let code = m.code_epoch();
+        m.map(0x10_0000, 0x4000, READ | WRITE);
+        m.protect(0x10_0000, 0x1000, READ).unwrap();
+        m.unmap(0x10_0000, 0x4000);
+        assert_eq!(m.code_epoch(), code, "data mappings");
+        for change in 0..4 {
+            let before = m.code_epoch();
+            match change {
+                0 => m.protect(0x1000, 0x1000, READ).unwrap(),
+                1 => m.protect(0x1000, 0x1000, READ | EXEC).unwrap(),
+                2 => m.map(0x1000, 0x1000, READ | WRITE),
+                _ => {
+                    m.map(0x1000, 0x1000, READ | EXEC);
+                    let again = m.code_epoch();
+                    m.unmap(0, 0x3000);
+                    assert_ne!(m.code_epoch(), again, "unmapping code");
+                }
+            }
+            assert_ne!(m.code_epoch(), before, "change {change}");
+        }
+    }
 
     #[test]
     fn clones_share_pages_until_written() {
