@@ -439,7 +439,6 @@ impl LinuxMachine {
         self.machine
             .debug
             .trace
-            .entries
             .iter()
             .map(|e| {
                 let changes = e.changes.iter().map(|(r, a, b)| (register_name(*r), *a, *b)).collect();

@@ -1,7 +1,5 @@
 //! The trace ring: the last N executed instructions with the registers each one changed.
 
-use std::collections::VecDeque;
-
 use crate::arm64::mem::MemAccess;
 use crate::arm64::state::CpuState;
 
@@ -37,7 +35,10 @@ pub struct TraceRing {
     /// Also record each instruction's memory accesses (off by default: while on, every load and
     /// store takes the general path, so that all are seen alike).
     pub accesses: bool,
-    pub entries: VecDeque<TraceEntry>,
+    /// A ring once `depth` entries are held: `next` is where the oldest is, and the next record
+    /// goes, in place (moving entries in and out of a queue took most of a traced run's time).
+    entries: Vec<TraceEntry>,
+    next: usize,
 }
 
 /// The registers an instruction may change, saved before it runs (one buffer, refilled for
@@ -145,10 +146,26 @@ fn changes(before: &Before, after: &CpuState, out: &mut Vec<(u8, u128, u128)>) {
 
 impl TraceRing {
     pub fn set_depth(&mut self, depth: usize) {
+        let mut kept: Vec<TraceEntry> = std::mem::take(&mut self.entries);
+        kept.rotate_left(self.next);
+        kept.drain(..kept.len().saturating_sub(depth));
+        self.entries = kept;
+        self.next = 0;
         self.depth = depth;
-        while self.entries.len() > depth {
-            self.entries.pop_front();
-        }
+    }
+
+    /// The entries, oldest first.
+    pub fn iter(&self) -> impl Iterator<Item = &TraceEntry> {
+        let (newer, older) = self.entries.split_at(self.next);
+        older.iter().chain(newer)
+    }
+
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
     }
 
     /// Records one executed instruction, reusing the oldest entry's storage once the ring is full.
@@ -157,19 +174,12 @@ impl TraceRing {
         if self.depth == 0 {
             return;
         }
-        let mut entry = if self.entries.len() == self.depth {
-            self.entries.pop_front().unwrap()
-        } else {
-            TraceEntry {
-                pid,
-                pc,
-                word,
-                changes: Vec::with_capacity(4),
-                nzcv_before: 0,
-                nzcv_after: 0,
-                accesses: Vec::new(),
-            }
-        };
+        if self.entries.len() < self.depth {
+            let changes = Vec::with_capacity(4);
+            self.entries.push(TraceEntry { pid, pc, word, changes, nzcv_before: 0, nzcv_after: 0, accesses: Vec::new() });
+            self.next = self.entries.len() - 1;
+        }
+        let entry = &mut self.entries[self.next];
         entry.pid = pid;
         entry.pc = pc;
         entry.word = word;
@@ -178,7 +188,10 @@ impl TraceRing {
         changes(before, after, &mut entry.changes);
         entry.accesses.clear();
         entry.accesses.extend_from_slice(accesses);
-        self.entries.push_back(entry);
+        self.next += 1;
+        if self.next == self.depth {
+            self.next = 0;
+        }
     }
 }
 
@@ -205,13 +218,22 @@ mod tests {
             before.save(&a, 0x4ea11c20, None); // mov v0.16b, v1.16b
             ring.record(1, &before, &b, &[]);
         }
-        assert_eq!(ring.entries.iter().map(|e| e.pc).collect::<Vec<_>>(), [1, 2]);
-        let e = &ring.entries[1];
+        assert_eq!(ring.iter().map(|e| e.pc).collect::<Vec<_>>(), [1, 2]);
+        let e = ring.iter().nth(1).unwrap();
         assert_eq!(e.changes, vec![(3, 0, 9), (31, 0, 16), (33, 0, 1 << 100), (66, 0, 5)]);
         assert_eq!((e.nzcv_before, e.nzcv_after, e.word), (0, 0x4000_0000, 0x4ea11c20));
         before.save(&b, 0, None);
         ring.record(1, &before, &b, &[]);
-        assert!(ring.entries[1].changes.is_empty());
+        assert!(ring.iter().nth(1).unwrap().changes.is_empty());
+        assert_eq!(ring.iter().map(|e| e.pc).collect::<Vec<_>>(), [2, 99]);
+        ring.set_depth(3);
+        before.save(&a, 0, None);
+        ring.record(1, &before, &b, &[]);
+        assert_eq!(ring.iter().map(|e| e.pc).collect::<Vec<_>>(), [2, 99, 0]);
+        ring.record(1, &before, &b, &[]);
+        assert_eq!(ring.iter().map(|e| e.pc).collect::<Vec<_>>(), [99, 0, 0]);
+        ring.set_depth(1);
+        assert_eq!(ring.len(), 1);
         assert!(!may_write_vectors(0x8b020020) && !may_write_vectors(0x14000000)); // add, b
         assert!(may_write_vectors(0x3dc00020) && may_write_vectors(0xd4000001)); // ldr q0, svc
         assert_eq!(register_name(31), "sp");
