@@ -50,25 +50,33 @@ impl Hasher for PageHasher {
     }
 }
 
-/// One entry of the translation cache: where a guest page's bytes live on the host. Compiled
-/// code reads it directly (`TLB_PAGE`, `TLB_DATA`, `TLB_PERMS`), hence the fixed layout.
+/// One entry of the translation cache: where a guest page's bytes live on the host, and for
+/// each kind of access a *tag*, the page's address where the page allows it, else `NO_TAG`. An
+/// access of `len` bytes at `addr` hits where `(addr + len - 1) & !(PAGE_SIZE - 1)` equals the
+/// tag: one comparison checks the page, the permission and that the access stays within the
+/// page (one crossing into the next page finds that page's address, which lives in another
+/// slot). Compiled code reads it directly (`TLB_READ`, `TLB_WRITE`, `TLB_ADDEND`), hence the
+/// fixed layout.
 #[derive(Clone, Copy)]
 #[repr(C)]
 pub(crate) struct TlbEntry {
-    page: u64,
-    data: *mut u8,
-    /// The page's READ/WRITE/EXEC, plus OWNED when this Memory alone holds the bytes.
-    perms: u8,
+    read: u64,
+    /// Writable and held by this Memory alone (so written in place), and not executable
+    /// (stores there take the slow path, which renews the code epoch).
+    write: u64,
+    exec: u64,
+    /// The host address of the page's bytes minus the page's guest address.
+    addend: usize,
 }
 
 pub(crate) const TLB_ENTRIES: usize = 1024;
 pub(crate) const TLB_ENTRY_SIZE: usize = std::mem::size_of::<TlbEntry>();
-pub(crate) const TLB_PAGE: usize = std::mem::offset_of!(TlbEntry, page);
-pub(crate) const TLB_DATA: usize = std::mem::offset_of!(TlbEntry, data);
-pub(crate) const TLB_PERMS: usize = std::mem::offset_of!(TlbEntry, perms);
-/// Never a page number: guest addresses have at most 64 - PAGE_SHIFT page bits.
-const NO_PAGE: u64 = u64::MAX;
-const EMPTY: TlbEntry = TlbEntry { page: NO_PAGE, data: std::ptr::null_mut(), perms: 0 };
+pub(crate) const TLB_READ: usize = std::mem::offset_of!(TlbEntry, read);
+pub(crate) const TLB_WRITE: usize = std::mem::offset_of!(TlbEntry, write);
+pub(crate) const TLB_ADDEND: usize = std::mem::offset_of!(TlbEntry, addend);
+/// Never equal to a page's address (its low bits are not zero).
+const NO_TAG: u64 = 1;
+const EMPTY: TlbEntry = TlbEntry { read: NO_TAG, write: NO_TAG, exec: NO_TAG, addend: 0 };
 /// TLB-only permission: the page's bytes are not shared with a clone, so a store may write them
 /// in place without copying.
 const OWNED: u8 = 8;
@@ -262,9 +270,7 @@ impl Memory {
         for (a, done, n) in chunks(addr, data.len()) {
             let p = a >> PAGE_SHIFT;
             // Un-sharing may move the page's bytes: forget where the TLB thought they were.
-            if self.tlb[slot(p)].page == p {
-                self.tlb[slot(p)] = EMPTY;
-            }
+            self.tlb[slot(p)] = EMPTY;
             let page = self.pages.get_mut(&p).expect("checked above");
             if page.perms & EXEC != 0 {
                 self.code_epoch = new_code_epoch();
@@ -288,7 +294,14 @@ impl Memory {
                 Some(bytes) => (bytes.as_mut_ptr(), 0),
                 None => (Arc::as_ptr(&p.data) as *mut u8, 0),
             };
-            self.tlb[slot(page)] = TlbEntry { page, data, perms: p.perms | owned };
+            let address = page << PAGE_SHIFT;
+            let tag = |need: u8| if (p.perms | owned) & need == need { address } else { NO_TAG };
+            self.tlb[slot(page)] = TlbEntry {
+                read: tag(READ),
+                write: tag(WRITE | OWNED),
+                exec: tag(EXEC),
+                addend: (data as usize).wrapping_sub(address as usize),
+            };
         }
     }
 
@@ -296,12 +309,18 @@ impl Memory {
     /// range stays within it.
     #[inline(always)]
     fn cached(&self, addr: u64, len: usize, need: u8) -> Option<*mut u8> {
-        let page = addr >> PAGE_SHIFT;
-        let off = (addr & (PAGE_SIZE - 1)) as usize;
-        let e = &self.tlb[slot(page)];
-        if e.page == page && e.perms & need == need && off + len <= PAGE_SIZE as usize {
-            // SAFETY: off + len is within the page the entry points to.
-            Some(unsafe { e.data.add(off) })
+        let e = &self.tlb[slot(addr >> PAGE_SHIFT)];
+        let tag = match need {
+            READ => e.read,
+            EXEC => e.exec,
+            _ => {
+                debug_assert_eq!(need, WRITE | OWNED);
+                e.write
+            }
+        };
+        let last = addr.wrapping_add(len.max(1) as u64 - 1);
+        if last & !(PAGE_SIZE - 1) == tag {
+            Some(e.addend.wrapping_add(addr as usize) as *mut u8)
         } else {
             None
         }

@@ -6,7 +6,7 @@ use std::mem::offset_of;
 use cranelift_codegen::ir::{types::{I32, I64}, AbiParam, Signature};
 use cranelift_codegen::isa::CallConv;
 
-use crate::arm64::mem::{TlbEntry, TLB_DATA, TLB_ENTRIES, TLB_ENTRY_SIZE, TLB_PAGE, TLB_PERMS};
+use crate::arm64::mem::{TlbEntry, TLB_ADDEND, TLB_ENTRIES, TLB_ENTRY_SIZE, TLB_READ, TLB_WRITE};
 use crate::arm64::state::CpuState;
 
 /// What compiled code exchanges with its caller besides the registers.
@@ -74,9 +74,9 @@ pub(super) struct Layout {
     pub(super) link_len: i32,
     pub(super) tlb_entries: i32,
     pub(super) tlb_entry_size: i32,
-    pub(super) tlb_page: i32,
-    pub(super) tlb_data: i32,
-    pub(super) tlb_perms: i32,
+    pub(super) tlb_read: i32,
+    pub(super) tlb_write: i32,
+    pub(super) tlb_addend: i32,
     /// The host's C calling convention, for calls out of compiled code (`run_simd`).
     pub(super) host_call: CallConv,
 }
@@ -99,9 +99,9 @@ impl Layout {
             link_len: offset_of!(Link, len) as i32,
             tlb_entries: TLB_ENTRIES as i32,
             tlb_entry_size: TLB_ENTRY_SIZE as i32,
-            tlb_page: TLB_PAGE as i32,
-            tlb_data: TLB_DATA as i32,
-            tlb_perms: TLB_PERMS as i32,
+            tlb_read: TLB_READ as i32,
+            tlb_write: TLB_WRITE as i32,
+            tlb_addend: TLB_ADDEND as i32,
             host_call,
         }
     }

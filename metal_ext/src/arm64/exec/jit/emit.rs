@@ -749,25 +749,22 @@ impl<'a, 'b> Emitter<'a, 'b> {
     /// The host address of guest [addr, addr+size) if the translation cache grants `need` there;
     /// otherwise leaves compiled code before the instruction at `pc`.
     fn host_address(&mut self, addr: Value, size: u32, need: u8, pc: u64) -> Value {
+        // One comparison with the entry's tag for this kind of access checks page, permission
+        // and span (see `mem::TlbEntry`).
         let l = self.layout;
         let page = self.b.ins().ushr_imm_u(addr, 12);
         let slot = self.b.ins().band_imm_u(page, (l.tlb_entries - 1) as i64);
         let offset = self.b.ins().imul_imm_u(slot, l.tlb_entry_size as i64);
         let entry = self.b.ins().iadd(self.tlb, offset);
-        let cached = self.b.ins().load(I64, host(), entry, l.tlb_page);
-        let perms = self.b.ins().uload8(I32, host(), entry, l.tlb_perms);
-        let granted = self.b.ins().band_imm_u(perms, need as i64);
-        let ok_perms = self.b.ins().icmp_imm_u(IntCC::Equal, granted, need as i64);
-        let ok_page = self.b.ins().icmp(IntCC::Equal, cached, page);
-        let within = self.b.ins().band_imm_u(addr, 0xFFF);
-        let ok_span = self.b.ins().icmp_imm_u(IntCC::UnsignedLessThanOrEqual, within, 4096 - size as i64);
-        let ok = self.b.ins().band(ok_perms, ok_page);
-        let ok = self.b.ins().band(ok, ok_span);
-        let miss = self.b.ins().bxor_imm_u(ok, 1);
+        debug_assert!(need == READ || need == WRITE | TLB_OWNED);
+        let tag = self.b.ins().load(I64, host(), entry, if need == READ { l.tlb_read } else { l.tlb_write });
+        let last = self.b.ins().iadd_imm_u(addr, size as i64 - 1);
+        let wanted = self.b.ins().band_imm_u(last, !0xFFF);
+        let miss = self.b.ins().icmp(IntCC::NotEqual, wanted, tag);
         let dirty = self.dirty_before[self.position[&pc]];
         self.exit_if(miss, pc, dirty, false);
-        let data = self.b.ins().load(I64, host(), entry, l.tlb_data);
-        self.b.ins().iadd(data, within)
+        let addend = self.b.ins().load(I64, host(), entry, l.tlb_addend);
+        self.b.ins().iadd(addr, addend)
     }
 
     /// Leaves compiled code before the instruction at `pc` where `addr` is not a multiple of
