@@ -173,7 +173,23 @@ impl Compiler {
         if !compiled.buffer.relocs().is_empty() {
             return None;
         }
-        self.arena.install(compiled.code_buffer())
+        let code = self.arena.install(compiled.code_buffer())?;
+        perf_map(code, compiled.code_buffer().len(), entry);
+        Some(code)
+    }
+}
+
+/// With `NCPU_NB_PERF_MAP=1`, names each region for Linux `perf` by the guest PC it starts at
+/// (in /tmp/perf-PID.map, where perf looks for code made at run time).
+fn perf_map(code: *const u8, len: usize, pc: u64) {
+    use std::io::Write;
+    static MAP: OnceLock<Option<Mutex<std::fs::File>>> = OnceLock::new();
+    let file = MAP.get_or_init(|| {
+        let on = std::env::var("NCPU_NB_PERF_MAP").is_ok_and(|v| v == "1");
+        on.then(|| std::fs::File::create(format!("/tmp/perf-{}.map", std::process::id())).ok().map(Mutex::new)).flatten()
+    });
+    if let Some(file) = file {
+        let _ = writeln!(file.lock().unwrap(), "{:x} {len:x} guest_{pc:x}", code as usize);
     }
 }
 
