@@ -13,9 +13,9 @@ use crate::arm64::state::CpuState;
 pub enum Item {
     /// An integer, branch or load/store instruction, translated form by form.
     Base(Insn),
-    /// SIMD&FP data processing (bits 27..25 = 111): compiled code calls the interpreter's own
-    /// executor for it, so that a region goes on through the vector code of glibc's string
-    /// routines instead of ending there.
+    /// SIMD&FP data processing (bits 27..25 = 111): host vector instructions for the forms
+    /// `emit::simd` translates, a call of the interpreter's own executor for the others, so that
+    /// a region goes on through the vector code of glibc's string routines instead of ending there.
     Simd { word: u32, form: SimdInsn },
 }
 

@@ -10,7 +10,8 @@
 //! instructions. Anything unusual (a load or store the translation cache cannot serve
 //! directly) exits *before* the instruction, so the interpreter then runs it with the whole
 //! machinery (faults, copy-on-write, code epochs); compiled code calls nothing but the next
-//! region (see `exit`).
+//! region (see `exit`) and, for SIMD&FP instructions it does not translate itself, the
+//! interpreter's executor (`simd`).
 //!
 //! Over 900 lines on purpose: one `Emitter` holds a region's builder state (register variables,
 //! lazy flags, exits, chain links) and has one arm per translated form; split by instruction class,
@@ -26,11 +27,11 @@ use cranelift_frontend::{FunctionBuilder, Variable};
 use crate::arm64::decode::{self, Address, Insn, Operand, Reg, SimdInsn, Structure, SystemRegister, SIGN64, ZERO, ZR};
 use super::abi::{region_signature, Layout, Link, CHAIN_LINKS};
 use super::decode::Item;
+use crate::arm64::mem::{READ, TLB_OWNED, WRITE};
 
 mod simd;
 #[cfg(test)]
 pub(super) use simd::native as native_form;
-use crate::arm64::mem::{READ, TLB_OWNED, WRITE};
 
 /// What the flags are at this point of the translation.
 #[derive(Clone, Copy)]
