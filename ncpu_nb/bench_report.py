@@ -1,5 +1,6 @@
 """A bench run as a document: the host it ran on (CPU, cores, load before and after, versions), its
-rows, the text `ncpu-nb bench` prints, and the change per row against an earlier `--json` file."""
+rows, the text `ncpu-nb bench` prints, the README's tables (`python -m ncpu_nb.bench_report
+bench-*.json`), and the change per row against an earlier `--json` file."""
 from __future__ import annotations
 
 import datetime
@@ -153,3 +154,40 @@ def compare(old: dict, new: dict) -> str:
     gone = set(before) - {r["label"] for r in new["rows"]}
     lines += [f"  {label}: no longer measured" for label in sorted(gone)]
     return "\n".join(lines)
+
+
+def _cell(side: dict | None, statistic: str) -> str:
+    """One side's statistic per run, with its rate where the work is counted."""
+    if side is None:
+        return "—"
+    if not side.get("measured", True):
+        return "not measured"
+    stat, clock = statistic.split()
+    seconds = side[f"{clock}_s"][stat]
+    work, unit = side["work_per_run"], side["unit"]
+    counted = work and (unit != "run" or work > 1)
+    return _duration(seconds) + (f" ({_rate(work / seconds, unit)})" if counted else "")
+
+
+def format_markdown(doc: dict) -> str:
+    """The document as the README shows it: the host line, then a table row per bench row."""
+    h = doc["host"]
+    lines = [f"`ncpu-nb bench {doc['target']}{' --quick' if doc['quick'] else ''}` ({doc['date'][:16]}, "
+             f"{doc['seconds']:.0f} s; {h['cpu']}, {h['cores']} cores; load {h['load_average_start'][0]:.2f} at "
+             f"start, {h['load_average_end'][0]:.2f} at end):", "",
+             "| row | ours | reference | ratio | target |", "|---|---|---|---|---|"]
+    for row in doc["rows"]:
+        ref = row["reference"]
+        reference = "—" if ref is None else f"{ref['name']}: {_cell(ref, row['statistic'])}"
+        ratio = "" if row["ratio"] is None else f"{row['ratio']:,.2f}×"
+        verdict = {True: "met", False: "**not met**", None: ""}[row["met"]]
+        target = f"{row['target']} {verdict}".strip() if row["target"] else ""
+        cells = [row["label"], _cell(row["ours"], row["statistic"]), reference, ratio, target]
+        lines.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    import json
+
+    print("\n\n".join(format_markdown(json.load(open(path))) for path in sys.argv[1:]))

@@ -127,6 +127,8 @@ def check_document(doc, target):
         check_row(row)
     text = bench_report.format_document(doc)
     assert all(row["label"] in text for row in doc["rows"])
+    table = bench_report.format_markdown(doc).splitlines()
+    assert len(table) == 4 + len(doc["rows"]) and all(line.count(" | ") >= 4 for line in table[4:])
 
 
 def check_row(row):
