@@ -141,10 +141,11 @@ class EmittedProgram(CompiledSoftProgram):
         self.compiled, self.sharpness, self.name = layout, None, "learned compiler's soft programs"
         self.registers = {name: v.register for name, v in layout.variables.items()}
         probabilities = {f: _no_denormals(torch.softmax(l.to(torch.float64), -1)) for f, l in logits.items()}
+        self.device = probabilities["op"].device  # the network's: the engine runs these lanes there
         self.programs = probabilities["op"].shape[0]
         self.lanes_each = lanes_each
         self.lane_probabilities = {f: p.repeat_interleave(lanes_each, 0).transpose(0, 1) for f, p in probabilities.items()}
-        values = torch.tensor([float(v) for v in LITERALS], dtype=torch.float64)
+        values = torch.tensor([float(v) for v in LITERALS], dtype=torch.float64, device=self.device)
         self.immediates = self.lane_probabilities["imm"] @ values  # (SLOTS, lanes): the immediate's expected value
         self.logits = {f: l.detach()[0] for f, l in logits.items()}  # program 0's, for display
 
