@@ -55,7 +55,9 @@ def test_a_foreground_guest_server_talks_to_a_host_client(session):
 
 
 def test_output_of_a_background_server_joins_the_next_result(session):
-    session.run("nc -l -p 9000 &")
+    # The foreground's sleep lets the background nc reach listen() before the command returns (with
+    # only `&`, a loaded host could connect first: the forward then finds nothing listening).
+    session.run("nc -l -p 9000 & sleep 0.1")
     with socket.create_connection(("127.0.0.1", session.forwards[9000]), timeout=30) as c:
         c.sendall(b"logged by the guest\n")
     r = session.run("sleep 1; echo next")
