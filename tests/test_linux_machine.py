@@ -263,6 +263,44 @@ def test_breakpoint_step_trace_and_registers():
     assert m.take_stdout() == (ARM64 / "c" / "expected" / "hello.out").read_bytes()
 
 
+TRACED_REGISTERS = ([f"x{i}" for i in range(31)] + ["sp"] + [f"v{i}" for i in range(32)]
+                    + ["fpcr", "fpsr", "tpidr_el0"])
+
+
+def test_every_traced_path_records_what_single_steps_show_changed():
+    """The oracle steps a second machine one instruction at a time and reads all of its
+    registers around each step; the trace ring must name exactly the ones that changed, whether
+    it is filled by the trace-only loop, the loop that checks breakpoints before each
+    instruction, or the one that also logs memory accesses."""
+    argv = ["busybox", "sh", "-c", "echo traced | md5sum; printf '%08.3f\\n' 2.5"]
+    n = 6000  # start-up, the shell, its string routines (vector loads and compares), system calls
+
+    def machine():
+        return _metal.LinuxMachine(BUSYBOX, argv, [PATH])
+
+    oracle = machine()
+    expected = []
+    for _ in range(n):
+        pc, regs = oracle.get_register("pc"), [oracle.get_register(r) for r in TRACED_REGISTERS]
+        nzcv = oracle.get_register("nzcv")
+        assert oracle.step(1)[0] == "budget"
+        after = [oracle.get_register(r) for r in TRACED_REGISTERS]
+        changes = [(r, a, b) for r, a, b in zip(TRACED_REGISTERS, regs, after) if a != b]
+        expected.append((pc, changes, nzcv, oracle.get_register("nzcv")))
+    assert any(c[0].startswith("v") for e in expected for c in e[1])
+
+    for setup in ("trace only", "breakpoint elsewhere", "accesses"):
+        m = machine()
+        m.set_trace(n)
+        if setup == "breakpoint elsewhere":
+            m.add_breakpoint(0x10)
+        if setup == "accesses":
+            m.set_trace_accesses(True)
+        assert m.run(n)[0] == "budget"
+        got = [(pc, changes, before, after) for pc, _, changes, before, after, _, _ in m.trace()]
+        assert got == expected, setup
+
+
 def test_watchpoint_stops_before_the_store():
     m = _metal.LinuxMachine(BUSYBOX, ["busybox", "echo", "watched"], [PATH])
     sp = m.get_register("sp")

@@ -441,7 +441,7 @@ impl LinuxMachine {
             .trace
             .iter()
             .map(|e| {
-                let changes = e.changes.iter().map(|(r, a, b)| (register_name(*r), *a, *b)).collect();
+                let changes = e.changes.iter().map(|&(r, a, b)| (register_name(r), a, b)).collect();
                 let accesses = e.accesses.iter().map(|a| (a.addr, a.size, a.write)).collect();
                 (e.pc, e.word, changes, e.nzcv_before, e.nzcv_after, accesses, e.pid)
             })

@@ -29,6 +29,14 @@ struct Page {
     heat: [u16; OPS_PER_PAGE],
 }
 
+/// What watches `CodeCache::run_observed` execute instructions one by one.
+pub trait Observer {
+    /// `op`, at `cpu.pc`, is about to run.
+    fn before(&mut self, cpu: &CpuState, op: &Op);
+    /// It retired; `cpu.pc` is the next instruction's.
+    fn after(&mut self, cpu: &CpuState);
+}
+
 /// Decoded pages of one address space. Cloning gives an empty cache: a clone of the memory has
 /// an epoch of its own.
 pub struct CodeCache {
@@ -137,6 +145,51 @@ impl CodeCache {
             }
         }
         cpu.pc = pc;
+        (n, Ok(()))
+    }
+
+    /// Executes up to `limit` instructions as `run` does, but each on its own (no compiled code),
+    /// calling `observer` just before each one runs and again once it has retired (not when it
+    /// raises an exception: the caller sees that one).
+    pub fn run_observed(
+        &mut self,
+        cpu: &mut CpuState,
+        mem: &mut Memory,
+        limit: u64,
+        observer: &mut impl Observer,
+    ) -> (u64, Result<(), Exception>) {
+        let mut n = 0;
+        let mut pc = cpu.pc;
+        let mut page = u64::MAX;
+        let mut decoded: *mut Page = std::ptr::null_mut();
+        let mut epoch = mem.code_epoch();
+        while n < limit {
+            if pc & !(PAGE_SIZE - 4) != page || mem.code_epoch() != epoch {
+                match self.page(mem, pc) {
+                    Ok(p) => decoded = p,
+                    Err(e) => {
+                        cpu.pc = pc;
+                        return (n, Err(*e));
+                    }
+                }
+                page = pc & !(PAGE_SIZE - 1);
+                epoch = mem.code_epoch();
+            }
+            // SAFETY: as in `run`.
+            let op = unsafe { &(*decoded).ops[(pc & (PAGE_SIZE - 1)) as usize >> 2] };
+            let op = jit::region_of(op).map_or(op, |region| &region.original);
+            observer.before(cpu, op);
+            match (op.run)(cpu, mem, op, pc) {
+                Ok(next) => {
+                    pc = next;
+                    n += 1;
+                    cpu.counter = cpu.counter.wrapping_add(1);
+                    cpu.pc = pc;
+                    observer.after(cpu);
+                }
+                Err(e) => return (n + Self::stopped(cpu, pc, &e) as u64, Err(*e)),
+            }
+        }
         (n, Ok(()))
     }
 

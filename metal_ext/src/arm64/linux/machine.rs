@@ -22,7 +22,7 @@ use super::signals::*;
 use super::slab::Slab;
 use super::stack;
 use super::syscalls::{self, Outcome};
-use super::trace::{Before, TraceRing};
+use super::trace::{Before, Recorder, TraceRing};
 use super::tty::Tty;
 use super::vfs::{Loc, Vfs};
 use crate::arm64::exec::code_cache::CodeCache;
@@ -627,7 +627,14 @@ impl Machine {
         let mut before = Before::default();
         let mut n = 0;
         let mut failed = None;
-        while n < limit {
+        // Only the trace on: nothing to check before an instruction or to log during it.
+        if tracing && !logging && breakpoints.is_empty() && resume_over.is_none() && profile.is_none() && coverage.is_none()
+        {
+            let (retired, result) = code.run_observed(cpu, mem, limit, &mut Recorder { ring, before: &mut before, pid });
+            n = retired - matches!(result, Err(Exception::Svc { .. })) as u64;
+            failed = result.err();
+        }
+        while n < limit && failed.is_none() {
             let pc = cpu.pc;
             let resuming = resume_over.take() == Some((tid, pc));
             if !resuming && !breakpoints.is_empty() && breakpoints.contains(&pc) {

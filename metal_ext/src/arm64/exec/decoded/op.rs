@@ -32,14 +32,14 @@ impl Op {
         Op { run, imm: 0, imm2: 0, word, a: 0, b: 0, c: 0, d: 0 }
     }
 
-    /// The registers (bit i: xi, and vi for the vector transfers) a specialised handler may
-    /// write: a superset, its register fields `a`, `b`, `c` and x30 (the link register). None
-    /// for words the interpreter runs, which may write any.
-    pub fn written_registers(&self) -> Option<u32> {
+    /// The registers a specialised handler may write (xi, and vi for the vector transfers): a
+    /// superset, its register fields `a`, `b`, `c` and x30 (the link register); never FPCR, FPSR
+    /// or TPIDR_EL0. None for words the interpreter runs, which may write any.
+    pub fn written_registers(&self) -> Option<[u8; 4]> {
         if self.run as *const () == generic as *const () {
             return None;
         }
-        Some(1 << (self.a & 31) | 1 << (self.b & 31) | 1 << (self.c & 31) | 1 << 30)
+        Some([self.a & 31, self.b & 31, self.c & 31, 30])
     }
 }
 

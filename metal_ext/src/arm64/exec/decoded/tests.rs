@@ -76,7 +76,10 @@ fn compare(word: u32, seed: &mut u64) {
         }
     };
     // The trace compares only the registers a specialised handler says it may write.
-    if let Some(mask) = op.written_registers() {
+    if let Some(fields) = op.written_registers() {
+        let mask = fields.iter().fold(0u32, |mask, &r| mask | 1 << r);
+        let system = (start.fpcr, start.fpsr, start.tpidr_el0) != (cpu2.fpcr, cpu2.fpsr, cpu2.tpidr_el0);
+        assert!(!system, "word 0x{word:08x} wrote FPCR, FPSR or TPIDR_EL0");
         for i in 0..32 {
             let written = start.x[i] != cpu2.x[i] || start.v[i] != cpu2.v[i];
             assert!(!written || mask & (1 << i) != 0, "word 0x{word:08x} wrote register {i} outside {mask:#x}");
