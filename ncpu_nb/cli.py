@@ -4,9 +4,6 @@ Each command imports what it needs when it runs: `ncpu-nb busybox` and `ncpu-nb 
 engine alone (`ncpu_nb.arm64.bare_machine`), so they start in tens of milliseconds."""
 from __future__ import annotations
 
-import contextlib
-
-import math
 import os
 import sys
 import time
@@ -41,8 +38,8 @@ def _parse_seconds(text: str) -> float:
     try:
         seconds = float(text)
     except ValueError:
-        seconds = math.nan
-    if not (math.isfinite(seconds) and seconds > 0):  # nan would otherwise mean "no timeout"
+        seconds = 0.0
+    if not 0 < seconds < float("inf"):  # false for nan too, which would otherwise mean "no timeout"
         raise _type_error(f"expected a positive number of seconds, got {text!r}")
     return seconds
 
@@ -135,17 +132,22 @@ def cmd_bench(args) -> int:
     return 0
 
 
-@contextlib.contextmanager
-def _ray_for(args):
+class _ray_for:
     """Around a command's work: a local Ray it started (`--ray`) is stopped when it ends; one that ran
-    before it (e.g. in a notebook) keeps running."""
-    from ncpu_nb.sweeps import running, shutdown
+    before it (e.g. in a notebook) keeps running. (A class: contextlib would cost every start.)"""
 
-    was_running = bool(args.ray) and running()
-    try:
-        yield
-    finally:
-        if args.ray and not was_running:
+    def __init__(self, args):
+        self.ray = args.ray
+
+    def __enter__(self):
+        from ncpu_nb.sweeps import running
+
+        self.was_running = bool(self.ray) and running()
+
+    def __exit__(self, *exc):
+        if self.ray and not self.was_running:
+            from ncpu_nb.sweeps import shutdown
+
             shutdown()
 
 

@@ -8,12 +8,7 @@ terminal (SIGWINCH). The host terminal's settings come back when the run ends, h
 from __future__ import annotations
 
 import os
-import select
-import signal
 import sys
-import termios
-import time
-import tty
 
 SLICE = 0.03  # seconds the machine runs between looks at the keyboard
 
@@ -33,6 +28,12 @@ def attached(stdin=None, stdout=None) -> tuple[int, int] | None:
 def run(engine, timeout: float | None = None) -> tuple:
     """Run `engine` (a LinuxMachine made with tty=) on the host's terminal until every process has
     exited, the machine stops for another reason, or `timeout` seconds pass; returns the last stop."""
+    import select  # here, not at the top: `attached` is on every CLI run's path, kept cheap to start
+    import signal
+    import termios
+    import time
+    import tty
+
     from ncpu_nb.arm64 import bare_machine as bare
 
     fd_in, fd_out = sys.stdin.fileno(), sys.stdout.fileno()
