@@ -7,8 +7,9 @@ Contributors who edit the chapters themselves open the checkout with `--here`.
 
 Saved notebooks reopen with the views' static HTML: a live view's output holds both the widget and a
 static snapshot, and a notebook saved with the widget part shows "model not found" once the kernel that
-owned the widget is gone. So the server this command starts drops the widget part of our views on save
-(`keep_static_views`); the open notebook keeps its live widgets, and re-running a cell brings one back.
+owned the widget is gone. So the server this command starts drops the widget part of every widget output
+on save (`keep_static_views`): our views keep their static HTML, others (a tqdm progress bar) their text;
+the open notebook keeps its live widgets, and re-running a cell brings one back.
 """
 from __future__ import annotations
 
@@ -22,7 +23,6 @@ from ncpu_nb.resources import PACKAGE, data_dir
 
 FOLDERS = ("notebooks", "tutorials")
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
-STATIC_MARK = "ncpu-view"  # the class of every static HTML view (ncpu_nb.html.view)
 DEFAULT_WORKSPACE = Path("~/ncpu_nb-curriculum")
 
 
@@ -52,14 +52,15 @@ def workspace(target: str | Path | None = None) -> tuple[Path, list[str]]:
 
 
 def keep_static_views(model: dict, **_) -> None:
-    """A Jupyter server pre-save hook: in a notebook being saved, outputs of ncpu_nb's views keep their
-    static HTML and lose the widget reference that could not be shown after a reopen."""
+    """A Jupyter server pre-save hook: in a notebook being saved, widget outputs lose the widget reference
+    that could not be shown after a reopen, and keep what else they hold (ncpu_nb's views their static
+    HTML, other widgets their text). One with nothing else is left as it is."""
     if model.get("type") != "notebook" or not isinstance(model.get("content"), dict):
         return
     for cell in model["content"].get("cells", []):
         for output in cell.get("outputs", []) if cell.get("cell_type") == "code" else []:
             data = output.get("data", {})
-            if WIDGET_VIEW in data and STATIC_MARK in "".join(data.get("text/html", "")):
+            if WIDGET_VIEW in data and len(data) > 1:
                 del data[WIDGET_VIEW]
 
 

@@ -100,6 +100,19 @@ def test_lab_opens_the_learners_own_copy_and_keeps_their_changes(tmp_path):
     assert added == ["notebooks/05_stepping_the_ncpu.ipynb"]
 
 
+def test_saving_drops_widget_references_a_reopened_notebook_could_not_show():
+    from ncpu_nb.lab import WIDGET_VIEW, keep_static_views
+
+    view = {"model_id": "m"}
+    outputs = [{"output_type": "display_data", "data": {"text/html": "<div class='ncpu-view'>", WIDGET_VIEW: view}},
+               {"output_type": "display_data", "data": {"text/plain": "timing: 100%|##########| 5/5", WIDGET_VIEW: view}},
+               {"output_type": "display_data", "data": {WIDGET_VIEW: view}},
+               {"output_type": "stream", "name": "stdout", "text": "hi"}]
+    model = {"type": "notebook", "content": {"cells": [{"cell_type": "code", "outputs": outputs}]}}
+    keep_static_views(model)
+    assert [sorted(o.get("data", {})) for o in outputs] == [["text/html"], ["text/plain"], [WIDGET_VIEW], []]
+
+
 @pytest.mark.slow
 def test_verify_proves_the_neural_alu_exact(capsys):
     assert main(["verify", "--json"]) == 0
