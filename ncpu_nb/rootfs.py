@@ -116,12 +116,17 @@ def default_root() -> Path:
 def cached(packages, dest=None, *, setup: bool = False) -> Path:
     """The root at `dest` (default: `default_root()`) if its MANIFEST lists every one of `packages`;
     otherwise made afresh there by `debian` (which downloads)."""
+    import fcntl
+
     dest = Path(dest).expanduser() if dest else default_root()
-    listed = (dest / MANIFEST).read_text() if (dest / MANIFEST).is_file() else ""
-    if all(f"\n{p}\t" in "\n" + listed for p in packages):
-        return dest.resolve()
-    shutil.rmtree(dest, ignore_errors=True)
-    return debian(packages, dest, setup=setup)
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    with open(dest.parent / f"{dest.name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # two notebooks (or test workers) at once: one makes it, one waits
+        listed = (dest / MANIFEST).read_text() if (dest / MANIFEST).is_file() else ""
+        if all(f"\n{p}\t" in "\n" + listed for p in packages):
+            return dest.resolve()
+        shutil.rmtree(dest, ignore_errors=True)
+        return debian(packages, dest, setup=setup)
 
 
 def mounts(root) -> list[str]:

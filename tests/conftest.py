@@ -42,18 +42,23 @@ def debian_packages():
 @pytest.fixture(scope="session")
 def debian_root():
     """Debian's arm64 packages unpacked once into the cache folder (kept between sessions)."""
+    import fcntl
+
     from ncpu_nb import rootfs
 
     root = ARTIFACTS / "debian-root"
-    if (root / rootfs.MANIFEST).is_file() and all(
-            f"\n{p}\t" in (root / rootfs.MANIFEST).read_text() for p in DEBIAN_PACKAGES):
-        return root
-    if shutil.which("apt-get") is None:
-        pytest.skip("no apt-get: Debian's arm64 packages cannot be downloaded here")
-    try:
-        shutil.rmtree(root, ignore_errors=True)
-        return rootfs.debian(DEBIAN_PACKAGES, root, setup=hasattr(os, "geteuid") and os.geteuid() == 0)
-    except rootfs.RootfsError as e:
-        pytest.skip(f"cannot download Debian's arm64 packages: {e}")
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    with open(ARTIFACTS / "debian-root.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # pytest-xdist's workers: one makes the root, the others wait for it
+        if (root / rootfs.MANIFEST).is_file() and all(
+                f"\n{p}\t" in (root / rootfs.MANIFEST).read_text() for p in DEBIAN_PACKAGES):
+            return root
+        if shutil.which("apt-get") is None:
+            pytest.skip("no apt-get: Debian's arm64 packages cannot be downloaded here")
+        try:
+            shutil.rmtree(root, ignore_errors=True)
+            return rootfs.debian(DEBIAN_PACKAGES, root, setup=hasattr(os, "geteuid") and os.geteuid() == 0)
+        except rootfs.RootfsError as e:
+            pytest.skip(f"cannot download Debian's arm64 packages: {e}")
 
 
