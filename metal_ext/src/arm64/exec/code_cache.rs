@@ -37,6 +37,30 @@ pub trait Observer {
     fn after(&mut self, cpu: &CpuState);
 }
 
+/// The decoded page a run is in, fetched again only when the PC leaves it or the epoch moves.
+struct CurrentPage {
+    /// The page's address, so that one comparison also rejects a misaligned PC.
+    page: u64,
+    decoded: *mut Page,
+    epoch: u64,
+}
+
+impl CurrentPage {
+    fn new(mem: &Memory) -> Self {
+        CurrentPage { page: u64::MAX, decoded: std::ptr::null_mut(), epoch: mem.code_epoch() }
+    }
+
+    #[inline(always)]
+    fn holding(&mut self, cache: &mut CodeCache, mem: &mut Memory, pc: u64) -> Result<*mut Page, Box<Exception>> {
+        if pc & !(PAGE_SIZE - 4) != self.page || mem.code_epoch() != self.epoch {
+            self.decoded = cache.page(mem, pc)?;
+            self.page = pc & !(PAGE_SIZE - 1);
+            self.epoch = mem.code_epoch();
+        }
+        Ok(self.decoded)
+    }
+}
+
 /// Decoded pages of one address space. Cloning gives an empty cache: a clone of the memory has
 /// an epoch of its own.
 pub struct CodeCache {
@@ -75,26 +99,19 @@ impl CodeCache {
     pub fn run(&mut self, cpu: &mut CpuState, mem: &mut Memory, limit: u64) -> (u64, Result<(), Exception>) {
         let mut n = 0;
         let mut pc = cpu.pc;
-        // The page's address, so that one comparison also rejects a misaligned PC.
-        let mut page = u64::MAX;
-        let mut decoded: *mut Page = std::ptr::null_mut();
-        let mut epoch = mem.code_epoch();
+        let mut current = CurrentPage::new(mem);
         let compiling = jit::available();
         // Whether a jump (or the start of this run, or compiled code) led to `pc`: only such
         // places are counted, compiled and entered.
         let mut landed = compiling;
         while n < limit {
-            if pc & !(PAGE_SIZE - 4) != page || mem.code_epoch() != epoch {
-                match self.page(mem, pc) {
-                    Ok(p) => decoded = p,
-                    Err(e) => {
-                        cpu.pc = pc;
-                        return (n, Err(*e));
-                    }
+            let decoded = match current.holding(self, mem, pc) {
+                Ok(p) => p,
+                Err(e) => {
+                    cpu.pc = pc;
+                    return (n, Err(*e));
                 }
-                page = pc & !(PAGE_SIZE - 1);
-                epoch = mem.code_epoch();
-            }
+            };
             let index = (pc & (PAGE_SIZE - 1)) as usize >> 2;
             // SAFETY: `decoded` is the page holding `pc`, which stays in the cache until the
             // epoch moves; a handler that moves it is the last to use it before the check
@@ -160,21 +177,15 @@ impl CodeCache {
     ) -> (u64, Result<(), Exception>) {
         let mut n = 0;
         let mut pc = cpu.pc;
-        let mut page = u64::MAX;
-        let mut decoded: *mut Page = std::ptr::null_mut();
-        let mut epoch = mem.code_epoch();
+        let mut current = CurrentPage::new(mem);
         while n < limit {
-            if pc & !(PAGE_SIZE - 4) != page || mem.code_epoch() != epoch {
-                match self.page(mem, pc) {
-                    Ok(p) => decoded = p,
-                    Err(e) => {
-                        cpu.pc = pc;
-                        return (n, Err(*e));
-                    }
+            let decoded = match current.holding(self, mem, pc) {
+                Ok(p) => p,
+                Err(e) => {
+                    cpu.pc = pc;
+                    return (n, Err(*e));
                 }
-                page = pc & !(PAGE_SIZE - 1);
-                epoch = mem.code_epoch();
-            }
+            };
             // SAFETY: as in `run`.
             let op = unsafe { &(*decoded).ops[(pc & (PAGE_SIZE - 1)) as usize >> 2] };
             let op = jit::region_of(op).map_or(op, |region| &region.original);
