@@ -203,8 +203,20 @@ struct Store {
     /// Made on the first compile (None inside if the host ISA is not supported), so that short
     /// runs never pay for setting Cranelift up.
     compiler: Option<Option<Compiler>>,
-    pages: HashMap<u64, Vec<PageCode>>,
+    /// Versions by (page number, hash of their bytes): a process that runs many programs at the
+    /// same address keeps many versions of that page, and a scan through all of them made every
+    /// lookup slower than the last.
+    pages: HashMap<(u64, u64), Vec<PageCode>>,
     regions: u64,
+}
+
+/// A quick hash of a page's bytes (equal bytes are still compared in full).
+fn content_hash(bytes: &[u8]) -> u64 {
+    bytes.chunks(8).fold(bytes.len() as u64, |h, c| {
+        let mut word = [0u8; 8];
+        word[..c.len()].copy_from_slice(c);
+        (h.rotate_left(5) ^ u64::from_le_bytes(word)).wrapping_mul(0x51_7CC1_B727_220A_95)
+    })
 }
 
 fn store() -> &'static Mutex<Store> {
@@ -222,7 +234,7 @@ pub fn totals() -> (u64, u64) {
 /// (instruction index, op) pairs.
 pub fn markers_for(number: u64, bytes: &[u8]) -> Vec<(usize, Op)> {
     let store = store().lock().unwrap();
-    let Some(versions) = store.pages.get(&number) else {
+    let Some(versions) = store.pages.get(&(number, content_hash(bytes))) else {
         return Vec::new();
     };
     versions
@@ -276,7 +288,7 @@ pub fn compile(number: u64, bytes: &[u8], index: usize) -> Option<Op> {
     let code = compiler.compile(&region, pc)?;
     let (enter, len, original) = (compiler.enter, region.len() as u64, decode_op(word(index), pc));
     let region: &'static Region = Box::leak(Box::new(Region { code, enter, len, original }));
-    let versions = store.pages.entry(number).or_default();
+    let versions = store.pages.entry((number, content_hash(bytes))).or_default();
     let at = match versions.iter().position(|v| *v.bytes == *bytes) {
         Some(at) => at,
         None => {

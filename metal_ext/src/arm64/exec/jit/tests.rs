@@ -4,7 +4,7 @@
 //! stepping the same number of instructions.
 
 use super::decode::{decode, Insn, Item};
-use super::{compile, empty_chain, link_slot, region_of};
+use super::{compile, empty_chain, link_slot, markers_for, region_of};
 use crate::arm64::exec::decoded::tests::splitmix;
 use crate::arm64::exec::step;
 use crate::arm64::mem::{Memory, EXEC, PAGE_SHIFT, READ, WRITE};
@@ -307,3 +307,28 @@ fn chained_regions_agree_with_the_interpreter() {
 }
 
 
+
+/// Many versions of one page (programs run one after another at the same address): each finds
+/// its own regions, and none of another version's.
+#[test]
+fn each_version_of_a_page_keeps_its_own_regions() {
+    const PAGE: u64 = 0x7_7000;
+    let version = |k: u32| {
+        let mut bytes = vec![0u8; 0x1000];
+        // add x1, x1, #k; add x2, x2, #1; add x3, x3, #2; ret
+        for (i, w) in [0x9100_0021 | (k & 0xFFF) << 10, 0x9100_0442, 0x9100_0863, 0xD65F_03C0].iter().enumerate() {
+            bytes[4 * i..4 * i + 4].copy_from_slice(&w.to_le_bytes());
+        }
+        bytes
+    };
+    let mut regions = Vec::new();
+    for k in 0..2_000 {
+        regions.push(region_of(&compile(PAGE, &version(k), 0).unwrap()).unwrap() as *const _);
+    }
+    for k in [0, 1, 999, 1_999] {
+        let markers = markers_for(PAGE, &version(k));
+        assert_eq!(markers.len(), 1, "version {k}");
+        assert_eq!(region_of(&markers[0].1).unwrap() as *const _, regions[k as usize], "version {k}");
+    }
+    assert!(markers_for(PAGE, &version(2_000)).is_empty());
+}
