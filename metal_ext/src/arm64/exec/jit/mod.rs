@@ -215,7 +215,7 @@ fn content_hash(bytes: &[u8]) -> u64 {
     bytes.chunks(8).fold(bytes.len() as u64, |h, c| {
         let mut word = [0u8; 8];
         word[..c.len()].copy_from_slice(c);
-        (h.rotate_left(5) ^ u64::from_le_bytes(word)).wrapping_mul(0x51_7CC1_B727_220A_95)
+        (h.rotate_left(5) ^ u64::from_le_bytes(word)).wrapping_mul(0x517C_C1B7_2722_0A95)
     })
 }
 
