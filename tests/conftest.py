@@ -5,6 +5,13 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
+# Under pytest-xdist each worker has a core of its own: torch and BLAS in it, and in the kernels it
+# starts, compute on one thread. Two workers with a thread per core each made chapter 13 (two minutes
+# alone) run past ten.
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    for threads in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ.setdefault(threads, "1")
+
 # CI runs more examples than a developer's quick loop.
 settings.register_profile("ci", max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("dev", max_examples=100, deadline=None)
@@ -15,6 +22,11 @@ settings.load_profile("ci" if os.environ.get("CI") else "dev")
 # `pytest -m "not slow and not browser"`.
 ORACLE_FILES = {"test_arm64_core.py", "test_arm64_simd_fp.py", "test_arm64_disasm.py", "test_linux_machine.py",
                 "test_arm64_programs.py", "test_fast_vs_reference.py"}
+
+
+def pytest_addoption(parser):
+    parser.addoption("--all-chapters", action="store_true",
+                     help="the curriculum browser test runs every chapter and tutorial, not only those with live views")
 
 
 def pytest_collection_modifyitems(items):
