@@ -6,7 +6,7 @@ nbmake runs every chapter already; what only a browser sees is the live views: a
 to render, or a widget reference saved where no kernel owns it any more. So the test suite runs the
 chapters that show live views (LIVE), and checks that each of them still shows one.
 `pytest tests/browser/test_curriculum_browser.py --all-chapters` runs every chapter and tutorial
-(about 40 minutes on two cores) and checks that none outside LIVE shows a live view either."""
+(about 45 minutes here) and checks that none outside LIVE shows a live view either."""
 from __future__ import annotations
 
 import json
