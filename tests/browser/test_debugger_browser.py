@@ -20,7 +20,7 @@ CELLS = [
     f"import sys\nsys.path.insert(0, {str(REPO / 'tests')!r})\nfrom unicorn_machine import UnicornMachine\n"
     "from ncpu_nb.views import Debugger\n"
     "arm_dbg = Debugger(UnicornMachine())\narm_dbg.step(5)\narm_dbg",
-    "import time\ntime.sleep(3 if 'slept' in globals() else 0)  # the second run keeps the kernel busy\nslept = True",
+    "import time\ntime.sleep(8 if 'slept' in globals() else 0)  # the second run keeps the kernel busy\nslept = True",
 ]
 
 
@@ -150,13 +150,13 @@ def test_clicks_wait_while_a_cell_runs(notebook, page):
     set_theme(page, "JupyterLab Light")
     expect(dbg.locator("[data-field=pc]")).to_have_text("0")
     expect(page.locator(".jp-StatusBar-TextItem", has_text="| Idle").first).to_be_visible()
-    run_cell(page, len(CELLS) - 1)  # a cell that sleeps 3 s
+    run_cell(page, len(CELLS) - 1)  # a cell that sleeps 8 s: long enough to see it waiting on a loaded machine
     expect(page.locator(".jp-StatusBar-TextItem", has_text="| Busy").first).to_be_visible()
     click(dbg, "step")
     expect(dbg.locator("[data-field=message]")).to_contain_text("waiting for the kernel")
     expect(dbg).to_have_class(re.compile(r"\bwaiting\b"))
     # When the cell ends the kernel handles the click.
-    expect(dbg.locator("[data-field=pc]")).to_have_text("1", timeout=15_000)
+    expect(dbg.locator("[data-field=pc]")).to_have_text("1", timeout=30_000)
     expect(dbg).not_to_have_class(re.compile(r"\bwaiting\b"))
     expect(dbg.locator("[data-field=message]")).to_have_text("1 instruction")
 
