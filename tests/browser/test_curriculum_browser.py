@@ -43,10 +43,11 @@ def key(chapter) -> str:
 
 
 def still_running(page) -> bool:
-    """Until every code cell has run or one has failed: on a loaded machine the kernel can be idle,
+    """Until every code cell with code has run or one has failed: on a loaded machine the kernel can be idle,
     with no cell marked running, between two cells of Run All."""
     return page.evaluate("""() => {
-        const cells = window.jupyterapp.shell.currentWidget.content.widgets.filter(cell => cell.model.type === 'code');
+        const cells = window.jupyterapp.shell.currentWidget.content.widgets
+            .filter(cell => cell.model.type === 'code' && cell.model.sharedModel.getSource().trim() !== '');
         const outputs = cell => Array.from({length: cell.model.outputs.length}, (_, i) => cell.model.outputs.get(i));
         const failed = cells.some(cell => outputs(cell).some(output => output.type === 'error'));
         return cells.some(cell => cell.model.executionState === 'running')
