@@ -52,7 +52,14 @@ def connect(address: str | bool | None = LOCAL, num_cpus: int | None = None, run
     kwargs = dict(runtime_env=env, include_dashboard=False, log_to_driver=False, logging_level="WARNING")
     if local:
         kwargs["num_cpus"] = num_cpus or os.cpu_count()
-    ray.init(address=None if local else address, **kwargs)
+    try:
+        ray.init(address=None if local else address, **kwargs)
+    except Exception:
+        if not local:
+            raise
+        # A local node's start can time out on a loaded machine; a second start usually succeeds.
+        ray.shutdown()
+        ray.init(address=None, **kwargs)
     _started_here = True
     return ray
 

@@ -61,6 +61,40 @@ def test_importing_the_sweeps_module_does_not_import_ray():
                           check=True).stdout.strip() == "False"
 
 
+class _FlakyRay:
+    """Ray whose first node start fails, as a start that times out on a loaded machine does."""
+
+    def __init__(self):
+        self.calls = []
+
+    def is_initialized(self):
+        return False
+
+    def init(self, address=None, **kwargs):
+        self.calls.append(("init", address))
+        if len(self.calls) == 1:
+            raise TimeoutError("the node did not start in time")
+
+    def shutdown(self):
+        self.calls.append(("shutdown", None))
+
+
+def test_a_local_ray_start_is_retried_once(monkeypatch):
+    flaky = _FlakyRay()
+    monkeypatch.setattr(sweeps, "_import_ray", lambda: flaky)
+    monkeypatch.setattr(sweeps, "_started_here", False)
+    assert sweeps.connect(num_cpus=1) is flaky
+    assert flaky.calls == [("init", None), ("shutdown", None), ("init", None)]
+
+
+def test_joining_a_cluster_is_not_retried(monkeypatch):
+    flaky = _FlakyRay()
+    monkeypatch.setattr(sweeps, "_import_ray", lambda: flaky)
+    with pytest.raises(TimeoutError):
+        sweeps.connect("ray://head:10001")
+    assert flaky.calls == [("init", "ray://head:10001")]
+
+
 @pytest.fixture(scope="module")
 def local_ray():
     ray = pytest.importorskip("ray")
