@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -17,6 +18,18 @@ from labpage import CHROMIUM_FLAGS, REPO, TOKEN, chromium_path, free_port
 
 from ncpu_nb.lab import SERVER_OPTIONS  # as `ncpu-nb lab` starts it
 
+@pytest.hookimpl(trylast=True)  # after -m and -k have deselected what they do
+def pytest_collection_modifyitems(config, items):
+    """Each chapter is executed once: where the browser runs a chapter (Run All, failing on any error
+    output), nbmake does not run it a second time. Without chromium nbmake runs them all."""
+    if not (shutil.which("chromium") or shutil.which("chromium-browser")):
+        return
+    in_browser = {item.callspec.params["chapter"].resolve() for item in items
+                  if getattr(item, "originalname", None) == "test_run_all_save_and_reopen"}
+    twice = [item for item in items if item.path.suffix == ".ipynb" and item.path.resolve() in in_browser]
+    if twice:
+        config.hook.pytest_deselected(items=twice)
+        items[:] = [item for item in items if item not in twice]
 
 @pytest.fixture(scope="session")
 def lab(tmp_path_factory):
@@ -57,7 +70,6 @@ def lab(tmp_path_factory):
     except subprocess.TimeoutExpired:
         server.kill()
 
-
 @pytest.fixture(scope="session")
 def browser():
     from playwright.sync_api import sync_playwright
@@ -66,7 +78,6 @@ def browser():
         chromium = p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_FLAGS)
         yield chromium
         chromium.close()
-
 
 @pytest.fixture(scope="module")
 def page(browser):

@@ -2,9 +2,10 @@
 reopened. Fails on any error output, "Error displaying widget", or browser console error; the reopened
 chapter is screenshotted to tests/artifacts/curriculum/ (to be looked at).
 
-nbmake runs every chapter already; what only a browser sees is the live views: a widget that fails
-to render, or a widget reference saved where no kernel owns it any more. So the test suite runs the
-chapters that show live views (LIVE), and checks that each of them still shows one.
+What only a browser sees is the live views: a widget that fails to render, or a widget reference
+saved where no kernel owns it any more. So the test suite runs the chapters that show live views
+(LIVE) here, and checks that each of them still shows one; nbmake runs the others (each chapter is
+executed once: tests/browser/conftest.py leaves out of nbmake what the browser runs).
 `pytest tests/browser/test_curriculum_browser.py --all-chapters` runs every chapter and tutorial
 (about 45 minutes here) and checks that none outside LIVE shows a live view either."""
 from __future__ import annotations
