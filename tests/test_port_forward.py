@@ -267,3 +267,20 @@ def test_a_with_block_closes_the_forwards():
 def test_a_forward_that_is_not_a_port_map_is_refused(forward, message):
     with pytest.raises((TypeError, ValueError), match=message):
         ncpu_nb.Session(forward=forward)
+
+
+def request(port, host_header):
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as c:
+        c.sendall(f"GET / HTTP/1.1\r\nHost: {host_header}\r\nConnection: close\r\n\r\n".encode())
+        return b"".join(iter(lambda: c.recv(1000), b""))
+
+
+def test_a_web_page_whose_name_was_rebound_to_loopback_is_refused(session):
+    """DNS rebinding: the owner's browser, on evil.example rebound to 127.0.0.1, must not read the guest's pages."""
+    serve_a_page(session)
+    port = session.forwards[8080]
+    for name in (f"evil.example:{port}", "evil.example", "127.0.0.1.evil.example"):
+        assert request(port, name).startswith(b"HTTP/1.1 403"), name
+    for name in (f"127.0.0.1:{port}", f"localhost:{port}", "LOCALHOST", f"[::1]:{port}"):
+        answer = request(port, name)
+        assert answer.startswith(b"HTTP/1.") and b" 200 " in answer.split(b"\r\n")[0] and b"secret" in answer, name

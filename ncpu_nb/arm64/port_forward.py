@@ -6,7 +6,9 @@ a connection from 127.0.0.1. Without a forward the guest's sockets reach nothing
 
 Only the session's owner may connect: on Linux a connection whose client socket belongs to another
 user (another login on a shared host) is reset before it reaches the guest. A guest server may serve
-the files the owner mounted, which the other users of the host must not read through it.
+the files the owner mounted, which the other users of the host must not read through it. An HTTP
+request naming a Host other than localhost/127.0.0.1/[::1] is refused (403): that is a web page whose
+DNS name was rebound to 127.0.0.1, in the owner's own browser.
 
 While no command runs, a thread runs the machine in short slices whenever a forwarded connection
 has something to carry; during a command, the command's own loop carries it (`pump`). Each link
@@ -29,6 +31,10 @@ MAX_LINKS = 64  # connections carried at once; more wait in the listener's backl
 BACKOFF = 0.5  # seconds without accepting after accept() ran out of descriptors (EMFILE)
 OUT_OF_DESCRIPTORS = (errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM)
 TCP_TABLE = "/proc/net/tcp"  # Linux: every IPv4 TCP socket with its owner's uid
+HTTP_METHODS = (b"GET ", b"HEAD ", b"POST ", b"PUT ", b"DELETE ", b"OPTIONS ", b"PATCH ", b"CONNECT ", b"TRACE ")
+HTTP_HEAD = 1 << 13  # bytes an HTTP request's headers may take before its Host is known
+LOOPBACK_NAMES = ("localhost", "127.0.0.1", "[::1]")
+FORBIDDEN = b"HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
 
 
 def _tcp_address(address: tuple[str, int]) -> str:
@@ -49,6 +55,24 @@ def peer_owner(connection: socket.socket) -> int | None:
     return next((int(row[7]) for row in rows if row[1] == client and row[2] == server), -1)
 
 
+def names_this_computer(head: bytes, complete: bool) -> bool | None:
+    """Whether the first bytes a host client sent may go to the guest: not an HTTP request, or one whose
+    Host is this computer's loopback. None while too few have come to say (`complete`: no more will)."""
+    if any(m.startswith(head) for m in HTTP_METHODS) and not complete:
+        return None  # could still become a request line
+    if not head.startswith(HTTP_METHODS):
+        return True
+    end = head.find(b"\r\n\r\n")
+    if end < 0:
+        return None if len(head) < HTTP_HEAD and not complete else False
+    for line in head[:end].split(b"\r\n")[1:]:
+        name, _, value = line.partition(b":")
+        if name.strip().lower() == b"host":
+            host = value.strip().decode("latin-1").lower()
+            return (host[:host.find("]") + 1] if host.startswith("[") else host.partition(":")[0]) in LOOPBACK_NAMES
+    return True  # HTTP/1.0 without a Host: no browser sends that
+
+
 def _reset(connection: socket.socket) -> None:
     connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\1\0\0\0\0\0\0\0")
     connection.close()
@@ -63,6 +87,7 @@ class _Link:
         self.host_ended = self.guest_ended = False  # each side has sent all it will
         self.told_guest = self.told_host = False  # the other side has been told so
         self.broken = False
+        self.screened = False  # the host's first bytes were found no rebound web page's request
 
     @property
     def finished(self) -> bool:
@@ -92,6 +117,15 @@ class _Link:
                 self.host_ended = not data
             except BlockingIOError:
                 pass
+        if not self.screened and (self.to_guest or self.host_ended):
+            verdict = names_this_computer(bytes(self.to_guest), self.host_ended)
+            if verdict is None:
+                return
+            if not verdict:
+                self.host.send(FORBIDDEN)
+                self.broken = True
+                return
+            self.screened = True
         if self.to_guest:
             del self.to_guest[:machine.host_send(self.conn, bytes(self.to_guest))]
         if self.host_ended and not self.to_guest and not self.told_guest:
