@@ -284,3 +284,23 @@ def test_a_web_page_whose_name_was_rebound_to_loopback_is_refused(session):
     for name in (f"127.0.0.1:{port}", f"localhost:{port}", "LOCALHOST", f"[::1]:{port}"):
         answer = request(port, name)
         assert answer.startswith(b"HTTP/1.") and b" 200 " in answer.split(b"\r\n")[0] and b"secret" in answer, name
+
+
+def test_the_forward_carries_a_bounded_number_of_connections():
+    """More clients than MAX_LINKS wait in the listener's backlog instead of each taking descriptors
+    and guest buffers."""
+    session = ncpu_nb.Session(forward={8080: 0}, deterministic=False)  # httpd's header timeout stays far off
+    serve_a_page(session)  # httpd: a process for each connection, waiting for its request
+    clients = [socket.create_connection(("127.0.0.1", session.forwards[8080]), timeout=30)
+               for _ in range(port_forward.MAX_LINKS + 8)]
+    try:
+        for _ in range(50):
+            if len(session._forward.links) >= port_forward.MAX_LINKS:
+                break
+            time.sleep(0.05)
+        time.sleep(1)  # time to take more, if it would
+        assert len(session._forward.links) == port_forward.MAX_LINKS
+    finally:
+        for c in clients:
+            c.close()
+        session.close()

@@ -27,7 +27,7 @@ from collections.abc import Callable
 SLICE = 1 / 30  # seconds of machine time per slice, as a session's commands run
 CHUNK = 1 << 16
 BUFFER = 1 << 18  # bytes a link holds for a side that does not read, before it stops reading the other
-MAX_LINKS = 64  # connections carried at once; more wait in the listener's backlog
+MAX_LINKS = 16  # connections carried at once; more wait in the listener's backlog
 BACKOFF = 0.5  # seconds without accepting after accept() ran out of descriptors (EMFILE)
 OUT_OF_DESCRIPTORS = (errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM)
 TCP_TABLE = "/proc/net/tcp"  # Linux: every IPv4 TCP socket with its owner's uid
