@@ -5,6 +5,7 @@ whole machine; files go in and out from Python; the magics keep one session per 
 from __future__ import annotations
 
 import threading
+import time
 
 import pytest
 
@@ -238,9 +239,12 @@ def test_a_command_that_sends_the_shells_output_away_still_ends(session):
 
 @pytest.mark.slow
 def test_a_loop_in_the_shell_that_ignores_sigint_ends_the_session_within_its_timeout():
-    s = Session(deterministic=False)
+    from ncpu_nb.arm64.session import INTERRUPT_GRACE, KILL_GRACE
+
+    s, started = Session(deterministic=False), time.monotonic()
     with pytest.raises(ncpu_nb.MachineTimeout, match="within 1 s.*the session is over"):
         s.run("trap '' INT; while :; do :; done", timeout=1)
+    assert time.monotonic() - started < 1 + INTERRUPT_GRACE + KILL_GRACE + 2
     assert not s.alive
     with pytest.raises(ncpu_nb.MachineError, match="exited"):
         s.run("true")

@@ -37,6 +37,7 @@ from ncpu_nb.protocol import Snapshot
 SLICE = 1 / 30  # seconds the machine runs between looks at its output (and at an interrupt)
 SIGINT, SIGKILL = 2, 9
 INTERRUPT_GRACE = 5.0  # seconds a command has to end after SIGINT before it gets SIGKILL
+KILL_GRACE = 1.0  # seconds the shell has to print its marker after SIGKILL ended the command's processes
 SHELL_ENV = ("PATH=/bin:/sbin:/usr/bin:/usr/sbin", "HOME=/", "TERM=dumb")
 SCRIPT = "/dev/stdin"  # the shell's own messages start with this name: shown as 'sh' in results
 TRANSCRIPT = 1 << 20  # bytes of each stream the machine itself keeps (results hold their own output)
@@ -230,8 +231,9 @@ class Session:
         """Run a command line (or a multi-line script) in the session's shell and return its output and
         exit status. Its standard input is /dev/null. `on_output(stream, text)` ('stdout' or 'stderr')
         gets the output as it comes. Past `timeout` seconds (None: RUN_TIMEOUT) the command gets SIGINT,
-        then SIGKILL, and MachineTimeout is raised with its output; the session goes on, unless the shell
-        itself would not stop: then it is killed, and the error says the session is over."""
+        then (INTERRUPT_GRACE later) SIGKILL, and MachineTimeout is raised with its output; the session
+        goes on, unless the shell itself would not stop: KILL_GRACE later it is killed, and the error
+        says the session is over."""
         if not isinstance(command, str):
             hint = ": decode it first, e.g. command.decode()" if isinstance(command, (bytes, bytearray)) else ""
             raise TypeError(f"command must be a str (a shell command line), not {type(command).__name__}{hint}")
@@ -284,7 +286,7 @@ class Session:
     def _collect_until_marker(self, on_output, timeout):
         """Run until the marker line, sorting output into the command's; returns (stdout, stderr, status,
         why it was interrupted: '', 'interrupt', 'timeout' or 'stuck', truncated). An interrupted command
-        gets SIGINT, then (INTERRUPT_GRACE later) SIGKILL, then the shell itself is killed."""
+        gets SIGINT, then (INTERRUPT_GRACE later) SIGKILL, then (KILL_GRACE later) the shell is killed."""
         m = self.machine
         stream = _Streams(b"\x1f" + self._label.encode(), self._secret.encode(), on_output, self.max_output,
                           self._shell_wrote)
@@ -304,7 +306,7 @@ class Session:
                 return True
             if not interrupted:
                 return self._interrupt.is_set() or (deadline is not None and time.monotonic() > deadline)
-            return time.monotonic() - signalled_at > INTERRUPT_GRACE
+            return time.monotonic() - signalled_at > (INTERRUPT_GRACE if signals == 1 else KILL_GRACE)
 
         while stream.status is None and self.alive:
             try:
