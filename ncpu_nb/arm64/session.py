@@ -138,7 +138,8 @@ class Session:
     mounts, cwd, env, deterministic, limits   make the machine (as `ncpu_nb.busybox` does); with
         deterministic=True the guest's clock stands still while it computes and jumps over idle time,
         so a sleeping background job ends as soon as the shell waits: pass False for a real clock
-    max_output   bytes of each stream a result keeps (the newest; None: all)
+    max_output   bytes of each stream a result keeps (the newest; None: all), and of what background
+        jobs print between commands for the next result (None: TRANSCRIPT)
     `run(command, on_output=None, timeout=RUN_TIMEOUT)`  runs a command line or script; Ctrl-C (or
         `interrupt()`) sends SIGINT to it, the shell goes on and the status is 130
     `snapshot()` / `restore(s)` rewind the whole machine: every process and the file system
@@ -164,7 +165,7 @@ class Session:
                                             max_output=TRANSCRIPT)
         self.max_output = max_output
         self._label = "ncpu-" + secrets.token_hex(6) + ":"  # after \x1f, it starts the session's marker lines
-        self._secret = ""  # the running command's: its marker line is prefix, secret, ':', its status
+        self._secret = ""  # the running command's: its marker line is \x1f, label, secret, ':', its status
         self._written_at = 0  # instructions retired when the running command's line went in
         self._backlog = _Backlog(TRANSCRIPT if max_output is None else max_output)
         self._interrupt = threading.Event()
