@@ -24,7 +24,8 @@ class Mount:
 
 def parse_mount(spec) -> Mount:
     """A `Mount` from 'HOST:GUEST', 'HOST:GUEST:ro', 'HOST:GUEST:rw', a (host, guest[, writable]) tuple
-    (writable: True, False, 'rw' or 'ro') or a Mount. The host folder must exist; the guest path must be absolute and not `/` itself."""
+    (writable: True, False, 'rw' or 'ro') or a Mount. The host folder must exist; the guest path must
+    be absolute and not `/` itself."""
     if isinstance(spec, Mount):
         host, guest, writable = spec.host, spec.guest, spec.writable
     elif isinstance(spec, tuple) and len(spec) in (2, 3):
