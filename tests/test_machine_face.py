@@ -52,6 +52,16 @@ def test_bad_mount_specs_say_what_is_wrong(tmp_path, spec, message):
         parse_mount(spec.format(host=tmp_path))
 
 
+def test_a_tuple_mount_takes_only_the_documented_modes(tmp_path):
+    host = str(tmp_path)
+    assert parse_mount((host, "/x", "ro")) == Mount(host, "/x", False)  # bool("ro") would make it read-write
+    assert parse_mount((host, "/x", "rw")) == Mount(host, "/x", True)
+    assert parse_mount((host, "/x", False)) == Mount(host, "/x", False)
+    for mode in ("RO", "readonly", 1, 0, None, "yes"):
+        with pytest.raises(MountError, match=r"third item \(writable\) is .*True or 'rw'.*False or 'ro'"):
+            parse_mount((host, "/x", mode))
+
+
 def test_a_guest_path_is_mounted_once(tmp_path):
     with pytest.raises(MountError, match="mounted twice"):
         parse_mounts([f"{tmp_path}:/a", f"{tmp_path}:/a/:rw"])

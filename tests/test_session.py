@@ -5,6 +5,7 @@ whole machine; files go in and out from Python; the magics keep one session per 
 from __future__ import annotations
 
 import threading
+import time
 
 import pytest
 
@@ -209,3 +210,79 @@ def test_a_result_keeps_the_newest_max_output_bytes():
     assert r.stdout == full[-100:] and r.truncated == {"stdout": len(full) - 100}
     assert "output truncated" in r._repr_html_()
     assert s.run("echo small").truncated == {}
+
+
+# --- hardening --------------------------------------------------------------------------------------
+@pytest.mark.parametrize("make, error, message", [
+    (lambda: Session(forward=[8080]), TypeError, r"forward=\[8080\]: a dict"),
+    (lambda: Session(max_output=float("nan")), ValueError, "max_output=nan"),
+    (lambda: Session(max_output=-1), ValueError, "max_output=-1"),
+    (lambda: Session().run(b"echo"), TypeError, "command must be a str .* not bytes: decode it"),
+    (lambda: Session().run("echo", timeout=float("nan")), ValueError, "timeout=nan"),
+    (lambda: Session().run("echo", timeout=-1), ValueError, "timeout=-1"),
+    (lambda: Session().run("echo", timeout="5"), ValueError, "timeout='5'"),
+    (lambda: Session().run("echo", on_output="print"), TypeError, "on_output='print'"),
+])
+def test_bad_arguments_get_a_typed_error_that_names_them(make, error, message):
+    with pytest.raises(error, match=message):
+        make()
+
+
+def test_a_command_that_sends_the_shells_output_away_still_ends(session):
+    """The command has its own stdout and stderr: `exec >/dev/null` in it ends with it."""
+    r = session.run("exec >/dev/null; echo hidden")
+    assert (r.stdout, r.status) == ("", 0)
+    assert session.run("exec 2>/dev/null; echo gone >&2").stderr == ""  # and later the shell's messages come:
+    assert session.run("nosuchcommand").stderr == "sh: nosuchcommand: not found\n"
+    assert session.run("echo visible").stdout == "visible\n"
+
+
+@pytest.mark.slow
+def test_a_loop_in_the_shell_that_ignores_sigint_ends_the_session_within_its_timeout():
+    from ncpu_nb.arm64.session import INTERRUPT_GRACE, KILL_GRACE
+
+    s, started = Session(deterministic=False), time.monotonic()
+    with pytest.raises(ncpu_nb.MachineTimeout, match="within 1 s.*the session is over"):
+        s.run("trap '' INT; while :; do :; done", timeout=1)
+    assert time.monotonic() - started < 1 + INTERRUPT_GRACE + KILL_GRACE + 2
+    assert not s.alive
+    with pytest.raises(ncpu_nb.MachineError, match="exited"):
+        s.run("true")
+
+
+def test_a_run_without_a_timeout_gets_the_default_one(monkeypatch):
+    from ncpu_nb.arm64 import session as session_module
+
+    monkeypatch.setattr(session_module, "RUN_TIMEOUT", 0.5)
+    s = Session(deterministic=False)
+    with pytest.raises(ncpu_nb.MachineTimeout, match="within 0.5 s"):
+        s.run("sleep 1000")
+    assert s.run("echo ok").stdout == "ok\n"
+
+
+def test_a_guest_file_name_with_a_newline_is_listed_whole(session):
+    session.run("mkdir -p /tmp/nl && cd /tmp/nl && touch 'two\nlines' plain && mkdir 'a|b'")
+    files = session.files("/tmp/nl")
+    assert files.names() == ["a|b", "plain", "two\nlines"]
+    assert [f.kind for f in files] == ["directory", "file", "file"]
+
+
+# Readers on every descriptor of the shell: the one on its input takes what the host writes while the
+# shell waits on a command (the marker line sent after SIGINT), learns the marker from it and prints it
+# every 0.2 s, as that command's and as the next one's.
+THIEF = r'''for n in 10 11 12 13 14 15; do ( IFS= read -r line </proc/$$/fd/$n || exit; echo "$line" >/tmp/stolen
+m=$(echo "$line" | sed -n 's/.*\\037\(ncpu-[0-9a-f]*:\)\([0-9a-f]*\):.*/\1 \2/p'); set -- $m
+case $2 in *[!0-9]*) next=$2;; *) next=$(($2 + 1));; esac
+while :; do printf 'forged\n\037%s%s:0\n\037%s%s:0\n' "$1" "$next" "$1" "$2"; sleep 0.2; done ) 2>/dev/null & done
+sleep 0.1'''
+
+
+@pytest.mark.slow
+def test_a_guest_job_that_reads_the_shells_input_cannot_forge_a_result():
+    s = Session(deterministic=False)
+    s.run(THIEF)
+    with pytest.raises(ncpu_nb.MachineTimeout):
+        s.run("sh -c \"trap '' INT; sleep 2\"", timeout=0.5)  # ignores SIGINT: the shell does not read
+    assert "ncpu-" in s.read_file("/tmp/stolen").decode()  # the job did read a marker line
+    r = s.run("sleep 2; echo real; false")
+    assert r.stdout.endswith("real\n") and r.status == 1

@@ -24,11 +24,12 @@ class Mount:
 
 def parse_mount(spec) -> Mount:
     """A `Mount` from 'HOST:GUEST', 'HOST:GUEST:ro', 'HOST:GUEST:rw', a (host, guest[, writable]) tuple
-    or a Mount. The host folder must exist; the guest path must be absolute and not `/` itself."""
+    (writable: True, False, 'rw' or 'ro') or a Mount. The host folder must exist; the guest path must
+    be absolute and not `/` itself."""
     if isinstance(spec, Mount):
         host, guest, writable = spec.host, spec.guest, spec.writable
     elif isinstance(spec, tuple) and len(spec) in (2, 3):
-        host, guest, writable = str(spec[0]), str(spec[1]), bool(spec[2]) if len(spec) == 3 else False
+        host, guest, writable = str(spec[0]), str(spec[1]), _writable(spec, *spec[2:])
     elif isinstance(spec, (str, Path)):
         host, guest, writable = _split(str(spec))
     else:
@@ -45,6 +46,16 @@ def parse_mount(spec) -> Mount:
         what = "is not a folder" if path.exists() else "does not exist"
         raise MountError(f"mount {spec!r}: the host folder {host!r} {what}")
     return Mount(str(path.resolve()), guest, writable)
+
+
+def _writable(spec: tuple, mode=False) -> bool:
+    # Only these: bool("ro") is True, so a truthiness test would make 'ro' read-write.
+    if isinstance(mode, bool):
+        return mode
+    if isinstance(mode, str) and mode in MODES:
+        return MODES[mode]
+    raise MountError(f"mount {spec!r}: the third item (writable) is {mode!r}; use True or 'rw' (read-write), "
+                     "False or 'ro' (read-only, the default)")
 
 
 def _split(spec: str) -> tuple[str, str, bool]:

@@ -4,6 +4,10 @@ Files, the working directory, the environment and background processes persist f
 next, as in a terminal. The shell reads its commands from the machine's standard input, one line per
 command: `eval 'COMMAND' </dev/null`, then a line that prints a marker with `$?`. The marker tells
 where the command's output ends and what its exit status was; it is never part of a result.
+The command runs with its own copies of stdout and stderr (an `exec >/dev/null` in it ends with it),
+and the marker goes out on a descriptor the command cannot see. Each command's marker carries a fresh
+secret, and it counts only if the shell itself wrote it (the machine's system call log says who did):
+a guest job that reads the shell's input cannot forge a result.
 
 The shell reads its input as a script file (`sh -i /dev/stdin`), not through the line reader a
 terminal's stdin gets: without a tty that reader treats a read interrupted by a signal as end of file,
@@ -12,11 +16,13 @@ so the shell would exit when a background job ends (BusyBox does so on Linux too
 from __future__ import annotations
 
 import codecs
+import math
 import secrets
 import shlex
 import threading
 import time
-from collections.abc import Callable
+import weakref
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from html import escape
 from pathlib import Path
@@ -31,19 +37,26 @@ from ncpu_nb.protocol import Snapshot
 SLICE = 1 / 30  # seconds the machine runs between looks at its output (and at an interrupt)
 SIGINT, SIGKILL = 2, 9
 INTERRUPT_GRACE = 5.0  # seconds a command has to end after SIGINT before it gets SIGKILL
+KILL_GRACE = 1.0  # seconds the shell has to print its marker after SIGKILL ended the command's processes
 SHELL_ENV = ("PATH=/bin:/sbin:/usr/bin:/usr/sbin", "HOME=/", "TERM=dumb")
 SCRIPT = "/dev/stdin"  # the shell's own messages start with this name: shown as 'sh' in results
 TRANSCRIPT = 1 << 20  # bytes of each stream the machine itself keeps (results hold their own output)
+RUN_TIMEOUT = 600.0  # seconds a command may run when `run` is given no timeout
+# The shell's descriptors for the session's own stdout and stderr, closed for the command (ash's
+# redirections are undone when the eval ends, whatever the command did to them).
+MARKER_FD, STDERR_FD = 9, 8
+NO_CONNECTION = "every process waits for a network connection, and no port forward is open to make one"
 
 
 def run_until_input(machine: Arm64Machine, on_output: Callable[[bytes, bytes], None], *,
                     feed: Callable[[], None] = lambda: None, more: Callable[[], bool] = lambda: False,
                     stop: Callable[[], bool] = lambda: False, after_slice: Callable[[], None] = lambda: None,
-                    slice_seconds: float = SLICE) -> str:
+                    forwarding: Callable[[], bool] = lambda: True, slice_seconds: float = SLICE) -> str:
     """Run an interactive machine in slices of `slice_seconds` until every process waits for input and
-    `more()` says none is coming (a wait for a port forward's connection goes on), `stop()` is true, or
-    the machine stops for another reason (every process exited, a breakpoint, a fault). `feed()` writes pending input before each slice;
-    `after_slice()` runs after each. Returns what went wrong ('' if nothing). Ctrl-C raises
+    `more()` says none is coming (a wait for a port forward's connection goes on while `forwarding()`),
+    `stop()` is true, or the machine stops for another reason (every process exited, a breakpoint, a
+    fault). `feed()` writes pending input before each slice; `after_slice()` runs after each. Returns
+    what went wrong ('' if nothing; NO_CONNECTION for a wait on a forward that is closed). Ctrl-C raises
     KeyboardInterrupt with the machine's state kept."""
     try:
         while not stop():
@@ -53,6 +66,8 @@ def run_until_input(machine: Arm64Machine, on_output: Callable[[bytes, bytes], N
             if run.stop == "stdin" and not more():
                 return ""
             if run.stop == "network":  # only a port forward's connection can wake the guest: let one come
+                if not forwarding():
+                    return NO_CONNECTION
                 time.sleep(slice_seconds / 4)
                 continue
             if run.stop not in ("timeout", "budget", "stdin"):
@@ -116,34 +131,43 @@ class GuestFiles(list):
 class Session:
     """One BusyBox `sh` on the AArch64 machine kept between commands, e.g.
 
-        session = ncpu_nb.Session()
-        session.run("cd /tmp && echo hi > f")
-        session.run("cat f").stdout       # 'hi\\n'
+        with ncpu_nb.Session() as session:
+            session.run("cd /tmp && echo hi > f")
+            session.run("cat f").stdout       # 'hi\\n'
 
     mounts, cwd, env, deterministic, limits   make the machine (as `ncpu_nb.busybox` does); with
         deterministic=True the guest's clock stands still while it computes and jumps over idle time,
         so a sleeping background job ends as soon as the shell waits: pass False for a real clock
-    max_output   bytes of each stream a result keeps (the newest; None: all)
-    `run(command, on_output=None, timeout=None)`  runs a command line or script; Ctrl-C (or
+    max_output   bytes of each stream a result keeps (the newest; None: all), and of what background
+        jobs print between commands for the next result (None: TRANSCRIPT)
+    `run(command, on_output=None, timeout=RUN_TIMEOUT)`  runs a command line or script; Ctrl-C (or
         `interrupt()`) sends SIGINT to it, the shell goes on and the status is 130
     `snapshot()` / `restore(s)` rewind the whole machine: every process and the file system
     `read_file`, `write_file`, `upload`, `download`, `files(path)`: the guest's files from Python
     forward={guest_port: host_port}   the one way in from the host's network: the host's
         127.0.0.1:host_port (0: any free port, see `forwards`) leads to guest_port on the machine's own
-        loopback, served between commands too; `close()` ends it. The guest's sockets reach nothing else.
+        loopback, served between commands too, to this user alone; `close()` (or the end of a `with`
+        block, or dropping the session) ends it. The guest's sockets reach nothing else.
     """
 
     def __init__(self, *, mounts=(), cwd: str = "/", env=None, deterministic: bool = True, limits=None,
                  max_output: int | None = MAX_OUTPUT, forward: dict[int, int] | None = None):
+        if max_output is not None and (not isinstance(max_output, int) or isinstance(max_output, bool)
+                                       or max_output < 0):
+            raise ValueError(f"max_output={max_output!r}: the bytes of each stream a result keeps, a whole "
+                             "number ≥ 0 (or None: all)")
+        if forward is not None and not isinstance(forward, Mapping):
+            raise TypeError(f"forward={forward!r}: a dict {{guest_port: host_port}} (host port 0: any free "
+                            "one), e.g. forward={8080: 0}")
         env = list(SHELL_ENV) if env is None else [str(e) for e in env]
         self.machine = Arm64Machine.busybox("sh", "-i", SCRIPT, interactive=True, mounts=mounts, cwd=cwd,
                                             env=env, deterministic=deterministic, limits=limits,
                                             max_output=TRANSCRIPT)
         self.max_output = max_output
-        self._tag = "ncpu-" + secrets.token_hex(6)
-        self._marker = ("\x1f" + self._tag + ":").encode()  # then the command's number, ':', its status
-        self._leftover = b""  # stdout printed after a marker (by a background job): the next result's
-        self._leftover_err = b""  # stderr a background job printed between commands
+        self._label = "ncpu-" + secrets.token_hex(6) + ":"  # after \x1f, it starts the session's marker lines
+        self._secret = ""  # the running command's: its marker line is \x1f, label, secret, ':', its status
+        self._written_at = 0  # instructions retired when the running command's line went in
+        self._backlog = _Backlog(TRANSCRIPT if max_output is None else max_output)
         self._interrupt = threading.Event()
         self._busy = threading.Lock()  # one command at a time
         self._machine_lock = threading.RLock()  # one user of the machine at a time (commands, port forwards)
@@ -151,8 +175,10 @@ class Session:
         self.commands = 0
         self._forward = None
         self._start()
-        self._forward = PortForward(self.machine, forward, self._machine_lock, self._between_commands) \
-            if forward else None
+        if forward:
+            self._forward = PortForward(self.machine, dict(forward), self._machine_lock, self._backlog.add)
+        # A session dropped without close() stops forwarding: the forward's thread holds no reference to it.
+        self._closer = weakref.finalize(self, self._forward.close) if self._forward else None
 
     @property
     def forwards(self) -> dict[int, int]:
@@ -161,29 +187,38 @@ class Session:
 
     def close(self) -> None:
         """Stop the port forwards (the machine and its processes stay)."""
-        if self._forward is not None:
-            self._forward.close()
+        if self._closer is not None:
+            self._closer()
             self._forward = None
 
-    def _between_commands(self, out: bytes, err: bytes) -> None:
-        """Output of background jobs while port forwards ran the machine: the next result's."""
-        self._leftover += out
-        self._leftover_err += err
+    def __enter__(self) -> "Session":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
 
     def _pump(self) -> None:
         if self._forward is not None:
             self._forward.pump()
 
     def _start(self) -> None:
-        """Run to the first prompt; the banner and 'job control turned off' are not a command's output."""
-        self.machine.write_stdin("PS1= PS2=\n" + self._marker_line())
-        self._collect_until_marker(None, None)
+        """Run to the first prompt; the banner and 'job control turned off' are not a command's output.
+        Descriptors 9 and 8 keep the session's own stdout and stderr."""
         self._shell = min(p.pid for p in self.machine.processes())
+        self._secret = secrets.token_hex(16)
+        self.machine.write_stdin(f"PS1= PS2=\nexec {MARKER_FD}>&1 {STDERR_FD}>&2\n" + self._marker_line())
+        self._collect_until_marker(None, None)
 
     def _marker_line(self) -> str:
-        """The line that ends command number `commands`: it prints the marker (whose bytes never appear
-        in the line itself, so an echo of it cannot pass for it) and the status."""
-        return f"printf '\\037{self._tag}:{self.commands}:%d\\n' $?\n"
+        """The line that ends the running command: it prints the marker (whose bytes never appear in the
+        line itself, so an echo of it cannot pass for it) and the status."""
+        return f"printf '\\037{self._label}{self._secret}:%d\\n' $? >&{MARKER_FD}\n"
+
+    def _shell_wrote(self, length: int) -> bool:
+        """Whether the shell itself made a write of `length` bytes while the command ran (a marker a guest
+        job printed is not the shell's)."""
+        return any(c.pid == self._shell and c.name in ("write", "writev") and c.result == length
+                   and c.at is not None and c.at >= self._written_at for c in self.machine.syscall_log())
 
     # --- running ------------------------------------------------------------------------------------
     @property
@@ -196,8 +231,21 @@ class Session:
             timeout: float | None = None) -> SessionResult:
         """Run a command line (or a multi-line script) in the session's shell and return its output and
         exit status. Its standard input is /dev/null. `on_output(stream, text)` ('stdout' or 'stderr')
-        gets the output as it comes. Past `timeout` seconds the command gets SIGINT (then SIGKILL) and
-        MachineTimeout is raised with its output; the session goes on."""
+        gets the output as it comes. Past `timeout` seconds (None: RUN_TIMEOUT) the command gets SIGINT,
+        then (INTERRUPT_GRACE later) SIGKILL, and MachineTimeout is raised with its output; the session
+        goes on, unless the shell itself would not stop: KILL_GRACE later it is killed, and the error
+        says the session is over."""
+        if not isinstance(command, str):
+            hint = ": decode it first, e.g. command.decode()" if isinstance(command, (bytes, bytearray)) else ""
+            raise TypeError(f"command must be a str (a shell command line), not {type(command).__name__}{hint}")
+        if on_output is not None and not callable(on_output):
+            raise TypeError(f"on_output={on_output!r}: a function (stream, text), or None")
+        if timeout is None:
+            timeout = RUN_TIMEOUT
+        if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not (
+                math.isfinite(timeout) and timeout > 0):
+            raise ValueError(f"timeout={timeout!r}: the seconds a command may run, a positive finite number "
+                             f"(None: {RUN_TIMEOUT:g})")
         if not self._busy.acquire(blocking=False):
             raise RuntimeError("the session is already running a command")
         self._machine_lock.acquire()
@@ -211,17 +259,24 @@ class Session:
                 self._collect_until_marker(None, None)
             start, syscalls, t0 = m.instructions, m.syscall_count, time.perf_counter()
             self.commands += 1
-            m.write_stdin(f"eval {shlex.quote(command)} </dev/null; " + self._marker_line())
+            self._secret, self._written_at = secrets.token_hex(16), m.instructions
+            m.write_stdin(f"eval {shlex.quote(command)} </dev/null >&{MARKER_FD} 2>&{STDERR_FD} {STDERR_FD}>&- "
+                          f"{MARKER_FD}>&-; " + self._marker_line())
             out, err, status, interrupted, truncated = self._collect_until_marker(on_output, timeout)
             result = SessionResult(("sh", "-c", command), out.decode("utf-8", "replace"),
                                    err.decode("utf-8", "replace"), status, m.instructions - start,
                                    time.perf_counter() - t0, m.syscall_count - syscalls, out, m, truncated, self.max_output,
                                    bool(interrupted))
+            over = "" if self.alive else "; the shell itself would not stop and was killed: the session is over"
         finally:
             self._machine_lock.release()
             self._busy.release()
         if interrupted == "timeout":
-            raise MachineTimeout(f"{command!r} did not end within {timeout:g} s: it was interrupted",
+            raise MachineTimeout(f"{command!r} did not end within {timeout:g} s: it was interrupted{over}",
+                                 result.stdout, result.stderr)
+        if interrupted == "stuck":
+            raise MachineTimeout(f"{command!r} waited for a network connection, but no port forward is open to "
+                                 f"make one (the session's forwards are closed): it was interrupted{over}",
                                  result.stdout, result.stderr)
         return result
 
@@ -231,15 +286,16 @@ class Session:
 
     def _collect_until_marker(self, on_output, timeout):
         """Run until the marker line, sorting output into the command's; returns (stdout, stderr, status,
-        why it was interrupted: '', 'interrupt' or 'timeout')."""
+        why it was interrupted: '', 'interrupt', 'timeout' or 'stuck', truncated). An interrupted command
+        gets SIGINT, then (INTERRUPT_GRACE later) SIGKILL, then (KILL_GRACE later) the shell is killed."""
         m = self.machine
-        stream = _Streams(self._marker, str(self.commands).encode(), self._tag, on_output,
-                          self.max_output)
-        stream.out(self._leftover)
-        stream.err(self._leftover_err)
-        self._leftover_err = b""
+        stream = _Streams(b"\x1f" + self._label.encode(), self._secret.encode(), on_output, self.max_output,
+                          self._shell_wrote)
+        out, err = self._backlog.take()
+        stream.out(out)
+        stream.err(err)
         deadline = None if timeout is None else time.monotonic() + timeout
-        interrupted, signalled_at, killed = "", None, False
+        interrupted, signalled_at, signals = "", 0.0, 0
 
         def resend() -> bool:  # the shell waits for input but printed no marker: a syntax error, Ctrl-C
             if stream.status is None:
@@ -247,43 +303,47 @@ class Session:
             return stream.status is None
 
         def stop() -> bool:
-            return stream.status is not None or (not interrupted and (
-                self._interrupt.is_set() or (deadline is not None and time.monotonic() > deadline))) or (
-                signalled_at is not None and not killed and time.monotonic() - signalled_at > INTERRUPT_GRACE)
+            if stream.status is not None:
+                return True
+            if not interrupted:
+                return self._interrupt.is_set() or (deadline is not None and time.monotonic() > deadline)
+            return time.monotonic() - signalled_at > (INTERRUPT_GRACE if signals == 1 else KILL_GRACE)
 
         while stream.status is None and self.alive:
             try:
                 failure = run_until_input(m, lambda o, e: (stream.out(o), stream.err(e)), more=resend, stop=stop,
-                                          after_slice=self._pump)
+                                          after_slice=self._pump, forwarding=lambda: self._forward is not None)
             except KeyboardInterrupt:
                 if interrupted:  # a second Ctrl-C: give up waiting
                     self._unfinished = True
                     raise
                 failure, self._interrupt = "", _set_event()
-            if failure:
+            if failure and failure != NO_CONNECTION:
                 raise MachineError(f"the session's machine stopped: {failure}")
             if stream.status is not None or not self.alive:
                 break
             if not interrupted:
-                interrupted = "interrupt" if self._interrupt.is_set() else "timeout"
+                interrupted = "stuck" if failure else "interrupt" if self._interrupt.is_set() else "timeout"
+            signals += 1
+            if signals == 1:
                 self._signal(SIGINT)
                 m.write_stdin(self._marker_line())  # for a shell whose line SIGINT cut short (a stale one is dropped)
-                signalled_at = time.monotonic()
-            elif not killed:  # it ignored SIGINT
-                self._signal(SIGKILL)
-                killed = True
+            else:  # it ignored SIGINT; then the shell itself did (a loop of its own under `trap '' INT`)
+                self._signal(SIGKILL, shell_too=signals > 2)
+            signalled_at = time.monotonic()
         self._interrupt, self._unfinished = threading.Event(), False
-        self._leftover = stream.rest
+        self._backlog.add(stream.rest, b"")
         out, err = stream.finish()
         status = stream.status if stream.status is not None else self.machine.exit_status
         return out, err, status, interrupted, stream.truncated
 
-    def _signal(self, signal: int) -> None:
+    def _signal(self, signal: int, shell_too: bool = False) -> None:
         """SIGINT as a terminal without job control sends it: to every process. The interactive shell
-        catches it; background jobs ignore it (the shell started them so)."""
-        shell = self._shell if signal == SIGKILL else None
+        catches it; background jobs ignore it (the shell started them so). SIGKILL spares the shell
+        unless `shell_too`."""
+        spared = self._shell if signal == SIGKILL and not shell_too else None
         for process in self.machine.processes():
-            if process.pid != shell:
+            if process.pid != spared:
                 try:
                     self.machine.send_signal(process.pid, signal)
                 except ValueError:  # it ended meanwhile
@@ -294,12 +354,14 @@ class Session:
         """The whole session now (every process, the file system, the shell's variables and cwd);
         `restore` goes back to it."""
         with self._machine_lock:
-            return Snapshot(self.machine.cycles, (self.machine.snapshot(), self._leftover))
+            return Snapshot(self.machine.cycles, (self.machine.snapshot(), self._backlog.peek()))
 
     def restore(self, snapshot: Snapshot) -> None:
         with self._machine_lock:
-            state, self._leftover = snapshot.state
+            state, (out, err) = snapshot.state
             self.machine.restore(state)
+            self._backlog.take()
+            self._backlog.add(out, err)
 
     # --- files --------------------------------------------------------------------------------------
     def read_file(self, path: str) -> bytes:
@@ -325,13 +387,15 @@ class Session:
     def files(self, path: str = ".") -> GuestFiles:
         """The entries of a guest folder (default: the shell's working directory), with size and kind."""
         d = shlex.quote(path.rstrip("/") or "/")
+        # Each entry as 'size|kind', a newline, then its name ended by NUL (a name may hold newlines, never NUL).
         listing = self.run(f"(cd {d} && for f in * .[!.]* ..?*; do if [ -e \"$f\" ] || [ -L \"$f\" ]; then "
-                           "stat -c '%s|%F|%n' -- \"$f\"; fi; done)")
+                           "stat -c '%s|%F' -- \"$f\" && printf '%s\\0' \"$f\"; fi; done)")
         if not listing.ok and not listing.stdout:
             raise FileNotFoundError(listing.stderr.strip() or f"no guest folder {path}")
         entries = []
-        for line in listing.stdout.splitlines():
-            size, kind, name = line.split("|", 2)
+        for entry in listing.stdout.split("\0")[:-1]:
+            head, _, name = entry.partition("\n")
+            size, _, kind = head.partition("|")
             entries.append(GuestFile(name, int(size), kind.replace("regular empty file", "file")
                                      .replace("regular file", "file")))
         return GuestFiles(path, sorted(entries, key=lambda f: f.name))
@@ -365,13 +429,38 @@ def _set_event() -> threading.Event:
     return event
 
 
+class _Backlog:
+    """What background jobs print between commands (while port forwards run the machine): the next
+    result's. It keeps the newest `cap` bytes of each stream."""
+
+    def __init__(self, cap: int):
+        self.cap, self.out, self.err = cap, bytearray(), bytearray()
+
+    def add(self, out: bytes, err: bytes) -> None:
+        for kept, new in ((self.out, out), (self.err, err)):
+            kept += new
+            del kept[:len(kept) - self.cap]
+
+    def peek(self) -> tuple[bytes, bytes]:
+        return bytes(self.out), bytes(self.err)
+
+    def take(self) -> tuple[bytes, bytes]:
+        taken = self.peek()
+        self.out.clear()
+        self.err.clear()
+        return taken
+
+
 class _Streams:
     """Sorts a run's output: stdout up to the marker is the command's (what follows it is a background
     job's, kept for the next result); stderr goes by whole lines, with the shell's name for itself
-    made 'sh' and any line echoing the marker's command (set -v, set -x) dropped."""
+    made 'sh' and any line echoing the marker's command (set -v, set -x) dropped. A marker line is
+    `prefix`, a command's secret, ':', its status; only the running command's, written by the shell
+    (`genuine(length)`), ends it: the rest (stale ones sent twice, forged ones) are dropped."""
 
-    def __init__(self, marker: bytes, number: bytes, tag: str, on_output, cap: int | None):
-        self.marker, self.number, self.tag, self.on_output, self.cap = marker, number, tag.encode(), on_output, cap
+    def __init__(self, prefix: bytes, secret: bytes, on_output, cap: int | None, genuine: Callable[[int], bool]):
+        self.prefix, self.secret, self.on_output, self.cap, self.genuine = prefix, secret, on_output, cap, genuine
+        self.label = prefix.lstrip(b"\x1f")
         self.truncated: dict[str, int] = {}
         self.stdout, self.stderr = bytearray(), bytearray()
         self._held, self._line = bytearray(), bytearray()  # stdout that may begin a marker; stderr's last line
@@ -395,22 +484,22 @@ class _Streams:
             self.rest += data
             return
         self._held += data
-        while (at := self._held.find(self.marker)) >= 0:
+        while (at := self._held.find(self.prefix)) >= 0:
             end = self._held.find(b"\n", at)
             if end < 0:  # the rest of its line is still to come
                 break
-            number, _, status = bytes(self._held[at + len(self.marker):end]).partition(b":")
+            secret, _, status = bytes(self._held[at + len(self.prefix):end]).partition(b":")
             self._emit("stdout", self._held[:at])
             rest = bytes(self._held[end + 1:])
             self._held.clear()
-            if number == self.number:
+            if secret == self.secret and status.isdigit() and self.genuine(end + 1 - at):
                 self.status, self.rest = int(status), rest
                 return
-            self._held += rest  # a stale marker (an earlier command's, sent twice): dropped
-        at = self._held.find(self.marker)
+            self._held += rest  # a stale marker, or one a guest job forged: dropped
+        at = self._held.find(self.prefix)
         keep = len(self._held) - at if at >= 0 else next(
-            (k for k in range(min(len(self.marker) - 1, len(self._held)), 0, -1)
-             if self._held.endswith(self.marker[:k])), 0)
+            (k for k in range(min(len(self.prefix) - 1, len(self._held)), 0, -1)
+             if self._held.endswith(self.prefix[:k])), 0)
         self._emit("stdout", self._held[:len(self._held) - keep])
         del self._held[:len(self._held) - keep]
 
@@ -423,7 +512,7 @@ class _Streams:
             self._emit("stderr", text)
 
     def _fix(self, line: bytes) -> bytes:
-        if self.tag in line:
+        if self.label in line:
             return b""
         prefix = SCRIPT.encode() + b": "
         if line.startswith(prefix):
