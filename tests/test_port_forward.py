@@ -67,7 +67,9 @@ def test_output_of_a_background_server_joins_the_next_result(session):
     session.run("nc -l -p 9000 & sleep 0.1")
     with socket.create_connection(("127.0.0.1", session.forwards[9000]), timeout=30) as c:
         c.sendall(b"logged by the guest\n")
-    r = session.run("sleep 1; echo next")
+    # `wait` ends when nc has had the bytes and the end of the connection (a guest `sleep` raced the
+    # forward: the machine's clock can pass it before the host's bytes are through).
+    r = session.run("wait; echo next", timeout=60)
     assert r.stdout == "logged by the guest\nnext\n"
 
 
