@@ -588,7 +588,7 @@ impl LinuxMachine {
             .map_err(|e| PyValueError::new_err(format!("{path}: cannot resolve (errno {})", e.0)))?;
         let data = match &walk.loc {
             super::linux::vfs::Loc::Proc(node) => super::linux::procfs::content(node, m).unwrap_or_default(),
-            loc => m.vfs.read_file(loc).map_err(|e| PyValueError::new_err(format!("{path}: cannot read (errno {})", e.0)))?.to_vec(),
+            loc => m.vfs.read_file(loc, m.limits.memory).map_err(|e| PyValueError::new_err(format!("{path}: cannot read (errno {})", e.0)))?.to_vec(),
         };
         Ok(PyBytes::new(py, &data))
     }

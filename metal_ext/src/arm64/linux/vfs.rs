@@ -409,15 +409,17 @@ impl Vfs {
         Ok(out)
     }
 
-    /// The whole content of a regular file (execve, mmap of a file).
-    pub fn read_file(&self, loc: &Loc) -> SysResult<Arc<Vec<u8>>> {
+    /// The whole content of a regular file (execve, the dynamic loader), or ENOMEM when it holds
+    /// more than `limit` bytes.
+    pub fn read_file(&self, loc: &Loc, limit: u64) -> SysResult<Arc<Vec<u8>>> {
         match loc {
             Loc::Mem(ino) => match &self.inode(*ino).node {
+                Node::File(data) if data.len() as u64 > limit => Err(ENOMEM),
                 Node::File(data) => Ok(data.clone()),
                 Node::Dir { .. } | Node::Mount(_) | Node::Proc => Err(EISDIR),
                 _ => Err(EACCES),
             },
-            Loc::Host { mount, rel } => Ok(Arc::new(self.host(*mount).read_all(rel)?)),
+            Loc::Host { mount, rel } => Ok(Arc::new(self.host(*mount).read_all(rel, limit)?)),
             Loc::Proc(_) => Err(EACCES),
         }
     }

@@ -113,6 +113,47 @@ fn mmap_of_a_host_file_reads_only_the_mapped_range() {
     std::fs::remove_dir_all(dir).unwrap();
 }
 
+/// A 2 GiB sparse copy of BusyBox in `dir`: a few MB on disk, 2 GiB to read.
+fn sparse_busybox(dir: &std::path::Path) {
+    let file = std::fs::File::create(dir.join("busybox")).unwrap();
+    std::os::unix::fs::FileExt::write_at(&file, &program("busybox/busybox"), 0).unwrap();
+    file.set_len(2 << 30).unwrap();
+    let mut perms = file.metadata().unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
+    file.set_permissions(perms).unwrap();
+}
+
+#[test]
+fn execve_refuses_an_executable_larger_than_the_machine_holds() {
+    let dir = host_folder("exec-sparse");
+    sparse_busybox(&dir);
+    let mut m = boot_mounted(&dir, true, Limits { memory: 64 << 20, ..Limits::default() });
+    let tid = m.focus().unwrap();
+    let at = m.threads[&tid].cpu.sp() - 4096;
+    m.write_guest(tid, at, b"/mnt/busybox\0").unwrap();
+    let argv = at + 64; // a NULL-terminated argv naming the path
+    m.write_u64(tid, argv, at).unwrap();
+    m.write_u64(tid, argv + 8, 0).unwrap();
+    // It used to read all 2 GiB into host memory, and run it.
+    assert_eq!(call(&mut m, 221, [at, argv, argv + 8, 0, 0, 0]), -(ENOMEM.0 as i64)); // execve
+    assert_eq!(m.process_of(tid).exe, "/bin/hello", "the old program goes on");
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn a_dynamic_loader_larger_than_the_machine_holds_is_refused_before_it_is_read() {
+    let dir = host_folder("interp-sparse");
+    sparse_busybox(&dir);
+    let mounts = vec![(dir.display().to_string(), "/mnt".to_string(), true)];
+    let exe = crate::arm64::linux::elf::tests::with_interpreter(b"/mnt/busybox\0");
+    let limits = Limits { memory: 64 << 20, ..Limits::default() };
+    let Err(e) = Machine::boot(config(exe, "/bin/dynamic", &["dynamic"], mounts, limits)) else {
+        panic!("booted with a 2 GiB dynamic loader")
+    };
+    assert_eq!(e.to_string(), "cannot load the executable: dynamic loader /mnt/busybox: cannot be read (errno 12)");
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
 #[test]
 fn sigtimedwait_takes_a_pending_signal() {
     let mut m = boot(program("c/bin/hello"), "/bin/hello", &["hello"]);
