@@ -12,6 +12,7 @@ use super::errno::*;
 use super::hostfs::HostDir;
 use super::inode::*;
 use super::procfs::{self, ProcContext, ProcNode};
+use crate::arm64::mem::PAGE_SIZE;
 
 pub const ROOT: Ino = 0;
 
@@ -626,6 +627,14 @@ impl Vfs {
 
     pub fn file_bytes(&self) -> u64 {
         self.file_bytes
+    }
+
+    /// What the in-memory filesystem holds, as tmpfs counts it for statfs: (pages, each file
+    /// rounded up to whole pages; inodes in use).
+    pub fn usage(&self) -> (u64, u64) {
+        self.inodes.iter().flatten().fold((0, 0), |(pages, inodes), i| {
+            (pages + file_len(&i.node).div_ceil(PAGE_SIZE), inodes + 1)
+        })
     }
 
     /// The bytes of an in-memory file, to change, once it is known they may grow to `len`.
