@@ -38,3 +38,11 @@ def test_coverage_maps_beyond_what_one_cpu_may_hold_are_refused():
     cpu = CPU("HALT", lanes=1_100_000, memory_size=4, trace_depth=0)  # 4 KiB of coverage a lane: 4.2 GiB
     with pytest.raises(ValueError, match="coverage maps: 1100000 lanes of 4096 bytes each"):
         cpu.set_coverage(True)
+
+
+def test_read_file_of_a_file_larger_than_the_machine_holds_is_refused(tmp_path):
+    with open(tmp_path / "sparse", "wb") as f:  # 2 GiB to read, nothing on disk
+        f.truncate(2 << 30)
+    machine = Arm64Machine.busybox("true", mounts=[f"{tmp_path}:/mnt"], limits={"memory": "64M"})
+    with pytest.raises(ValueError, match=r"/mnt/sparse: cannot read \(errno 12\)"):
+        machine.read_file("/mnt/sparse")  # used to read all 2 GiB into host memory
