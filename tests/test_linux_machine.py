@@ -387,6 +387,18 @@ def test_proc_dev_and_mounts_as_applets_read_them():
     assert out(m) == "ncpu\n" and m.unknown_syscalls() == []
 
 
+def test_df_reports_the_in_memory_filesystem_as_linux_reports_a_tmpfs():
+    # As on Linux (checked with qemu-aarch64 on a host tmpfs): a file takes whole 4 KiB pages, and
+    # Used + Available is the size. Available is what can still be written: 8 MiB at boot, then none.
+    script = "df /; echo x > /tmp/one; df /; head -c 20000000 /dev/zero > /tmp/big 2>/dev/null; df /"
+    sizes = [[int(n) for n in line.split()[1:4]]
+             for line in out(busybox("sh", "-c", script, file_limit=8 << 20)).splitlines() if line.startswith("tmpfs")]
+    (size, used, free), one, full = sizes
+    assert free == 8192 and size == used + free
+    assert one == [size, used + 4, free - 4]  # 2 bytes cost a page
+    assert full[1:] == [full[0], 0]  # it used to show half of the filesystem free, always
+
+
 def test_vfork_spawn_from_glibc_system_and_popen():
     m = busybox("awk", 'BEGIN { system("echo from system"); "echo piped" | getline x; print x; '
                        'print "to sort" | "sort"; close("sort"); print "done" }')

@@ -51,6 +51,20 @@ def test_guest_memory_is_bounded_over_all_processes():
     assert r["rss_mb"] < 1500
 
 
+def test_a_sparse_executable_is_refused_before_it_is_read(tmp_path):
+    from ncpu_nb.arm64.busybox import busybox_path
+
+    with open(tmp_path / "busybox", "wb") as f:  # 2 GiB to read, a few MB on disk
+        f.write(busybox_path().read_bytes())
+        f.truncate(2 << 30)
+    (tmp_path / "busybox").chmod(0o755)
+    r = guest_under_prlimit("/mnt/busybox true; echo $?", memory_limit=64 << 20,
+                            mounts=[(str(tmp_path), "/mnt", True)])
+    # It used to read the whole file: 2.1 GB of host memory under a 64 MiB machine.
+    assert r["out"] == "126\n" and "/mnt/busybox: Cannot allocate memory" in r["err"], r
+    assert r["rss_mb"] < 500
+
+
 def test_processes_are_bounded():
     r = guest_under_prlimit("i=0; while [ $i -lt 2000 ]; do sleep 1000 & i=$((i+1)); done; echo never", task_limit=40)
     assert "never" not in r["out"] and "can't fork: Resource temporarily unavailable" in r["err"], r

@@ -106,10 +106,10 @@ class CPU:
         self._trace_depth, self._trace_lane = trace_depth, trace_lane
         self._lane = 0
         self._programs: list[Program] = []
-        self._lane_program_ids: list[int] = [0] * lanes
         self._initial_registers: dict = {}
         self._mode = "fast"
-        self._exec = self._new_executor(lanes)
+        self._exec = self._new_executor(lanes)  # first: it refuses more lanes than a CPU may hold
+        self._lane_program_ids: list[int] = [0] * lanes
         self.mode = mode
         self.breakpoints = Breakpoints(self._code_index, self._set_breakpoint)
         self.watchpoints = Watchpoints(self._data_address, self._set_watchpoint, word=4, show=str)

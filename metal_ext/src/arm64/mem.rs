@@ -234,6 +234,11 @@ impl Memory {
         Ok(())
     }
 
+    /// Bytes of all mapped pages: no read of this memory can be longer.
+    pub fn mapped_bytes(&self) -> u64 {
+        self.pages.len() as u64 * PAGE_SIZE
+    }
+
     pub fn is_mapped(&self, addr: u64) -> bool {
         self.pages.contains_key(&(addr >> PAGE_SHIFT))
     }

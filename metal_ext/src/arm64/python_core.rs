@@ -32,6 +32,18 @@ fn fault_text(f: &MemFault) -> String {
     format!("{} 0x{:x} ({})", access, f.addr, why)
 }
 
+/// `size` for a read of guest memory, or a ValueError before anything is allocated when it is
+/// longer than all the memory mapped (such a read could only fail, after a host buffer that large).
+pub fn readable_size(mem: &Memory, size: usize) -> PyResult<usize> {
+    let mapped = mem.mapped_bytes();
+    if size as u64 > mapped {
+        return Err(PyValueError::new_err(format!(
+            "read_memory: size {size} is more than the {mapped} bytes of guest memory mapped"
+        )));
+    }
+    Ok(size)
+}
+
 /// An exception as Python sees it: (kind, pc, detail).
 pub type Stop = (&'static str, u64, String);
 
@@ -71,7 +83,7 @@ impl Arm64Core {
     }
 
     fn read_memory<'py>(&self, py: Python<'py>, address: u64, size: usize) -> PyResult<Bound<'py, PyBytes>> {
-        let mut buf = vec![0u8; size];
+        let mut buf = vec![0u8; readable_size(&self.mem, size)?];
         self.mem.peek(address, &mut buf).map_err(mem_err)?;
         Ok(PyBytes::new(py, &buf))
     }

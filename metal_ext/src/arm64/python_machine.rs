@@ -9,6 +9,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
 use super::disasm::disassemble;
+use super::python_core::readable_size;
 use super::linux::framebuffer;
 use super::linux::limits::Limits;
 use super::linux::coverage::{COMPARE_SLOTS, COVERAGE_SLOTS};
@@ -35,6 +36,10 @@ pub struct LinuxSnapshot {
 pub struct LinuxMachine {
     machine: Machine,
 }
+
+/// Most instructions one `disassemble` lists (each costs the host ~100 bytes; the guest's memory
+/// may hold a billion words).
+const MAX_DISASSEMBLE: usize = 1 << 20;
 
 type StopTuple = (&'static str, u64, String);
 
@@ -345,10 +350,9 @@ impl LinuxMachine {
     }
 
     fn read_memory<'py>(&self, py: Python<'py>, address: u64, size: usize) -> PyResult<Bound<'py, PyBytes>> {
-        let mut buf = vec![0u8; size];
-        self.view()?
-            .2
-            .peek(address, &mut buf)
+        let mem = self.view()?.2;
+        let mut buf = vec![0u8; readable_size(mem, size)?];
+        mem.peek(address, &mut buf)
             .map_err(|f| PyValueError::new_err(format!("guest memory at 0x{:x} is not mapped", f.addr)))?;
         Ok(PyBytes::new(py, &buf))
     }
@@ -497,6 +501,11 @@ impl LinuxMachine {
 
     /// `n` instructions from `address` in the current process: (address, word, text).
     fn disassemble(&self, address: u64, n: usize) -> PyResult<Vec<(u64, u32, String)>> {
+        if n > MAX_DISASSEMBLE {
+            return Err(PyValueError::new_err(format!(
+                "disassemble: n = {n} is more than the {MAX_DISASSEMBLE} instructions one call lists"
+            )));
+        }
         let mem = self.view()?.2;
         let mut out = vec![];
         for i in 0..n as u64 {
@@ -588,7 +597,7 @@ impl LinuxMachine {
             .map_err(|e| PyValueError::new_err(format!("{path}: cannot resolve (errno {})", e.0)))?;
         let data = match &walk.loc {
             super::linux::vfs::Loc::Proc(node) => super::linux::procfs::content(node, m).unwrap_or_default(),
-            loc => m.vfs.read_file(loc).map_err(|e| PyValueError::new_err(format!("{path}: cannot read (errno {})", e.0)))?.to_vec(),
+            loc => m.vfs.read_file(loc, m.limits.memory).map_err(|e| PyValueError::new_err(format!("{path}: cannot read (errno {})", e.0)))?.to_vec(),
         };
         Ok(PyBytes::new(py, &data))
     }

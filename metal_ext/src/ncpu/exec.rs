@@ -137,6 +137,9 @@ pub fn check_op(op: &MicroOp, program_len: usize) -> Result<(), String> {
     Ok(())
 }
 
+/// Bytes each lane holds besides its data memory (one entry in every per-lane vector of `Lanes`).
+pub const LANE_STATE_BYTES: usize = NREGS * 4 + 4 + 1 + 8 + size_of::<Status>() + size_of::<Fault>() + 1 + 4;
+
 #[derive(Clone)]
 pub struct Lanes {
     pub lanes: usize,

@@ -7,8 +7,12 @@ use pyo3::types::PyBytes;
 
 use super::alu::FastAlu;
 use super::float;
-use super::exec::{check_op, Lanes, MicroOp, Runner, Status, TraceRing, Watch, COVERAGE_SLOTS, NREGS};
+use super::exec::{check_op, Lanes, MicroOp, Runner, Status, TraceRing, Watch, COVERAGE_SLOTS, LANE_STATE_BYTES, NREGS};
 use super::neural::{Cell, NeuralAlu};
+
+/// Bytes of lane state one CPU may hold (lanes × their memory and registers; coverage maps):
+/// asked for more, it refuses before allocating rather than abort the process.
+const MAX_LANE_BYTES: usize = 4 << 30;
 
 /// A cell as Python hands it over: (inputs, outputs, w1, b1, w2, b2), weights row-major.
 type CellWeights = (usize, usize, Vec<f32>, Vec<f32>, Vec<f32>, Vec<f32>);
@@ -46,6 +50,18 @@ impl NcpuLanes {
         }
     }
 
+    /// Refuses lane state of `per_lane` bytes for every lane before it is allocated, when all of it
+    /// would exceed MAX_LANE_BYTES (`what` names the arguments that sized it).
+    fn fits(lanes: usize, per_lane: usize, what: &str) -> PyResult<()> {
+        if lanes.checked_mul(per_lane).is_none_or(|b| b > MAX_LANE_BYTES) {
+            return Err(PyValueError::new_err(format!(
+                "{what}: {lanes} lanes of {per_lane} bytes each are more than the {} GiB one CPU may hold",
+                MAX_LANE_BYTES >> 30
+            )));
+        }
+        Ok(())
+    }
+
     fn span(&self, addr: usize, n: usize) -> PyResult<std::ops::Range<usize>> {
         match addr.checked_add(n) {
             Some(end) if end <= self.state.mem_size => Ok(addr..end),
@@ -62,9 +78,10 @@ impl NcpuLanes {
     #[new]
     #[pyo3(signature = (lanes, memory_size, trace_depth=0, trace_lane=0))]
     fn new(lanes: usize, memory_size: usize, trace_depth: usize, trace_lane: usize) -> PyResult<Self> {
-        if lanes == 0 || memory_size > u32::MAX as usize || lanes.checked_mul(memory_size).is_none() {
+        if lanes == 0 || memory_size > u32::MAX as usize {
             return Err(PyValueError::new_err("need at least one lane and a memory size below 4 GiB"));
         }
+        Self::fits(lanes, memory_size + LANE_STATE_BYTES, "lanes × memory_size")?;
         Ok(NcpuLanes {
             state: Lanes::new(lanes, memory_size),
             programs: Vec::new(),
@@ -219,8 +236,12 @@ impl NcpuLanes {
 
     /// Turns edge coverage on (every lane's map zeroed) or off (the maps dropped). While on, each
     /// jump (taken or not), call and return counts its (pc, next pc) edge in its lane's map.
-    fn set_coverage(&mut self, on: bool) {
+    fn set_coverage(&mut self, on: bool) -> PyResult<()> {
+        if on {
+            Self::fits(self.state.lanes, COVERAGE_SLOTS, "coverage maps")?;
+        }
         self.state.set_coverage(on);
+        Ok(())
     }
 
     /// Every lane's map, lane after lane (`NCPU_COVERAGE_SLOTS` saturating hit counts each; a lane's

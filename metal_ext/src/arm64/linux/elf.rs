@@ -13,6 +13,9 @@ pub const PIE_BASE: u64 = 0x55_0000_0000;
 pub const INTERP_BASE: u64 = 0x7f_0000_0000;
 /// Longest PT_INTERP path accepted (Linux allows up to PATH_MAX).
 const MAX_INTERP: u64 = 4096;
+/// An executable or dynamic loader larger than this is refused before it is read (as the Python
+/// loader's MAX_ELF_SIZE); BusyBox is 1.8 MB.
+pub const MAX_FILE: u64 = 256 << 20;
 /// Segments may not reach above the user half of the 48-bit address space.
 const USER_TOP: u64 = 0x0000_8000_0000_0000;
 /// A segment larger than this is treated as a malformed file rather than mapped (guest memory
@@ -315,7 +318,7 @@ pub(crate) mod tests {
     }
 
     /// `tiny_elf` with a PT_INTERP header naming `path` (its bytes appended to the file).
-    fn with_interpreter(path: &[u8]) -> Vec<u8> {
+    pub fn with_interpreter(path: &[u8]) -> Vec<u8> {
         let mut f = tiny_elf(&[0; 4]);
         let at = f.len() as u64;
         f.extend_from_slice(path);

@@ -200,10 +200,19 @@ impl HostDir {
         Ok(file)
     }
 
-    pub fn read_all(&self, rel: &Path) -> SysResult<Vec<u8>> {
+    /// The content of a file, or ENOMEM when it holds more than `limit` bytes: checked before
+    /// reading (a sparse file may claim far more than the host has) and while reading (it may grow).
+    pub fn read_all(&self, rel: &Path, limit: u64) -> SysResult<Vec<u8>> {
         use std::io::Read;
+        let file = self.open_file(rel, false, false)?;
+        if file.metadata()?.len() > limit {
+            return Err(ENOMEM);
+        }
         let mut out = vec![];
-        self.open_file(rel, false, false)?.read_to_end(&mut out)?;
+        file.take(limit.saturating_add(1)).read_to_end(&mut out)?;
+        if out.len() as u64 > limit {
+            return Err(ENOMEM);
+        }
         Ok(out)
     }
 
@@ -404,7 +413,7 @@ pub(crate) mod tests {
     fn swapping_a_folder_for_a_symlink_never_leads_out() {
         race("openat2", |dir| {
             let rel = Path::new("d/canary");
-            assert!(dir.read_all(rel).is_err(), "read a host file outside the mount");
+            assert!(dir.read_all(rel, u64::MAX).is_err(), "read a host file outside the mount");
             assert!(dir.lstat(rel).is_err());
             assert!(dir.list(Path::new("d")).unwrap_or_default().iter().all(|e| e.name != "canary"));
             if let Ok(f) = dir.open_file(Path::new("d/target"), true, false) {
@@ -432,8 +441,8 @@ pub(crate) mod tests {
         dir.set_attributes(Path::new("d/f"), Some(0o4777), (None, None)).unwrap();
         assert_eq!(dir.lstat(Path::new("d/f")).unwrap().mode & 0o7777, 0o777);
         assert_eq!(dir.set_attributes(Path::new("sym"), Some(0o777), (None, None)).unwrap_err(), EPERM);
-        assert_eq!(dir.read_all(Path::new("../outside/canary")).unwrap_err(), EINVAL);
-        assert_eq!(dir.read_all(Path::new("sym/canary")).unwrap_err(), ELOOP);
+        assert_eq!(dir.read_all(Path::new("../outside/canary"), u64::MAX).unwrap_err(), EINVAL);
+        assert_eq!(dir.read_all(Path::new("sym/canary"), u64::MAX).unwrap_err(), ELOOP);
         assert_eq!(dir.open_file(Path::new("sym"), false, false).unwrap_err(), ELOOP);
         std::fs::remove_dir_all(&base).unwrap();
     }

@@ -112,12 +112,21 @@ impl Machine {
         Ok(())
     }
 
+    /// How many bytes an executable or dynamic loader may have: its bytes are host memory while it
+    /// loads, so they count against what the machine's memory limit leaves (and at most MAX_FILE).
+    pub fn executable_limit(&self) -> u64 {
+        elf::MAX_FILE.min(self.limits.memory.saturating_sub(self.mapped_total()))
+    }
+
     /// The bytes of the dynamic loader named in PT_INTERP, looked up in the guest's file system
     /// (so only what the guest itself can see: its tree and its mounts).
     fn read_interpreter(&self, path: &str) -> Result<std::sync::Arc<Vec<u8>>, ElfError> {
         let fail = |why: String| ElfError::Interpreter { path: path.to_string(), why };
         let walk = self.vfs.resolve("/", path, true, self).map_err(|e| fail(format!("not found (errno {})", e.0)))?;
-        let bytes = self.vfs.read_file(&walk.loc).map_err(|e| fail(format!("cannot be read (errno {})", e.0)))?;
+        let bytes = self
+            .vfs
+            .read_file(&walk.loc, self.executable_limit())
+            .map_err(|e| fail(format!("cannot be read (errno {})", e.0)))?;
         if elf::interpreter(&bytes).map_err(|e| fail(e.to_string()))?.is_some() {
             return Err(fail("names a dynamic loader itself".into()));
         }

@@ -12,6 +12,7 @@ use super::errno::*;
 use super::hostfs::HostDir;
 use super::inode::*;
 use super::procfs::{self, ProcContext, ProcNode};
+use crate::arm64::mem::PAGE_SIZE;
 
 pub const ROOT: Ino = 0;
 
@@ -409,15 +410,17 @@ impl Vfs {
         Ok(out)
     }
 
-    /// The whole content of a regular file (execve, mmap of a file).
-    pub fn read_file(&self, loc: &Loc) -> SysResult<Arc<Vec<u8>>> {
+    /// The whole content of a regular file (execve, the dynamic loader), or ENOMEM when it holds
+    /// more than `limit` bytes.
+    pub fn read_file(&self, loc: &Loc, limit: u64) -> SysResult<Arc<Vec<u8>>> {
         match loc {
             Loc::Mem(ino) => match &self.inode(*ino).node {
+                Node::File(data) if data.len() as u64 > limit => Err(ENOMEM),
                 Node::File(data) => Ok(data.clone()),
                 Node::Dir { .. } | Node::Mount(_) | Node::Proc => Err(EISDIR),
                 _ => Err(EACCES),
             },
-            Loc::Host { mount, rel } => Ok(Arc::new(self.host(*mount).read_all(rel)?)),
+            Loc::Host { mount, rel } => Ok(Arc::new(self.host(*mount).read_all(rel, limit)?)),
             Loc::Proc(_) => Err(EACCES),
         }
     }
@@ -624,6 +627,14 @@ impl Vfs {
 
     pub fn file_bytes(&self) -> u64 {
         self.file_bytes
+    }
+
+    /// What the in-memory filesystem holds, as tmpfs counts it for statfs: (pages, each file
+    /// rounded up to whole pages; inodes in use).
+    pub fn usage(&self) -> (u64, u64) {
+        self.inodes.iter().flatten().fold((0, 0), |(pages, inodes), i| {
+            (pages + file_len(&i.node).div_ceil(PAGE_SIZE), inodes + 1)
+        })
     }
 
     /// The bytes of an in-memory file, to change, once it is known they may grow to `len`.

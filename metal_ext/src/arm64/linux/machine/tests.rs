@@ -8,21 +8,31 @@ fn program(path: &str) -> Vec<u8> {
 }
 
 pub fn boot(exe: Vec<u8>, exe_path: &str, argv: &[&str]) -> Machine {
-    Machine::boot(Config {
+    Machine::boot(config(exe, exe_path, argv, vec![], Limits::default())).unwrap()
+}
+
+/// What `boot` boots, with host folders mounted (host, guest path, writable) and under `limits`.
+fn config(exe: Vec<u8>, exe_path: &str, argv: &[&str], mounts: Vec<(String, String, bool)>, limits: Limits) -> Config {
+    Config {
         exe,
         exe_path: exe_path.into(),
         argv: argv.iter().map(|a| a.as_bytes().to_vec()).collect(),
         envp: vec![b"PATH=/bin:/usr/bin:/sbin:/usr/sbin".to_vec()],
         files: vec![],
-        mounts: vec![],
+        mounts,
         cwd: "/".into(),
         stdin: vec![],
         stdin_closed: true,
         deterministic: true,
-        limits: Limits::default(),
+        limits,
         tty: None,
-    })
-    .unwrap()
+    }
+}
+
+/// `boot` with `dir` mounted read-only (or rw) at /mnt, under `limits`.
+fn boot_mounted(dir: &std::path::Path, writable: bool, limits: Limits) -> Machine {
+    let mounts = vec![(dir.display().to_string(), "/mnt".to_string(), writable)];
+    Machine::boot(config(program("c/bin/hello"), "/bin/hello", &["hello"], mounts, limits)).unwrap()
 }
 
 #[test]
@@ -60,6 +70,88 @@ fn guest_memory_is_bounded() {
     assert_eq!(call(&mut m, MMAP, anonymous(4096)), -(ENOMEM.0 as i64));
     assert_eq!(call(&mut m, 215, [page as u64, 4096, 0, 0, 0, 0]), 0); // munmap gives it back
     assert!(call(&mut m, MMAP, anonymous(4096)) > 0);
+}
+
+/// A folder of host files for one test, made afresh.
+fn host_folder(tag: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("machine-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Opens `path` read-only in the current thread of `m` (its path written below the stack pointer).
+fn open(m: &mut Machine, path: &str) -> i64 {
+    let tid = m.focus().unwrap();
+    let at = m.threads[&tid].cpu.sp() - 4096;
+    m.write_guest(tid, at, format!("{path}\0").as_bytes()).unwrap();
+    call(m, 56, [-100i64 as u64, at, 0, 0, 0, 0]) // openat(AT_FDCWD, path, O_RDONLY)
+}
+
+#[test]
+fn mmap_of_a_host_file_reads_only_the_mapped_range() {
+    let dir = host_folder("mmap-offset");
+    let file = std::fs::File::create(dir.join("sparse")).unwrap();
+    let far: u64 = 1 << 40;
+    file.set_len(far + 8192).unwrap();
+    std::os::unix::fs::FileExt::write_at(&file, b"far bytes", far).unwrap();
+    let mut m = boot_mounted(&dir, false, Limits::default());
+    let fd = open(&mut m, "/mnt/sparse");
+    assert!(fd >= 0, "openat: {fd}");
+    // A terabyte into the file: only the page asked for is read (it used to allocate the offset).
+    let page = call(&mut m, 222, [0, 4096, 1, 2, fd as u64, far]); // mmap(PROT_READ, MAP_PRIVATE)
+    assert!(page > 0, "mmap: {page}");
+    let tid = m.focus().unwrap();
+    assert_eq!(m.read_guest(tid, page as u64, 9).unwrap(), b"far bytes");
+    // Past the end of the file the mapping reads as zeros.
+    let tail = call(&mut m, 222, [0, 8192, 1, 2, fd as u64, far + 4096]);
+    assert_eq!(m.read_guest(tid, tail as u64, 8192).unwrap(), vec![0; 8192]);
+    // A mapping that does not fit the machine's memory fails before anything is read.
+    let mut m = boot_mounted(&dir, false, Limits { memory: 16 << 20, ..Limits::default() });
+    let fd = open(&mut m, "/mnt/sparse");
+    assert_eq!(call(&mut m, 222, [0, 512 << 20, 1, 2, fd as u64, 0]), -(ENOMEM.0 as i64));
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+/// A 2 GiB sparse copy of BusyBox in `dir`: a few MB on disk, 2 GiB to read.
+fn sparse_busybox(dir: &std::path::Path) {
+    let file = std::fs::File::create(dir.join("busybox")).unwrap();
+    std::os::unix::fs::FileExt::write_at(&file, &program("busybox/busybox"), 0).unwrap();
+    file.set_len(2 << 30).unwrap();
+    let mut perms = file.metadata().unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
+    file.set_permissions(perms).unwrap();
+}
+
+#[test]
+fn execve_refuses_an_executable_larger_than_the_machine_holds() {
+    let dir = host_folder("exec-sparse");
+    sparse_busybox(&dir);
+    let mut m = boot_mounted(&dir, true, Limits { memory: 64 << 20, ..Limits::default() });
+    let tid = m.focus().unwrap();
+    let at = m.threads[&tid].cpu.sp() - 4096;
+    m.write_guest(tid, at, b"/mnt/busybox\0").unwrap();
+    let argv = at + 64; // a NULL-terminated argv naming the path
+    m.write_u64(tid, argv, at).unwrap();
+    m.write_u64(tid, argv + 8, 0).unwrap();
+    // It used to read all 2 GiB into host memory, and run it.
+    assert_eq!(call(&mut m, 221, [at, argv, argv + 8, 0, 0, 0]), -(ENOMEM.0 as i64)); // execve
+    assert_eq!(m.process_of(tid).exe, "/bin/hello", "the old program goes on");
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn a_dynamic_loader_larger_than_the_machine_holds_is_refused_before_it_is_read() {
+    let dir = host_folder("interp-sparse");
+    sparse_busybox(&dir);
+    let mounts = vec![(dir.display().to_string(), "/mnt".to_string(), true)];
+    let exe = crate::arm64::linux::elf::tests::with_interpreter(b"/mnt/busybox\0");
+    let limits = Limits { memory: 64 << 20, ..Limits::default() };
+    let Err(e) = Machine::boot(config(exe, "/bin/dynamic", &["dynamic"], mounts, limits)) else {
+        panic!("booted with a 2 GiB dynamic loader")
+    };
+    assert_eq!(e.to_string(), "cannot load the executable: dynamic loader /mnt/busybox: cannot be read (errno 12)");
+    std::fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]

@@ -14,6 +14,7 @@ use crate::arm64::linux::machine::Machine;
 use crate::arm64::linux::procfs;
 use crate::arm64::linux::raw_names;
 use crate::arm64::linux::vfs::*;
+use crate::arm64::mem::PAGE_SIZE;
 
 const AT_SYMLINK_NOFOLLOW: u64 = 0x100;
 const AT_REMOVEDIR: u64 = 0x200;
@@ -418,14 +419,28 @@ pub fn statfs(m: &mut Machine, tid: u32, a: [u64; 6], by_fd: bool) -> Flow {
         let path = m.read_path(tid, a[0])?;
         m.resolve_at(tid, -100, &path, true)?;
     }
-    // struct statfs: an in-memory filesystem of 1 GiB in 4 KiB blocks, half free.
+    // struct statfs of a tmpfs in 4 KiB blocks: used, each file rounded up to whole pages, as
+    // tmpfs counts; free, the whole pages that can still be written. Its inodes, as tmpfs's
+    // default, are half the pages of the machine's memory.
+    let (used, inodes_used) = m.vfs.usage();
+    let free = m.vfs.file_capacity.saturating_sub(m.vfs.file_bytes()) / PAGE_SIZE;
+    let blocks = used + free;
+    let inodes = m.limits.memory / PAGE_SIZE / 2;
     let mut b = vec![0u8; 120];
-    let words: [(usize, u64); 8] =
-        [(0, 0x0102_1994), (8, 4096), (16, 262_144), (24, 131_072), (32, 131_072), (40, 65_536), (48, 32_768), (64, 255)];
+    let words: [(usize, u64); 8] = [
+        (0, 0x0102_1994),
+        (8, PAGE_SIZE),
+        (16, blocks),
+        (24, free),
+        (32, free),
+        (40, inodes),
+        (48, inodes.saturating_sub(inodes_used)),
+        (64, 255),
+    ];
     for (at, v) in words {
         b[at..at + 8].copy_from_slice(&v.to_le_bytes());
     }
-    b[72..80].copy_from_slice(&4096u64.to_le_bytes());
+    b[72..80].copy_from_slice(&PAGE_SIZE.to_le_bytes());
     m.write_guest(tid, a[1], &b)?;
     Ok(value(0))
 }

@@ -99,31 +99,36 @@ pub fn mmap(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
     if !offset.is_multiple_of(PAGE_SIZE) || !addr.is_multiple_of(PAGE_SIZE) && flags & (MAP_FIXED | MAP_FIXED_NOREPLACE) != 0 {
         return Err(EINVAL);
     }
+    let allowance = allowance(m, tid);
+    // The file's bytes the mapping shows: (data, where the mapping starts in it).
     let contents = if flags & MAP_ANONYMOUS != 0 {
         None
     } else {
         let d = m.process_of(tid).fds.get(fd)?;
         let f = &m.files.open[d.file];
-        let data = match &f.kind {
+        match &f.kind {
             FileKind::Mem(ino) => match &m.vfs.inode(*ino).node {
-                Node::File(data) => data.clone(),
+                Node::File(data) => Some((data.clone(), offset)),
                 _ => return Err(EACCES),
             },
             FileKind::Host { file, .. } => {
+                // Only the mapped range is read, and only once it is known to fit: a host buffer
+                // sized by the guest's offset or length must never be allocated first.
                 use std::os::unix::fs::FileExt;
+                if m.space_of(tid).mapped + len > allowance {
+                    return Err(ENOMEM);
+                }
                 let mut buf = vec![0u8; len as usize];
                 let n = file.read_at(&mut buf, offset)?;
                 buf.truncate(n);
-                std::sync::Arc::new([vec![0u8; offset as usize], buf].concat())
+                Some((std::sync::Arc::new(buf), 0))
             }
-            FileKind::Generated(data) => data.clone(),
+            FileKind::Generated(data) => Some((data.clone(), offset)),
             FileKind::Device(Device::Framebuffer, _) => return Err(ENODEV),
-            FileKind::Device(..) => std::sync::Arc::new(vec![]),
+            FileKind::Device(..) => None,
             _ => return Err(EACCES),
-        };
-        Some(data)
+        }
     };
-    let allowance = allowance(m, tid);
     let s = m.space_of_mut(tid);
     let start = if flags & (MAP_FIXED | MAP_FIXED_NOREPLACE) != 0 {
         if addr.checked_add(len).is_none_or(|e| e > USER_TOP) {
@@ -138,9 +143,9 @@ pub fn mmap(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
     };
     grant(s, len, allowance)?;
     s.mem.map(start, len, perms(prot));
-    if let Some(data) = contents {
-        let from = (offset as usize).min(data.len());
-        let to = (offset as usize + len as usize).min(data.len());
+    if let Some((data, from)) = contents {
+        let from = from.min(data.len() as u64) as usize;
+        let to = from + (len as usize).min(data.len() - from);
         s.mem.poke(start, &data[from..to]).expect("pages were just mapped");
     }
     Ok(value(start))

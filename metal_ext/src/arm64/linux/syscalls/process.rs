@@ -112,13 +112,14 @@ pub fn clone(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
 }
 
 /// The bytes of a file execve may run: a regular file with an x bit (else EACCES, as Linux says
-/// for a folder too; glibc's execvp goes on along PATH after EACCES, not after EISDIR).
+/// for a folder too; glibc's execvp goes on along PATH after EACCES, not after EISDIR), and
+/// ENOMEM for one larger than the machine can hold.
 fn read_executable(m: &Machine, loc: &Loc) -> SysResult<std::sync::Arc<Vec<u8>>> {
     let st = m.vfs.stat(loc, m)?;
     if st.mode & S_IFMT != S_IFREG || st.mode & 0o111 == 0 {
         return Err(EACCES);
     }
-    m.vfs.read_file(loc)
+    m.vfs.read_file(loc, m.executable_limit())
 }
 
 /// execve: a new program in this process. "#!" scripts run their interpreter.

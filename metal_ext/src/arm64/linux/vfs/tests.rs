@@ -107,7 +107,7 @@ fn mounts_cannot_be_escaped() {
     v.mount(inside.clone(), "/mnt/data", false).unwrap();
     let ctx = NoProcesses;
     let w = v.resolve("/", "/mnt/data/file.txt", true, &ctx).unwrap();
-    assert_eq!(*v.read_file(&w.loc).unwrap(), b"guest may read");
+    assert_eq!(*v.read_file(&w.loc, u64::MAX).unwrap(), b"guest may read");
     // Dot-dot from the mount's root is the guest's /mnt, never the host's parent folder.
     assert_eq!(v.resolve("/mnt/data", "../..", true, &ctx).unwrap().path, "/");
     assert!(matches!(v.resolve("/mnt/data", "..", true, &ctx).unwrap().loc, Loc::Mem(_)));
@@ -176,7 +176,7 @@ fn path_operations_under_concurrent_renames_stay_in_the_mount() {
                 2 => v.remove(&dir.loc, &name, next(2) == 0),
                 3 => v.rename(&dir.loc, &name, &dir.loc, names[next(5)], false),
                 4 => v.set_attributes(&Loc::Host { mount: 0, rel: PathBuf::from(&path[3..]) }, Some(0o777), (None, None), (None, None)),
-                5 => v.resolve("/", &path, false, &ctx).and_then(|w| v.read_file(&w.loc)).map(|d| assert_ne!(*d, b"host secret")),
+                5 => v.resolve("/", &path, false, &ctx).and_then(|w| v.read_file(&w.loc, u64::MAX)).map(|d| assert_ne!(*d, b"host secret")),
                 6 => v.link(&Loc::Host { mount: 0, rel: PathBuf::from("a/c") }, &dir.loc, &name),
                 _ => v.resolve("/", &path, false, &ctx).and_then(|w| v.list(&w, &ctx)).map(|l| assert!(l.iter().all(|e| !secrets.contains(&e.ino)))),
             };
