@@ -30,6 +30,7 @@ from html import escape
 from pathlib import Path
 
 from ncpu_nb import html
+from ncpu_nb.coursework import student
 from ncpu_nb.errors import NcpuError
 
 COURSE_ID = "ncpu_nb"
@@ -38,6 +39,19 @@ CELL_TIMEOUT = 60  # seconds per cell
 
 class CourseError(NcpuError):
     """A step of the course workflow failed: the message says which assignment and why."""
+
+
+def sources() -> Path:
+    """The kit's assignment sources: tutorials/ of a git checkout. The installed package holds only
+    their student versions (every learner installs it), so an instructor clones the repository."""
+    from ncpu_nb.resources import PACKAGE
+
+    folder = PACKAGE.parent / "tutorials"
+    if not (folder.is_dir() and any(student.is_source(p.read_text()) for p in folder.glob("*.ipynb"))):
+        raise CourseError("the assignments' sources (with solutions and hidden tests) are not installed: the package "
+                          "holds student versions only. Clone the repository and use its tutorials/ folder "
+                          "(`ncpu-nb coursework ... --source CHECKOUT/tutorials`)")
+    return folder
 
 
 def assignments(source: str | Path) -> dict[str, Path]:
@@ -88,7 +102,12 @@ def _pick(source, names) -> dict[str, Path]:
     unknown = set(names or ()) - set(found)
     if unknown:
         raise CourseError(f"no assignment {', '.join(sorted(unknown))} in {source}; there are {', '.join(found)}")
-    return {n: p for n, p in found.items() if not names or n in names}
+    chosen = {n: p for n, p in found.items() if not names or n in names}
+    for name, path in chosen.items():
+        if not student.is_source(path.read_text()):
+            raise CourseError(f"{path} is a student version (no solutions or hidden tests): release and grade from "
+                              "the assignment's source (the git checkout's tutorials/)")
+    return chosen
 
 
 class _CourseDir:
