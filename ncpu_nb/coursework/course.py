@@ -13,7 +13,9 @@ formgrader and feedback.
 
 Safety: every cell of a submission runs with a time limit (`timeout`, interrupted, then graded as
 an error); the checks give each nCPU run a cycle budget and each ARM64 machine its memory, tmpfs and
-process limits, with no host folder mounted. Student Python code itself runs with the grader's
+process limits, with no host folder mounted. Before each graded test cell the grader puts the kit's
+modules and classes back as they were before any student code ran and binds the set-up cells' names
+again (`coursework.grading`), so an answer cell that patches the checker does not change the verdict. Student Python code itself runs with the grader's
 rights, as in any nbgrader setup: grade inside a container or an unprivileged account.
 """
 from __future__ import annotations
@@ -71,7 +73,10 @@ def assignments(source: str | Path) -> dict[str, Path]:
 
 def _api(root: Path, timeout: int):
     from nbgrader.apps import NbGraderAPI
+    from nbgrader.converters import Autograde
     from traitlets.config import Config
+
+    from ncpu_nb.coursework.grading import GuardTestCells
 
     # nbgrader runs its database migrations with the `alembic` command: the one beside this Python.
     bin_dir = str(Path(sys.executable).parent)
@@ -82,6 +87,7 @@ def _api(root: Path, timeout: int):
     config.CourseDirectory.course_id = COURSE_ID
     config.Exchange.root = str(root / "exchange")  # not the system-wide default, which may be unwritable
     config.Execute.timeout = timeout
+    config.Autograde.autograde_preprocessors = [GuardTestCells, *Autograde.autograde_preprocessors.default()]
     return NbGraderAPI(config=config)
 
 
