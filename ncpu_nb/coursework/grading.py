@@ -122,7 +122,7 @@ def _bound_names(source: str) -> list[str]:
 
 
 class GuardTestCells(Preprocessor):
-    """An nbgrader autograde step (after its sanitizing ones): the remember and restore cells."""
+    """An nbgrader autograde step (after its sanitizing ones): the start, remember and restore cells."""
 
     enabled = Bool(True)  # nbconvert's preprocessors are off unless enabled; nbgrader's are on
 
