@@ -4,9 +4,14 @@ maturin copies extra files to the wheel's root, which would put `programs/` and 
 others straight into site-packages. This wrapper builds the wheel with maturin and
 then adds the folders inside the package as `ncpu_nb/data/...`, where
 `ncpu_nb.resources` looks for them. Editable installs read the checkout directly.
+
+Every learner installs the wheel, so its assignments are student versions, made here by
+nbgrader's preprocessors (ncpu_nb/coursework/student.py): no solution or hidden test is packed.
+Instructors take the sources from the git checkout.
 """
 import base64
 import hashlib
+import importlib.util
 import zipfile
 from pathlib import Path
 
@@ -22,18 +27,35 @@ def _record_line(arcname: str, data: bytes) -> str:
     return f"{arcname},sha256={digest},{len(data)}"
 
 
+def _student_module():
+    # By its path: importing the ncpu_nb package would need the extension this build makes.
+    spec = importlib.util.spec_from_file_location("_ncpu_nb_student", ROOT / "ncpu_nb" / "coursework" / "student.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _packed(file: Path, student) -> bytes:
+    """The file's bytes in the wheel: an assignment's student version in place of its source."""
+    data = file.read_bytes()
+    if file.suffix == ".ipynb" and student.is_source(data.decode()):
+        return student.student_version(data.decode()).encode()
+    return data
+
+
 def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
     name = _maturin_build_wheel(wheel_directory, config_settings, metadata_directory)
     path = Path(wheel_directory) / name
     with zipfile.ZipFile(path) as zin:
         entries = [(info, zin.read(info)) for info in zin.infolist()]
     record_name = next(info.filename for info, _ in entries if info.filename.endswith(".dist-info/RECORD"))
+    student = _student_module()
     added = []
     for folder in DATA_FOLDERS:
         for file in sorted((ROOT / folder).rglob("*")):
             if file.is_file() and "__pycache__" not in file.parts:
                 arcname = f"ncpu_nb/data/{file.relative_to(ROOT).as_posix()}"
-                added.append((arcname, file.read_bytes()))
+                added.append((arcname, _packed(file, student)))
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zout:
         for info, data in entries:
             if info.filename == record_name:

@@ -233,9 +233,8 @@ def cmd_synth_bench(args) -> int:
 
 def cmd_coursework(args) -> int:
     from ncpu_nb.coursework import course
-    from ncpu_nb.resources import data_dir
 
-    source = args.source or data_dir("tutorials")
+    source = args.source or course.sources()
     if args.action == "release":
         for path in course.release(source, args.folder, names=args.assignment, course=args.course):
             print(path)
@@ -571,7 +570,8 @@ def _fill_synth_bench(p) -> None:
 def _fill_coursework(p) -> None:
     p.add_argument("action", choices=["release", "grade"])
     p.add_argument("folder", help="release: where the student versions go; grade: the submissions")
-    p.add_argument("--source", help="the assignments' source notebooks (default: the kit's tutorials/)")
+    p.add_argument("--source", help="the assignments' source notebooks (default: the git checkout's tutorials/; "
+                   "the installed package holds student versions only)")
     p.add_argument("--assignment", action="append", help="only this assignment (repeatable)")
     p.add_argument("--course", help="keep nbgrader's course folder (gradebook.db, autograded notebooks) here")
     p.add_argument("--csv", help="grade: write the grades to this CSV file")

@@ -5,6 +5,11 @@ open the same copy, keep every change the learner made, and add only chapters th
 So outputs and edits never land in the kit's own files (a git checkout or the installed package).
 Contributors who edit the chapters themselves open the checkout with `--here`.
 
+The workspace gets student versions of the assignments in tutorials/, never their sources: the
+installed package holds student versions only, and from a checkout (which holds the sources) each is
+made on copying by nbgrader's preprocessors (`ncpu_nb.coursework.student`); without nbgrader there
+(the `course` extra) a checkout's assignments are left out, with a warning.
+
 Saved notebooks reopen with the views' static HTML: a live view's output holds both the widget and a
 static snapshot, and a notebook saved with the widget part shows "model not found" once the kernel that
 owned the widget is gone. So the server this command starts drops the widget part of every widget output
@@ -17,8 +22,10 @@ import os
 import shutil
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 
+from ncpu_nb.coursework import student
 from ncpu_nb.resources import PACKAGE, data_dir
 
 FOLDERS = ("notebooks", "tutorials")
@@ -34,10 +41,27 @@ def checkout() -> Path:
     return root
 
 
+def _learners_copy(path: Path, copy: Path) -> bool:
+    """Copies `path` to `copy`, an assignment's source as its student version; False (nothing
+    written) for a source when nbgrader is missing."""
+    if path.suffix == ".ipynb" and student.is_source(text := path.read_text()):
+        try:
+            text = student.student_version(text)
+        except ImportError:
+            return False
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        copy.write_text(text)
+        return True
+    copy.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copy2(path, copy)
+    return True
+
+
 def workspace(target: str | Path | None = None) -> tuple[Path, list[str]]:
-    """The learner's copy of the curriculum (made or completed now) and the files added to it now."""
+    """The learner's copy of the curriculum (made or completed now) and the files added to it now.
+    A checkout's assignment sources are left out, with a warning, when nbgrader is not installed."""
     root = Path(target or DEFAULT_WORKSPACE).expanduser().resolve()
-    added = []
+    added, left_out = [], []
     for folder in FOLDERS:
         source = data_dir(folder)
         for path in sorted(source.rglob("*")):
@@ -45,9 +69,10 @@ def workspace(target: str | Path | None = None) -> tuple[Path, list[str]]:
                 continue
             copy = root / folder / path.relative_to(source)
             if not copy.exists():  # never overwrite: the learner's edits and outputs live there
-                copy.parent.mkdir(parents=True, exist_ok=True)
-                shutil.copy2(path, copy)
-                added.append(str(copy.relative_to(root)))
+                (added if _learners_copy(path, copy) else left_out).append(str(copy.relative_to(root)))
+    if left_out:
+        warnings.warn(f"{', '.join(left_out)} left out of {root}: a student version is made with nbgrader "
+                      "(pip install 'ncpu_nb[course]'), and an assignment's source is never copied", stacklevel=2)
     return root, added
 
 

@@ -9,6 +9,8 @@ Metal machine.
 `apt-get download` for the arm64 packages and every package they depend on (Depends and
 Pre-Depends, recursively: libc6 and the other libraries the programs load), unpacks each with
 `dpkg-deb -x` into the folder and writes MANIFEST (package, version, sha256 of each .deb) there.
+It unpacks only into a new or empty folder or one it made (marked by MARKER); `cached` deletes and
+remakes only such a folder, and only once the host has what a new root needs.
 It needs a Debian or Ubuntu host with arm64 as a dpkg architecture (`dpkg --add-architecture arm64
 && apt-get update`, as root; `debian(..., setup=True)` does that when it is missing).
 
@@ -27,6 +29,8 @@ import tempfile
 from pathlib import Path
 
 MANIFEST = "MANIFEST"
+# What marks a folder as a root the kit made: only such a folder is ever rewritten or deleted.
+MARKER = ".ncpu_nb-root"
 # The root's folders the guest sees; /etc is left out so the guest keeps its own users and hosts.
 GUEST_FOLDERS = ("usr", "lib", "lib64", "bin", "sbin")
 
@@ -72,17 +76,24 @@ def _relative_links(dest: Path) -> None:
                 link.symlink_to(os.path.relpath(target, link.parent))
 
 
-def debian(packages, dest, *, setup: bool = False) -> Path:
-    """Downloads Debian's arm64 `packages` and what they depend on and unpacks them into `dest` (a
-    folder, made if missing); returns its path. MANIFEST there lists each .deb with its version and
-    sha256. `setup=True` adds arm64 to dpkg's architectures and updates apt's lists when arm64
-    packages are unknown (root only)."""
-    dest = Path(dest).expanduser().resolve()
-    if isinstance(packages, str):
-        packages = [packages]
-    packages = list(packages) or ["libc6"]
-    if "libc6" not in packages and "libc6:arm64" not in packages:
-        packages.append("libc6")
+def _checked_dest(dest) -> Path:
+    """`dest` as an absolute path, if the kit may unpack there: missing, an empty folder, or a root
+    the kit made (its MARKER inside). Anything else is the user's and is refused before any change."""
+    path = Path(os.path.abspath(Path(dest).expanduser()))
+    if path.is_symlink():
+        raise RootfsError(f"dest {str(path)!r} is a symlink (to {os.readlink(path)!r}): the kit unpacks, "
+                          "rewrites and deletes only a folder it made itself; pass a real folder's path")
+    if path.exists() and not path.is_dir():
+        raise RootfsError(f"dest {str(path)!r} is a file, not a folder")
+    if path.is_dir() and any(path.iterdir()) and not (path / MARKER).is_file():
+        raise RootfsError(f"dest {str(path)!r} is a folder that ncpu_nb.rootfs did not make (no {MARKER} in it) "
+                          "and is not empty: the kit unpacks, rewrites and deletes only a folder it made itself; "
+                          "pass a new or empty folder")
+    return path.resolve()
+
+
+def _check_host(setup: bool) -> None:
+    """apt-get and dpkg-deb present, arm64 packages known (made known when `setup`)."""
     if shutil.which("apt-get") is None or shutil.which("dpkg-deb") is None:
         raise RootfsError("apt-get and dpkg-deb are needed: a Debian or Ubuntu host")
     if not _arm64_known():
@@ -91,8 +102,24 @@ def debian(packages, dest, *, setup: bool = False) -> Path:
                               "as root, or call debian(..., setup=True)")
         _run(["dpkg", "--add-architecture", "arm64"])
         _run(["apt-get", "update"])
+
+
+def debian(packages, dest, *, setup: bool = False) -> Path:
+    """Downloads Debian's arm64 `packages` and what they depend on and unpacks them into `dest` (a
+    new or empty folder, made if missing, or a root this function made before); returns its path.
+    MANIFEST there lists each .deb with its version and sha256. `setup=True` adds arm64 to dpkg's
+    architectures and updates apt's lists when arm64 packages are unknown (root only)."""
+    dest = _checked_dest(dest)
+    if isinstance(packages, str):
+        packages = [packages]
+    packages = list(packages) or ["libc6"]
+    if "libc6" not in packages and "libc6:arm64" not in packages:
+        packages.append("libc6")
+    _check_host(setup)
     wanted = closure(packages)
     dest.mkdir(parents=True, exist_ok=True)
+    # Written before unpacking, so that a root left half made is still known as the kit's own.
+    (dest / MARKER).write_text("Made by ncpu_nb.rootfs.debian: rootfs.cached may delete and remake this folder.\n")
     rows = []
     with tempfile.TemporaryDirectory(prefix="ncpu-debs-") as tmp:
         _run(["apt-get", "download", *wanted], cwd=Path(tmp))
@@ -115,7 +142,8 @@ def default_root() -> Path:
 
 def cached(packages, dest=None, *, setup: bool = False) -> Path:
     """The root at `dest` (default: `default_root()`) if its MANIFEST lists every one of `packages`;
-    otherwise made afresh there by `debian` (which downloads)."""
+    otherwise made afresh there by `debian` (which downloads), after the host is checked and only
+    if `dest` is missing, empty or a root `debian` made: any other folder is refused, never deleted."""
     import fcntl
 
     dest = Path(dest).expanduser() if dest else default_root()
@@ -125,8 +153,11 @@ def cached(packages, dest=None, *, setup: bool = False) -> Path:
         listed = (dest / MANIFEST).read_text() if (dest / MANIFEST).is_file() else ""
         if all(f"\n{p}\t" in "\n" + listed for p in packages):
             return dest.resolve()
-        shutil.rmtree(dest, ignore_errors=True)
-        return debian(packages, dest, setup=setup)
+        root = _checked_dest(dest)
+        _check_host(setup)
+        if root.exists():
+            shutil.rmtree(root)  # the kit's own root (_checked_dest found its MARKER)
+        return debian(packages, root, setup=setup)
 
 
 def mounts(root) -> list[str]:

@@ -132,3 +132,32 @@ def test_the_cli_names_an_unknown_assignment(tmp_path, capsys):
     assert "no assignment 99_nope" in err and "01_assembly_on_the_ncpu" in err
     assert main(["coursework", "grade", str(tmp_path / "missing")]) == 1
     assert "not a folder of submissions" in capsys.readouterr().err
+
+
+def test_a_learners_workspace_from_the_checkout_gets_student_versions_only(tmp_path):
+    """A checkout holds the assignments' sources; `ncpu-nb lab` copies each as its student version."""
+    pytest.importorskip("nbgrader")
+    from ncpu_nb.lab import workspace
+    from ncpu_nb.resources import data_dir
+
+    root, added = workspace(tmp_path / "learner")
+    assert "tutorials/01_assembly_on_the_ncpu.ipynb" in added
+    for notebook in root.rglob("*.ipynb"):
+        text = notebook.read_text()
+        assert "BEGIN SOLUTION" not in text and "HIDDEN TESTS" not in text, notebook
+    sources = sorted(p.name for p in data_dir("tutorials").glob("*.ipynb"))
+    assert sorted(p.name for p in (root / "tutorials").glob("*.ipynb")) == sources
+    assert "raise NotImplementedError()" in (root / "tutorials" / "02_gates_and_adders_from_neurons.ipynb").read_text()
+
+
+def test_a_student_version_is_refused_as_an_assignment_source(tmp_path, capsys):
+    pytest.importorskip("nbgrader")
+    from ncpu_nb.coursework import course
+    from ncpu_nb.resources import PACKAGE
+
+    assert course.sources() == PACKAGE.parent / "tutorials"  # the checkout's
+    [released] = course.release(course.sources(), tmp_path / "release", names=["01_assembly_on_the_ncpu"])
+    with pytest.raises(course.CourseError, match="01_assembly_on_the_ncpu.ipynb is a student version"):
+        course.release(released.parent, tmp_path / "again")
+    assert main(["coursework", "grade", str(tmp_path), "--source", str(released.parent)]) == 1
+    assert "is a student version" in capsys.readouterr().err

@@ -136,3 +136,41 @@ def test_a_class_of_three_grades_within_a_time_bound(tmp_path):
     assert (rows["ann"]["score"], rows["ben"]["score"], rows["cal"]["score"]) == ("15", "12", "12")
     assert all(r["max_score"] == "15" and r["status"] == "graded" for r in rows.values())
     assert grades.by("cal", name).seconds >= 5  # the endless cell ran until the timeout
+
+
+# Answer cells that change the checker instead of answering: each is added to the untouched student
+# version (which scores 0), after its first answer cell.
+PATCHES = {
+    "the checker's method": "from ncpu_nb.coursework.checks import Checks\n"
+                            "Checks.assert_passed = lambda self, *a, **k: None",
+    "the checks' module": "import ncpu_nb.coursework.circuits as circuits\n"
+                          "from ncpu_nb.coursework.checks import Checks\n"
+                          "circuits.check_gate = circuits.check_adder = lambda *a, **k: Checks('patched', ())\n"
+                          "Checks.passed = property(lambda self: True)\n"
+                          "Checks.assert_passed = lambda self, *a, **k: None",
+    "the checks' code": "import ncpu_nb.coursework.circuits as circuits\n"
+                        "passing = lambda *a, **k: Checks('patched', (Row('all', True, ''),))\n"
+                        "circuits.check_gate.__code__ = circuits.check_adder.__code__ = passing.__code__",
+    "the set-up's names": "from ncpu_nb.coursework.checks import Checks\n"
+                          "class Passing(Checks):\n"
+                          "    def assert_passed(self):\n"
+                          "        pass\n"
+                          "check_gate = check_adder = lambda *a, **k: Passing('patched', ())",
+}
+
+
+def test_a_submission_that_patches_the_checker_scores_what_its_answers_score(tmp_path):
+    """Wrong answers (the student version's `raise NotImplementedError()`) plus a patch of the
+    checker in an answer cell, graded by nbgrader through course.grade: 0, as without the patch."""
+    name = "02_gates_and_adders_from_neurons"
+    [released] = course.release(SOURCE, tmp_path / "release", names=[name])
+    for student, patch in PATCHES.items():
+        nb = nbformat.read(released, as_version=4)
+        answer = next(c for c in nb.cells if c.metadata.get("nbgrader", {}).get("solution"))
+        answer.source += "\n" + patch
+        _write(nb, tmp_path / "submitted" / student.replace(" ", "_").replace("'", ""), name)
+    grades = course.grade(SOURCE, tmp_path / "submitted", names=[name])
+    assert len(grades.rows) == len(PATCHES)
+    for g in grades.rows:
+        assert g.status == "graded" and g.max_score == 12
+        assert g.score == 0, f"{g.student}: {g.score:g} of {g.max_score:g}"

@@ -95,6 +95,46 @@ def test_the_wheel_installs_and_runs_in_a_fresh_venv_without_cargo(wheel, tmp_pa
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-2000:]
 
 
+SOURCE_MARKERS = ("BEGIN SOLUTION", "END SOLUTION", "BEGIN HIDDEN TESTS", "END HIDDEN TESTS")
+
+LEARNERS_WORKSPACE = """
+import sys
+sys.modules["nbgrader"] = None  # the default install: no course extra
+from pathlib import Path
+from ncpu_nb import lab, resources
+assert resources.data_dir("tutorials").is_relative_to(resources.PACKAGE / "data"), resources.data_dir("tutorials")
+root, added = lab.workspace(sys.argv[1])
+print(len(added))
+"""
+
+
+def test_neither_the_wheel_nor_a_learners_workspace_holds_a_solution_or_hidden_test(wheel, tmp_path):
+    """Every learner installs the wheel and opens `ncpu-nb lab`: both hold the student versions of the
+    assignments (solution cells that raise NotImplementedError, no hidden test), and nothing else."""
+    with zipfile.ZipFile(wheel) as z:
+        notebooks = {n: z.read(n).decode() for n in z.namelist() if n.endswith(".ipynb")}
+    assignments = {n: text for n, text in notebooks.items() if n.startswith("ncpu_nb/data/tutorials/0")
+                   and "00_running" not in n}
+    assert len(assignments) == 6
+    for name, text in notebooks.items():
+        assert not any(marker in text for marker in SOURCE_MARKERS), name
+    for name, text in assignments.items():
+        assert "raise NotImplementedError()" in text, name
+
+    site, learner = tmp_path / "site", tmp_path / "learner"
+    zipfile.ZipFile(wheel).extractall(site)
+    made = subprocess.run([sys.executable, "-c", LEARNERS_WORKSPACE, str(learner)], cwd=tmp_path,
+                          env={"PYTHONPATH": str(site)}, capture_output=True, text=True)
+    assert made.returncode == 0, made.stderr
+    files = [p for p in learner.rglob("*") if p.is_file()]
+    assert int(made.stdout) == len(files) > 6
+    for file in files:
+        text = file.read_text(errors="replace")
+        assert not any(marker in text for marker in SOURCE_MARKERS), file
+    tutorials = sorted(p.name for p in (learner / "tutorials").glob("0*.ipynb"))
+    assert tutorials == sorted(Path(n).name for n in notebooks if n.startswith("ncpu_nb/data/tutorials/"))
+
+
 def test_the_sdist_carries_the_views_and_the_vendored_xterm(tmp_path):
     subprocess.run([sys.executable, "-m", "maturin", "sdist", "-o", str(tmp_path)], cwd=ROOT, check=True,
                    capture_output=True)

@@ -13,7 +13,9 @@ formgrader and feedback.
 
 Safety: every cell of a submission runs with a time limit (`timeout`, interrupted, then graded as
 an error); the checks give each nCPU run a cycle budget and each ARM64 machine its memory, tmpfs and
-process limits, with no host folder mounted. Student Python code itself runs with the grader's
+process limits, with no host folder mounted. Before each graded test cell the grader puts the kit's
+modules and classes back as they were before any student code ran and binds the set-up cells' names
+again (`coursework.grading`), so an answer cell that patches the checker does not change the verdict. Student Python code itself runs with the grader's
 rights, as in any nbgrader setup: grade inside a container or an unprivileged account.
 """
 from __future__ import annotations
@@ -30,6 +32,7 @@ from html import escape
 from pathlib import Path
 
 from ncpu_nb import html
+from ncpu_nb.coursework import student
 from ncpu_nb.errors import NcpuError
 
 COURSE_ID = "ncpu_nb"
@@ -38,6 +41,19 @@ CELL_TIMEOUT = 60  # seconds per cell
 
 class CourseError(NcpuError):
     """A step of the course workflow failed: the message says which assignment and why."""
+
+
+def sources() -> Path:
+    """The kit's assignment sources: tutorials/ of a git checkout. The installed package holds only
+    their student versions (every learner installs it), so an instructor clones the repository."""
+    from ncpu_nb.resources import PACKAGE
+
+    folder = PACKAGE.parent / "tutorials"
+    if not (folder.is_dir() and any(student.is_source(p.read_text()) for p in folder.glob("*.ipynb"))):
+        raise CourseError("the assignments' sources (with solutions and hidden tests) are not installed: the package "
+                          "holds student versions only. Clone the repository and use its tutorials/ folder "
+                          "(`ncpu-nb coursework ... --source CHECKOUT/tutorials`)")
+    return folder
 
 
 def assignments(source: str | Path) -> dict[str, Path]:
@@ -57,7 +73,10 @@ def assignments(source: str | Path) -> dict[str, Path]:
 
 def _api(root: Path, timeout: int):
     from nbgrader.apps import NbGraderAPI
+    from nbgrader.converters import Autograde
     from traitlets.config import Config
+
+    from ncpu_nb.coursework.grading import GuardTestCells
 
     # nbgrader runs its database migrations with the `alembic` command: the one beside this Python.
     bin_dir = str(Path(sys.executable).parent)
@@ -68,6 +87,7 @@ def _api(root: Path, timeout: int):
     config.CourseDirectory.course_id = COURSE_ID
     config.Exchange.root = str(root / "exchange")  # not the system-wide default, which may be unwritable
     config.Execute.timeout = timeout
+    config.Autograde.autograde_preprocessors = [GuardTestCells, *Autograde.autograde_preprocessors.default()]
     return NbGraderAPI(config=config)
 
 
@@ -88,7 +108,12 @@ def _pick(source, names) -> dict[str, Path]:
     unknown = set(names or ()) - set(found)
     if unknown:
         raise CourseError(f"no assignment {', '.join(sorted(unknown))} in {source}; there are {', '.join(found)}")
-    return {n: p for n, p in found.items() if not names or n in names}
+    chosen = {n: p for n, p in found.items() if not names or n in names}
+    for name, path in chosen.items():
+        if not student.is_source(path.read_text()):
+            raise CourseError(f"{path} is a student version (no solutions or hidden tests): release and grade from "
+                              "the assignment's source (the git checkout's tutorials/)")
+    return chosen
 
 
 class _CourseDir:
