@@ -17,6 +17,7 @@ from pathlib import Path
 
 from maturin import *  # noqa: F401,F403  (every hook we do not override)
 from maturin import build_wheel as _maturin_build_wheel
+from maturin import get_requires_for_build_wheel as _maturin_requires_for_build_wheel
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA_FOLDERS = ("programs", "weights", "notebooks", "tutorials")
@@ -41,6 +42,11 @@ def _packed(file: Path, student) -> bytes:
     if file.suffix == ".ipynb" and student.is_source(data.decode()):
         return student.student_version(data.decode()).encode()
     return data
+
+
+def get_requires_for_build_wheel(config_settings=None):
+    """A wheel needs nbgrader to make the student versions; an editable install reads the checkout."""
+    return _maturin_requires_for_build_wheel(config_settings) + ["nbgrader>=0.9.6,<0.10"]
 
 
 def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
