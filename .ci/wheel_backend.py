@@ -5,18 +5,23 @@ others straight into site-packages. This wrapper builds the wheel with maturin a
 then adds the folders inside the package as `ncpu_nb/data/...`, where
 `ncpu_nb.resources` looks for them. Editable installs read the checkout directly.
 
-Every learner installs the wheel, so its assignments are student versions, made here by
-nbgrader's preprocessors (ncpu_nb/coursework/student.py): no solution or hidden test is packed.
-Instructors take the sources from the git checkout.
+Every learner installs the wheel (or builds it from the sdist), so the assignments in both are
+student versions, made here by nbgrader's preprocessors (ncpu_nb/coursework/student.py): no solution
+or hidden test is packed. Instructors take the sources from the git checkout.
 """
 import base64
+import gzip
 import hashlib
 import importlib.util
+import io
+import tarfile
 import zipfile
 from pathlib import Path
 
 from maturin import *  # noqa: F401,F403  (every hook we do not override)
+from maturin import build_sdist as _maturin_build_sdist
 from maturin import build_wheel as _maturin_build_wheel
+from maturin import get_requires_for_build_sdist as _maturin_requires_for_build_sdist
 from maturin import get_requires_for_build_wheel as _maturin_requires_for_build_wheel
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -36,17 +41,40 @@ def _student_module():
     return module
 
 
-def _packed(file: Path, student) -> bytes:
-    """The file's bytes in the wheel: an assignment's student version in place of its source."""
-    data = file.read_bytes()
-    if file.suffix == ".ipynb" and student.is_source(data.decode()):
+def _packed(name: str, data: bytes, student) -> bytes:
+    """A file's bytes in the wheel or sdist: an assignment's student version in place of its source."""
+    if name.endswith(".ipynb") and student.is_source(data.decode()):
         return student.student_version(data.decode()).encode()
     return data
 
 
+NBGRADER = "nbgrader>=0.9.6,<0.10"
+
+
 def get_requires_for_build_wheel(config_settings=None):
     """A wheel needs nbgrader to make the student versions; an editable install reads the checkout."""
-    return _maturin_requires_for_build_wheel(config_settings) + ["nbgrader>=0.9.6,<0.10"]
+    return _maturin_requires_for_build_wheel(config_settings) + [NBGRADER]
+
+
+def get_requires_for_build_sdist(config_settings=None):
+    return _maturin_requires_for_build_sdist(config_settings) + [NBGRADER]
+
+
+def build_sdist(sdist_directory, config_settings=None):
+    name = _maturin_build_sdist(sdist_directory, config_settings)
+    path = Path(sdist_directory) / name
+    student = _student_module()
+    with tarfile.open(path) as tin:
+        members = [(m, tin.extractfile(m).read() if m.isfile() else None) for m in tin.getmembers()]
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w") as tout:
+        for member, data in members:
+            if data is not None:
+                data = _packed(member.name, data, student)
+                member.size = len(data)
+            tout.addfile(member, io.BytesIO(data) if data is not None else None)
+    path.write_bytes(gzip.compress(buffer.getvalue(), mtime=0))
+    return name
 
 
 def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
@@ -61,7 +89,7 @@ def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
         for file in sorted((ROOT / folder).rglob("*")):
             if file.is_file() and "__pycache__" not in file.parts:
                 arcname = f"ncpu_nb/data/{file.relative_to(ROOT).as_posix()}"
-                added.append((arcname, _packed(file, student)))
+                added.append((arcname, _packed(file.name, file.read_bytes(), student)))
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zout:
         for info, data in entries:
             if info.filename == record_name:

@@ -142,3 +142,21 @@ def test_the_sdist_carries_the_views_and_the_vendored_xterm(tmp_path):
     with tarfile.open(sdist) as tar:
         names = {n.split("/", 1)[1] for n in tar.getnames() if "/" in n}
     assert set(VIEW_FILES) <= names
+
+
+def test_the_sdist_holds_student_versions_of_the_assignments(tmp_path):
+    """A wheel built from the sdist (as pip does where no wheel fits) is a learner's too: the sdist the
+    project's build backend makes holds the student versions, not the sources."""
+    make = "import sys, wheel_backend; print(wheel_backend.build_sdist(sys.argv[1]))"
+    subprocess.run([sys.executable, "-c", make, str(tmp_path)], cwd=ROOT, check=True, capture_output=True,
+                   env={**os.environ, "PYTHONPATH": str(ROOT / ".ci")})
+    (sdist,) = tmp_path.glob("ncpu_nb-*.tar.gz")
+    with tarfile.open(sdist) as tar:
+        notebooks = {m.name: tar.extractfile(m).read().decode() for m in tar.getmembers()
+                     if m.name.endswith(".ipynb")}
+    assignments = [n for n in notebooks if "/tutorials/0" in n and "00_running" not in n]
+    assert len(assignments) == 6
+    for name, text in notebooks.items():
+        assert not any(marker in text for marker in SOURCE_MARKERS), name
+    for name in assignments:
+        assert "raise NotImplementedError()" in notebooks[name], name
