@@ -38,6 +38,13 @@ def register_bits(name: str, value, bits: int) -> int:
     return int(value) & ((1 << bits) - 1)
 
 
+def register_number(name: str, value) -> float:
+    """A soft register's value: a real number (a bool is no number here)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} holds a number, not {value!r}")
+    return float(value)
+
+
 def location(value, bits: int, name: str = "pc") -> int:
     """A code location (`pc = …`): an integer from 0 to 2**bits - 1."""
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):

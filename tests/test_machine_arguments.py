@@ -39,6 +39,15 @@ def test_a_register_value_too_wide_for_the_register_is_refused_not_masked(name):
     m.set_register(register, (1 << bits) - 1)
 
 
+def test_a_soft_register_takes_a_number():
+    engine = ncpu_nb.DifferentiableEngine(COUNT)
+    for bad in ("5", None, True):
+        with pytest.raises(TypeError, match="R0 holds a number"):
+            engine.set_register("R0", bad)
+    engine.set_register("R0", 7.0)
+    assert engine.registers["R0"] == 7
+
+
 def test_a_per_lane_register_value_too_wide_is_refused_too():
     cpu = ncpu_nb.CPU(COUNT, lanes=2)
     with pytest.raises(ValueError, match="R1 holds a 32-bit integer"):

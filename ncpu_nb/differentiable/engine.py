@@ -812,7 +812,7 @@ class DifferentiableEngine:
         """Every lane's register `name` becomes `value`, a constant from here on (no gradient through it)."""
         if arguments.register_name(name).upper() not in REGISTERS:
             raise KeyError(f"no register {name!r}; registers are {', '.join(REGISTERS)}")
-        column = torch.full((self._regs.shape[0],), float(value), dtype=self._regs.dtype, device=self.device)
+        column = torch.full((self._regs.shape[0],), arguments.register_number(name, value), dtype=self._regs.dtype, device=self.device)
         self._regs = _set(self._regs, REGISTERS.index(name.upper()), column)
 
     def write_memory(self, address: int, data: bytes) -> None:
