@@ -5,12 +5,15 @@ engine alone (`ncpu_nb.arm64.bare_machine`), so they start in tens of millisecon
 from __future__ import annotations
 
 import os
+import stat
 import sys
 import time
 
 from ncpu_nb.errors import NcpuError
 
 STDIN_CHUNK = 1 << 16  # bytes of host stdin read each time the guest waits for input
+MAX_TEXT_FILE = 16 << 20  # bytes of a text file a command reads whole: a source, a spec, a report
+MAX_STDIN_FILE = 256 << 20  # bytes of a file given as a guest's whole standard input
 
 
 def _type_error(message: str) -> Exception:
@@ -51,14 +54,14 @@ def _parse_size(text: str) -> int:
         size = parse_size(text)
     except ValueError as exc:
         raise _type_error(str(exc)) from None
-    if size <= 0:
-        raise _type_error(f"expected a size above zero, got {text!r}")
+    if not 0 < size < 1 << 64:  # the engine keeps limits in 64 bits
+        raise _type_error(f"expected a size above zero and below 16 EiB, got {text!r}")
     return size
 
 
 def _parse_positive(text: str) -> int:
-    if not text.isdigit() or int(text) == 0:
-        raise _type_error(f"expected a whole number above zero, got {text!r}")
+    if not text.isdigit() or not 0 < int(text) < 1 << 32:
+        raise _type_error(f"expected a whole number above zero and below 2**32, got {text!r}")
     return int(text)
 
 
@@ -69,13 +72,27 @@ def _parse_env(text: str) -> tuple[str, str]:
     return name, value
 
 
+def user_file(path: str, limit: int = MAX_TEXT_FILE) -> str:
+    """`path`, once it is known to be a regular file of at most `limit` bytes: a device (/dev/zero) or a
+    huge file would otherwise be read until the host runs out of memory."""
+    try:
+        info = os.stat(path)
+    except OSError as exc:
+        raise NcpuError(f"cannot read {path}: {exc.strerror}") from exc
+    if not stat.S_ISREG(info.st_mode):
+        raise NcpuError(f"{path}: not a regular file")
+    if info.st_size > limit:
+        raise NcpuError(f"{path}: {info.st_size:,} bytes, more than the {limit >> 20} MiB it may have")
+    return path
+
+
 def _read_program(path: str):
     from pathlib import Path
 
     from ncpu_nb.ncpu.assembler import assemble
 
     try:
-        source = Path(path).read_text()
+        source = Path(user_file(path)).read_text()
     except OSError as exc:
         raise NcpuError(f"cannot read {path}: {exc.strerror}") from exc
     return assemble(source, name=Path(path).name)
@@ -122,7 +139,7 @@ def cmd_bench(args) -> int:
     old = None
     if args.compare:
         try:
-            old = json.loads(Path(args.compare).read_text())
+            old = json.loads(Path(user_file(args.compare)).read_text())
         except (OSError, ValueError) as exc:
             raise NcpuError(f"cannot read {args.compare}: {exc}") from exc
     report = bench.run(args.target, quick=args.quick, device=args.device)
@@ -177,10 +194,11 @@ def cmd_verify(args) -> int:
 def cmd_synth(args) -> int:
     import json
 
+    path = user_file(args.spec)  # before torch's import: a refusal is quick
     from ncpu_nb.synthesis.spec import SynthesisSpec
     from ncpu_nb.synthesis.synthesizer import Synthesizer
 
-    spec = SynthesisSpec.from_json(args.spec)
+    spec = SynthesisSpec.from_json(path)
     bar = None
     if not args.json:
         from tqdm.auto import tqdm
@@ -801,6 +819,10 @@ def _run_command(argv: list[str] | None) -> int:
     except ValueError as exc:  # e.g. an unknown mode
         print(f"ncpu-nb {args.command}: {exc}", file=sys.stderr)
         return 2
+    except OSError as exc:  # a path the host refuses (e.g. a folder to make under a file): what and where
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"ncpu-nb {args.command}: {where}{exc.strerror or exc}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130

@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 import sys
 
-from ncpu_nb.cli import _add_ray_option, _passed_through, _ray_for
+from ncpu_nb.cli import MAX_STDIN_FILE, _add_ray_option, _passed_through, _ray_for, user_file
 
 
 def cmd_conformance(args) -> int:
@@ -33,7 +33,7 @@ def cmd_sanitize(args) -> int:
     elif args.stdin == "-":
         stdin = sys.stdin.buffer.read()
     else:
-        with open(args.stdin, "rb") as file:
+        with open(user_file(args.stdin, MAX_STDIN_FILE), "rb") as file:
             stdin = file.read()
     if args.elf == "busybox" and not os.path.exists(args.elf):
         machine = Arm64Machine.busybox(*guest, stdin=stdin)

@@ -13,6 +13,7 @@ from html import escape
 from typing import Any, Iterable, NamedTuple, Protocol, runtime_checkable
 
 from ncpu_nb import html
+from ncpu_nb import machine_arguments  # a module, not its names: it checks restore's Snapshot
 
 
 @dataclass(frozen=True)
@@ -327,13 +328,15 @@ class MachineProtocol(Protocol):
 
 
 def budget(max_steps: int | None, old_name: str, old_value: int | None) -> int | None:
-    """`max_steps`, or the value given under an engine's old name for it (with a DeprecationWarning)."""
+    """`max_steps`, or the value given under an engine's old name for it (with a DeprecationWarning);
+    either is None or a number of steps."""
     if old_value is None:
-        return max_steps
+        return machine_arguments.optional_count(max_steps, "max_steps")
+    machine_arguments.optional_count(old_value, old_name)
     warnings.warn(f"run({old_name}=…) is now run(max_steps=…)", DeprecationWarning, stacklevel=3)
     if max_steps is not None:
         raise TypeError(f"give max_steps or {old_name}, not both")
-    return old_value
+    return int(old_value)
 
 
 # --- How a debugger shows a machine -----------------------------------------------------------------

@@ -246,6 +246,45 @@ def test_exec_refuses_a_file_that_is_not_a_regular_one_before_reading_it(tmp_pat
     assert done.returncode == 1 and b"more than the 256 MiB an executable may have" in done.stderr
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("command", ["run", "asm", "synth", "bench fast --quick --compare", "sanitize --stdin"])
+def test_commands_reading_a_file_refuse_one_that_is_not_a_regular_one_before_reading_it(command):
+    tail = " busybox true" if command.startswith("sanitize") else ""
+    done = _shell(f"{sys.executable} -m ncpu_nb {command} /dev/zero{tail}", timeout=120, cwd=ROOT,
+                  preexec_fn=_limit_memory)
+    name = command.split()[0]
+    assert (done.returncode, done.stderr) == (1, f"ncpu-nb {name}: /dev/zero: not a regular file\n".encode())
+
+
+def test_a_source_file_too_large_is_refused_before_reading_it(tmp_path, capsys):
+    huge = tmp_path / "huge.asm"
+    with huge.open("wb") as file:
+        file.truncate(100 << 20)  # sparse: no disk used
+    assert main(["asm", str(huge)]) == 1
+    assert capsys.readouterr().err == f"ncpu-nb asm: {huge}: 104,857,600 bytes, more than the 16 MiB it may have\n"
+
+
+@pytest.mark.parametrize("option,value", [("--memory", "99999999999999999999999"), ("--tmpfs-size", "16777216T"),
+                                          ("--memory", str(1 << 64)), ("--max-procs", "99999999999999999999")])
+def test_a_guest_limit_too_large_for_the_engine_is_a_usage_error(option, value, capsys):
+    with pytest.raises(SystemExit) as exit:
+        main(["exec", option, value, str(HELLO)])
+    err = capsys.readouterr().err
+    assert exit.value.code == 2 and f"argument {option}: expected" in err and "Traceback" not in err
+
+
+def test_a_library_limit_too_large_for_the_engine_is_a_value_error():
+    from ncpu_nb.arm64.limits import Limits
+
+    with pytest.raises(ValueError, match="Limits.memory must be a positive integer below 2"):
+        Limits(memory=1 << 64)
+
+
+def test_a_folder_the_host_cannot_make_is_an_error_that_names_it(capsys):
+    assert main(["coursework", "release", "/dev/null/x"]) == 1
+    assert capsys.readouterr().err == "ncpu-nb coursework: /dev/null/x: Not a directory\n"
+
+
 def test_import_and_the_busybox_command_load_neither_numpy_nor_torch():
     code = ("import sys\nimport ncpu_nb\nlight = [m for m in ('numpy', 'torch') if m in sys.modules]\n"
             "from ncpu_nb.cli import main\nrc = main(['busybox', 'echo', 'hi'])\n"

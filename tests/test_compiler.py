@@ -214,6 +214,47 @@ def test_syntax_errors_are_compile_errors():
     assert caught.value.line == 1
 
 
+@pytest.mark.parametrize("terms", [400, 5_000, 100_000])
+def test_an_expression_too_deep_for_the_compiler_is_a_located_error(terms):
+    """Past the parser's depth (5,000 terms) or the compiler's passes' (400), not a RecursionError."""
+    source = "y = 2\nif y:\n    x = " + " + ".join(["y"] * terms) + "\n"
+    with pytest.raises(CompileError, match="nests too deeply to compile") as caught:
+        compile_python(source)
+    assert caught.value.line == 3 and caught.value.column >= 5
+    assert caught.value.source_line == source.splitlines()[2]
+
+
+def test_a_deep_expression_within_the_limit_equals_python():
+    source = "y = 3\nx = " + " + ".join(["y"] * 150) + " - " + " * ".join(["1"] * 40) + "\n"
+    assert outcome(source) == (run_python(source).values, None)
+
+
+@pytest.mark.parametrize("n", [1, 4096, 4097, 7000])
+def test_a_long_list_literal_equals_python(n):
+    """Its elements are stored through a base moved 4,096 words at a time (offsets hold 16 bits)."""
+    source = ("xs = [" + ", ".join(str(7 * i - 3) for i in range(n)) + "]\nn = len(xs)\ns = 0\n"
+              "for x in xs:\n    s = s + x\nlast = xs[n - 1] if n else 0\n")
+    expected = run_python(source)
+    assert expected.error is None and outcome(source) == (expected.values, None)
+
+
+def test_a_list_literal_past_32_kib_of_offsets_compiles_and_is_pythons_memory_error_past_data_memory():
+    """9,000 elements took offsets past 32 KiB, and the assembler refused them (1,617 errors)."""
+    source = "x = 1\nxs = [" + ", ".join(["x"] * 9000) + "]\n"
+    assert outcome(source) == (None, ("MemoryError", 2))
+
+
+@pytest.mark.parametrize("source, what", [
+    (", ".join(f"a{i}" for i in range(9000)) + " = " + ", ".join(["1"] * 9000) + "\n", "a tuple takes 9,000 words"),
+    ("def f():\n" + "".join(f"    v{i} = {i}\n" for i in range(9000)) + "    return v1\nx = f()\n",
+     r"the frame of f\(\) takes 9,000 words"),
+])
+def test_a_frame_past_16_bit_stack_offsets_is_a_located_error(source, what):
+    with pytest.raises(CompileError, match=what) as caught:
+        compile_python(source)
+    assert caught.value.line == 1 and len(caught.value.diagnostics) == 1
+
+
 def test_inputs_and_the_neural_alu_agree():
     compiled = compile_python("y = x * x - 3 * x + 2\nq = y // 4\n", inputs=["x"])
     assert compiled.run(x=9) == {"x": 9, "y": 56, "q": 14}

@@ -5,11 +5,13 @@ undone by stepping back), watchpoints from the view, the history scrubber (exact
 on matches a machine stepped there), the lane picker, the nCPU editor, and C source lines."""
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 import pytest
 
 import ncpu_nb
+from cpu_load import loaded_cpu
 from test_widgets import Browser, registers_of
 
 C = Path(__file__).resolve().parents[1] / "programs" / "arm64" / "c"
@@ -340,6 +342,33 @@ def test_the_lane_picker_shows_each_lane_and_keeps_history_while_lanes_run_alike
     assert ui.replies[-1][0]["kind"] == "error" and "no lane 4" in ui.replies[-1][0]["message"]
 
 
+def test_a_run_goes_on_until_every_lane_stops_not_just_the_shown_one():
+    """Lane 0 halts after 5 steps, the others run 3,000: the run's first chunks are a few steps each,
+    so it must not end when lane 0 halts (it did, leaving '3 running, 1 halted' and a run refused)."""
+    cpu = ncpu_nb.CPU(FACTORIAL_OF_R1, lanes=4, registers={"R1": [1, 1000, 1000, 1000]})
+    ui = Browser(cpu.debugger())
+    state = ui.act("run")
+    assert (state["status"], state["lane_states"]) == ("halted", "4 halted")
+    assert cpu.lane_counts()["halted"] == 4 and cpu.lane_registers(3)["R1"] == 0
+
+
+def test_stepping_lanes_on_after_the_shown_lane_halted():
+    cpu = ncpu_nb.CPU(FACTORIAL_OF_R1, lanes=2, registers={"R1": [1, 3]})
+    ui = Browser(cpu.debugger())
+    assert ui.act("step", n=5)["lane_states"] == "1 running, 1 halted"
+    assert ui.act("step", n=1)["lane_states"] == "1 running, 1 halted"  # lane 1 took one more step
+    assert ui.act("run")["lane_states"] == "2 halted" and cpu.lane_registers(1)["R0"] == 6
+
+
+def test_batched_runs_end_with_every_lane_halted_under_load():
+    with loaded_cpu():
+        for _ in range(200):
+            cpu = ncpu_nb.CPU(FACTORIAL_OF_R1, lanes=4, registers={"R1": [3, 4, 5, 6]})
+            dbg = cpu.debugger()
+            dbg.run()
+            assert dbg.machine_state["lane_states"] == "4 halted"
+
+
 def test_typed_memory_goes_to_the_shown_lane_only():
     cpu = ncpu_nb.CPU(ncpu_nb.load_program("bubble_sort"), lanes=3)
     ui = Browser(cpu.debugger())
@@ -385,3 +414,25 @@ def test_the_editor_reports_where_the_source_is_wrong_and_keeps_the_program():
 def test_machines_without_an_editor_have_none():
     machine = ncpu_nb.Arm64Machine.from_elf(C / "bin" / "hello")
     assert Browser(machine.debugger()).view.machine_state["editor"] is None
+
+
+def test_wait_never_joins_a_worker_that_is_not_started_yet():
+    """The debugger's worker is published only once started, as the terminal's: a cell waiting on one
+    thread while steps start workers on another never joins an unstarted thread."""
+    dbg = ncpu_nb.CPU("loop: INC R0\nJMP loop").debugger()
+    errors = []
+
+    def stepper():
+        for _ in range(300):
+            dbg.step()
+
+    with loaded_cpu():
+        steps = threading.Thread(target=stepper)
+        steps.start()
+        while steps.is_alive():
+            try:
+                dbg.wait(10)
+            except RuntimeError as exc:
+                errors.append(exc)
+        steps.join()
+    assert errors == [] and dbg.machine.cycles == 300

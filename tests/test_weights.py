@@ -57,6 +57,8 @@ def test_a_tampered_kit_cell_with_an_updated_manifest_is_refused(weights, monkey
     ('{"cells": {"logic": "logic.safetensors"}}', 'cell \'logic\' needs a "file" and a "sha256"'),
     ('{"cells": {"logic": {"file": "logic.safetensors"}}}', 'cell \'logic\' needs a "file" and a "sha256"'),
     ('{"cells": {}}', "has no cell 'logic'"),
+    ("[" * 100_000 + "]" * 100_000, "nests deeper than a manifest does"),
+    ('{"cells": ' + '{"a": ' * 100_000 + "0" + "}" * 100_001, "nests deeper than a manifest does"),
 ])
 def test_a_malformed_manifest_is_a_weights_error(weights, text, message):
     (weights / "manifest.json").write_bytes(text.encode("latin-1"))

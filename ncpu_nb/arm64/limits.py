@@ -33,8 +33,8 @@ class Limits:
 
     def __post_init__(self):
         for name, value in asdict(self).items():
-            if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-                raise ValueError(f"Limits.{name} must be a positive integer, not {value!r}")
+            if isinstance(value, bool) or not isinstance(value, int) or not 0 < value < 1 << 64:
+                raise ValueError(f"Limits.{name} must be a positive integer below 2**64 (the engine's), not {value!r}")
 
     @classmethod
     def of(cls, value: Limits | dict | None) -> Limits:

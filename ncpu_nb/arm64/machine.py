@@ -14,7 +14,7 @@ from html import escape
 from pathlib import Path
 from typing import NamedTuple
 
-from ncpu_nb import _metal, html
+from ncpu_nb import _metal, html, machine_arguments as arguments
 from ncpu_nb.arm64 import bare_machine as bare
 from ncpu_nb.arm64.frame_walk import call_stack
 from ncpu_nb.arm64.elf import ElfFile, read_elf
@@ -299,6 +299,7 @@ class Arm64Machine:
     def step(self, n: int = 1) -> int:
         """Execute up to `n` instructions; breakpoints do not stop a step (a watchpoint does, before the
         access). Returns how many ran: fewer than `n` only if every process exited or a watchpoint hit."""
+        n = arguments.count(n, "n")
         before = self._engine.instructions
         while True:
             self._stop = self._engine_call(self._engine.step, n - (self._engine.instructions - before))
@@ -497,14 +498,12 @@ class Arm64Machine:
 
     def get_register(self, name: str) -> int:
         """Any register by name: x0..x30, sp, pc, nzcv, fpcr, fpsr, tpidr_el0, v0..v31."""
-        return self._engine.get_register(name.lower())
+        return self._engine.get_register(arguments.register_name(name).lower())
 
     def set_register(self, name: str, value: int) -> None:
         """Any register by name (as `get_register`); a negative value is its two's complement."""
-        if not isinstance(value, int):
-            raise TypeError(f"{name} takes an integer (a register's bits), not {value!r}")
-        bits = 128 if name.lower().startswith("v") else 64
-        self._engine.set_register(name.lower(), int(value) & ((1 << bits) - 1))
+        bits = 128 if arguments.register_name(name).lower().startswith("v") else 64
+        self._engine.set_register(name.lower(), arguments.register_bits(name, value, bits))
 
     @property
     def pc(self) -> int:
@@ -512,7 +511,7 @@ class Arm64Machine:
 
     @pc.setter
     def pc(self, value: int) -> None:
-        self._engine.set_register("pc", value)
+        self._engine.set_register("pc", arguments.location(value, 64))
 
     @property
     def flags(self) -> dict[str, bool]:
@@ -600,7 +599,7 @@ class Arm64Machine:
     def restore(self, snapshot: Snapshot) -> None:
         """Back to a snapshot of this machine: processes, memory, files, and the output printed by then.
         The trace depth stays as set now (the snapshot may have been taken with another)."""
-        state, self._stdout, self._stderr, self._stop = snapshot.state
+        state, self._stdout, self._stderr, self._stop = arguments.snapshot(snapshot).state
         self._engine.restore(state)
         self._engine.set_trace(self._trace_depth)
         self._engine.set_trace_accesses(self._trace_accesses)
@@ -608,7 +607,7 @@ class Arm64Machine:
     def restore_keeping_trace(self, snapshot: Snapshot) -> None:
         """`restore`, but `trace` keeps the steps it holds now: a trace rebuilt by re-executing from an
         earlier snapshot then describes the steps that led to `snapshot` (the debugger's untraced runs)."""
-        state, self._stdout, self._stderr, self._stop = snapshot.state
+        state, self._stdout, self._stderr, self._stop = arguments.snapshot(snapshot).state
         self._engine.restore_keeping_trace(state)
         self._engine.set_trace_accesses(self._trace_accesses)
 

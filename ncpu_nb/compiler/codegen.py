@@ -22,6 +22,8 @@ from ncpu_nb.compiler.runtime import FAIL, NEWLIST, STACK_MARGIN, routine_lines
 from ncpu_nb.compiler.scopes import INT, LIST, Analysis, Scope
 
 JUMP = {"eq": "JZ", "ne": "JNZ", "lt": "JL", "le": "JLE", "gt": "JG", "ge": "JGE"}
+MAX_STACK_WORDS = (1 << 15) // 4 - 8  # words a frame, a call's arguments or a tuple may hold: 16-bit SP/FP offsets
+WINDOW = 4096  # words a long list literal is stored through one base address (offsets hold 16 bits)
 NEGATE = {"eq": "ne", "ne": "eq", "lt": "ge", "ge": "lt", "le": "gt", "gt": "le"}
 IMM16 = (-(1 << 15), (1 << 15) - 1)
 
@@ -136,6 +138,7 @@ class CodeGen:
         self.ins(f"MOV {FP}, SP")
         for register in scope.saved:
             self.ins(f"PUSH {register}")
+        self.fits(node, len(scope.params) + len(scope.saved) + scope.frame_words, f"the frame of {scope.name}()")
         if scope.frame_words:
             self.ins(f"SUB SP, SP, {4 * scope.frame_words}")
         self.ins(f"LDR {SCRATCH}, [{HEAP_TOP}]")
@@ -278,6 +281,7 @@ class CodeGen:
     def s_Assign(self, node: ast.Assign) -> None:
         if isinstance(node.value, ast.Tuple):
             values = node.value.elts
+            self.fits(node.value, len(values), "a tuple")
             with self.fresh(RESULT) as t:
                 for value in values:
                     self.expr(value, t)
@@ -705,6 +709,12 @@ class CodeGen:
             self.ins(f"MOV {dst}, 0")
             self.label(done)
 
+    def fits(self, node: ast.AST, words: int, what: str) -> None:
+        """Report `what` when its `words` on the stack are more than a 16-bit offset reaches."""
+        if words > MAX_STACK_WORDS:
+            self.problems.add(node, f"{what} takes {words:,} words of stack, more than the {MAX_STACK_WORDS:,} "
+                                    "its 16-bit offsets reach: use a list")
+
     # --- calls ------------------------------------------------------------------------------------------
     def call_sequence(self, dst: str, pushes, label: str, arguments: int) -> None:
         """Save live temporaries, run `pushes` (each leaves one word on the stack), CALL, drop the
@@ -740,6 +750,8 @@ class CodeGen:
                 return
             if self.scope.is_module and callee.node.lineno > node.lineno:
                 self.problems.add(node.func, f"{name} is called before its def runs (NameError in Python)")
+
+            self.fits(node, len(args), f"a call of {name}()")
 
             def push(arg):
                 return lambda: (self.expr(arg, dst), self.ins(f"PUSH {dst}"))
@@ -799,11 +811,17 @@ class CodeGen:
         pushes = [lambda: (self.ins(f"MOV {dst}, 0"), self.ins(f"PUSH {dst}")),
                   lambda: (self.ins(f"MOV {dst}, {n}"), self.ins(f"PUSH {dst}"))]
         self.restore(self.new_list(dst, pushes, 0, node))
-        for k in range(n):
-            self.ins(f"LDR {SCRATCH}, [SP, {4 * (n - 1 - k)}]")
-            self.ins(f"STR {SCRATCH}, [{dst}, {4 * k}]")
-        if n:
-            self.ins(f"ADD SP, SP, {4 * n}")
+        # The last element is on top: pop each into place from the end. A memory offset holds 16 bits,
+        # so for a long list dst points WINDOW words at a time further in, and back at the start by the end.
+        base = (n - 1) // WINDOW * WINDOW if n else 0
+        for _ in range(base // WINDOW):
+            self.ins(f"ADD {dst}, {dst}, {4 * WINDOW}")
+        for k in reversed(range(n)):
+            if k < base:
+                self.ins(f"SUB {dst}, {dst}, {4 * WINDOW}")
+                base -= WINDOW
+            self.ins(f"POP {SCRATCH}")
+            self.ins(f"STR {SCRATCH}, [{dst}, {4 * (k - base)}]")
 
     def repeated_list(self, node: ast.BinOp, dst: str) -> None:
         """[e] * n and n * [e]: n copies of e (none when n <= 0)."""

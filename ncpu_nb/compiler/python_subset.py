@@ -13,6 +13,8 @@ Python's `ast` module parses; this module walks the tree and lists what the comp
 from __future__ import annotations
 
 import ast
+import io
+import tokenize
 
 from ncpu_nb.errors import CompileError, Diagnostic
 
@@ -21,6 +23,8 @@ BINARY = {ast.Add: "ADD", ast.Sub: "SUB", ast.Mult: "MUL", ast.FloorDiv: "//", a
           ast.RShift: ">>", ast.BitAnd: "AND", ast.BitOr: "OR", ast.BitXor: "XOR"}
 COMPARE = {ast.Eq: "eq", ast.NotEq: "ne", ast.Lt: "lt", ast.LtE: "le", ast.Gt: "gt", ast.GtE: "ge"}
 INT_MIN, UINT_MAX = -(1 << 31), (1 << 32) - 1
+MAX_DEPTH = 200  # nesting of the tree the compiler's passes follow (they recurse, one frame or more a level)
+TOO_DEEP = "nests too deeply to compile: split it into smaller expressions held in variables"
 
 # Constructs outside the subset, and what to say (a node type, or a name for an operator).
 UNSUPPORTED = {
@@ -97,12 +101,48 @@ def parse(source: str) -> ast.Module:
         lines = source.splitlines()
         text = lines[line - 1] if 0 < line <= len(lines) else ""
         raise CompileError([Diagnostic(line, max(1, exc.offset or 1), f"syntax error: {exc.msg}", text)]) from None
+    except RecursionError:  # deeper than Python's own parser builds a tree
+        line, column = _longest_statement(source)
+        lines = source.splitlines()
+        raise CompileError([Diagnostic(line, column, f"this statement {TOO_DEEP}", lines[line - 1])]) from None
+
+
+def _longest_statement(source: str) -> tuple[int, int]:
+    """Where the logical line of the most tokens starts (line, column): the one too deep to parse.
+    The tokenizer reads without recursion, so it takes any depth."""
+    best, count, start = (0, (1, 1)), 0, None
+    for token in tokenize.generate_tokens(io.StringIO(source).readline):
+        if token.type in (tokenize.NEWLINE, tokenize.ENDMARKER):
+            best, count, start = max(best, (count, start or (1, 0))), 0, None
+        elif token.type not in (tokenize.NL, tokenize.COMMENT, tokenize.INDENT, tokenize.DEDENT):
+            start, count = start or token.start, count + 1
+    line, column = best[1]
+    return line, column + 1
 
 
 def check_subset(tree: ast.Module, problems: Problems) -> None:
     """Report every construct outside the subset (node kinds, operators, argument forms, constants)."""
+    if _too_deep(tree, problems):
+        return  # the checks below recurse: they would fail on it
     for index, node in enumerate(tree.body):
         _statement(node, problems, top=True, first=index == 0)
+
+
+def _too_deep(tree: ast.Module, problems: Problems) -> bool:
+    """Report, for each top-level statement, the first node nested more than MAX_DEPTH deep (a walk
+    without recursion)."""
+    found = False
+    for statement in tree.body:
+        stack = [(statement, statement, 1)]  # a node, its nearest ancestor with a location, its depth
+        while stack:
+            node, located, depth = stack.pop()
+            located = node if hasattr(node, "lineno") else located  # operators (ast.Add) have none
+            if depth > MAX_DEPTH:
+                problems.add(located, f"this expression {TOO_DEEP}")
+                found = True
+                break
+            stack.extend((child, located, depth + 1) for child in ast.iter_child_nodes(node))
+    return found
 
 
 def _statement(node: ast.stmt, problems: Problems, *, top: bool, first: bool = False) -> None:

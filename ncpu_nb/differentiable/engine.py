@@ -45,7 +45,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import torch
 
-from ncpu_nb import html
+from ncpu_nb import html, machine_arguments as arguments
 from ncpu_nb.differentiable.soft_alu import condition, integers, relaxed_op, signed, soft_flags, straight_through
 from ncpu_nb.differentiable.soft_float import FloatPlan, float_op, float_plan, mix, rounded, signed_bits
 from ncpu_nb.differentiable.soft_memory import SoftMemory
@@ -226,7 +226,7 @@ class DifferentiableEngine:
         if self.soft and self.device != program.device:
             raise ValueError(f"the SoftProgram's parameters are on {program.device}, the engine's device is "
                              f"{self.device}: make the SoftProgram with device={str(self.device)!r}")
-        self.alu, self.flag_temperature, self.max_steps = alu, flag_temperature, max_steps
+        self.alu, self.flag_temperature, self.max_steps = alu, flag_temperature, arguments.count(max_steps, "max_steps")
         self.soft_branches = soft_branches
         if memory_width not in (1, 4):
             raise ValueError(f"memory_width is 4 (words) or 1 (bytes), not {memory_width}")
@@ -573,6 +573,7 @@ class DifferentiableEngine:
     def step(self, n: int = 1) -> int:
         """`n` steps of every lane (breakpoints do not stop a step, a watchpoint does, before the
         access; halted lanes stay halted). A fault raises ExecutionError. Returns how many ran."""
+        n = arguments.count(n, "n")
         if self._status == "fault":
             raise self._fault_error()
         ran = 0
@@ -605,6 +606,7 @@ class DifferentiableEngine:
             if inputs is not None:
                 raise TypeError("give the inputs once: run(inputs={...})")
             inputs, max_steps = max_steps, None
+        max_steps = arguments.optional_count(max_steps, "max_steps")
         if inputs is not None or lanes is not None or immediates is not None:
             self.reset(inputs, lanes=lanes, immediates=immediates)
         budget = self.max_steps if max_steps is None else max_steps
@@ -759,11 +761,11 @@ class DifferentiableEngine:
                                              self._status, self._detail, self._fault, tuple(self._trace)))
 
     def restore(self, snapshot: Snapshot) -> None:
-        self.restore_keeping_trace(snapshot)
+        self.restore_keeping_trace(arguments.snapshot(snapshot))
         self._trace = deque(snapshot.state.trace, maxlen=self._trace.maxlen)
 
     def restore_keeping_trace(self, snapshot: Snapshot) -> None:
-        s = snapshot.state
+        s = arguments.snapshot(snapshot).state
         self._inputs, self._lanes, self._imm = dict(s.inputs), s.lanes, s.immediates
         self._regs, self._flags, self._pc, self._status = s.registers, s.flags, s.pc, s.status
         self._memory, self._memory_inputs, self._detail = s.memory, dict(s.memory_inputs), s.detail
@@ -808,9 +810,9 @@ class DifferentiableEngine:
 
     def set_register(self, name: str, value: float) -> None:
         """Every lane's register `name` becomes `value`, a constant from here on (no gradient through it)."""
-        if name.upper() not in REGISTERS:
+        if arguments.register_name(name).upper() not in REGISTERS:
             raise KeyError(f"no register {name!r}; registers are {', '.join(REGISTERS)}")
-        column = torch.full((self._regs.shape[0],), float(value), dtype=self._regs.dtype, device=self.device)
+        column = torch.full((self._regs.shape[0],), arguments.register_number(name, value), dtype=self._regs.dtype, device=self.device)
         self._regs = _set(self._regs, REGISTERS.index(name.upper()), column)
 
     def write_memory(self, address: int, data: bytes) -> None:

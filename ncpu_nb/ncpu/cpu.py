@@ -8,7 +8,7 @@ from html import escape
 
 import numpy as np
 
-from ncpu_nb import _metal, html
+from ncpu_nb import _metal, html, machine_arguments as arguments
 from ncpu_nb.errors import CycleBudgetExceeded, ExecutionError
 from ncpu_nb.ncpu.assembler import assemble
 from ncpu_nb.ncpu.program import Program, data_address
@@ -287,11 +287,13 @@ class CPU:
             per_lane = np.ndim(value) > 0
             if per_lane and len(value) != self.lanes:
                 raise ValueError(f"{name}: {len(value)} values for {self.lanes} lanes")
+            bits = [arguments.register_bits(name, v, 32) for v in (value if per_lane else [value])]
             for l in lanes:
-                self._exec.set_register(l, reg, int(value[l] if per_lane else value) & MASK)
+                self._exec.set_register(l, reg, bits[l] if per_lane else bits[0])
 
     def set_register(self, name: str, value: int) -> None:
         """One register of the shown lane (the protocol's edit; `set_registers` sets many, in any lanes)."""
+        arguments.register_name(name)
         if not isinstance(value, (int, np.integer)):
             raise TypeError(f"{name} holds a 32-bit integer, not {value!r} (for a float's bits use set_floats)")
         self.set_registers(self._lane, **{name: value})
@@ -309,7 +311,7 @@ class CPU:
 
     @pc.setter
     def pc(self, value: int) -> None:
-        self._exec.set_pc(self._lane, value)
+        self._exec.set_pc(self._lane, arguments.location(value, 32))
 
     @property
     def flags(self) -> dict[str, bool]:
@@ -397,9 +399,9 @@ class CPU:
     def step(self, n: int = 1) -> int:
         """Execute up to `n` instructions in every running lane (breakpoints do not stop a step; a
         watchpoint does, before the access). Returns the instructions the shown lane executed."""
+        remaining = arguments.count(n, "n")
         before = self.cycles
         self._exec.resume()
-        remaining = n
         while remaining > 0:
             chunk = min(remaining, self._steps_per_call())
             self._exec.run(chunk, False)
@@ -486,11 +488,11 @@ class CPU:
 
     def restore(self, snapshot: Snapshot) -> None:
         """Back to `snapshot`; the trace keeps the steps before that moment."""
-        self._exec.restore(snapshot.state)
+        self._exec.restore(arguments.snapshot(snapshot).state)
 
     def restore_keeping_trace(self, snapshot: Snapshot) -> None:
         """`restore`, keeping the whole trace as it is (it then describes the steps that led there)."""
-        self._exec.restore_keeping_trace(snapshot.state)
+        self._exec.restore_keeping_trace(arguments.snapshot(snapshot).state)
 
     def disassemble(self, start: int | None = None, n: int = 8) -> list[tuple[int, str]]:
         """(index, text) for `n` instructions of the shown lane's program from `start` (default: the PC)."""

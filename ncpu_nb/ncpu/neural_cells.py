@@ -108,6 +108,8 @@ def read_manifest(directory: Path | None = None) -> dict:
         manifest = json.loads(path.read_text())
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise WeightsError(f"{path} is not valid JSON: {exc}") from None
+    except RecursionError:  # arrays in arrays beyond the parser's depth: no manifest nests so
+        raise WeightsError(f"{path} nests deeper than a manifest does (the JSON parser's limit)") from None
     if not (isinstance(manifest, dict) and isinstance(manifest.get("cells"), dict)):
         raise WeightsError(f'{path} has no "cells" table')
     return manifest

@@ -178,7 +178,7 @@ class Debugger(MachineView):
             if self._worker is not None:
                 return False
             status = self.machine.status
-            if status not in ("running", "breakpoint", "watchpoint"):
+            if status not in ("running", "breakpoint", "watchpoint") and not _other_lanes_running(self.machine):
                 why = {"halted": "the program has halted", "fault": "the machine stopped at a fault"}
                 self._finish(f"{why.get(status, 'the machine is ' + status)}: step back or reset")
                 return False
@@ -188,9 +188,10 @@ class Debugger(MachineView):
             if until is not None and until.location not in self.machine.breakpoints:
                 self.machine.breakpoints.add(until.location)
                 self._temporary = until.location
-            self._worker = threading.Thread(target=self._work, args=(budget, breakpoints, until, over_watchpoints),
-                                            name="ncpu-debugger", daemon=True)
-            self._worker.start()
+            worker = threading.Thread(target=self._work, args=(budget, breakpoints, until, over_watchpoints),
+                                      name="ncpu-debugger", daemon=True)
+            worker.start()  # before it is published: `wait` on another thread joins it unlocked
+            self._worker = worker
             return True
 
     def _arrived(self, until: Until) -> bool:
@@ -205,12 +206,12 @@ class Debugger(MachineView):
     def _work(self, budget: int | None, breakpoints: bool, until: Until | None = None,
               over_watchpoints: bool = False) -> None:
         m, message = self.machine, ""
-        start, chunk = m.cycles, 1
+        start, chunk, ran = m.cycles, 1, 0  # ran: steps of the shown lane or, once it halted, of the others
         shown = checkpoint = time.perf_counter()
         untraced = self._untraced = UntracedRun(m) if breakpoints and m.trace_depth > 0 else None  # see `retrace`
         try:
             while not self._pause.is_set():
-                left = None if budget is None else budget - (m.cycles - start)
+                left = None if budget is None else budget - ran
                 if left is not None and left <= 0:
                     break
                 n = chunk if left is None else min(chunk, left)
@@ -234,10 +235,12 @@ class Debugger(MachineView):
                 if until is not None and self._arrived(until):
                     message = f"{m.cycles - start:,} instructions, {until.done}"
                     break
-                if m.cycles == before:
+                others = m.status == "halted" and _other_lanes_running(m)  # a batched run goes on for them
+                ran += m.cycles - before or (n if others else 0)
+                if m.cycles == before and not others:
                     break
                 passing = (m.status == "breakpoint" and m.pc == self._temporary  # not there yet (a deeper call)
-                           or m.status == "watchpoint" and over_watchpoints)
+                           or m.status == "watchpoint" and over_watchpoints or others)
                 if m.status != "running" and not passing:
                     break
                 if time.perf_counter() - shown >= FRAME:
@@ -565,6 +568,11 @@ def _number(text: str):
         return float(text)
     except ValueError:
         raise ValueError(f"not a number: {text!r} (type e.g. 42, -7 or 0x2a)") from None
+
+
+def _other_lanes_running(machine) -> bool:
+    """Lanes of a batched machine still running, whatever the shown lane does."""
+    return getattr(machine, "lanes", 1) > 1 and machine.lane_counts().get("running", 0) > 0
 
 
 def _lane_states(machine) -> str:

@@ -115,8 +115,9 @@ class BusyboxTerminal(MachineView):
                 return
             self._stop.clear()
             self.message, self.status = "", "running"
-            self._worker = threading.Thread(target=self._work, name="ncpu-terminal", daemon=True)
-            self._worker.start()
+            worker = threading.Thread(target=self._work, name="ncpu-terminal", daemon=True)
+            worker.start()  # before it is published: `wait` on another thread joins it unlocked
+            self._worker = worker  # the worker clears it under this lock, so not before this
 
     def _work(self) -> None:
         while True:
