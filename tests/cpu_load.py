@@ -24,3 +24,19 @@ def loaded_cpu():
         sys.setswitchinterval(interval)
         burner.kill()
         burner.wait()
+
+
+def errors_waiting_while(work, wait) -> list[RuntimeError]:
+    """Runs `work` on a thread of its own under load while this thread keeps calling `wait`; the
+    RuntimeErrors `wait` raised."""
+    errors = []
+    with loaded_cpu():
+        worker = threading.Thread(target=work)
+        worker.start()
+        while worker.is_alive():
+            try:
+                wait()
+            except RuntimeError as exc:
+                errors.append(exc)
+        worker.join()
+    return errors

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import ncpu_nb
-from cpu_load import loaded_cpu
+from cpu_load import errors_waiting_while, loaded_cpu
 from test_widgets import Browser, registers_of
 
 C = Path(__file__).resolve().parents[1] / "programs" / "arm64" / "c"
@@ -420,19 +420,10 @@ def test_wait_never_joins_a_worker_that_is_not_started_yet():
     """The debugger's worker is published only once started, as the terminal's: a cell waiting on one
     thread while steps start workers on another never joins an unstarted thread."""
     dbg = ncpu_nb.CPU("loop: INC R0\nJMP loop").debugger()
-    errors = []
 
     def stepper():
         for _ in range(300):
             dbg.step()
 
-    with loaded_cpu():
-        steps = threading.Thread(target=stepper)
-        steps.start()
-        while steps.is_alive():
-            try:
-                dbg.wait(10)
-            except RuntimeError as exc:
-                errors.append(exc)
-        steps.join()
+    errors = errors_waiting_while(stepper, lambda: dbg.wait(10))
     assert errors == [] and dbg.machine.cycles == 300
