@@ -16,7 +16,7 @@ impl Files {
         self.net.gc_pending = false;
         let mut in_flight: HashMap<usize, u32> = HashMap::new();
         for &c in &self.net.carriers {
-            for d in self.net.rights_in(c) {
+            for d in self.net.own_rights(c) {
                 *in_flight.entry(d).or_default() += 1;
             }
         }
@@ -38,7 +38,7 @@ impl Files {
         let mut live: Vec<usize> = vec![];
         for &c in &self.net.carriers {
             if !owner.contains_key(&c) {
-                live.extend(self.net.rights_in(c));
+                live.extend(self.net.own_rights(c));
             }
         }
         let mut alive = std::collections::HashSet::new();

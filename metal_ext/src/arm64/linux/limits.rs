@@ -4,7 +4,7 @@
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
     /// Bytes of guest memory granted by brk, mmap and mremap and copied by fork, over all
-    /// address spaces.
+    /// address spaces, and of the kernel side's buffers (`KernelMemory`).
     pub memory: u64,
     /// Bytes held by the files of the in-memory filesystem (/tmp and the rest of the root).
     pub file_bytes: u64,

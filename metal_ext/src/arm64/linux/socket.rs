@@ -275,12 +275,16 @@ impl Net {
         self.gc_floor = self.gc_floor.saturating_sub(carried);
     }
 
+    /// The descriptions in flight in the queue of `s`.
+    pub fn own_rights(&self, s: usize) -> impl Iterator<Item = usize> + '_ {
+        let sock = &self.sockets[s];
+        sock.rights.iter().flat_map(|(_, r)| r).chain(sock.dgrams_in.iter().flat_map(|(.., r)| r)).copied()
+    }
+
     /// The descriptions in flight in the queues of `s` and of the connections it has not accepted.
     pub fn rights_in(&self, s: usize) -> Vec<usize> {
-        let sock = &self.sockets[s];
-        let own = sock.rights.iter().flat_map(|(_, r)| r).chain(sock.dgrams_in.iter().flat_map(|(.., r)| r));
-        let pending = sock.queue.iter().flatten().flat_map(|&p| self.rights_in(p));
-        own.copied().chain(pending).collect()
+        let pending = self.sockets[s].queue.iter().flatten().flat_map(|&p| self.own_rights(p));
+        self.own_rights(s).chain(pending).collect()
     }
 
     /// Takes the descriptions in flight out of the queues of `s` and of its pending connections
@@ -696,9 +700,11 @@ impl Net {
 
     /// Bytes from the host into a forwarded connection: how many fit now.
     pub fn host_send(&mut self, s: usize, data: &[u8]) -> SysResult<usize> {
-        match self.send(self.held(s)?, data, None, &mut vec![])? {
-            Sent::Bytes(n) => Ok(n),
-            Sent::WaitFor(_) => Ok(0),
+        match self.send(self.held(s)?, data, None, &mut vec![]) {
+            Ok(Sent::Bytes(n)) => Ok(n),
+            Ok(Sent::WaitFor(_)) => Ok(0),
+            Err(e) if e == ENOBUFS => Ok(0), // the machine's memory is spent: try again later
+            Err(e) => Err(e),
         }
     }
 
