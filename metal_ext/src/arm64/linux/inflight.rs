@@ -162,7 +162,7 @@ mod tests {
     }
 
     #[test]
-    fn empty_datagrams_queue_up_to_linux_s_limit_in_constant_time() {
+    fn empty_datagrams_queue_only_up_to_linux_s_limit() {
         let mut files = Files::default();
         let mut table = FdTable::default();
         let (a, _b) = socketpair(&mut files, &mut table, Kind::Dgram);
