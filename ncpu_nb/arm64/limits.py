@@ -23,7 +23,8 @@ def parse_size(text: str | int) -> int:
 
 @dataclass(frozen=True)
 class Limits:
-    """memory      bytes of guest memory (brk, mmap, fork copies) over all processes (default 4 GiB)
+    """memory      bytes of guest memory (brk, mmap, fork copies) over all processes, and of the kernel
+                side's socket and pipe buffers, descriptors in flight and epoll entries (default 4 GiB)
     tmpfs_size  bytes the in-memory filesystem's files may hold: /tmp and the rest (default 1 GiB)
     max_procs   threads over all processes (default 256; a sleeping BusyBox costs the host ~3 MB)"""
 

@@ -27,6 +27,8 @@ pub const SETFL_MASK: u32 = O_APPEND | O_NONBLOCK;
 
 /// Bytes a pipe holds before writers wait (Linux's default).
 pub const PIPE_CAPACITY: usize = 65536;
+/// Host memory charged for one descriptor an epoll instance watches (Linux's epitem).
+pub const EPOLL_ENTRY_COST: u64 = 128;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stream {
@@ -198,17 +200,27 @@ pub struct Files {
     /// Named pipe → its pipe buffer, while any end is open.
     pub fifos: std::collections::HashMap<FifoKey, usize>,
     pub net: Net,
+    /// The open descriptions that are epoll instances (a closing description leaves their sets).
+    pub epolls: std::collections::BTreeSet<usize>,
+    /// References to open descriptions, by descriptors and in flight.
+    pub references: usize,
 }
 
 impl Files {
     pub fn add(&mut self, file: OpenFile) -> usize {
-        self.open.insert(file)
+        let epoll = matches!(file.kind, FileKind::Epoll(_));
+        let f = self.open.insert(file);
+        if epoll {
+            self.epolls.insert(f);
+        }
+        f
     }
 
     /// A new descriptor (in any table) now refers to `file`.
     pub fn retain(&mut self, file: usize) {
         let f = &mut self.open[file];
         f.refs += 1;
+        self.references += 1;
         if f.refs == 1 {
             match f.kind {
                 FileKind::PipeRead(p) => {
@@ -224,41 +236,64 @@ impl Files {
         }
     }
 
-    /// A descriptor referring to `file` was closed.
+    /// A descriptor referring to `file` was closed. Descriptions in flight in a closing socket
+    /// are released in turn, by a loop rather than recursion: a chain of sockets each sent inside
+    /// the next may be as long as the guest likes.
     pub fn release(&mut self, file: usize) {
-        let f = &mut self.open[file];
-        f.refs -= 1;
-        if f.refs > 0 {
-            return;
+        self.drop_refs(vec![file]);
+        let net = &self.net;
+        let only_in_flight = self.references == net.in_flight; // no descriptor is left at all
+        if net.gc_pending && (net.in_flight >= 2 * net.gc_floor || only_in_flight) {
+            self.collect_cycles();
         }
-        let removed = self.open.remove(file);
-        // Linux drops a description from every epoll set when its last reference goes.
-        for (_, f) in self.open.iter_mut() {
-            if let FileKind::Epoll(set) = &mut f.kind {
-                set.retain(|_, i| i.file != file);
+    }
+
+    /// Drops one reference to each of `work`, and to what closing them lets go.
+    pub(super) fn drop_refs(&mut self, mut work: Vec<usize>) {
+        while let Some(file) = work.pop() {
+            let f = &mut self.open[file];
+            f.refs -= 1;
+            self.references -= 1;
+            if f.refs > 0 {
+                self.net.gc_pending |= matches!(f.kind, FileKind::Socket(_));
+                continue;
             }
-        }
-        let pipe = match removed.kind {
-            FileKind::PipeRead(p) => {
-                self.pipes[p].readers -= 1;
-                Some(p)
-            }
-            FileKind::PipeWrite(p) => {
-                self.pipes[p].writers -= 1;
-                Some(p)
-            }
-            FileKind::Socket(s) => {
-                for passed in self.net.close(s) {
-                    self.release(passed); // descriptions still on their way through it
+            let removed = self.open.remove(file);
+            self.epolls.remove(&file);
+            // Linux drops a description from every epoll set when its last reference goes.
+            for &ep in &self.epolls {
+                if let FileKind::Epoll(set) = &mut self.open[ep].kind {
+                    let before = set.len();
+                    set.retain(|_, i| i.file != file);
+                    self.net.memory.release((before - set.len()) as u64 * EPOLL_ENTRY_COST);
                 }
-                None
             }
-            _ => None,
-        };
-        if let Some(p) = pipe {
-            if self.pipes[p].readers == 0 && self.pipes[p].writers == 0 {
-                if let Some(key) = self.pipes.remove(p).fifo {
-                    self.fifos.remove(&key);
+            let pipe = match removed.kind {
+                FileKind::PipeRead(p) => {
+                    self.pipes[p].readers -= 1;
+                    Some(p)
+                }
+                FileKind::PipeWrite(p) => {
+                    self.pipes[p].writers -= 1;
+                    Some(p)
+                }
+                FileKind::Socket(s) => {
+                    work.extend(self.net.close(s)); // descriptions still on their way through it
+                    None
+                }
+                FileKind::Epoll(set) => {
+                    self.net.memory.release(set.len() as u64 * EPOLL_ENTRY_COST);
+                    None
+                }
+                _ => None,
+            };
+            if let Some(p) = pipe {
+                if self.pipes[p].readers == 0 && self.pipes[p].writers == 0 {
+                    let pipe = self.pipes.remove(p);
+                    self.net.memory.release(pipe.buffer.len() as u64);
+                    if let Some(key) = pipe.fifo {
+                        self.fifos.remove(&key);
+                    }
                 }
             }
         }

@@ -801,6 +801,8 @@ impl Machine {
         let pid = self.threads[&tid].pid;
         self.thread_mut(tid).cpu.exclusive = None;
         self.vfs.now = self.realtime();
+        // Kernel-side buffers may take what guest pages leave of the machine's memory.
+        self.files.net.memory.limit = self.limits.memory.saturating_sub(self.mapped_total());
         match syscalls::dispatch(self, tid, nr, args) {
             Outcome::Return(result) => {
                 if let Some(t) = self.threads.get_mut(&tid) {

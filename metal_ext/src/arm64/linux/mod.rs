@@ -9,6 +9,7 @@ pub mod errno;
 pub mod fd;
 pub mod framebuffer;
 pub mod hostfs;
+pub mod inflight;
 pub mod inode;
 pub mod jobs;
 pub mod limits;

@@ -7,6 +7,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 
 use super::errno::*;
 use super::inode::Ino;
+use super::limits::KernelMemory;
 use super::slab::Slab;
 
 pub const EMSGSIZE: Errno = Errno(90);
@@ -17,10 +18,16 @@ pub const EISCONN: Errno = Errno(106);
 pub const ENOTCONN: Errno = Errno(107);
 pub const ECONNREFUSED: Errno = Errno(111);
 pub const EDESTADDRREQ: Errno = Errno(89);
+pub const ENOBUFS: Errno = Errno(105);
 
 /// Bytes (stream) or datagram bytes a socket holds unread before senders wait: Linux's default
 /// receive buffer.
 pub const CAPACITY: usize = 212_992;
+/// What a queued datagram costs beyond its bytes (Linux's buffer head): a receive queue holds
+/// 278 empty datagrams, as on Linux.
+pub const DATAGRAM_OVERHEAD: usize = 768;
+/// Host memory charged for one description in flight (SCM_RIGHTS) while it waits in a queue.
+pub const IN_FLIGHT_COST: usize = 1024;
 /// The largest UDP payload.
 pub const MAX_UDP: usize = 65_507;
 /// Ports given to sockets that are not bound by the program (Linux's default range).
@@ -130,6 +137,10 @@ pub struct Socket {
     pub taken: u64,
     /// Datagrams: bytes, sender, descriptions passed with them.
     pub dgrams_in: VecDeque<(Vec<u8>, Addr, Vec<usize>)>,
+    /// What the receive queue holds against CAPACITY: stream bytes, or datagram bytes with their
+    /// overhead; and how many descriptions are in flight in it. Both are charged to the machine.
+    queued: usize,
+    carried: usize,
     /// No more bytes will come: the peer shut down writing or closed.
     pub eof: bool,
     pub shut_read: bool,
@@ -160,6 +171,8 @@ impl Socket {
             given: 0,
             taken: 0,
             dgrams_in: VecDeque::new(),
+            queued: 0,
+            carried: 0,
             eof: false,
             shut_read: false,
             shut_write: false,
@@ -171,15 +184,11 @@ impl Socket {
         }
     }
 
-    fn queued_bytes(&self) -> usize {
-        self.stream_in.len() + self.dgrams_in.iter().map(|(d, ..)| d.len()).sum::<usize>()
-    }
-
     /// Whether a send to this socket (or a connect to this listener) may go ahead now.
     pub fn has_room(&self) -> bool {
         match &self.queue {
             Some(q) => q.len() <= self.backlog,
-            None => self.queued_bytes() < CAPACITY,
+            None => self.queued < CAPACITY,
         }
     }
 
@@ -222,11 +231,74 @@ pub struct Net {
     pub forwarded: BTreeSet<u16>,
     /// Client sockets of forwarded connections: held by the host, not by a guest descriptor.
     pub host_held: BTreeSet<usize>,
+    /// The machine's kernel-side memory, charged for every queue here (and for pipes and epoll
+    /// entries, fd.rs).
+    pub memory: KernelMemory,
+    /// Sockets whose queues hold descriptions in flight, and how many are in flight in all.
+    pub carriers: BTreeSet<usize>,
+    pub in_flight: usize,
+    /// The garbage collection of cycles in flight (inflight.rs) runs again once as many
+    /// descriptions have been sent or taken as survived the last one, so that its cost is linear.
+    pub gc_floor: usize,
+    /// A socket's description lost a reference but lives on: it may now be held only in flight.
+    pub gc_pending: bool,
 }
 
 impl Net {
     pub fn create(&mut self, family: Family, kind: Kind, pid: u32) -> usize {
         self.sockets.insert(Socket::new(family, kind, pid))
+    }
+
+    /// `bytes` (against the queue's capacity) and `carried` descriptions were queued on `s`; the
+    /// caller has checked that the memory fits.
+    fn enqueued(&mut self, s: usize, bytes: usize, carried: usize) {
+        assert!(self.memory.charge((bytes + carried * IN_FLIGHT_COST) as u64));
+        let sock = &mut self.sockets[s];
+        sock.queued += bytes;
+        sock.carried += carried;
+        if carried > 0 {
+            self.carriers.insert(s);
+            self.in_flight += carried;
+        }
+    }
+
+    /// `bytes` and `carried` descriptions left the queue of `s` (read, or dropped).
+    fn dequeued(&mut self, s: usize, bytes: usize, carried: usize) {
+        self.memory.release((bytes + carried * IN_FLIGHT_COST) as u64);
+        let sock = &mut self.sockets[s];
+        sock.queued -= bytes;
+        sock.carried -= carried;
+        if sock.carried == 0 {
+            self.carriers.remove(&s);
+        }
+        self.in_flight -= carried;
+        self.gc_floor = self.gc_floor.saturating_sub(carried);
+    }
+
+    /// The descriptions in flight in the queue of `s`.
+    pub fn own_rights(&self, s: usize) -> impl Iterator<Item = usize> + '_ {
+        let sock = &self.sockets[s];
+        sock.rights.iter().flat_map(|(_, r)| r).chain(sock.dgrams_in.iter().flat_map(|(.., r)| r)).copied()
+    }
+
+    /// The descriptions in flight in the queues of `s` and of the connections it has not accepted.
+    pub fn rights_in(&self, s: usize) -> Vec<usize> {
+        let pending = self.sockets[s].queue.iter().flatten().flat_map(|&p| self.own_rights(p));
+        self.own_rights(s).chain(pending).collect()
+    }
+
+    /// Takes the descriptions in flight out of the queues of `s` and of its pending connections
+    /// (the bytes stay): what the collector frees with a dead cycle.
+    pub fn take_rights(&mut self, s: usize) -> Vec<usize> {
+        let sock = &mut self.sockets[s];
+        let mut taken: Vec<usize> = sock.rights.drain(..).flat_map(|(_, r)| r).collect();
+        taken.extend(sock.dgrams_in.iter_mut().flat_map(|(.., r)| std::mem::take(r)));
+        let carried = sock.carried;
+        self.dequeued(s, 0, carried);
+        for p in self.sockets[s].queue.clone().into_iter().flatten() {
+            taken.extend(self.take_rights(p));
+        }
+        taken
     }
 
     /// socketpair: two connected AF_UNIX sockets.
@@ -418,16 +490,23 @@ impl Net {
             if p.shut_read {
                 return Ok(Sent::Bytes(data.len())); // read side shut: the bytes are dropped
             }
-            let room = CAPACITY.saturating_sub(p.stream_in.len());
+            let room = CAPACITY.saturating_sub(p.queued);
             if room == 0 {
                 return Ok(Sent::WaitFor(peer));
             }
-            let n = room.min(data.len());
-            if n > 0 && !rights.is_empty() {
+            let carried = if data.is_empty() { 0 } else { rights.len() };
+            let afford = self.memory.room().saturating_sub((carried * IN_FLIGHT_COST) as u64);
+            let n = room.min(data.len()).min(afford.try_into().unwrap_or(usize::MAX));
+            if n == 0 && !data.is_empty() {
+                return Err(ENOBUFS); // the machine's memory is spent
+            }
+            let p = &mut self.sockets[peer];
+            if carried > 0 {
                 p.rights.push_back((p.given, std::mem::take(rights)));
             }
             p.stream_in.extend(&data[..n]);
             p.given += n as u64;
+            self.enqueued(peer, n, carried);
             return Ok(Sent::Bytes(n));
         }
         self.send_datagram(s, data, dest, rights)
@@ -475,7 +554,13 @@ impl Net {
             }
             return Ok(Sent::Bytes(data.len())); // a full UDP queue drops, as Linux does
         }
+        let bytes = data.len() + DATAGRAM_OVERHEAD;
+        if bytes as u64 + (rights.len() * IN_FLIGHT_COST) as u64 > self.memory.room() {
+            return Err(ENOBUFS);
+        }
+        let carried = rights.len();
         r.dgrams_in.push_back((data.to_vec(), from, std::mem::take(rights)));
+        self.enqueued(to, bytes, carried);
         Ok(Sent::Bytes(data.len()))
     }
 
@@ -515,6 +600,7 @@ impl Net {
                 if peek { sock.stream_in.iter().take(n).copied().collect() } else { sock.stream_in.drain(..n).collect() };
             if !peek {
                 sock.taken += n as u64;
+                self.dequeued(s, n, rights.len());
             }
             return Ok(Some(Received { data, from: None, full_len: n, rights }));
         }
@@ -527,6 +613,9 @@ impl Net {
             return Ok(if sock.shut_read { Some(Received::end()) } else { None });
         };
         let full_len = d.len();
+        if !peek {
+            self.dequeued(s, full_len + DATAGRAM_OVERHEAD, rights.len());
+        }
         Ok(Some(Received { data: d[..len.min(full_len)].to_vec(), from: Some(from), full_len, rights }))
     }
 
@@ -611,9 +700,11 @@ impl Net {
 
     /// Bytes from the host into a forwarded connection: how many fit now.
     pub fn host_send(&mut self, s: usize, data: &[u8]) -> SysResult<usize> {
-        match self.send(self.held(s)?, data, None, &mut vec![])? {
-            Sent::Bytes(n) => Ok(n),
-            Sent::WaitFor(_) => Ok(0),
+        match self.send(self.held(s)?, data, None, &mut vec![]) {
+            Ok(Sent::Bytes(n)) => Ok(n),
+            Ok(Sent::WaitFor(_)) => Ok(0),
+            Err(e) if e == ENOBUFS => Ok(0), // the machine's memory is spent: try again later
+            Err(e) => Err(e),
         }
     }
 
@@ -652,6 +743,8 @@ impl Net {
     /// connections it had not accepted are closed. Returns the descriptions that were on their way
     /// through it (SCM_RIGHTS), for the caller to release.
     pub fn close(&mut self, s: usize) -> Vec<usize> {
+        let (queued, carried) = (self.sockets[s].queued, self.sockets[s].carried);
+        self.dequeued(s, queued, carried);
         let sock = self.sockets.remove(s);
         let mut in_flight: Vec<usize> = sock.rights.into_iter().flat_map(|(_, r)| r).collect();
         in_flight.extend(sock.dgrams_in.into_iter().flat_map(|(.., r)| r));

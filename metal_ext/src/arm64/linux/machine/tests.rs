@@ -212,3 +212,42 @@ fn an_interactive_shell_on_the_terminal_has_job_control() {
     assert!(m.resize_terminal(30, 100));
     assert!(typed(&mut m, b"kill %1; stty size\r").contains("30 100\r\n"));
 }
+
+#[test]
+fn socket_and_pipe_buffers_share_the_machine_s_memory() {
+    let (mmap, write, close, pipe2, socketpair, epoll_create1, epoll_ctl) = (222, 64, 57, 59, 199, 20, 21);
+    let (enobufs, eagain, nonblock) = (105, 11, 0o4000);
+    let mut m = boot(program("c/bin/hello"), "/bin/hello", &["hello"]);
+    let tid = m.focus().unwrap();
+    let anonymous = |len: u64| [0, len, 3, 0x22, u64::MAX, 0];
+    let buf = call(&mut m, mmap, anonymous(65536)) as u64;
+    m.limits.memory = m.mapped_total() + (1 << 20); // a mebibyte for everything else
+    let mut fds = vec![];
+    let mut refusals = vec![];
+    for i in 0..16 {
+        let made = if i % 2 == 0 { call(&mut m, socketpair, [1, 1 | nonblock, 0, buf, 0, 0]) } else { call(&mut m, pipe2, [buf, nonblock, 0, 0, 0, 0]) };
+        assert_eq!(made, 0);
+        let pair = m.read_guest(tid, buf, 8).unwrap();
+        let (r, w) = (u32::from_le_bytes(pair[..4].try_into().unwrap()), u32::from_le_bytes(pair[4..].try_into().unwrap()));
+        fds.extend([r, w]);
+        let refused = loop {
+            let n = call(&mut m, write, [w as u64, buf, 65536, 0, 0, 0]);
+            if n < 0 {
+                break -n;
+            }
+        };
+        if refused != eagain {
+            refusals.push(refused);
+        }
+        assert!(m.files.net.memory.used() <= 1 << 20, "the buffers stay within the machine's memory");
+    }
+    assert!(refusals.contains(&enobufs) && refusals.contains(&(ENOMEM.0 as i64)), "{refusals:?}: a full machine refuses sockets ENOBUFS, pipes ENOMEM");
+    assert_eq!(call(&mut m, mmap, anonymous(65536)), -(ENOMEM.0 as i64), "guest pages share the limit");
+    let ep = call(&mut m, epoll_create1, [0; 6]);
+    assert_eq!(call(&mut m, epoll_ctl, [ep as u64, 1, fds[0] as u64, buf, 0, 0]), -(ENOMEM.0 as i64));
+    for fd in fds {
+        assert_eq!(call(&mut m, close, [fd as u64, 0, 0, 0, 0, 0]), 0);
+    }
+    assert_eq!(m.files.net.memory.used(), 0, "closing gives every buffer back");
+    assert!(call(&mut m, mmap, anonymous(65536)) > 0);
+}

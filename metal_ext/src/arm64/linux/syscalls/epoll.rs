@@ -79,7 +79,9 @@ pub fn epoll_ctl(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
         (EPOLL_CTL_DEL | EPOLL_CTL_MOD, false) => return Err(ENOENT),
         (EPOLL_CTL_DEL, true) => {
             set.remove(&fd);
+            m.files.net.memory.release(EPOLL_ENTRY_COST);
         }
+        (EPOLL_CTL_ADD, false) if !m.files.net.memory.charge(EPOLL_ENTRY_COST) => return Err(ENOMEM),
         (EPOLL_CTL_ADD | EPOLL_CTL_MOD, _) => {
             let e = event.unwrap();
             let events = u32::from_le_bytes(e[0..4].try_into().unwrap());

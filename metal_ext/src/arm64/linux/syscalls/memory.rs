@@ -24,10 +24,10 @@ const BRK_LIMIT: u64 = 1 << 30;
 const MAP_LIMIT: u64 = 1 << 30;
 
 /// Bytes the address space of `tid` may hold: the machine's memory limit less what the other
-/// spaces hold.
+/// spaces and the kernel side's buffers hold.
 fn allowance(m: &Machine, tid: u32) -> u64 {
     let own = m.space_of(tid).mapped;
-    m.limits.memory.saturating_sub(m.mapped_total() - own)
+    m.limits.memory.saturating_sub(m.mapped_total() - own + m.files.net.memory.used())
 }
 
 /// Accounts for `grow` more bytes in the space (ENOMEM past its allowance).

@@ -299,7 +299,11 @@ pub fn send_from(
     nonblock: bool,
     nosignal: bool,
 ) -> SysResult<Result<usize, Wait>> {
-    let sent = m.files.net.send(s, data, dest, rights);
+    let mut sent = m.files.net.send(s, data, dest.clone(), rights);
+    if matches!(sent, Err(e) if e == ENOBUFS) {
+        m.files.collect_cycles(); // dead cycles in flight may hold the memory
+        sent = m.files.net.send(s, data, dest, rights);
+    }
     for file in rights.drain(..) {
         m.files.release(file);
     }

@@ -66,7 +66,7 @@ pub fn clone(m: &mut Machine, tid: u32, a: [u64; 6]) -> Flow {
             m.spaces[p.space].users += 1;
             p.space
         } else {
-            if m.mapped_total() + m.spaces[p.space].mapped > m.limits.memory {
+            if m.mapped_total() + m.spaces[p.space].mapped + m.files.net.memory.used() > m.limits.memory {
                 return Err(ENOMEM);
             }
             let mut copy = m.spaces[p.space].clone();

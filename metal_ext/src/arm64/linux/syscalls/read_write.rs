@@ -60,7 +60,9 @@ pub fn read_from(m: &mut Machine, tid: u32, file: usize, len: usize, at: Option<
                 return if nonblock { Err(EAGAIN) } else { Ok(Err(Wait::PipeRead(p))) };
             }
             let n = len.min(pipe.buffer.len());
-            return Ok(Ok(pipe.buffer.drain(..n).collect()));
+            let bytes = pipe.buffer.drain(..n).collect();
+            m.files.net.memory.release(n as u64);
+            return Ok(Ok(bytes));
         }
         FileKind::Terminal(Stream::Stdin) => {
             let t = &mut m.terminal;
@@ -132,7 +134,12 @@ pub fn write_to(m: &mut Machine, tid: u32, file: usize, data: &[u8], at: Option<
             if room == 0 {
                 return if nonblock { Err(EAGAIN) } else { Ok(Err(Wait::PipeWrite(p))) };
             }
-            let n = room.min(data.len());
+            let memory = &mut m.files.net.memory;
+            let n = room.min(data.len()).min(memory.room().try_into().unwrap_or(usize::MAX));
+            if n == 0 {
+                return Err(ENOMEM); // the machine's memory is spent
+            }
+            memory.charge(n as u64);
             pipe.buffer.extend(&data[..n]);
             return Ok(Ok(n));
         }
