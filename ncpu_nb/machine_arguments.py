@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import numbers
 
-from ncpu_nb import protocol  # a module, not its names: protocol imports this one too
-
 
 def count(value, name: str) -> int:
     """A number of steps: an integer (not a bool), zero or more."""
@@ -53,8 +51,3 @@ def location(value, bits: int, name: str = "pc") -> int:
         raise ValueError(f"{name} is a code location from 0 to 2**{bits} - 1, not {value}")
     return int(value)
 
-
-def snapshot(value) -> protocol.Snapshot:
-    if not isinstance(value, protocol.Snapshot):
-        raise TypeError(f"restore takes a Snapshot (from snapshot()), not {value!r}")
-    return value

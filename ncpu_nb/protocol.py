@@ -13,7 +13,7 @@ from html import escape
 from typing import Any, Iterable, NamedTuple, Protocol, runtime_checkable
 
 from ncpu_nb import html
-from ncpu_nb import machine_arguments  # a module, not its names: it checks restore's Snapshot
+from ncpu_nb import machine_arguments
 
 
 @dataclass(frozen=True)
@@ -118,6 +118,13 @@ class Snapshot:
 
     cycles: int
     state: object = field(repr=False)
+
+    @staticmethod
+    def given(value) -> "Snapshot":
+        """`value`, which `restore` was given: a Snapshot, or a TypeError that says what it takes."""
+        if not isinstance(value, Snapshot):
+            raise TypeError(f"restore takes a Snapshot (from snapshot()), not {value!r}")
+        return value
 
 
 class Breakpoints(MutableSet):

@@ -599,7 +599,7 @@ class Arm64Machine:
     def restore(self, snapshot: Snapshot) -> None:
         """Back to a snapshot of this machine: processes, memory, files, and the output printed by then.
         The trace depth stays as set now (the snapshot may have been taken with another)."""
-        state, self._stdout, self._stderr, self._stop = arguments.snapshot(snapshot).state
+        state, self._stdout, self._stderr, self._stop = Snapshot.given(snapshot).state
         self._engine.restore(state)
         self._engine.set_trace(self._trace_depth)
         self._engine.set_trace_accesses(self._trace_accesses)
@@ -607,7 +607,7 @@ class Arm64Machine:
     def restore_keeping_trace(self, snapshot: Snapshot) -> None:
         """`restore`, but `trace` keeps the steps it holds now: a trace rebuilt by re-executing from an
         earlier snapshot then describes the steps that led to `snapshot` (the debugger's untraced runs)."""
-        state, self._stdout, self._stderr, self._stop = arguments.snapshot(snapshot).state
+        state, self._stdout, self._stderr, self._stop = Snapshot.given(snapshot).state
         self._engine.restore_keeping_trace(state)
         self._engine.set_trace_accesses(self._trace_accesses)
 

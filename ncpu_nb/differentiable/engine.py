@@ -761,11 +761,11 @@ class DifferentiableEngine:
                                              self._status, self._detail, self._fault, tuple(self._trace)))
 
     def restore(self, snapshot: Snapshot) -> None:
-        self.restore_keeping_trace(arguments.snapshot(snapshot))
+        self.restore_keeping_trace(Snapshot.given(snapshot))
         self._trace = deque(snapshot.state.trace, maxlen=self._trace.maxlen)
 
     def restore_keeping_trace(self, snapshot: Snapshot) -> None:
-        s = arguments.snapshot(snapshot).state
+        s = Snapshot.given(snapshot).state
         self._inputs, self._lanes, self._imm = dict(s.inputs), s.lanes, s.immediates
         self._regs, self._flags, self._pc, self._status = s.registers, s.flags, s.pc, s.status
         self._memory, self._memory_inputs, self._detail = s.memory, dict(s.memory_inputs), s.detail

@@ -488,11 +488,11 @@ class CPU:
 
     def restore(self, snapshot: Snapshot) -> None:
         """Back to `snapshot`; the trace keeps the steps before that moment."""
-        self._exec.restore(arguments.snapshot(snapshot).state)
+        self._exec.restore(Snapshot.given(snapshot).state)
 
     def restore_keeping_trace(self, snapshot: Snapshot) -> None:
         """`restore`, keeping the whole trace as it is (it then describes the steps that led there)."""
-        self._exec.restore_keeping_trace(arguments.snapshot(snapshot).state)
+        self._exec.restore_keeping_trace(Snapshot.given(snapshot).state)
 
     def disassemble(self, start: int | None = None, n: int = 8) -> list[tuple[int, str]]:
         """(index, text) for `n` instructions of the shown lane's program from `start` (default: the PC)."""
