@@ -15,8 +15,9 @@ Safety: every cell of a submission runs with a time limit (`timeout`, interrupte
 an error); the checks give each nCPU run a cycle budget and each ARM64 machine its memory, tmpfs and
 process limits, with no host folder mounted. Before each graded test cell the grader puts the kit's
 modules and classes back as they were before any student code ran and binds the set-up cells' names
-again (`coursework.grading`), so an answer cell that patches the checker does not change the verdict. Student Python code itself runs with the grader's
-rights, as in any nbgrader setup: grade inside a container or an unprivileged account.
+again (`coursework.grading`), so an answer cell that patches the checker does not change the
+verdict. Student Python code itself runs with the grader's rights, as in any nbgrader setup: grade
+inside a container or an unprivileged account.
 """
 from __future__ import annotations
 
