@@ -819,6 +819,8 @@ def _run_command(argv: list[str] | None) -> int:
     except ValueError as exc:  # e.g. an unknown mode
         print(f"ncpu-nb {args.command}: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        raise  # the reader left: main() stops quietly
     except OSError as exc:  # a path the host refuses (e.g. a folder to make under a file): what and where
         where = f"{exc.filename}: " if exc.filename else ""
         print(f"ncpu-nb {args.command}: {where}{exc.strerror or exc}", file=sys.stderr)
