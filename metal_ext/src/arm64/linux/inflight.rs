@@ -188,13 +188,7 @@ mod tests {
     /// has exited, nothing is left.
     #[test]
     fn random_scm_rights_traffic_stays_in_its_memory_and_leaves_nothing() {
-        let mut seed = 0x1f1a_u64;
-        let mut next = |n: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % n
-        };
+        let mut next = crate::arm64::linux::random_ops::below(0x1f1a_u64);
         for round in 0..40 {
             let mut files = Files::default();
             files.net.memory.limit = 1 << 20;

@@ -21,6 +21,8 @@ pub mod profile;
 pub mod proc_view;
 pub mod procfs;
 pub mod raw_names;
+#[cfg(test)]
+mod random_ops;
 pub mod rootfs;
 pub mod signals;
 pub mod slab;

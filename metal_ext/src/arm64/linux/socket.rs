@@ -929,13 +929,7 @@ mod tests {
     /// (names lead to live sockets bound to them, connected peers point at each other).
     #[test]
     fn random_operations_keep_the_table_whole() {
-        let mut seed = 0x5eed_u64;
-        let mut next = |n: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % n
-        };
+        let mut next = crate::arm64::linux::random_ops::below(0x5eed_u64);
         for _ in 0..200 {
             let mut net = Net::default();
             let mut live: Vec<usize> = vec![];

@@ -446,13 +446,7 @@ mod tests {
     /// being typed stays within its limit.
     #[test]
     fn random_keys_and_modes_never_break_the_discipline() {
-        let mut seed = 0x7e57_u64;
-        let mut next = |n: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % n
-        };
+        let mut next = crate::arm64::linux::random_ops::below(0x7e57_u64);
         for _ in 0..300 {
             let mut tty = Tty::new(24, 80, 1);
             for _ in 0..100 {
