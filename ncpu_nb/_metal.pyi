@@ -1,6 +1,7 @@
 """Type stub for the Rust extension `ncpu_nb._metal` (crate metal_ext)."""
 
 __version__: str
+BUILD_CHECKED: bool  # overflow checks and debug assertions compiled in (an editable install)
 NCPU_ALU_NAMES: list[str]
 NCPU_KIND_NAMES: list[str]
 NCPU_CONDITION_NAMES: list[str]

@@ -44,9 +44,18 @@ def versions() -> dict:
     return found
 
 
+def extension_build() -> str:
+    """"release" for a wheel (`pip install .`); "checked" for an editable install's build, which keeps
+    overflow checks and runs the engines 10-20 % slower (metal_ext/Cargo.toml's profiles)."""
+    from ncpu_nb import _metal
+
+    return "checked" if _metal.BUILD_CHECKED else "release"
+
+
 def host() -> dict:
     return {"cpu": cpu_model(), "cores": os.cpu_count(), "machine": platform.machine(),
-            "system": f"{platform.system()} {platform.release()}", "load_average_start": load_average()}
+            "system": f"{platform.system()} {platform.release()}", "extension": extension_build(),
+            "load_average_start": load_average()}
 
 
 def document(target: str, quick: bool, rows: list[dict], started: dict, seconds: float) -> dict:
@@ -120,10 +129,17 @@ def format_document(doc: dict) -> str:
              f"{doc['seconds']:.1f} s)",
              f"  host: {h['cpu']}, {h['cores']} cores, {h['system']}; "
              + ", ".join(f"{k} {v}" for k, v in h["versions"].items() if v),
+             *_checked_build_warning(h),
              f"  load average (1, 5, 15 min): {h['load_average_start']} at start, {h['load_average_end']} at end"]
     for row in doc["rows"]:
         lines += format_row(row)
     return "\n".join(lines)
+
+
+def _checked_build_warning(host_info: dict) -> list[str]:
+    if host_info.get("extension") != "checked":  # documents from before the field was kept are release builds
+        return []
+    return ["  extension: an editable install's checked build, 10-20 % slower than `pip install .`'s release build"]
 
 
 def compare(old: dict, new: dict) -> str:

@@ -27,10 +27,29 @@ ORACLE_FILES = {"test_arm64_core.py", "test_arm64_simd_fp.py", "test_arm64_disas
 def pytest_addoption(parser):
     parser.addoption("--all-chapters", action="store_true",
                      help="the curriculum browser test runs every chapter and tutorial, not only those with live views")
+    parser.addoption("--full", action="store_true",
+                     help="also run the tests marked `full`: the long runs CI leaves to a smaller sample of each")
 
 
-def pytest_collection_modifyitems(items):
+def full_run(config) -> bool:
+    return config.getoption("--full")
+
+
+@pytest.fixture(scope="session")
+def full(request) -> bool:
+    """True under --full: a test that takes a size takes the whole one."""
+    return full_run(request.config)
+
+
+def pytest_collection_modifyitems(config, items):
+    if not full_run(config):  # the full tier is deselected (and counted so) unless asked for
+        long_runs = [item for item in items if item.get_closest_marker("full")]
+        if long_runs:
+            config.hook.pytest_deselected(items=long_runs)
+            items[:] = [item for item in items if not item.get_closest_marker("full")]
     for item in items:
+        if "full" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.sized)
         path = item.path
         if "browser" in path.parts:
             item.add_marker(pytest.mark.browser)
@@ -38,6 +57,32 @@ def pytest_collection_modifyitems(items):
             item.add_marker(pytest.mark.notebook)
         if path.name in ORACLE_FILES:
             item.add_marker(pytest.mark.oracle)
+
+
+@pytest.fixture(scope="session")
+def once_per_run(tmp_path_factory):
+    """once_per_run(name, make): make(folder)'s value, computed by one pytest-xdist worker for the whole run
+    and read back (pickled) by the others, which wait for it. A module-scoped fixture would be made again by
+    each worker, and again whenever worksteal hands that module's tests to a worker in between others'."""
+    import fcntl
+    import pickle
+
+    base = tmp_path_factory.getbasetemp()
+    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base  # the workers' common folder
+
+    def once(name, make):
+        folder, value = shared / name, shared / f"{name}.pickle"
+        with open(shared / f"{name}.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if not value.exists():
+                shutil.rmtree(folder, ignore_errors=True)  # what a worker that failed half-way left
+                folder.mkdir()
+                made = make(folder)
+                value.write_bytes(pickle.dumps(made))
+                return made
+        return pickle.loads(value.read_bytes())
+
+    return once
 
 
 # Debian's arm64 packages for the dynamically linked programs (tests/test_dynamic_programs.py) and the

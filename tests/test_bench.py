@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from ncpu_nb import bench_report
+from ncpu_nb import _metal, bench_report
 from ncpu_nb import bench_stats as bs
 from ncpu_nb.cli import main
 
@@ -122,6 +122,8 @@ def check_document(doc, target):
     host = doc["host"]
     assert host["cpu"] and host["cores"] >= 1 and "python" in host["versions"]
     assert "load_average_start" in host and "load_average_end" in host
+    assert host["extension"] == ("checked" if _metal.BUILD_CHECKED else "release")
+    assert ("checked build" in bench_report.format_document(doc)) == _metal.BUILD_CHECKED
     assert doc["rows"]
     for row in doc["rows"]:
         check_row(row)

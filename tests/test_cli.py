@@ -113,7 +113,7 @@ def test_saving_drops_widget_references_a_reopened_notebook_could_not_show():
     assert [sorted(o.get("data", {})) for o in outputs] == [["text/html"], ["text/plain"], [WIDGET_VIEW], []]
 
 
-@pytest.mark.slow
+@pytest.mark.full  # about six minutes; CI runs the sample below
 def test_verify_proves_the_neural_alu_exact(capsys):
     assert main(["verify", "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
@@ -124,6 +124,24 @@ def test_verify_proves_the_neural_alu_exact(capsys):
     assert checks["fadd wired random"]["cases"] == 10_000_000 and checks["fdiv neural e4m3"]["cases"] == 65_536
     assert checks["fsqrt fast special"]["cases"] > 0 and checks["itof neural random"]["cases"] == 10_000
     assert all(c["mismatches"] == 0 and c["max_ulp"] == 0 for c in checks.values())
+
+
+def test_verify_on_a_smaller_random_sample_still_checks_every_cell_and_integer_operation_whole(monkeypatch):
+    """CI's share of `ncpu-nb verify` (the float operations' share is test_float_unit's short run): the same
+    seed, every cell on its whole domain and every exhaustive set (edge pairs, byte lanes, shifts) in the
+    core's neural mode, 20,000 random pairs per operation instead of 1,000,000, and the torch wiring of MUL,
+    DIV and MOD on the first 2,000 pairs of each set instead of 50,000 or 10,000."""
+    from ncpu_nb import verification
+    from ncpu_nb.ncpu.table import INTEGER_OPS
+
+    monkeypatch.setattr(verification, "SLOW", {"mul": 2_000, "div": 2_000, "mod": 2_000})
+    report = verification.verify(progress=False, ops=INTEGER_OPS, random_pairs=20_000)
+    assert report.exact
+    checks = {c.what: c for c in report}
+    assert checks["cell combine"].cases == 16 and checks["add random"].cases == 20_000
+    assert checks["mul bytes 3"].cases == 65_536 and checks["div random"].cases == 20_000
+    assert {f"{op} random" for op in INTEGER_OPS} <= set(checks)
+    assert all(c.mismatches == 0 for c in checks.values())
 
 
 # --- closed pipes, bad options, streamed stdin -----------------------------------------------------

@@ -44,10 +44,13 @@ def test_the_kit_has_six_assignments_each_with_a_wrong_answer_here():
 
 
 @pytest.fixture(scope="module")
-def graded(tmp_path_factory):
+def graded(once_per_run):
     """Release every assignment, then grade three hand-ins of each: the source, the student version
-    untouched, and the source with one wrong answer."""
-    work = tmp_path_factory.mktemp("course")
+    untouched, and the source with one wrong answer (once for the whole run: two minutes)."""
+    return once_per_run("graded_course", _release_and_grade)
+
+
+def _release_and_grade(work):
     released = {p.stem: p for p in course.release(SOURCE, work / "release")}
     for name, path in course.assignments(SOURCE).items():
         source = nbformat.read(path, as_version=4)

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-pytestmark = pytest.mark.slow  # builds the whole extension in release mode (cached after the first build)
+pytestmark = pytest.mark.slow  # builds a wheel
 
 SMOKE = """
 import ncpu_nb
@@ -30,21 +30,36 @@ print("smoke ok")
 """
 
 
+# Each requirement of the installed wheel (its metadata, not pyproject's) is met by a version found here.
+REQUIREMENTS_MET = """
+from importlib.metadata import requires, version
+from packaging.requirements import Requirement
+for line in requires("ncpu_nb"):
+    req = Requirement(line)
+    if req.marker is None or req.marker.evaluate({"extra": ""}):
+        assert req.specifier.contains(version(req.name), prereleases=True), (line, version(req.name))
+        print(req.name)
+"""
+
+
 VIEW_FILES = ("ncpu_nb/views/terminal.js", "ncpu_nb/views/widgets.css", "ncpu_nb/views/vendor/xterm/lib/xterm.js",
               "ncpu_nb/views/vendor/xterm/addons/fit/fit.js", "ncpu_nb/views/vendor/xterm/xterm.css",
               "ncpu_nb/views/vendor/xterm/copyright", "ncpu_nb/views/vendor/xterm/PROVENANCE.md")
 
 
 @pytest.fixture(scope="module")
-def wheel(tmp_path_factory) -> Path:
+def wheel(tmp_path_factory, full) -> Path:
+    """The wheel `pip wheel .` builds. Outside --full it is built with the editable install's Cargo profile,
+    which reuses that build; --full builds it as released, with whole-program LTO (ten minutes here)."""
     out = tmp_path_factory.mktemp("wheel")
+    env = os.environ if full else {**os.environ, "MATURIN_PEP517_ARGS": "--profile editable"}
     subprocess.run([sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps", "--no-build-isolation",
-                    "--quiet", "-w", str(out)], check=True)
+                    "--quiet", "-w", str(out)], check=True, env=env)
     (built,) = out.glob("ncpu_nb-*.whl")
     return built
 
 
-def test_wheel_contains_extension_and_data_and_runs_from_an_unpacked_copy(wheel, tmp_path):
+def test_wheel_contains_extension_and_data_and_runs_from_an_unpacked_copy(wheel, tmp_path, full):
     assert "abi3" in wheel.name  # one build serves every Python >= 3.10
     names = zipfile.ZipFile(wheel).namelist()
     assert any(n.startswith("ncpu_nb/_metal") for n in names)
@@ -65,16 +80,19 @@ def test_wheel_contains_extension_and_data_and_runs_from_an_unpacked_copy(wheel,
     assert needed <= (2, 35), f"the extension needs glibc {needed}: newer than Colab's 2.35"
     probe = ("import ncpu_nb, ncpu_nb.resources as r; "
              "assert r.data_dir('programs').is_relative_to(r.PACKAGE / 'data'); "
-             "cpu = ncpu_nb.CPU(ncpu_nb.load_program('gcd')); cpu.run(); print(cpu.halted)")
+             "cpu = ncpu_nb.CPU(ncpu_nb.load_program('gcd')); cpu.run(); print(cpu.halted, ncpu_nb._metal.BUILD_CHECKED)")
     out = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, env={"PYTHONPATH": str(site)},
                          capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
-    assert out.stdout.strip() == "True"
+    assert out.stdout.split() == ["True", str(not full)]  # a released wheel has no overflow checks
 
 
-def test_the_wheel_installs_and_runs_in_a_fresh_venv_without_cargo(wheel, tmp_path):
+def test_the_wheel_installs_and_runs_in_a_fresh_venv_without_cargo(wheel, tmp_path, full):
     """As on a hosted notebook: pip installs the wheel (no Rust toolchain anywhere on PATH), then the
-    package runs both nCPU modes, BusyBox and a debugger's static view, and a chapter runs under nbmake."""
+    package runs both nCPU modes, BusyBox and a debugger's static view, and a chapter runs under nbmake.
+    Under --full pip resolves and installs every dependency (four minutes here); otherwise the venv borrows
+    this environment's (a .pth line, which adds the folder but not its editable finder), checked against
+    the wheel's own requirements."""
     venv = tmp_path / "fresh"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     cargo = shutil.which("cargo")
@@ -83,14 +101,28 @@ def test_the_wheel_installs_and_runs_in_a_fresh_venv_without_cargo(wheel, tmp_pa
     env = {**os.environ, "PATH": f"{venv / 'bin'}{os.pathsep}{path}", "VIRTUAL_ENV": str(venv)}
     env.pop("PYTHONPATH", None)
     assert shutil.which("cargo", path=env["PATH"]) is None
-    subprocess.run([venv / "bin" / "python", "-m", "pip", "install", "--quiet", str(wheel), "nbmake", "pytest",
-                    "ipykernel"], check=True, env=env, cwd=tmp_path)
-    smoke = subprocess.run([venv / "bin" / "python", "-c", SMOKE], env=env, cwd=tmp_path, capture_output=True,
-                           text=True)
+    python = venv / "bin" / "python"
+    if full:
+        subprocess.run([python, "-m", "pip", "install", "--quiet", str(wheel), "nbmake", "pytest", "ipykernel"],
+                       check=True, env=env, cwd=tmp_path)
+    else:
+        site = subprocess.run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                              capture_output=True, text=True, check=True).stdout.strip()
+        borrowed = [p for p in sys.path if p.endswith("site-packages") and Path(p).is_dir()]
+        (Path(site) / "borrowed.pth").write_text("\n".join(borrowed) + "\n")
+        subprocess.run([python, "-m", "pip", "install", "--quiet", "--no-deps", str(wheel)], check=True, env=env,
+                       cwd=tmp_path)
+        check = subprocess.run([python, "-c", REQUIREMENTS_MET], env=env, cwd=tmp_path, capture_output=True,
+                               text=True)
+        assert check.returncode == 0 and {"numpy", "torch"} <= set(check.stdout.split()), check.stdout + check.stderr
+    where = subprocess.run([python, "-c", "import ncpu_nb; print(ncpu_nb.__file__)"], env=env, cwd=tmp_path,
+                           capture_output=True, text=True)
+    assert Path(where.stdout.strip()).is_relative_to(venv), where  # the wheel's copy, not the checkout
+    smoke = subprocess.run([python, "-c", SMOKE], env=env, cwd=tmp_path, capture_output=True, text=True)
     assert smoke.returncode == 0 and smoke.stdout.strip() == "smoke ok", smoke.stderr
     chapter = tmp_path / "01_the_ncpu_isa.ipynb"  # a copy: nothing of the checkout on the kernel's path
     shutil.copy(ROOT / "notebooks" / chapter.name, chapter)
-    run = subprocess.run([venv / "bin" / "python", "-m", "pytest", "--nbmake", "-q", "-p", "no:cacheprovider",
+    run = subprocess.run([python, "-m", "pytest", "--nbmake", "-q", "-p", "no:cacheprovider",
                           str(chapter)], env=env, cwd=tmp_path, capture_output=True, text=True)
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-2000:]
 

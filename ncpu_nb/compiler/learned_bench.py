@@ -30,7 +30,7 @@ def train_arms(steps: int | None = None, seed: int = 0, progress: bool = True, s
 def bench_rows(quick: bool = False) -> list[dict]:
     from ncpu_nb import bench_stats as bs
 
-    steps = 100 if quick else None
+    steps = 25 if quick else None
     arms = train_arms(steps)
     work = next(iter(arms.values()))[0].steps_trained
     series = {arm: bs.series_from(arm, [(wall, cpu)], work, "step") for arm, (_, wall, cpu, _) in arms.items()}

@@ -65,7 +65,8 @@ def set_theme(page, theme: str) -> None:
     lab_command(page, "apputils:change-theme", {"theme": theme})
     light = "true" if "Light" in theme else "false"
     expect(page.locator(f"body[data-jp-theme-light='{light}']")).to_have_count(1)
-    page.wait_for_timeout(200)  # let the new colours settle before a screenshot
+    # Two animation frames: the page has painted in the new colours before a screenshot.
+    page.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
 
 
 def screenshot(page, locator, name: str) -> Path:
