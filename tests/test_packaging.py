@@ -50,7 +50,8 @@ VIEW_FILES = ("ncpu_nb/views/terminal.js", "ncpu_nb/views/widgets.css", "ncpu_nb
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory, full) -> Path:
     """The wheel `pip wheel .` builds. Outside --full it is built with the editable install's Cargo profile,
-    which reuses that build; --full builds it as released, with whole-program LTO (ten minutes here)."""
+    which reuses that build's compiled dependencies (about 80 s); --full builds it as released, with
+    whole-program LTO (ten minutes here)."""
     out = tmp_path_factory.mktemp("wheel")
     env = os.environ if full else {**os.environ, "MATURIN_PEP517_ARGS": "--profile editable"}
     subprocess.run([sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps", "--no-build-isolation",
