@@ -113,7 +113,7 @@ def test_saving_drops_widget_references_a_reopened_notebook_could_not_show():
     assert [sorted(o.get("data", {})) for o in outputs] == [["text/html"], ["text/plain"], [WIDGET_VIEW], []]
 
 
-@pytest.mark.full  # about six minutes; CI runs the sample below
+@pytest.mark.full  # about eight minutes; CI runs the sample below
 def test_verify_proves_the_neural_alu_exact(capsys):
     assert main(["verify", "--json"]) == 0
     report = json.loads(capsys.readouterr().out)

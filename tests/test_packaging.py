@@ -51,7 +51,7 @@ VIEW_FILES = ("ncpu_nb/views/terminal.js", "ncpu_nb/views/widgets.css", "ncpu_nb
 def wheel(tmp_path_factory, full) -> Path:
     """The wheel `pip wheel .` builds. Outside --full it is built with the editable install's Cargo profile,
     which reuses that build's compiled dependencies (about 80 s); --full builds it as released, with
-    whole-program LTO (ten minutes here)."""
+    whole-program LTO (about six minutes here)."""
     out = tmp_path_factory.mktemp("wheel")
     env = os.environ if full else {**os.environ, "MATURIN_PEP517_ARGS": "--profile editable"}
     subprocess.run([sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps", "--no-build-isolation",
@@ -91,7 +91,7 @@ def test_wheel_contains_extension_and_data_and_runs_from_an_unpacked_copy(wheel,
 def test_the_wheel_installs_and_runs_in_a_fresh_venv_without_cargo(wheel, tmp_path, full):
     """As on a hosted notebook: pip installs the wheel (no Rust toolchain anywhere on PATH), then the
     package runs both nCPU modes, BusyBox and a debugger's static view, and a chapter runs under nbmake.
-    Under --full pip resolves and installs every dependency (four minutes here); otherwise the venv borrows
+    Under --full pip resolves and installs every dependency (about two minutes here); otherwise the venv borrows
     this environment's (a .pth line, which adds the folder but not its editable finder), checked against
     the wheel's own requirements."""
     venv = tmp_path / "fresh"
