@@ -218,8 +218,25 @@ function memoryPanel(model, chan, onMessage, onWrite = null) {
     h("button", { class: "ncpu-btn small", "data-action": "memory-next", title: "next 256 bytes", onclick: () => move(PAGE) }, "▶"));
   const node = h("div", { class: "ncpu-memory" }, bar, grid);
 
+  // Rows that arrive while a byte is being typed wait until its editor closes: drawing them would
+  // drop what the user is typing.
+  let waiting = null, polling = false;
   async function show() {
-    const { message, buffers } = await chan.request("memory", { address: target.toString(16) });
+    waiting = await chan.request("memory", { address: target.toString(16) });
+    drawWhenNotEditing();
+  }
+  function drawWhenNotEditing() {
+    if (waiting === null || polling) return;
+    if (grid.querySelector("[data-field=edit]")) {
+      polling = true;
+      setTimeout(() => { polling = false; drawWhenNotEditing(); }, 100);
+      return;
+    }
+    const { message, buffers } = waiting;
+    waiting = null;
+    draw(message, buffers);
+  }
+  function draw(message, buffers) {
     const bytes = buffers[0];
     const base = BigInt("0x" + message.address);
     const mapped = new Uint8Array(Number(PAGE));
