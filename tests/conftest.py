@@ -35,6 +35,14 @@ def full_run(config) -> bool:
     return config.getoption("--full")
 
 
+def pytest_configure(config):
+    # The chapters whose cost is search or training take a quarter of their numbers here, and all of
+    # them under --full (ncpu_nb/chapter_budget.py); the kernels nbmake and JupyterLab start inherit it.
+    from ncpu_nb.chapter_budget import VARIABLE
+
+    os.environ.setdefault(VARIABLE, "1" if full_run(config) else "0.25")
+
+
 @pytest.fixture(scope="session")
 def full(request) -> bool:
     """True under --full: a test that takes a size takes the whole one."""

@@ -129,8 +129,9 @@ def test_a_short_training_run_lowers_the_loss():
 
 
 @pytest.mark.slow
-def test_the_coprocessor_beats_the_same_transformer_alone():
-    result = compare(seeds=(0, 1, 2), config=RunConfig(steps=300), n_test=20)
+def test_the_coprocessor_beats_the_same_transformer_alone(full):
+    # Three seeds under --full; CI trains seed 0 alone, the same margins.
+    result = compare(seeds=(0, 1, 2) if full else (0,), config=RunConfig(steps=300), n_test=20)
     for op in ("ADD", "SUB", "MUL"):
         assert result.stats("coprocessor", op=op)[0] >= result.stats("baseline", op=op)[0] + 30, op
     assert result.stats("coprocessor", length=4)[0] > result.stats("baseline", length=4)[0] + 30
