@@ -2,7 +2,9 @@
 
 The nCPU CPU (fast and neural modes), the differentiable engine and the ARM64 machine implement
 `MachineProtocol` and share its types: `RunResult`, `Snapshot`, `Breakpoints`, `Watchpoints`,
-`Trace`, `DebugLayout`. Views talk to the protocol only, so a new engine gets the debugger for free.
+`Trace`, `DebugLayout`. Beyond it, capabilities an engine may offer (`Batched`, `Editable`, `Symbolic`,
+`Instrumented`): the debugger tests those, never an engine's class, so a new engine gets it for free;
+the tools in `debugging/` use only public methods.
 """
 from __future__ import annotations
 
@@ -332,6 +334,65 @@ class MachineProtocol(Protocol):
     def title(self) -> str: ...  # what the machine runs, in a few words: the debugger's header
 
     def debugger(self, **options): ...
+
+
+# --- Capabilities beyond the protocol: what an engine may offer, tested by tools as `isinstance(m, Batched)`.
+
+
+@runtime_checkable
+class Batched(Protocol):
+    """Many lanes, one shown at a time: `lane` picks the lane that registers, memory, trace and steps
+    show; `lane_counts()` says how all of them stand ({'running': 4, 'halted': 60}); `write_memory`
+    takes the lane it writes."""
+
+    @property
+    def lanes(self) -> int: ...
+
+    lane: int
+
+    def lane_counts(self) -> dict[str, int]: ...
+
+    def write_memory(self, address: int, data: bytes, lane: int | None = None) -> None: ...
+
+
+@runtime_checkable
+class Editable(Protocol):
+    """A program held as source text that can be edited in place (registers and memory are editable on
+    every engine): `program.source` is the text (`program` is None before one is loaded), and
+    `reload(source)` assembles and loads it again, breakpoints kept (they move with their lines)."""
+
+    @property
+    def program(self): ...
+
+    def reload(self, source: str): ...
+
+
+@runtime_checkable
+class Symbolic(Protocol):
+    """Names for code locations: `address(where)` takes a symbol or label (or a number) and gives the location."""
+
+    def address(self, where) -> int: ...
+
+
+@runtime_checkable
+class Instrumented(Protocol):
+    """Counters a tool reads after a run: edge coverage and compared operands (the fuzzer), instructions
+    per PC with sampled call stacks (the profiler), the raw trace ring with memory accesses (the
+    sanitizer), and the text of the instruction at an address."""
+
+    def set_coverage(self, on: bool) -> None: ...
+
+    def coverage(self) -> bytes | None: ...
+
+    def compares(self) -> list[int]: ...
+
+    def set_profile(self, period: int) -> None: ...
+
+    def profile_counts(self) -> tuple | None: ...
+
+    def trace_entries(self) -> list[tuple]: ...
+
+    def instruction_at(self, pc: int) -> str: ...
 
 
 def budget(max_steps: int | None, old_name: str, old_value: int | None) -> int | None:

@@ -69,3 +69,28 @@ def test_no_room_over_900_lines_without_a_reason():
     long = [p for p in PACKAGE.rglob("*.py") if len(p.read_text().splitlines()) > 900
             and "900 lines" not in p.read_text()[:2000]]
     assert long == []
+
+
+# Jupyter's display protocol: public by convention, though spelled with an underscore.
+DISPLAY_PROTOCOL = {"_repr_html_", "_repr_mimebundle_", "_repr_png_", "_repr_svg_"}
+
+
+def private_reaches(path: Path) -> list[str]:
+    """`x._name` where x is another object (not self, cls or super()) and _name is not Jupyter's display
+    protocol: a reach into something's private state."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if not (isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__")):
+            continue
+        owner = node.value
+        own = (isinstance(owner, ast.Name) and owner.id in ("self", "cls")) or (
+            isinstance(owner, ast.Call) and isinstance(owner.func, ast.Name) and owner.func.id == "super")
+        if not own and node.attr not in DISPLAY_PROTOCOL and not (isinstance(owner, ast.Name) and owner.id == "_metal"):
+            found.append(f"{path.relative_to(PACKAGE.parent)}:{node.lineno}: {ast.unparse(node)}")
+    return found
+
+
+def test_the_tools_and_views_reach_nothing_private_of_an_engine():
+    reaches = [r for folder in ("debugging", "views") for path in sorted((PACKAGE / folder).rglob("*.py"))
+               for r in private_reaches(path)]
+    assert reaches == []

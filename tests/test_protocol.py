@@ -94,3 +94,33 @@ def test_old_class_names_warn():
     with pytest.warns(DeprecationWarning, match="Snapshot"):
         from ncpu_nb.arm64 import MachineSnapshot
     assert MachineSnapshot is ncpu_nb.Snapshot
+
+
+# What each engine offers beyond the protocol (ncpu_nb.protocol's capabilities); the tools test these, never a class.
+CAPABILITIES = {"cpu fast": {"Batched", "Editable"}, "cpu neural": {"Batched", "Editable"},
+                "arm64": {"Symbolic", "Instrumented"}}
+
+
+@pytest.mark.parametrize("name", sorted(CAPABILITIES))
+def test_each_engine_offers_exactly_the_capabilities_it_claims(name):
+    m = engines()[name]
+    offered = {c for c in ("Batched", "Editable", "Symbolic", "Instrumented") if isinstance(m, getattr(ncpu_nb, c))}
+    assert offered == CAPABILITIES[name]
+
+
+def test_the_instruments_count_a_run_of_the_arm64_machine():
+    m = ncpu_nb.Arm64Machine.from_elf(HELLO)
+    m.set_coverage(True)
+    m.set_profile(100)
+    m.trace_depth = 8
+    m.run()
+    assert sum(m.coverage()) > 0 and isinstance(m.compares(), list)
+    counts, samples, entries = m.profile_counts()
+    assert sum(n for _, n in counts) == m.instructions and samples and entries
+    ring = m.trace_entries()
+    assert len(ring) == 8 and [step.pc for step in m.trace] == [entry[0] for entry in ring]
+    assert m.instruction_at(ring[-1][0]) == m.trace[-1].instruction
+    m.set_profile(0)
+    assert m.profile_counts() is None
+    with pytest.raises(TypeError, match="period"):
+        m.set_profile(1.5)

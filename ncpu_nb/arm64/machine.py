@@ -322,7 +322,8 @@ class Arm64Machine:
     def _raise_fault(self, stop: tuple) -> None:
         bare.raise_fault(self._engine, stop)
 
-    def _instruction_at(self, pc: int) -> str:
+    def instruction_at(self, pc: int) -> str:
+        """The text of the instruction at `pc`, or a note that there is none readable."""
         return bare.instruction_at(self._engine, pc)
 
     def write_stdin(self, data: bytes | str) -> None:
@@ -573,6 +574,35 @@ class Arm64Machine:
         """(instructions observed, digest as 32 hex digits) since `set_observation(True)`, or None while off.
         Two runs with equal observations ran the same PCs, branch outcomes and memory addresses."""
         return self._engine.observation()
+
+    def trace_entries(self) -> list[tuple]:
+        """The trace ring as the engine keeps it, oldest first: (pc, word, changes, nzcv before, nzcv after,
+        accesses, pid) per instruction, undecoded (`trace` decodes it; a tool that visits millions reads this)."""
+        return self._engine.trace()
+
+    # --- instruments: what the fuzzer and the profiler count -----------------------------------------
+    def set_coverage(self, on: bool) -> None:
+        """Count the edges taken between blocks (`coverage`) and keep the operands compared (`compares`):
+        what a coverage-guided fuzzer reads after each execution. On clears both."""
+        self._engine.set_coverage(bool(on))
+
+    def coverage(self) -> bytes | None:
+        """65,536 saturating hit counts, one per edge hash, or None while coverage is off."""
+        return self._engine.coverage()
+
+    def compares(self) -> list[int]:
+        """The distinct operands of the comparisons run since coverage was turned on."""
+        return self._engine.compares()
+
+    def set_profile(self, period: int) -> None:
+        """Count the instructions run per PC and sample the call stack every `period` instructions
+        (0 turns the profiler off and drops its counts)."""
+        self._engine.set_profile(arguments.count(period, "period"))
+
+    def profile_counts(self) -> tuple[list[tuple[int, int]], list[tuple[list[int], int]], list[int]] | None:
+        """(count per PC, sampled call stacks with their counts, the call targets seen) since
+        `set_profile`, or None while the profiler is off."""
+        return self._engine.profile()
 
     @property
     def trace(self) -> MachineTrace:

@@ -164,7 +164,7 @@ class _Worker:
         self.snapshot = None
         if target.where != "argv":
             machine = target.machine(None)
-            machine._engine.set_coverage(True)
+            machine.set_coverage(True)
             self.machine, self.snapshot = machine, machine.snapshot()
 
     def execute(self, data: bytes) -> tuple[Outcome, np.ndarray, list[int]]:
@@ -178,10 +178,9 @@ class _Worker:
                 machine.write_file(self.target.where[5:], data)
         else:
             machine = self.target.machine(data)
-            machine._engine.set_coverage(True)
+            machine.set_coverage(True)
         outcome = _run_outcome(machine, self.target.max_steps)
-        engine = machine._engine
-        return outcome, np.frombuffer(engine.coverage(), np.uint8), engine.compares()
+        return outcome, np.frombuffer(machine.coverage(), np.uint8), machine.compares()
 
     def execute_batch(self, inputs: list[bytes]) -> list[tuple]:
         return [self.execute(data) for data in inputs]
@@ -207,7 +206,7 @@ class NcpuTarget:
 
         memory_size, registers = 65536, ()
         if isinstance(program, CPU):
-            memory_size, registers = program.memory_size, tuple(program._initial_registers.items())
+            memory_size, registers = program.memory_size, tuple(program.initial_registers.items())
             program = program.program
             if program is None:
                 raise ValueError("the CPU has no program loaded")
@@ -226,9 +225,10 @@ class NcpuTarget:
             raise ValueError(f"an nCPU program takes its input at memory:ADDRESS (or a data label) or in "
                              f"registers, not {where!r}")
         target = cls(program.name, program.source, where, 0, max_steps or NCPU_MAX_STEPS, memory_size, registers)
-        return replace(target, size=target._size(program, size))
+        return replace(target, size=target.input_size(program, size))
 
-    def _size(self, program, size: int | None) -> int:
+    def input_size(self, program, size: int | None) -> int:
+        """`size` checked against where the input goes (None: the whole region, or 32 register bytes)."""
         if self.where == "registers":
             size = 32 if size is None else size
             if not 0 < size <= 32 or size % 4:

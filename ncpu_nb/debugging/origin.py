@@ -193,7 +193,7 @@ def origin(machine, what, *, at: int | None = None, max_steps: int = 200_000, ad
     if not isinstance(machine, CPU):
         raise TypeError(f"origin slices runs of the nCPU and the AArch64 machine, not {type(machine).__name__}")
     start_registers = dict(machine.registers)
-    memory_size = machine._exec.memory_size
+    memory_size = machine.memory_size
     start_memory = machine.read_memory(0, memory_size)
     depth, machine.trace_depth = machine.trace_depth, max_steps + 1
     machine.run(max_steps, check=False)

@@ -49,7 +49,7 @@ class Profile:
         if not symbols:  # stripped: every call target is an entry
             symbols = [(e, (entries + [1 << 64])[i + 1], f"sub_{e:x}") for i, e in enumerate(entries)]
         self._symbols, self._starts = symbols, [s[0] for s in symbols]
-        self._disassemble = machine._engine.disassemble
+        self._instruction_at = machine.instruction_at
 
     def function(self, pc: int) -> str:
         i = bisect.bisect_right(self._starts, pc) - 1
@@ -78,10 +78,7 @@ class Profile:
         return [(pc, count, self.function(pc), self._text(pc)) for pc, count in hottest]
 
     def _text(self, pc: int) -> str:
-        try:
-            return self._disassemble(pc, 1)[0][2]
-        except Exception:  # noqa: BLE001 - the page is gone (the process exited): no text to show
-            return "?"
+        return self._instruction_at(pc)
 
     def flame(self, max_depth: int = 24):
         """A flame graph of the sampled stacks as a plotly icicle (click a frame to zoom in)."""
@@ -134,13 +131,12 @@ def profile(machine, *, max_steps: int | None = None, period: int = PERIOD) -> P
         raise TypeError(f"profile needs an Arm64Machine, not {type(machine).__name__}")
     if period < 1:
         raise ValueError("period must be at least 1")
-    engine = machine._engine
-    engine.set_profile(period)
+    machine.set_profile(period)
     try:
         machine.run(max_steps, check=False)
-        counts, samples, entries = engine.profile()
+        counts, samples, entries = machine.profile_counts()
     finally:
-        engine.set_profile(0)
+        machine.set_profile(0)
     return Profile(machine, counts, samples, entries, period)
 
 

@@ -283,7 +283,7 @@ class _Sanitizer:
             self.dropped += 1
             return
         instruction = _metal.Arm64Core.disassemble(word, pc) if word is not None else \
-            self.machine._instruction_at(pc)
+            self.machine.instruction_at(pc)
         backtrace = tuple(self.frame(p) for p in self.sites(process, pc))
         line = self.line(pc)
         self.findings[key] = Finding(kind, self.step, pc, instruction, self.function(pc), line, address, size, write,
@@ -297,21 +297,21 @@ class _Sanitizer:
 
     # --- the step loop -------------------------------------------------------------------------
     def run(self, max_steps: int) -> None:
-        machine, engine = self.machine, self.machine._engine
+        machine = self.machine
         depth, accesses = machine.trace_depth, machine.trace_accesses
         machine.trace_accesses = True
         try:
             end = machine.instructions + max_steps
             while machine.instructions < end:
-                engine.set_trace(0)  # empty the ring: what it holds next is exactly this chunk
-                engine.set_trace(CHUNK)
+                machine.trace_depth = 0  # empty the ring: what it holds next is exactly this chunk
+                machine.trace_depth = CHUNK
                 machine.run(min(CHUNK, end - machine.instructions), check=False)
-                for entry in engine.trace():
+                for entry in machine.trace_entries():
                     self.visit(*entry)
                 if machine.status not in ("running", "breakpoint"):
                     break
                 if not any(p.followed for p in self.processes.values()):
-                    engine.set_trace(0)  # nothing left to follow: the rest runs at full speed, for faults
+                    machine.trace_depth = 0  # nothing left to follow: the rest runs at full speed, for faults
                     machine.run(end - machine.instructions, check=False)
                     self.step = machine.instructions
                     break

@@ -202,6 +202,11 @@ class CPU:
         self.reset()
         return self
 
+    @property
+    def initial_registers(self) -> dict[str, int]:
+        """The registers `load` set before the first instruction (`reset` sets them again)."""
+        return dict(self._initial_registers)
+
     def reload(self, source: str) -> "CPU":
         """Assemble `source` and load it as `load` does (one program in every lane), keeping the
         breakpoints: each moves with its source line (lines matched by their text, as a diff does);

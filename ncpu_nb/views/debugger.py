@@ -32,7 +32,7 @@ import traitlets
 
 from ncpu_nb import html
 from ncpu_nb.errors import SourceErrors
-from ncpu_nb.protocol import MachineProtocol
+from ncpu_nb.protocol import Batched, MachineProtocol, Editable, Symbolic
 from ncpu_nb.views import static, wire
 from ncpu_nb.views.base import MachineView, browser_code
 from ncpu_nb.views.history import History
@@ -125,8 +125,9 @@ class Debugger(MachineView):
         if self._worker is None:  # a walk of the stack per frame of a run would slow it: read it at stops
             self._frames = wire.frames(m, self.debug_layout)
         self._furthest = max(self._furthest, cycles)
-        lanes = getattr(m, "lanes", 1)
-        program = getattr(m, "program", None)
+        batched = isinstance(m, Batched)
+        lanes = m.lanes if batched else 1
+        source = m.program.source if isinstance(m, Editable) and m.program is not None else ""
         self.machine_state = {
             "generation": self._generation, "message": self._message, "title": m.title,
             "pc": wire.location(self.debug_layout, m.pc), "cycles": cycles, "status": m.status,
@@ -138,10 +139,9 @@ class Debugger(MachineView):
             "frames": self._frames,
             "watchpoints": wire.watchpoints(m),
             "furthest": self._furthest,
-            "lanes": lanes, "lane": getattr(m, "lane", 0),
+            "lanes": lanes, "lane": m.lane if batched else 0,
             "lane_states": _lane_states(m) if lanes > 1 else "",
-            "editor": ({"source": program.source, "error": self._source_error}
-                       if hasattr(m, "reload") and getattr(program, "source", "") else None),
+            "editor": {"source": source, "error": self._source_error} if source else None,
         }
 
     def refresh(self) -> None:
@@ -333,8 +333,8 @@ class Debugger(MachineView):
 
     def run_to(self, where, wait: bool = True) -> None:
         """Run until the PC reaches `where` (a location or, on machines with symbols, a name)."""
-        resolve = getattr(self.machine, "address", None)
-        location = resolve(where) if resolve and isinstance(where, str) else int(where)
+        named = isinstance(where, str) and isinstance(self.machine, Symbolic)
+        location = self.machine.address(where) if named else int(where)
         self.on_run_to({"key": hex(location)})
         if wait:
             self.wait()
@@ -457,7 +457,7 @@ class Debugger(MachineView):
             raise ValueError(f"not hex bytes: {content['bytes']!r} (type e.g. 2a or de ad be ef)") from None
         if not data:
             raise ValueError("no bytes to write")
-        lane = {"lane": self.machine.lane} if getattr(self.machine, "lanes", 1) > 1 else {}
+        lane = {"lane": self.machine.lane} if isinstance(self.machine, Batched) and self.machine.lanes > 1 else {}
         self._edit(lambda: self.machine.write_memory(address, data, **lane),
                    f"{len(data)} byte{'s' if len(data) != 1 else ''} written at 0x{address:x}")
         self._typed = (address, len(data))  # marked changed in the memory view, as a store would be
@@ -572,7 +572,7 @@ def _number(text: str):
 
 def _other_lanes_running(machine) -> bool:
     """Lanes of a batched machine still running, whatever the shown lane does."""
-    return getattr(machine, "lanes", 1) > 1 and machine.lane_counts().get("running", 0) > 0
+    return isinstance(machine, Batched) and machine.lanes > 1 and machine.lane_counts().get("running", 0) > 0
 
 
 def _lane_states(machine) -> str:
