@@ -124,3 +124,7 @@ def test_the_instruments_count_a_run_of_the_arm64_machine():
     assert m.profile_counts() is None
     with pytest.raises(TypeError, match="period"):
         m.set_profile(1.5)
+    with pytest.raises(ValueError, match="period"):
+        m.set_profile(2**70)
+    with pytest.raises(ValueError, match="pc"):
+        m.instruction_at(2**64)

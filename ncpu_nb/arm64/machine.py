@@ -324,7 +324,7 @@ class Arm64Machine:
 
     def instruction_at(self, pc: int) -> str:
         """The text of the instruction at `pc`, or a note that there is none readable."""
-        return bare.instruction_at(self._engine, pc)
+        return bare.instruction_at(self._engine, arguments.location(pc, 64))
 
     def write_stdin(self, data: bytes | str) -> None:
         """More input for a guest waiting on stdin (a run stopped with stop == 'stdin')."""
@@ -597,7 +597,10 @@ class Arm64Machine:
     def set_profile(self, period: int) -> None:
         """Count the instructions run per PC and sample the call stack every `period` instructions
         (0 turns the profiler off and drops its counts)."""
-        self._engine.set_profile(arguments.count(period, "period"))
+        period = arguments.count(period, "period")
+        if period >= 1 << 64:
+            raise ValueError(f"period is at most 2**64 - 1 instructions, not {period}")
+        self._engine.set_profile(period)
 
     def profile_counts(self) -> tuple[list[tuple[int, int]], list[tuple[list[int], int]], list[int]] | None:
         """(count per PC, sampled call stacks with their counts, the call targets seen) since

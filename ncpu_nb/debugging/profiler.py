@@ -75,10 +75,7 @@ class Profile:
     def instructions(self, n: int = SHOWN) -> list[tuple[int, int, str, str]]:
         """The `n` hottest instructions: (pc, times executed, function, disassembly)."""
         hottest = sorted(self.counts.items(), key=lambda kv: -kv[1])[:n]
-        return [(pc, count, self.function(pc), self._text(pc)) for pc, count in hottest]
-
-    def _text(self, pc: int) -> str:
-        return self._instruction_at(pc)
+        return [(pc, count, self.function(pc), self._instruction_at(pc)) for pc, count in hottest]
 
     def flame(self, max_depth: int = 24):
         """A flame graph of the sampled stacks as a plotly icicle (click a frame to zoom in)."""
