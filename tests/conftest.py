@@ -49,7 +49,21 @@ def full(request) -> bool:
     return full_run(request.config)
 
 
+@pytest.hookimpl(wrapper=True)
 def pytest_collection_modifyitems(config, items):
+    """Tiers and markers first (before -m selects by them), then, once -m and -k have chosen, each notebook
+    is executed once: where a chosen test executes a notebook itself (marked `executes(path)`: the browser's
+    Run All, nbgrader grading an assignment's source), nbmake does not run it a second time."""
+    _tiers(config, items)
+    yield
+    executed = {Path(mark.args[0]).resolve() for item in items for mark in item.iter_markers("executes")}
+    twice = [item for item in items if item.path.suffix == ".ipynb" and item.path.resolve() in executed]
+    if twice:
+        config.hook.pytest_deselected(items=twice)
+        items[:] = [item for item in items if item not in twice]
+
+
+def _tiers(config, items):
     if not full_run(config):  # the full tier is deselected (and counted so) unless asked for
         long_runs = [item for item in items if item.get_closest_marker("full")]
         if long_runs:

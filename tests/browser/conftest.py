@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 import time
@@ -18,18 +17,6 @@ from labpage import CHROMIUM_FLAGS, REPO, TOKEN, chromium_path, free_port
 
 from ncpu_nb.lab import SERVER_OPTIONS  # as `ncpu-nb lab` starts it
 
-@pytest.hookimpl(trylast=True)  # after -m and -k have deselected what they do
-def pytest_collection_modifyitems(config, items):
-    """Each chapter is executed once: where the browser runs a chapter (Run All, failing on any error
-    output), nbmake does not run it a second time. Without chromium nbmake runs them all."""
-    if not (shutil.which("chromium") or shutil.which("chromium-browser")):
-        return
-    in_browser = {item.callspec.params["chapter"].resolve() for item in items
-                  if getattr(item, "originalname", None) == "test_run_all_save_and_reopen"}
-    twice = [item for item in items if item.path.suffix == ".ipynb" and item.path.resolve() in in_browser]
-    if twice:
-        config.hook.pytest_deselected(items=twice)
-        items[:] = [item for item in items if item not in twice]
 
 @pytest.fixture(scope="session")
 def lab(tmp_path_factory):

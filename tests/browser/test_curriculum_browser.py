@@ -5,7 +5,7 @@ chapter is screenshotted to tests/artifacts/curriculum/ (to be looked at).
 What only a browser sees is the live views: a widget that fails to render, or a widget reference
 saved where no kernel owns it any more. So the test suite runs the chapters that show live views
 (LIVE) here, and checks that each of them still shows one; nbmake runs the others (each chapter is
-executed once: tests/browser/conftest.py leaves out of nbmake what the browser runs).
+executed once: nbmake leaves out what the browser runs, tests/conftest.py).
 `pytest tests/browser/test_curriculum_browser.py --all-chapters` runs every chapter and tutorial
 (about 45 minutes here) and checks that none outside LIVE shows a live view either."""
 from __future__ import annotations
@@ -37,7 +37,10 @@ def pytest_generate_tests(metafunc):
     if "chapter" in metafunc.fixturenames:
         every = metafunc.config.getoption("--all-chapters")
         chosen = [c for c in CHAPTERS if every or key(c) in LIVE]
-        metafunc.parametrize("chapter", chosen, ids=lambda p: p.stem)
+        # The chapter is executed here, so nbmake leaves it out (tests/conftest.py); without chromium it does not.
+        browser = shutil.which("chromium") or shutil.which("chromium-browser")
+        metafunc.parametrize("chapter", [pytest.param(c, marks=[pytest.mark.executes(c)] if browser else [])
+                                         for c in chosen], ids=lambda p: p.stem)
 
 
 def key(chapter) -> str:
