@@ -19,7 +19,8 @@ __version__ = "0.1.0"
 # dataclasses or typing) and a command such as `ncpu-nb busybox` imports only what it runs.
 _LAZY = {
     **dict.fromkeys(["Bar", "Breakpoints", "DebugExtras", "Frame", "MachineProtocol", "Panel", "RunResult", "Snapshot", "Trace",
-                     "TraceStep", "Watchpoint", "Watchpoints", "Batched", "Editable", "Symbolic", "Instrumented"],
+                     "TraceStep", "Watchpoint", "Watchpoints", "Batched", "Editable", "Symbolic", "Instrumented",
+                     "AccessTracing", "Observed", "Hosted"],
                     "ncpu_nb.protocol"),
     **dict.fromkeys(["program_manifest", "program_source"], "ncpu_nb.resources"),
     **dict.fromkeys(["CPU", "CpuRun", "Program", "assemble", "disassemble"], "ncpu_nb.ncpu"),

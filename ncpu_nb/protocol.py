@@ -3,7 +3,7 @@
 The nCPU CPU (fast and neural modes), the differentiable engine and the ARM64 machine implement
 `MachineProtocol` and share its types: `RunResult`, `Snapshot`, `Breakpoints`, `Watchpoints`,
 `Trace`, `DebugLayout`. Beyond it, capabilities an engine may offer (`Batched`, `Editable`, `Symbolic`,
-`Instrumented`): the debugger tests those, never an engine's class, so a new engine gets it for free;
+`Instrumented`, `AccessTracing`, `Observed`, `Hosted`): the debugger and the tools test those, never an engine's class, so a new engine gets it for free;
 the tools in `debugging/` use only public methods.
 """
 from __future__ import annotations
@@ -359,10 +359,14 @@ class Batched(Protocol):
 class Editable(Protocol):
     """A program held as source text that can be edited in place (registers and memory are editable on
     every engine): `program.source` is the text (`program` is None before one is loaded), and
-    `reload(source)` assembles and loads it again, breakpoints kept (they move with their lines)."""
+    `reload(source)` assembles and loads it again, breakpoints kept (they move with their lines), with
+    `initial_registers` set before its first instruction as at load."""
 
     @property
     def program(self): ...
+
+    @property
+    def initial_registers(self) -> dict[str, int]: ...
 
     def reload(self, source: str): ...
 
@@ -393,6 +397,62 @@ class Instrumented(Protocol):
     def trace_entries(self) -> list[tuple]: ...
 
     def instruction_at(self, pc: int) -> str: ...
+
+
+@runtime_checkable
+class AccessTracing(Protocol):
+    """A trace that records memory accesses (`TraceStep.accesses`, `memory_write`) only when asked, since
+    recording them costs speed (the nCPU's trace has them always): a tool that needs them sets this."""
+
+    trace_accesses: bool
+
+
+@runtime_checkable
+class Observed(Protocol):
+    """A digest of what a timing observer could see, kept by the engine as it runs: every PC, the PC after
+    it and its memory accesses. `observation` is (instructions, digest) since `set_observation(True)`."""
+
+    def set_observation(self, on: bool) -> None: ...
+
+    @property
+    def observation(self) -> tuple[int, str] | None: ...
+
+
+@runtime_checkable
+class Hosted(Protocol):
+    """A guest program under an operating system: its ELF (symbols, line table), the process shown now,
+    how it ended (exit status, faults), its system calls and output streams, and the instructions
+    retired by all its processes together."""
+
+    @property
+    def elf(self): ...
+
+    @property
+    def pid(self) -> int: ...
+
+    @property
+    def exit_status(self) -> int | None: ...
+
+    @property
+    def instructions(self) -> int: ...
+
+    @property
+    def stdout_bytes(self) -> bytes: ...
+
+    @property
+    def stderr_bytes(self) -> bytes: ...
+
+    def faults(self) -> list: ...
+
+    def syscall_log(self) -> Sequence: ...
+
+
+def needs(machine, tool: str, *capabilities: type) -> None:
+    """A TypeError that names what `tool` needs and the machine lacks, unless it has every capability."""
+    missing = [c.__name__ for c in capabilities if not isinstance(machine, c)]
+    if missing:
+        raise TypeError(f"{tool} needs a machine with the capabilities {', '.join(missing)} (ncpu_nb.protocol; "
+                        f"Arm64Machine has them), not {type(machine).__name__}")
 
 
 def budget(max_steps: int | None, old_name: str, old_value: int | None) -> int | None:

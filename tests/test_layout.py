@@ -94,3 +94,26 @@ def test_the_tools_and_views_reach_nothing_private_of_an_engine():
     reaches = [r for folder in ("debugging", "views") for path in sorted((PACKAGE / folder).rglob("*.py"))
                for r in private_reaches(path)]
     assert reaches == []
+
+
+ENGINE_CLASSES = {"CPU", "Arm64Machine", "DifferentiableEngine", "UnicornMachine"}
+
+
+def engine_tests(path: Path) -> list[str]:
+    """`isinstance(x, C)` with C an engine class: a tool or view that dispatches on the engine rather than
+    on what it can do (the capabilities of ncpu_nb.protocol). Building an engine (a tool that runs a
+    program it was given as text) is not dispatch and is allowed."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "isinstance":
+            classes = node.args[1].elts if isinstance(node.args[1], ast.Tuple) else [node.args[1]]
+            named = {c.id if isinstance(c, ast.Name) else getattr(c, "attr", "") for c in classes}
+            if named & ENGINE_CLASSES:
+                found.append(f"{path.relative_to(PACKAGE.parent)}:{node.lineno}: {ast.unparse(node)}")
+    return found
+
+
+def test_the_tools_and_views_test_capabilities_never_an_engine_class():
+    found = [f for folder in ("debugging", "views") for path in sorted((PACKAGE / folder).rglob("*.py"))
+             for f in engine_tests(path)]
+    assert found == []

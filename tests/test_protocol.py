@@ -17,7 +17,7 @@ COUNTER = "MOV R1, 16\nloop:\n    LDR R0, [R1]\n    INC R0\n    STR R0, [R1]\n  
 
 def engines():
     return {"cpu fast": ncpu_nb.CPU(COUNTER), "cpu neural": ncpu_nb.CPU(COUNTER, mode="neural"),
-            "arm64": ncpu_nb.Arm64Machine.from_elf(HELLO)}
+            "arm64": ncpu_nb.Arm64Machine.from_elf(HELLO), "differentiable": ncpu_nb.DifferentiableEngine(COUNTER)}
 
 
 @pytest.mark.parametrize("name", ["cpu fast", "cpu neural", "arm64"])
@@ -98,13 +98,14 @@ def test_old_class_names_warn():
 
 # What each engine offers beyond the protocol (ncpu_nb.protocol's capabilities); the tools test these, never a class.
 CAPABILITIES = {"cpu fast": {"Batched", "Editable"}, "cpu neural": {"Batched", "Editable"},
-                "arm64": {"Symbolic", "Instrumented"}}
+                "arm64": {"Symbolic", "Instrumented", "AccessTracing", "Observed", "Hosted"}, "differentiable": {"Batched"}}
 
 
 @pytest.mark.parametrize("name", sorted(CAPABILITIES))
 def test_each_engine_offers_exactly_the_capabilities_it_claims(name):
     m = engines()[name]
-    offered = {c for c in ("Batched", "Editable", "Symbolic", "Instrumented") if isinstance(m, getattr(ncpu_nb, c))}
+    offered = {c for c in ("Batched", "Editable", "Symbolic", "Instrumented", "AccessTracing", "Observed", "Hosted")
+               if isinstance(m, getattr(ncpu_nb, c))}
     assert offered == CAPABILITIES[name]
 
 

@@ -28,7 +28,7 @@ from html import escape
 from typing import Any, Callable, Sequence
 
 from ncpu_nb import html
-from ncpu_nb.protocol import MachineProtocol, TraceStep
+from ncpu_nb.protocol import AccessTracing, Hosted, MachineProtocol, Observed, TraceStep
 
 KINDS = {"control flow": "branch outcomes (the next PC)", "memory address": "memory-access addresses",
          "length": "the number of instructions"}
@@ -176,26 +176,26 @@ def constant_time(program: Any | Callable[[Any], MachineProtocol], secret_inputs
         raise ValueError("constant_time needs at least two secrets to compare")
     if max_steps < 1:
         raise ValueError("max_steps must be at least 1")
-    from ncpu_nb.arm64.machine import Arm64Machine
 
     def traced(secret) -> tuple[MachineProtocol, list]:
         machine = _machine_for(program, secret)
         machine.trace_depth = max_steps + 1  # room for every step this run can take
-        if isinstance(machine, Arm64Machine):
-            machine.trace_accesses = True  # the nCPU records them always
+        if isinstance(machine, AccessTracing):
+            machine.trace_accesses = True  # where they are recorded only when asked
         machine.run(max_steps, check=False)
         return machine, list(machine.trace)
 
-    # An AArch64 run keeps only a digest of what it did (the engine folds every PC, next PC and access
-    # into it); a run whose digest differs from the first secret's is run again with a full trace, as
-    # is the first secret's, to find where they part. The nCPU's runs are short: each is traced whole.
+    # An Observed machine (the AArch64 one) keeps only a digest of what it did (the engine folds every PC,
+    # next PC and access into it); a run whose digest differs from the first secret's is run again with a
+    # full trace, as is the first secret's, to find where they part. Other machines' runs (the nCPU's are
+    # short) are traced whole.
     # Every run is compared with the first secret's as it comes and dropped, but for the steps of the
     # earliest leak so far.
     reference = observed = digest = None
     steps, outcomes, differing, first = [], [], dict.fromkeys(KINDS, 0), None
     for k, secret in enumerate(secrets):
         machine = _machine_for(program, secret)
-        if isinstance(machine, Arm64Machine):
+        if isinstance(machine, Observed):
             machine.set_observation(True)
             machine.run(max_steps, check=False)
             count, seen = machine.observation
@@ -207,7 +207,7 @@ def constant_time(program: Any | Callable[[Any], MachineProtocol], secret_inputs
         outcomes.append(machine.status)
         if k == 0:
             labels, hex_pc = machine.code_labels(), machine.debug_layout().hex_locations
-            elf = machine.elf if isinstance(machine, Arm64Machine) else None
+            elf = machine.elf if isinstance(machine, Hosted) else None
             digest, reference = seen, trace
             continue
         if seen is not None and (count, seen) == (steps[0], digest):

@@ -52,6 +52,7 @@ from pathlib import Path
 import numpy as np
 
 from ncpu_nb import _metal, html
+from ncpu_nb.protocol import Editable
 
 INTERESTING = (0, 1, 0x7F, 0x80, 0xFF, ord("0"), ord("9"), ord("A"), ord("a"), ord(" "), ord("\n"))
 # AFL's hit-count buckets (1, 2, 3, 4-7, 8-15, 16-31, 32-127, 128+), one bit each: count -> its bit
@@ -200,16 +201,16 @@ class NcpuTarget:
 
     @classmethod
     def of(cls, program, where: str, size: int | None, max_steps: int | None) -> "NcpuTarget":
-        """The target for a CPU (its lane 0 program, memory size and load-time registers), a Program, a
-        bundled program's name, a .asm file or assembly text."""
-        from ncpu_nb.ncpu import CPU, Program, assemble
+        """The target for a machine holding an nCPU program (a CPU: its shown lane's program, memory size and
+        load-time registers), a Program, a bundled program's name, a .asm file or assembly text."""
+        from ncpu_nb.ncpu import Program, assemble
 
         memory_size, registers = 65536, ()
-        if isinstance(program, CPU):
-            memory_size, registers = program.memory_size, tuple(program.initial_registers.items())
-            program = program.program
-            if program is None:
-                raise ValueError("the CPU has no program loaded")
+        if isinstance(program, Editable):
+            memory_size = max(end for _, end, _ in program.memory_map())
+            registers, program = tuple(program.initial_registers.items()), program.program
+            if not isinstance(program, Program):
+                raise ValueError(f"the machine holds no nCPU program (it holds {program!r})")
         elif not isinstance(program, Program):
             text = str(program)
             if text.endswith(".asm") and Path(text).is_file():
@@ -453,9 +454,9 @@ class FuzzReport:
 
 
 def _is_ncpu(program, where: str) -> bool:
-    from ncpu_nb.ncpu import CPU, Program
+    from ncpu_nb.ncpu import Program
 
-    return isinstance(program, (CPU, Program)) or where == "registers" or where.startswith("memory:")
+    return isinstance(program, (Editable, Program)) or where == "registers" or where.startswith("memory:")
 
 
 class Fuzzer:

@@ -21,7 +21,9 @@ from html import escape
 
 from ncpu_nb import html
 from ncpu_nb.ncpu.encoding import NONE
+from ncpu_nb.ncpu.program import Program
 from ncpu_nb.ncpu.table import ALU_NAMES, KINDS, REGISTERS
+from ncpu_nb.protocol import Editable, Hosted
 
 PASS = ALU_NAMES.index("pass")
 
@@ -179,21 +181,19 @@ def origin(machine, what, *, at: int | None = None, max_steps: int = 200_000, ad
     """The steps and inputs that produced `what` — a register name ("R1", "SP"; "x0" on the AArch64
     machine), a memory range (address, size) or an address (one word), or on the AArch64 machine
     "stdout" (the bytes of the last write to it) — just before step `at` (default: after the last step).
-    Runs the machine (an nCPU `CPU`, lane 0, or an `Arm64Machine`) from where it stands, at most
-    `max_steps` steps, recording each, and leaves it where the run stopped. With `addresses`, the
+    Runs the machine (any engine holding an nCPU program, its shown lane; or an `Arm64Machine`) from
+    where it stands, at most `max_steps` steps, recording each, and leaves it where the run stopped. With `addresses`, the
     registers that chose an address are followed too when they hold an index (on the nCPU every one
     but SP; on the AArch64 machine those below 64 KiB, not pointers)."""
-    from ncpu_nb.arm64.machine import Arm64Machine
-    from ncpu_nb.ncpu.cpu import CPU
-
-    if isinstance(machine, Arm64Machine):
+    if isinstance(machine, Hosted):  # a Linux guest: here, an AArch64 one (its slicer reads A64 and system calls)
         from ncpu_nb.debugging.arm64_origin import arm64_origin
 
         return arm64_origin(machine, what, at, max_steps, addresses)
-    if not isinstance(machine, CPU):
-        raise TypeError(f"origin slices runs of the nCPU and the AArch64 machine, not {type(machine).__name__}")
+    if not (isinstance(machine, Editable) and isinstance(machine.program, Program)):  # the micro-ops say what each step read
+        raise TypeError(f"origin slices runs of an nCPU program (an Editable machine holding a Program) and of a Hosted "
+                        f"AArch64 machine, not {type(machine).__name__}")
     start_registers = dict(machine.registers)
-    memory_size = machine.memory_size
+    memory_size = max(end for _, end, _ in machine.memory_map())
     start_memory = machine.read_memory(0, memory_size)
     depth, machine.trace_depth = machine.trace_depth, max_steps + 1
     machine.run(max_steps, check=False)

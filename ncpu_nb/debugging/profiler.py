@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from html import escape
 
 from ncpu_nb import html
+from ncpu_nb.protocol import Hosted, Instrumented, needs
 
 PERIOD = 97  # instructions between stack samples (prime, so loops don't beat against it)
 SHOWN = 20
@@ -122,10 +123,7 @@ class Profile:
 def profile(machine, *, max_steps: int | None = None, period: int = PERIOD) -> Profile:
     """Run an `Arm64Machine` from where it is to its end (or `max_steps` instructions) with the
     engine's profiler on, and return where the instructions went. The machine is left where it stopped."""
-    from ncpu_nb.arm64.machine import Arm64Machine
-
-    if not isinstance(machine, Arm64Machine):
-        raise TypeError(f"profile needs an Arm64Machine, not {type(machine).__name__}")
+    needs(machine, "profile", Instrumented, Hosted)
     if period < 1:
         raise ValueError("period must be at least 1")
     machine.set_profile(period)

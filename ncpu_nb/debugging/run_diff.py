@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from html import escape
 
 from ncpu_nb import html
-from ncpu_nb.protocol import MachineProtocol, TraceStep
+from ncpu_nb.protocol import AccessTracing, Hosted, MachineProtocol, TraceStep
 
 AGREE = 4  # steps at the same addresses that count as control flow having met again
 
@@ -217,19 +217,18 @@ def diff_runs(a: MachineProtocol, b: MachineProtocol, *, max_steps: int = 200_00
     every step, and compare the runs (see the module doc). The machines are left where they stopped."""
     if max_steps < 1:
         raise ValueError("max_steps must be at least 1")
-    from ncpu_nb.arm64.machine import Arm64Machine
 
     traces = []
     for machine in (a, b):
         machine.trace_depth = max_steps + 1  # room for every step this run can take
-        if isinstance(machine, Arm64Machine):
+        if isinstance(machine, AccessTracing):
             machine.trace_accesses = True  # so memory writes are compared too (the nCPU records them always)
         machine.run(max_steps, check=False)
         traces.append(list(machine.trace))
 
     labels = {**a.code_labels(), **b.code_labels()}
     syscalls, output_differs = None, False
-    if isinstance(a, Arm64Machine) and isinstance(b, Arm64Machine):
+    if isinstance(a, Hosted) and isinstance(b, Hosted):
         calls_a, calls_b = list(a.syscall_log()), list(b.syscall_log())
         for i in range(max(len(calls_a), len(calls_b))):
             x = calls_a[i] if i < len(calls_a) else None

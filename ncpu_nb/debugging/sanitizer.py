@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from html import escape
 
 from ncpu_nb import _metal, html
+from ncpu_nb.protocol import AccessTracing, Hosted, Instrumented, needs
 
 # Allocator entry points (glibc's public names and their __libc_ aliases) -> what the call does.
 ALLOCATOR = {
@@ -516,10 +517,7 @@ class _Sanitizer:
 def sanitize(machine, *, max_steps: int = 50_000_000) -> SanitizerReport:
     """Run an `Arm64Machine` from where it is to its end (or `max_steps` instructions) under the
     sanitizer and report its memory errors (see the module doc). The machine is left where the run ended."""
-    from ncpu_nb.arm64.machine import Arm64Machine
-
-    if not isinstance(machine, Arm64Machine):
-        raise TypeError(f"sanitize needs an Arm64Machine, not {type(machine).__name__}")
+    needs(machine, "sanitize", Instrumented, Hosted, AccessTracing)
     if max_steps < 1:
         raise ValueError("max_steps must be at least 1")
     sanitizer = _Sanitizer(machine)
