@@ -9,6 +9,7 @@ import threading
 from pathlib import Path
 
 import pytest
+import torch
 
 import ncpu_nb
 from cpu_load import errors_waiting_while, loaded_cpu
@@ -377,6 +378,36 @@ def test_typed_memory_goes_to_the_shown_lane_only():
     assert [cpu.read_memory(0, 1, lane=k) for k in range(3)] == [cpu.read_memory(0, 1, lane=0), b"\xff",
                                                                   cpu.read_memory(0, 1, lane=2)]
     assert cpu.read_memory(0, 1, lane=0) != b"\xff"
+
+
+def test_the_lane_picker_shows_each_lane_of_the_differentiable_engine():
+    """The differentiable engine is batched too: each lane's registers, gradients and memory, as a
+    one-lane engine (or the CPU) on that lane's input has them."""
+    engine = ncpu_nb.DifferentiableEngine(FACTORIAL_OF_R1, inputs={"R1": torch.tensor([3.0, 4.0, 5.0, 6.0],
+                                                                                   requires_grad=True)})
+    assert isinstance(engine, ncpu_nb.Batched) and engine.lanes == 4
+    ui = Browser(engine.debugger())
+    ui.act("step", n=5)
+    state = ui.act("lane", lane=2)
+    assert (state["lane"], state["lanes"], state["title"].endswith("lane 2 of 4")) == (2, 4, True)
+    cpu = ncpu_nb.CPU(FACTORIAL_OF_R1, registers={"R1": 5})
+    cpu.step(5)
+    assert registers_of(state) == {k: v & 0xFFFF_FFFF for k, v in cpu.registers.items()}
+    state = ui.act("run")
+    assert engine.registers["R0"] == 120 and state["lane_states"] == "4 halted" and engine.trace[-1].lane == 2
+    alone = ncpu_nb.DifferentiableEngine(FACTORIAL_OF_R1, inputs={"R1": torch.tensor(5.0, requires_grad=True)})
+    alone.run()
+    assert engine.gradients()["R0"]["R1"] == alone.gradients()["R0"]["R1"] != 0
+    ui.act("write_memory", address="0", bytes="ff")
+    assert [engine.read_memory(0, 1, lane=k) for k in range(4)] == [b"\0", b"\0", b"\xff", b"\0"]
+    ui.act("set_register", name="R2", value="7")
+    ui.message("lane", lane=4)
+    assert ui.replies[-1][0]["kind"] == "error" and "no lane 4" in ui.replies[-1][0]["message"]
+    typed = []
+    for k in range(4):
+        assert ui.act("lane", lane=k)["lane"] == k
+        typed.append(engine.registers["R2"])
+    assert typed == [0, 0, 7, 0]
 
 
 # --- the nCPU editor ----------------------------------------------------------------------------------------

@@ -29,7 +29,8 @@ The engine is a machine of the protocol (`ncpu_nb.MachineProtocol`): it holds a 
 (registers, flags, the PC distribution, cycles) that `step`, `run`, `reset`, `snapshot` and
 `restore` move, so `engine.debugger()` opens the debugger on it. What only this machine has
 (`values`, `gradients`, the PC distribution, a soft program's choices) reaches the view through
-`debug_extras`. Lane 0 is the one the protocol's properties describe; `run` moves every lane.
+`debug_extras`. The engine is batched (`ncpu_nb.protocol.Batched`): `lane` (0 unless set) is the lane the
+protocol's properties, the trace, breakpoints and watchpoints describe; `step` and `run` move every lane.
 
 `device="cuda"` keeps a run's state (registers, flags, PC distribution, memory) on that torch device:
 inputs given as tensors elsewhere are moved there (`.to` is differentiable, so their gradients still
@@ -40,7 +41,7 @@ from __future__ import annotations
 import time
 import warnings
 from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 import torch
@@ -50,6 +51,7 @@ from ncpu_nb.differentiable.soft_alu import condition, integers, relaxed_op, sig
 from ncpu_nb.differentiable.soft_float import FloatPlan, float_op, float_plan, mix, rounded, signed_bits
 from ncpu_nb.differentiable.soft_memory import SoftMemory
 from ncpu_nb.differentiable.soft_program import SoftProgram
+from ncpu_nb.differentiable.soft_run import SoftRun
 from ncpu_nb.errors import CycleBudgetExceeded, DecodeError, ExecutionError, UnsupportedInstruction
 from ncpu_nb.ncpu.assembler import assemble
 from ncpu_nb.ncpu.call_frames import call_stack
@@ -58,8 +60,8 @@ from ncpu_nb.ncpu.neural_alu import torch_device
 from ncpu_nb.ncpu.program import Program, data_address
 from ncpu_nb.ncpu.reference_interpreter import place_code
 from ncpu_nb.ncpu.table import ALU_NAMES, FLAGS, FLOAT_OPS, KINDS, MASK, REGISTERS, SP
-from ncpu_nb.protocol import (Bar, Breakpoints, DebugExtras, DebugLayout, Frame, Panel, RegisterGroup, RunResult, Snapshot,
-                              Trace, TraceStep, Watchpoints)
+from ncpu_nb.protocol import (Bar, Breakpoints, DebugExtras, DebugLayout, Frame, Panel, RegisterGroup, Snapshot, Trace,
+                              TraceStep, Watchpoints)
 
 ALUS = ("fast", "neural")
 DTYPE = torch.float64
@@ -73,6 +75,15 @@ class _Fault(Exception):
 
     def __init__(self, lane: int, pc: int, message: str):
         self.lane, self.pc, self.message = lane, pc, message
+
+
+SUBSCRIPTS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
+
+
+def _lane_element(gradient: torch.Tensor, lane: int) -> torch.Tensor:
+    """A lane's element of an input's gradient: its own for an input given per lane, the one for a scalar."""
+    flat = gradient.reshape(-1)
+    return flat[lane] if flat.numel() > 1 else flat[0]
 
 
 def _signed_int(u: int) -> int:
@@ -109,53 +120,6 @@ def neural_op(name: str, a: torch.Tensor, b: torch.Tensor):
     exact = signed(torch.from_numpy(r.astype(np.int64))).reshape(shape).to(a.device)
     as_float = lambda x: torch.from_numpy(x.astype(np.float64)).reshape(shape).to(a.device, a.dtype)  # noqa: E731
     return straight_through(relaxed_op(name, a, b), exact), (as_float(c), as_float(v))
-
-
-
-@dataclass(frozen=True, kw_only=True)
-class SoftRun(RunResult):
-    """What `DifferentiableEngine.run` did (see `RunResult`; `pc` is lane 0's most likely
-    instruction, `len(program)` once halted) and the state it left, every tensor batched over lanes.
-
-    registers        (lanes, 9) real values, columns R0-R7, SP
-    flags            (lanes, 4) ZF SF CF OF
-    pc_distribution  (lanes, len(program) + 1) probability of each instruction; the last column is "halted"
-    memory           the data memory it left (`SoftMemory`: `read`, `bytes`)
-    history          register tensors before the first and after each step (with `record=True`), for
-                     gradient flow; `executed` the instruction index lane 0 ran at each step
-    """
-
-    program: Program | SoftProgram
-    alu: str
-    registers: torch.Tensor
-    flags: torch.Tensor
-    pc_distribution: torch.Tensor
-    memory: SoftMemory | None = None
-    history: list = field(default_factory=list)
-    executed: list = field(default_factory=list)
-
-    def __getitem__(self, name: str) -> torch.Tensor:
-        return self.registers[:, REGISTERS.index(name.upper())]
-
-    @property
-    def halt_probability(self) -> torch.Tensor:
-        """Probability that each lane has halted."""
-        return self.pc_distribution[:, -1]
-
-    def _repr_html_(self) -> str:
-        lanes = self.registers.shape[0]
-        shown = min(lanes, 4)
-        values = self.registers.detach()[:shown]
-        rows = [[name] + [f"{values[l, r].item():.6g}" for l in range(shown)] for r, name in enumerate(REGISTERS)]
-        rows += [[flag] + [f"{self.flags[l, f].item():.3g}" for l in range(shown)] for f, flag in enumerate(FLAGS)]
-        title = (f"Soft run of {self.program.name} ({self.alu} ALU): {self.steps} steps, "
-                 f"halted {self.halt_probability.detach().mean().item():.3f}" + (f", {lanes} lanes" if lanes > 1 else ""))
-        return html.view(title, html.table([""] + [f"lane {l}" for l in range(shown)], rows, numeric=tuple(
-            range(1, shown + 1))))
-
-    def __repr__(self) -> str:
-        regs = " ".join(f"{n}={self[n][0].item():.6g}" for n in REGISTERS[:8])
-        return f"<SoftRun {self.program.name}: {self.stop} after {self.steps} steps | lane 0: {regs}>"
 
 
 @dataclass(frozen=True)
@@ -253,6 +217,7 @@ class DifferentiableEngine:
         self._over_watch = False  # stopped at a watchpoint: the next step goes over that access
         self._fault: _Fault | None = None
         self._rows = torch.eye(len(self) + 1, dtype=DTYPE, device=self.device)  # row i: all on instruction i
+        self._lane = 0
         self.reset(inputs or {})
 
     def __len__(self) -> int:
@@ -343,6 +308,7 @@ class DifferentiableEngine:
             self._regs = torch.stack([rounded(c) if r in self.floats.registers else c
                                       for r, c in enumerate(self._regs.unbind(1))], 1)
         n = self._regs.shape[0]
+        self._lane = min(self._lane, n - 1)  # fewer lanes now: the last one
         self._memory = self._initial_memory(n)
         self._over_watch, self._detail, self._fault = False, "", None
         self._flags = torch.zeros(n, len(FLAGS), dtype=DTYPE, device=self.device)
@@ -526,7 +492,7 @@ class DifferentiableEngine:
         return (self._pc.detach()[:, :-1] == 0).all(1)
 
     def _advance(self) -> None:
-        """One step of every lane, traced (lane 0) if the trace is on. A fault leaves the state as it
+        """One step of every lane, traced (the shown lane) if the trace is on. A fault leaves the state as it
         was (a faulting instruction changes nothing), sets the status and raises `_Fault`."""
         before = (self.pc, self.registers, self._flag_text()) if self._trace.maxlen else None
         try:
@@ -541,7 +507,7 @@ class DifferentiableEngine:
             changes = {name: (registers[name], value) for name, value in self.registers.items()
                        if registers[name] != value}
             self._trace.append(TraceStep(self._cycles, pc, self._instruction_text(pc), self.pc, changes, flags,
-                                         self._flag_text()))
+                                         self._flag_text(), lane=self._lane))
         self._cycles += 1
 
     def _fault_error(self) -> ExecutionError:
@@ -549,16 +515,16 @@ class DifferentiableEngine:
         return ExecutionError(fault.message, fault.pc, self._instruction_text(fault.pc), fault.lane)
 
     def _watch_hit(self) -> str:
-        """What lane 0's likeliest instruction would access under a watchpoint ('write of 0x10'), or ''."""
+        """What the shown lane's likeliest instruction would access under a watchpoint ('write of 0x10'), or ''."""
         pc = self.pc
         if self._over_watch or not len(self.watchpoints) or pc >= len(self) or self.soft:
             return ""
-        op, imm = self._lane_zero_op(pc)
+        op, imm = self._shown_op(pc)
         kind = KINDS[op["kind"]]
         if kind not in ("load", "store", "push", "pop", "call", "ret"):
             return ""
         address, width = self._access(pc, kind, op, self._regs.detach(), imm)
-        at, writes = int(round(address[0].item())), kind in ("store", "push", "call")
+        at, writes = int(round(address[self._lane].item())), kind in ("store", "push", "call")
         for w in self.watchpoints:
             if at < w.address + w.size and w.address < at + width and (w.write if writes else w.read):
                 return f"{'write' if writes else 'read'} of 0x{at:X}"
@@ -585,13 +551,13 @@ class DifferentiableEngine:
             except _Fault:
                 raise self._fault_error() from None
             ran += 1
-        self._status = "halted" if self._halted_lanes()[0] else "running"
+        self._status = "halted" if self._halted_lanes()[self._lane] else "running"
         self._detail = ""
         return ran
 
     def run(self, max_steps: int | None = None, *, inputs: dict | None = None, lanes: int | None = None,
             immediates: torch.Tensor | dict | None = None, record: bool = False, check: bool = True) -> SoftRun:
-        """Run until every lane has halted, lane 0's most likely instruction is on a breakpoint
+        """Run until every lane has halted, the shown lane's most likely instruction is on a breakpoint
         (stopping before it; a run that starts there goes over it) or about to touch a watchpoint
         (the same), a fault, or `max_steps` steps (default `self.max_steps`). Giving `inputs`, `lanes`
         or `immediates` first resets to them (see `reset`); without them the run goes on from the
@@ -645,7 +611,8 @@ class DifferentiableEngine:
         seconds = time.perf_counter() - t0
         if stop not in ("fault", "watchpoint"):
             self._detail = ""
-            self._status = "breakpoint" if stop == "breakpoint" else "halted" if self._halted_lanes()[0] else "running"
+            self._status = ("breakpoint" if stop == "breakpoint" else
+                            "halted" if self._halted_lanes()[self._lane] else "running")
         if check and stop == "fault":
             raise self._fault_error()
         if check and stop == "budget":
@@ -655,10 +622,31 @@ class DifferentiableEngine:
                        registers=self._regs, flags=self._flags, pc_distribution=self._pc, memory=self._memory,
                        history=history, executed=executed)
 
-    # --- the protocol's view of lane 0 ------------------------------------------------------------------
+    # --- the protocol's view of the shown lane -------------------------------------------------------------
+    @property
+    def lanes(self) -> int:
+        return self._regs.shape[0]
+
+    @property
+    def lane(self) -> int:
+        return self._lane
+
+    @lane.setter
+    def lane(self, lane: int) -> None:
+        """Show another lane; the trace follows it from its next step (all lanes step together)."""
+        self._lane = self._lane_number(lane)
+
+    def lane_counts(self) -> dict[str, int]:
+        """How many lanes stand in each state: 'halted' (no probability left on an instruction), 'running',
+        and after a fault 'fault' for the lane that raised it."""
+        halted = self._halted_lanes()
+        faulted = self._fault.lane if self._status == "fault" else None
+        counts = {"running": int((~halted).sum()) - (faulted is not None), "halted": int(halted.sum())}
+        return {**counts, "fault": 1} if faulted is not None else counts
+
     @property
     def registers(self) -> dict[str, int]:
-        """Lane 0's registers rounded to integers; a float register as its binary32 bits (signed, as the
+        """The shown lane's registers rounded to integers; a float register as its binary32 bits (signed, as the
         CPU's `registers` gives them)."""
         floats = self.floats.names
         return {name: signed_bits(v) if name in floats else int(round(v)) for name, v in self.values().items()}
@@ -669,34 +657,35 @@ class DifferentiableEngine:
         return self.floats.names
 
     def values(self) -> dict[str, float]:
-        """Lane 0's registers as the real numbers they are."""
-        return dict(zip(REGISTERS, self._regs.detach()[0].tolist()))
+        """The shown lane's registers as the real numbers they are."""
+        return dict(zip(REGISTERS, self._regs.detach()[self._lane].tolist()))
 
     def gradients(self) -> dict[str, dict[str, float]]:
-        """For each register, d(its value now) / d(each input), lane 0 (0 where no path leads from the input)."""
+        """For each register, d(its value now) / d(each input), in the shown lane: its own element of an input
+        given per lane (0 where no path leads from the input)."""
         wrt = {k: v for k, v in self._inputs.items() if v.requires_grad}
         grads = {}
         for r, name in enumerate(REGISTERS):
-            value, row = self._regs[0, r], dict.fromkeys(self._inputs, 0.0)
+            value, row = self._regs[self._lane, r], dict.fromkeys(self._inputs, 0.0)
             if wrt and value.requires_grad:
                 found = torch.autograd.grad(value, list(wrt.values()), retain_graph=True, allow_unused=True)
-                row.update((k, float(g.reshape(-1)[0])) for k, g in zip(wrt, found) if g is not None)
+                row.update((k, float(_lane_element(g, self._lane))) for k, g in zip(wrt, found) if g is not None)
             grads[name] = row
         return grads
 
     @property
     def pc(self) -> int:
-        """Lane 0's most likely instruction (`len(program)`: the halted slot)."""
-        return int(self._pc.detach()[0].argmax())
+        """The shown lane's most likely instruction (`len(program)`: the halted slot)."""
+        return int(self._pc.detach()[self._lane].argmax())
 
     def pc_distribution(self) -> list[float]:
-        """Lane 0's probability of each instruction, then of having halted."""
-        return self._pc.detach()[0].tolist()
+        """The shown lane's probability of each instruction, then of having halted."""
+        return self._pc.detach()[self._lane].tolist()
 
     @property
     def flags(self) -> dict[str, bool]:
-        """Lane 0's flags, each set when its (soft) value is over one half."""
-        return {name: value > 0.5 for name, value in zip(FLAGS, self._flags.detach()[0].tolist())}
+        """The shown lane's flags, each set when its (soft) value is over one half."""
+        return {name: value > 0.5 for name, value in zip(FLAGS, self._flags.detach()[self._lane].tolist())}
 
     def _flag_text(self) -> str:
         return "".join(name[0] for name, on in self.flags.items() if on)
@@ -707,7 +696,8 @@ class DifferentiableEngine:
 
     @property
     def status(self) -> str:
-        """'running', 'breakpoint' (a run stopped before lane 0's most likely instruction) or 'halted' (lane 0)."""
+        """'running', 'breakpoint' (a run stopped before the shown lane's most likely instruction) or 'halted'
+        (the shown lane; `lane_counts` says how the others stand)."""
         return self._status
 
     @property
@@ -717,7 +707,7 @@ class DifferentiableEngine:
 
     @property
     def trace(self) -> Trace:
-        """Recent steps of lane 0 (its most likely instruction, its rounded registers' changes)."""
+        """Recent steps of the shown lane (its most likely instruction, its rounded registers' changes)."""
         return Trace(self._trace)
 
     @property
@@ -743,11 +733,12 @@ class DifferentiableEngine:
         """A data address from an int or a data label of the program."""
         return data_address(where, None if self.soft else self.program, self.memory_size)
 
-    def read_memory(self, address: int, n: int, lane: int = 0) -> bytes:
-        """n bytes of a lane's data memory, each rounded to the byte the CPU would hold."""
+    def read_memory(self, address: int, n: int, lane: int | None = None) -> bytes:
+        """n bytes of a lane's data memory (the shown lane's unless told), each rounded to the byte the CPU
+        would hold."""
         if address < 0 or n < 0 or address + n > self.memory_size:
             raise IndexError(f"{n} bytes at {address} are outside data memory ({self.memory_size} bytes)")
-        return self._memory.bytes(address, n, lane)
+        return self._memory.bytes(address, n, self._lane if lane is None else self._lane_number(lane))
 
     def memory_map(self) -> list[tuple[int, int, str]]:
         """Each lane's data memory: one range."""
@@ -773,8 +764,14 @@ class DifferentiableEngine:
         self._cycles = snapshot.cycles
 
     # --- how the debugger shows it ------------------------------------------------------------------------
-    def _lane_zero_op(self, pc: int) -> tuple[dict, torch.Tensor]:
-        """Lane 0's micro-op at `pc` (read from memory when the code lives there) and its immediate."""
+    def _lane_number(self, lane: int) -> int:
+        lane = int(lane)
+        if not 0 <= lane < self.lanes:
+            raise IndexError(f"no lane {lane}: this engine has lanes 0 to {self.lanes - 1}")
+        return lane
+
+    def _shown_op(self, pc: int) -> tuple[dict, torch.Tensor]:
+        """The shown lane's micro-op at `pc` (read from memory when the code lives there) and its immediate."""
         if self.code_at is None:
             return self.ops[pc], self._imm.detach()[pc]
         none = torch.zeros(1, device=self.device)
@@ -782,8 +779,8 @@ class DifferentiableEngine:
         return op, self._tensor(op["imm_signed"])
 
     def _code_word(self, pc: int) -> int:
-        """Lane 0's word at instruction slot `pc` of code in memory."""
-        return int.from_bytes(self._memory.bytes(self.code_at + 4 * pc, 4), "little")
+        """The shown lane's word at instruction slot `pc` of code in memory."""
+        return int.from_bytes(self._memory.bytes(self.code_at + 4 * pc, 4, self._lane), "little")
 
     def _instruction_text(self, pc: int) -> str:
         if pc >= len(self):
@@ -791,7 +788,7 @@ class DifferentiableEngine:
         if self.soft:
             text, probability = self.program.most_likely(pc)
             return f"{text}    p={probability:.2f}"
-        if self.code_at is not None:  # what lane 0's code holds now
+        if self.code_at is not None:  # what the shown lane's code holds now
             word = self._code_word(pc)
             try:
                 return decode(word, self.program.literals).text(self.program.label_at())
@@ -809,19 +806,24 @@ class DifferentiableEngine:
         return {} if self.soft else self.program.label_at()
 
     def set_register(self, name: str, value: float) -> None:
-        """Every lane's register `name` becomes `value`, a constant from here on (no gradient through it)."""
+        """The shown lane's register `name` becomes `value`, a constant from here on (no gradient through it;
+        the other lanes keep theirs, as the CPU's `set_register` does)."""
         if arguments.register_name(name).upper() not in REGISTERS:
             raise KeyError(f"no register {name!r}; registers are {', '.join(REGISTERS)}")
-        column = torch.full((self._regs.shape[0],), arguments.register_number(name, value), dtype=self._regs.dtype, device=self.device)
-        self._regs = _set(self._regs, REGISTERS.index(name.upper()), column)
+        r = REGISTERS.index(name.upper())
+        value = torch.tensor(float(arguments.register_number(name, value)), dtype=self._regs.dtype, device=self.device)
+        self._regs = _set(self._regs, r, torch.where(self._lane_mask(self._lane), value, self._regs[:, r]))
 
-    def write_memory(self, address: int, data: bytes) -> None:
-        """Exact bytes into every lane's data memory (constants from here on)."""
+    def write_memory(self, address: int, data: bytes, lane: int | None = None) -> None:
+        """Exact bytes into every lane's data memory, or one `lane`'s (constants from here on)."""
         data = bytes(data)
         if address < 0 or address + len(data) > self.memory_size:
             raise IndexError(f"{len(data)} bytes at {address} are outside data memory ({self.memory_size} bytes)")
-        values = torch.tensor(list(data), dtype=self._regs.dtype, device=self.device).expand(self._regs.shape[0], len(data))
-        self._memory = self._memory.with_array(address, 1, values)
+        self._memory = self._memory.with_bytes(address, data, None if lane is None else
+                                               self._lane_mask(self._lane_number(lane)))
+
+    def _lane_mask(self, lane: int) -> torch.Tensor:
+        return torch.arange(self.lanes, device=self.device) == lane
 
     def return_address(self, location: int) -> int | None:
         """The slot a CALL at `location` returns to (None: no CALL there, or a soft program)."""
@@ -830,7 +832,7 @@ class DifferentiableEngine:
         return location + 1 if self.program.instructions[location].mnemonic == "CALL" else None
 
     def call_stack(self) -> list[Frame]:
-        """Lane 0's active calls (its likeliest PC, its stack's bytes rounded), innermost first; a soft
+        """The shown lane's active calls (its likeliest PC, its stack's bytes rounded), innermost first; a soft
         program has no fixed CALLs to walk: []."""
         if self.soft:
             return []
@@ -842,23 +844,25 @@ class DifferentiableEngine:
         return None
 
     def debug_layout(self) -> DebugLayout:
-        """R0-R7 and SP (lane 0, rounded), 32 bits; code locations are instruction indices."""
+        """R0-R7 and SP (the shown lane's, rounded), 32 bits; code locations are instruction indices."""
         return DebugLayout((RegisterGroup("registers", REGISTERS, 32),))
 
     @property
     def title(self) -> str:
         """'<name> · differentiable, fast ALU'."""
         name = self.program.name if not self.program.name.startswith("<") else f"{len(self)} instructions"
-        return f"{name} · differentiable, {self.alu} ALU"
+        lane = f" · lane {self._lane} of {self.lanes}" if self.lanes > 1 else ""
+        return f"{name} · differentiable, {self.alu} ALU{lane}"
 
     def debug_extras(self) -> DebugExtras:
-        """Lane 0's PC distribution (a bar on each listing row, the halted slot's too), each register's
+        """The shown lane's PC distribution (a bar on each listing row, the halted slot's too), each register's
         real value with its gradient with respect to each input, and a soft program's likeliest choices."""
         weights = dict(enumerate(self.pc_distribution()))
         values, grads = self.values(), self.gradients()
         inputs = list(self._inputs)
         rows = tuple((name, f"{values[name]:.6g}", *(f"{grads[name][k]:.6g}" for k in inputs)) for name in REGISTERS)
-        panels = [Panel("Values and gradients", ("register", "value", *(f"∂/∂{k}₀" for k in inputs)), rows)]
+        lane = str(self._lane).translate(SUBSCRIPTS)
+        panels = [Panel("Values and gradients", ("register", "value", *(f"∂/∂{k}{lane}" for k in inputs)), rows)]
         if self.soft:
             panels.append(Panel("Slot choices", ("slot", "field", "most likely", "2nd", "3rd"), tuple(
                 (str(slot), field, *(Bar(p, f"{choice} {p:.2f}") for choice, p in choices))

@@ -115,6 +115,14 @@ class SoftMemory:
                 cells[address + j * width + k] = piece
         return SoftMemory(self.size, self.lanes, self.data, cells, self.device)
 
+    def with_bytes(self, address: int, data: bytes, lanes: torch.Tensor | None = None) -> SoftMemory:
+        """A new memory with exact `data` from `address`, in every lane or where the (lanes,) mask `lanes` is set."""
+        cells = dict(self.cells)
+        for j, byte in enumerate(data):
+            new = torch.full((self.lanes,), float(byte), dtype=DTYPE, device=self.device)
+            cells[address + j] = new if lanes is None else torch.where(lanes, new, self.cell(address + j))
+        return SoftMemory(self.size, self.lanes, self.data, cells, self.device)
+
     def _blend_into(self, cells: dict, at: torch.Tensor, weight: torch.Tensor, value: torch.Tensor) -> None:
         """cells[a] moves towards `value` by `weight`, in the lanes whose address is a (an NTM write:
         erase by the weight, add the value by the weight)."""
