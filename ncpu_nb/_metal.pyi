@@ -120,7 +120,7 @@ class LinuxMachine:
     def write_stdin(self, data: bytes) -> None: ...
     def close_stdin(self) -> None: ...  # with a terminal: hangs it up (reads find end of file)
     tty: tuple[int, int] | None  # the terminal's (rows, columns)
-    def resize(self, rows: int, columns: int) -> None: ...  # and SIGWINCH to the foreground group
+    def resize(self, rows: int, cols: int) -> None: ...  # and SIGWINCH to the foreground group
     # As the kernel sends it (SI_KERNEL); a running thread takes it at its next syscall or backward branch.
     def send_signal(self, pid: int, signal: int) -> None: ...
     # Port forwards (Session(forward=...)): the host's side of connections into guest ports. Sockets
@@ -141,6 +141,8 @@ class LinuxMachine:
     # Debugging inside the engine.
     def set_trace(self, depth: int) -> None: ...
     def set_trace_accesses(self, on: bool) -> None: ...
+    def set_observation(self, on: bool) -> None: ...  # fold PCs, next PCs and accesses into a digest
+    def observation(self) -> tuple[int, str] | None: ...  # (instructions, digest in hex) while on
     def set_coverage(self, on: bool) -> None: ...  # edge coverage (and compared operands) for fuzzing
     def coverage(self) -> bytes | None: ...  # 65,536 saturating hit counts, or None while off
     def compares(self) -> list[int]: ...  # distinct operands of the comparisons run since cleared
