@@ -109,7 +109,7 @@ def load_program(name: str) -> Program:
 def busybox_terminal(mounts=(), cwd: str = "/", env=None, deterministic: bool = False):
     """BusyBox `sh` on the AArch64 machine, on a tty of its own, as a live terminal emulator in the
     notebook, e.g. busybox_terminal(mounts=["data:/data"]). See `ncpu_nb.views.BusyboxTerminal`."""
-    from ncpu_nb.views import BusyboxTerminal  # imports anywidget: only when asked
+    from ncpu_nb.views.terminal import BusyboxTerminal  # imports anywidget: only when asked
 
     return BusyboxTerminal(mounts=mounts, cwd=cwd, env=env, deterministic=deterministic)
 

@@ -9,10 +9,10 @@ import os
 import time
 
 from ncpu_nb import _metal
+from ncpu_nb.arm64.limit_defaults import DEFAULT_MAX_PROCS, DEFAULT_MEMORY, DEFAULT_TMPFS_SIZE
 from ncpu_nb.arm64.machine_errors import ElfError, MachineError
 
 DEFAULT_ENV = ("PATH=/bin:/sbin:/usr/bin:/usr/sbin", "HOME=/")
-DEFAULT_MEMORY, DEFAULT_TMPFS_SIZE, DEFAULT_MAX_PROCS = 4 << 30, 1 << 30, 256  # see `Limits`
 CHUNK_SECONDS = 0.02  # each call into the engine runs about this long, so Ctrl-C lands within ~20 ms
 FIRST_CHUNK = 200_000  # instructions, before the rate is known
 

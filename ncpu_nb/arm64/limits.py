@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import asdict, dataclass
 
-from ncpu_nb.arm64.bare_machine import DEFAULT_MAX_PROCS, DEFAULT_MEMORY, DEFAULT_TMPFS_SIZE
+from ncpu_nb.arm64.limit_defaults import DEFAULT_MAX_PROCS, DEFAULT_MEMORY, DEFAULT_TMPFS_SIZE
 
 _UNITS = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}
 

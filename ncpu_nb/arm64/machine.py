@@ -227,9 +227,7 @@ class Arm64Machine:
     def busybox(cls, *args: str, **options) -> "Arm64Machine":
         """A machine about to run `busybox ARGS…` (Debian's static BusyBox, bundled), e.g.
         Arm64Machine.busybox("sh", "-c", "echo hi | wc -c")."""
-        from ncpu_nb.arm64.busybox import busybox_path
-
-        return cls.from_elf(busybox_path(), ["busybox", *args], **options)
+        return cls.from_elf(bare.busybox_file(), ["busybox", *args], **options)
 
     def _new_engine(self):
         engine = bare.new_engine(self._elf_bytes, self.argv, self.env, exe_path=self.exe_path, mounts=self.mounts,
@@ -685,7 +683,7 @@ class Arm64Machine:
     def debugger(self, **options):
         """A live debugger in the notebook (see `ncpu_nb.views.Debugger` for the options). It turns
         the trace on (64 instructions) if it was off, and its memory panel starts at the stack."""
-        from ncpu_nb.views import Debugger  # imports anywidget: only when asked
+        from ncpu_nb.views.debugger import Debugger  # imports anywidget: only when asked
 
         if self.trace_depth == 0:
             self.trace_depth = 64

@@ -872,7 +872,7 @@ class DifferentiableEngine:
     def debugger(self, **options):
         """A live debugger: registers, the PC distribution on the listing, values and gradients, trace,
         and step / run / back / reset (see `ncpu_nb.views.Debugger` for the options)."""
-        from ncpu_nb.views import Debugger  # imports anywidget: only when asked
+        from ncpu_nb.views.debugger import Debugger  # imports anywidget: only when asked
 
         return Debugger(self, **options)
 

@@ -553,7 +553,7 @@ class CPU:
     def debugger(self, **options):
         """A live debugger in the notebook (the shown lane; it has a lane picker): registers, memory, listing with breakpoints, trace,
         and step / run / pause / back / reset (see `ncpu_nb.views.Debugger` for the options)."""
-        from ncpu_nb.views import Debugger  # imports anywidget: only when asked
+        from ncpu_nb.views.debugger import Debugger  # imports anywidget: only when asked
 
         return Debugger(self, **options)
 
