@@ -33,7 +33,6 @@ loop:
     HALT
 """
 TARGETS = ("fast", "neural", "debugger", "machine", "synth", "coprocessor", "learned-compiler", "fuzz")
-MIN_SECONDS = 0.1  # the least work one timed run may be: shorter ones are repeated within the run
 
 
 def _time_run(cpu, iterations) -> tuple[int, float]:
@@ -74,19 +73,6 @@ def _instructions(cpu, iterations: int, registers: dict | None = None) -> int:
     return cpu.run(max_steps=max(10 * iterations + 10, cpu.max_steps)).instructions
 
 
-def repeats_for(side_once, least: float = MIN_SECONDS, most: int = 1_000_000) -> int:
-    """How many repeats of a short run make one timed run of at least `least` seconds: after one
-    untimed warm-up call, trial batches doubling until one takes a tenth of that, then with a margin."""
-    side_once()
-    batch = 1
-    while True:
-        _, wall, _ = bs.timed_call(lambda: [side_once() for _ in range(batch)])
-        if wall >= least / 10 or batch >= most:
-            break
-        batch *= 2
-    return max(1, min(most, int(1.3 * least * batch / max(wall, 1e-9)) + 1))
-
-
 def _pair(label, measures, cpu_ours, cpu_ref, iterations, runs, ref_name, *, registers=None, unit="instruction",
           target="", limit=None, sense="time", quick=False):
     """A row of ours beside a reference CPU, both on the same program, timed in turns."""
@@ -94,11 +80,11 @@ def _pair(label, measures, cpu_ours, cpu_ref, iterations, runs, ref_name, *, reg
     if cpu_ref is not None and _instructions(cpu_ref, iterations, registers) != n:
         raise RuntimeError(f"{label}: the two sides executed different instruction counts")
     once = _runner(cpu_ours, iterations, 1, registers)
-    repeats = 1 if quick else repeats_for(lambda: once())
+    repeats = 1 if quick else bs.repeats_for(lambda: once())
     sides = {"ours": _runner(cpu_ours, iterations, repeats, registers)}
     if cpu_ref is not None:
         ref_once = _runner(cpu_ref, iterations, 1, registers)
-        ref_repeats = 1 if quick else repeats_for(lambda: ref_once())
+        ref_repeats = 1 if quick else bs.repeats_for(lambda: ref_once())
         sides["ref"] = _runner(cpu_ref, iterations, ref_repeats, registers)
     samples = bs.in_turns(sides, runs)
     ours = bs.series_from("ncpu_nb", samples["ours"], n * repeats, unit)
@@ -247,7 +233,7 @@ def torch_wiring_rows(quick: bool = False, progress: bool = False) -> list[dict]
 
             with torch.no_grad():
                 alu.op(name)(x[:64], y[:64])  # warm up (kernels, allocator)
-            repeats = 1 if quick else repeats_for(once)
+            repeats = 1 if quick else bs.repeats_for(once)
 
             def side(repeats=repeats, once=once):
                 def work():
@@ -328,7 +314,8 @@ def torch_lanes_rows(mode: str, device: str, quick: bool = False) -> list[dict]:
         n = done[0]
         # That first run warmed both up; one that took twice the least timed work needs no repeats
         # (neural mode on the Rust executor takes seconds at a million lanes).
-        ours_repeats, ref_repeats = (1 if quick or wall >= 2 * MIN_SECONDS else repeats_for(_timed_runs(cpu, iterations, 1))
+        ours_repeats, ref_repeats = (1 if quick or wall >= 2 * bs.MIN_SECONDS
+                                     else bs.repeats_for(_timed_runs(cpu, iterations, 1))
                                      for cpu, wall in ((ours_cpu, first[0]), (rust_cpu, first[1])))
         samples = bs.in_turns({"ours": _timed_runs(ours_cpu, iterations, ours_repeats),
                                "ref": _timed_runs(rust_cpu, iterations, ref_repeats)}, runs)

@@ -16,6 +16,7 @@ import subprocess
 import time
 from typing import Callable
 
+MIN_SECONDS = 0.1  # the least work one timed run may be: shorter ones are repeated within the run
 STATISTICS = ("best", "median")
 CLOCKS = ("cpu", "wall")
 DEFAULT_STATISTIC = "median cpu"
@@ -90,6 +91,19 @@ class ChildRun:
     def __init__(self, returncode: int, stdout: bytes, stderr: bytes, wall: float, cpu: float):
         self.returncode, self.stdout, self.stderr = returncode, stdout, stderr
         self.wall, self.cpu = wall, cpu
+
+
+def repeats_for(side_once, least: float = MIN_SECONDS, most: int = 1_000_000) -> int:
+    """How many repeats of a short run make one timed run of at least `least` seconds: after one
+    untimed warm-up call, trial batches doubling until one takes a tenth of that, then with a margin."""
+    side_once()
+    batch = 1
+    while True:
+        _, wall, _ = timed_call(lambda: [side_once() for _ in range(batch)])
+        if wall >= least / 10 or batch >= most:
+            break
+        batch *= 2
+    return max(1, min(most, int(1.3 * least * batch / max(wall, 1e-9)) + 1))
 
 
 def max_rss_kib(args: list[str], *, cwd=None, env=None) -> int | None:

@@ -5,15 +5,13 @@ engine alone (`ncpu_nb.arm64.bare_machine`), so they start in tens of millisecon
 from __future__ import annotations
 
 import os
-import stat
 import sys
 import time
 
+from ncpu_nb.cli_options import add_ray_option, passed_through, ray_for, user_file
 from ncpu_nb.errors import NcpuError
 
 STDIN_CHUNK = 1 << 16  # bytes of host stdin read each time the guest waits for input
-MAX_TEXT_FILE = 16 << 20  # bytes of a text file a command reads whole: a source, a spec, a report
-MAX_STDIN_FILE = 256 << 20  # bytes of a file given as a guest's whole standard input
 
 
 def _type_error(message: str) -> Exception:
@@ -70,20 +68,6 @@ def _parse_env(text: str) -> tuple[str, str]:
     if not (sep and name):
         raise _type_error(f"expected NAME=VALUE, got {text!r}")
     return name, value
-
-
-def user_file(path: str, limit: int = MAX_TEXT_FILE) -> str:
-    """`path`, once it is known to be a regular file of at most `limit` bytes: a device (/dev/zero) or a
-    huge file would otherwise be read until the host runs out of memory."""
-    try:
-        info = os.stat(path)
-    except OSError as exc:
-        raise NcpuError(f"cannot read {path}: {exc.strerror}") from exc
-    if not stat.S_ISREG(info.st_mode):
-        raise NcpuError(f"{path}: not a regular file")
-    if info.st_size > limit:
-        raise NcpuError(f"{path}: {info.st_size:,} bytes, more than the {limit >> 20} MiB it may have")
-    return path
 
 
 def _read_program(path: str):
@@ -149,37 +133,12 @@ def cmd_bench(args) -> int:
     return 0
 
 
-class _ray_for:
-    """Around a command's work: a local Ray it started (`--ray`) is stopped when it ends; one that ran
-    before it (e.g. in a notebook) keeps running. (A class: contextlib would cost every start.)"""
-
-    def __init__(self, args):
-        self.ray = args.ray
-
-    def __enter__(self):
-        from ncpu_nb.sweeps import running
-
-        self.was_running = bool(self.ray) and running()
-
-    def __exit__(self, *exc):
-        if self.ray and not self.was_running:
-            from ncpu_nb.sweeps import shutdown
-
-            shutdown()
-
-
-def _add_ray_option(p, what: str) -> None:
-    p.add_argument("--ray", nargs="?", const="local", metavar="ADDRESS",
-                   help=f"run {what} as Ray tasks: alone, on a local Ray started on this machine; with an "
-                        "address (auto, ray://host:10001), on that cluster (needs the ray extra)")
-
-
 def cmd_verify(args) -> int:
     import json
 
     from ncpu_nb.verification import verify
 
-    with _ray_for(args):
+    with ray_for(args):
         report = verify(full=args.full, progress=not args.json, device=args.device, ray=args.ray,
                         float_pairs=args.float_pairs)
     if args.json:
@@ -240,7 +199,7 @@ def cmd_synth_bench(args) -> int:
         directory = args.dir or (bench.suite_directory(args.suite) if args.suite else None)
     except KeyError as exc:
         raise NcpuError(exc.args[0]) from None
-    with _ray_for(args):
+    with ray_for(args):
         outcomes = bench.run(directory, names=args.task, limit=args.limit, time_limit=args.time_limit,
                              methods=methods, ablation=args.ablation, progress=not args.json, ray=args.ray,
                              turn_steps=args.turn_steps, device=args.device)
@@ -403,18 +362,13 @@ def _guest_options(args) -> dict:
             "deterministic": terminal is None}
 
 
-def _passed_through(words: list[str]) -> list[str]:
-    """The guest's own arguments: a leading `--` only ends our options (`ncpu-nb busybox -- --list`)."""
-    return words[1:] if words[:1] == ["--"] else words
-
-
 def cmd_busybox(args) -> int:
     from ncpu_nb.arm64 import bare_machine as bare
 
     path = bare.busybox_file()  # bundled and known good: no ELF checks in Python
     with open(path, "rb") as file:
         elf = file.read()
-    engine = bare.new_engine(elf, ["busybox", *_passed_through(args.args)], exe_path="/bin/busybox", path=path,
+    engine = bare.new_engine(elf, ["busybox", *passed_through(args.args)], exe_path="/bin/busybox", path=path,
                              **_guest_options(args))
     return _guest_run(engine, args.timeout)
 
@@ -426,7 +380,7 @@ def cmd_exec(args) -> int:
     elf = read_elf(args.elf)
     ElfFile(elf, args.elf)  # its checks name what is wrong before the loader sees it, as Arm64Machine's do
     name = os.path.basename(args.elf)
-    engine = bare.new_engine(elf, [name, *_passed_through(args.args)], exe_path=f"/bin/{name}", path=args.elf,
+    engine = bare.new_engine(elf, [name, *passed_through(args.args)], exe_path=f"/bin/{name}", path=args.elf,
                              **_guest_options(args))
     return _guest_run(engine, args.timeout)
 
@@ -553,7 +507,7 @@ def _fill_verify(p) -> None:
     p.add_argument("--float-pairs", type=int, default=None, metavar="N",
                    help="random pairs per float operation for fast and wired mode (default 10,000,000); neural "
                         "mode checks the first 10,000 of them, all of them with --full")
-    _add_ray_option(p, "the operations (one task per operation; the cells are one more)")
+    add_ray_option(p, "the operations (one task per operation; the cells are one more)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_verify)
 
@@ -580,7 +534,7 @@ def _fill_synth_bench(p) -> None:
                    help="gradient descent's turns take N steps x the length instead of seconds: the same answers "
                         "on any machine, within the time limit")
     p.add_argument("--device", default="cpu", help="where gradient descent's restarts run: cpu (default) or cuda")
-    _add_ray_option(p, "the tasks (one task each)")
+    add_ray_option(p, "the tasks (one task each)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_synth_bench)
 

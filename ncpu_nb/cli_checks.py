@@ -7,13 +7,13 @@ from __future__ import annotations
 import os
 import sys
 
-from ncpu_nb.cli import MAX_STDIN_FILE, _add_ray_option, _passed_through, _ray_for, user_file
+from ncpu_nb.cli_options import MAX_STDIN_FILE, add_ray_option, passed_through, ray_for, user_file
 
 
 def cmd_conformance(args) -> int:
     from ncpu_nb.arm64.conformance.busybox_suite import main as busybox_conformance
 
-    with _ray_for(args):
+    with ray_for(args):
         return busybox_conformance(args)
 
 
@@ -27,7 +27,7 @@ def cmd_sanitize(args) -> int:
     if args.elf is None:
         print("ncpu-nb sanitize: name a program (or --busybox-cases)", file=sys.stderr)
         return 2
-    guest = _passed_through(args.args)
+    guest = passed_through(args.args)
     if args.stdin is None:
         stdin = None
     elif args.stdin == "-":
@@ -96,7 +96,7 @@ def fill_conformance(p) -> None:
     p.add_argument("--keep", metavar="DIR", help="leave the work folders and each applet's runtest log in DIR")
     p.add_argument("--applet", action="append", default=[], metavar="NAME",
                    help="test only this applet of the subset (repeatable)")
-    _add_ray_option(p, "the applets (one task each, in a bindir of its own)")
+    add_ray_option(p, "the applets (one task each, in a bindir of its own)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_conformance)
 
@@ -104,7 +104,7 @@ def fill_conformance(p) -> None:
 def cmd_differential(args) -> int:
     from ncpu_nb.arm64.differential import main as differential
 
-    with _ray_for(args):
+    with ray_for(args):
         return differential(args)
 
 
@@ -121,7 +121,7 @@ def cmd_fuzz(args) -> int:
     options = {"where": args.where} if args.where else {}
     if args.max_steps:
         options["max_steps"] = args.max_steps
-    with _ray_for(args):
+    with ray_for(args):
         campaign = fuzz_campaign(args.program, argv, seeds=seeds, executions=args.executions, ray=args.ray,
                                  progress=not args.json, **options)
     if args.json:
@@ -144,7 +144,7 @@ def fill_fuzz(p) -> None:
     p.add_argument("--executions", type=int, default=2000, help="executions per seed (default 2000)")
     p.add_argument("--where", help="where the input goes: stdin (default), argv, file:/PATH")
     p.add_argument("--max-steps", type=int, help="instructions before an execution counts as a hang")
-    _add_ray_option(p, "the seeds (one task each)")
+    add_ray_option(p, "the seeds (one task each)")
     p.add_argument("--json", action="store_true")
     p.add_argument("program", help="a static AArch64 ELF (a host file) or 'busybox'")
     p.add_argument("args", nargs=argparse.REMAINDER, metavar="ARGS",
@@ -156,6 +156,6 @@ def fill_differential(p) -> None:
     p.add_argument("suite", nargs="?", choices=["busybox", "c", "all"], default="all",
                    help="busybox: the runs of programs/arm64/busybox/cases.json; c: the C test programs; all (default)")
     p.add_argument("--case", action="append", default=[], metavar="NAME", help="run only this case (repeatable)")
-    _add_ray_option(p, "the cases (one task each)")
+    add_ray_option(p, "the cases (one task each)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_differential)

@@ -331,7 +331,6 @@ def bench_debian(quick: bool, qemu: str | None, runs: int, root=None) -> list[di
 
     from ncpu_nb import rootfs
     from ncpu_nb.arm64.bare_machine import DEFAULT_ENV
-    from ncpu_nb.bench import repeats_for
 
     root = Path(root).expanduser() if root else rootfs.default_root()
     # The guest's environment, the same on both sides; qemu-user's Python would write bytecode caches into
@@ -361,8 +360,8 @@ def bench_debian(quick: bool, qemu: str | None, runs: int, root=None) -> list[di
         command = None if qemu is None else [qemu, "-cpu", "cortex-a53", "-L", str(root), str(program), *argv[1:]]
         repeats = (1, 1)
         if not quick:  # a start takes tens of milliseconds: each timed run holds enough of them
-            repeats = (repeats_for(ours_once),
-                       repeats_for(lambda command=command: bs.run_child(command, cwd=root, env=env)) if command else 1)
+            repeats = (bs.repeats_for(ours_once),
+                       bs.repeats_for(lambda command=command: bs.run_child(command, cwd=root, env=env)) if command else 1)
         rows.append(_qemu_row(label, measures, ours_once, command, runs, cwd=root, env=env, repeats=repeats,
                               why_not="qemu-aarch64 not found (apt-get install qemu-user)"))
     return rows
