@@ -36,6 +36,7 @@ import numpy as np
 from ncpu_nb import _metal
 from ncpu_nb.ncpu.float_format import COMPARE_RESULTS, FloatFormat
 from ncpu_nb.ncpu.table import ALU_NAMES
+from ncpu_nb.verification_check import Check
 
 FLOAT_CHECKED = ("fadd", "fsub", "fmul", "fdiv", "fsqrt", "fcmp", "itof", "ftoi")
 UNARY = ("fsqrt", "itof", "ftoi")
@@ -189,7 +190,6 @@ def _small_format_operands(op: str, fmt: FloatFormat):
 def float_operation(job: tuple) -> list:
     """The checks of one float operation: job is ("float", op, full, seed, random_pairs)."""
     from ncpu_nb.ncpu.neural_mode import use_networks
-    from ncpu_nb.verification import Check
 
     _, op, full, seed, n = job
     fmt = FloatFormat(8, 23)

@@ -22,7 +22,6 @@ operation (and one for the cells) and gets the same report as the run in this pr
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
 from html import escape
 
 import numpy as np
@@ -33,27 +32,13 @@ from ncpu_nb.ncpu.neural_cells import CELLS
 from ncpu_nb.ncpu.torch_cells import load_cell
 from ncpu_nb.ncpu.neural_alu import NeuralALU
 from ncpu_nb.ncpu.table import ALU_NAMES, CARRY_OPS, FORMS, INTEGER_OPS
+from ncpu_nb.verification_check import Check
 
 EDGE = [0, 1, 2, 3, 7, 31, 32, 33, 255, 256, 0xFFFF, 0x10000, 0x55555555, 0xAAAAAAAA, 0x7FFFFFFE, 0x7FFFFFFF,
         0x80000000, 0x80000001, 0xFFFFFFE0, 0xFFFFFFFE, 0xFFFFFFFF]
 SLOW = {"mul": 50_000, "div": 10_000, "mod": 10_000}  # torch pairs per set for the costly operations (quick)
 CHUNK = 16_384
 RANDOM_PAIRS = 1_000_000
-
-
-@dataclass(frozen=True)
-class Check:
-    what: str
-    domain: str
-    cases: int  # checked in the core (for a cell: patterns checked)
-    mismatches: int
-    seconds: float
-    torch_cases: int = 0  # of those, also checked through the torch wiring
-    max_ulp: int = 0  # the float unit's rows: the largest error among mismatches, in units in the last place
-
-    @property
-    def exact(self) -> bool:
-        return self.mismatches == 0
 
 
 class VerifyReport(list):

@@ -7,6 +7,7 @@ import pytest
 pytest.importorskip("anywidget")
 
 import ncpu_nb  # noqa: E402
+from ncpu_nb.text.text_machine import TextMachine  # noqa: E402
 from ncpu_nb.text.text_widget import TextMachineWidget  # noqa: E402
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
@@ -30,7 +31,7 @@ class Browser:
 
 
 def test_pairs_synthesize_summary_apply():
-    view = TextMachineWidget()
+    view = TextMachineWidget(TextMachine())
     browser = Browser(view)
     assert browser.message("synthesize", examples=[["hello", "khoor"], ["", ""]]) == {"kind": "synthesized", "id": 1}
     assert view.status == "solved" and view.examples == [["hello", "khoor"]]
@@ -44,7 +45,7 @@ def test_pairs_synthesize_summary_apply():
 
 
 def test_the_mode_switch_runs_the_networks():
-    view = TextMachineWidget()
+    view = TextMachineWidget(TextMachine())
     browser = Browser(view)
     browser.message("synthesize", examples=[["stressed", "desserts"]])
     browser.sync(mode="neural")
@@ -54,7 +55,7 @@ def test_the_mode_switch_runs_the_networks():
 
 
 def test_progress_is_reported_while_searching():
-    view = TextMachineWidget()
+    view = TextMachineWidget(TextMachine())
     seen = []
     view.observe(lambda change: seen.append(change["new"]), "progress")
     Browser(view).message("synthesize", examples=[["hello world", "DLROW OLLEH"]])
@@ -63,7 +64,7 @@ def test_progress_is_reported_while_searching():
 
 
 def test_bad_input_is_shown_not_raised():
-    view = TextMachineWidget()
+    view = TextMachineWidget(TextMachine())
     browser = Browser(view)
     browser.message("synthesize", examples=[["snow☃", "x"]])
     assert "example input 'snow☃'" in view.message and view.status == "ready"

@@ -9,7 +9,7 @@ The subset and its semantics: `python_subset`; how names get registers: `scopes`
 the code: `codegen`, `runtime`; the loss: `execution_loss` (imports torch, only when used). The
 learned compiler (torch too, loaded on first use): its grammar and split `expression_corpus`, its network
 `slot_model`, training and compiling `learned_compiler`, its scores `learned_report`, its shipped weights
-`learned_weights`, its benchmark `learned_bench`.
+`learned_shipped` (written by the command `learned_weights`), its benchmark `learned_bench`.
 """
 from __future__ import annotations
 

@@ -49,7 +49,7 @@ from ncpu_nb.compiler.compiled import CompiledPython, compile_python
 from ncpu_nb.compiler.execution_loss import ExecutionLoss, straight_line_slots
 from ncpu_nb.compiler.expression_corpus import (DEPTHS, LITERALS, RESULT, VARIABLES, Expression, held_out_expressions,
                                                 parse_expression, training_expression)
-from ncpu_nb.compiler.learned_report import LearnedCompilerReport, score
+from ncpu_nb.compiler.learned_report import LearnedCompilerReport, score, slot_text
 from ncpu_nb.compiler.slot_model import FIELDS, NOP, OPS, SLOTS, EmittedProgram, ModelConfig, SlotTransformer
 from ncpu_nb.differentiable.engine import DifferentiableEngine
 from ncpu_nb.differentiable.soft_program import IMMEDIATE
@@ -120,12 +120,6 @@ def exact_slots(expression: Expression) -> list[tuple]:
         op = s["op"]
         found.append((op, s["dst"], s.get("a") if op != "MOV" else None, s["b"], s.get("imm")))
     return found
-
-
-def slot_text(slot: tuple) -> str:
-    op, dst, a, b, imm = slot
-    operand = str(imm) if b == IMMEDIATE else b
-    return f"MOV {dst}, {operand}" if op == "MOV" else f"{op} {dst}, {a}, {operand}"
 
 
 def _targets(slots: list[tuple]) -> dict[str, list[int]]:
@@ -343,7 +337,7 @@ class LearnedCompiler:
         from safetensors.torch import load_file
 
         if path is None:
-            from ncpu_nb.compiler.learned_weights import shipped_file
+            from ncpu_nb.compiler.learned_shipped import shipped_file
 
             path = shipped_file()
         with safe_open(str(path), "pt") as f:

@@ -105,11 +105,19 @@ def _wrap32(v: int) -> int:
     return ((v + 2 ** 31) % 2 ** 32) - 2 ** 31
 
 
+def slot_text(slot: tuple) -> str:
+    """A predicted slot (op, dst, a, b, imm) as the assembly line it stands for."""
+    from ncpu_nb.differentiable.soft_program import IMMEDIATE  # torch: loaded already wherever slots are made
+
+    op, dst, a, b, imm = slot
+    operand = str(imm) if b == IMMEDIATE else b
+    return f"MOV {dst}, {operand}" if op == "MOV" else f"{op} {dst}, {a}, {operand}"
+
+
 def score(expressions, predicted, exact, program_for, inputs_each: int, seed: int) -> LearnedCompilerReport:
     """Run every learned program and every exact compiler program on the same random inputs."""
     from ncpu_nb.compiler.compiled import compile_python
     from ncpu_nb.compiler.expression_corpus import VARIABLES
-    from ncpu_nb.compiler.learned_compiler import slot_text
     from ncpu_nb.errors import NcpuError
 
     rng = np.random.default_rng([seed, 2028])

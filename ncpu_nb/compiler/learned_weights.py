@@ -13,37 +13,11 @@ import json
 from dataclasses import asdict
 from pathlib import Path
 
-NAME = "learned_compiler"
+from ncpu_nb.compiler.learned_shipped import NAME, folder, manifest_entry, shipped_file  # noqa: F401 (their old home)
+
 DATA_RECIPE = ("training_expression(numpy default_rng([seed, 2026, 0])): depth uniform over 1-3, a random "
                "expression of that depth (+ - * over a, b, c and literals 1-9, leaves variables with probability "
                "0.6), held-out expressions (a hash of the text, 20%) rejected; a fresh batch every step")
-
-
-def folder(directory=None) -> Path:
-    from ncpu_nb.resources import data_dir
-
-    return Path(directory) if directory else data_dir("weights") / NAME
-
-
-def manifest_entry(directory=None) -> dict:
-    from ncpu_nb.errors import WeightsError
-
-    path = folder(directory) / "manifest.json"
-    if not path.is_file():
-        raise WeightsError(f"{path} is missing: retrain with `python -m ncpu_nb.compiler.learned_weights`")
-    return json.loads(path.read_text())["models"][NAME]
-
-
-def shipped_file(directory=None) -> Path:
-    """The shipped weights file, refused (WeightsError) if its sha256 is not the manifest's."""
-    from ncpu_nb.errors import WeightsError
-    from ncpu_nb.ncpu.neural_cells import sha256
-
-    entry = manifest_entry(directory)
-    file = folder(directory) / Path(entry["file"]).name
-    if not file.is_file() or sha256(file) != entry["sha256"]:
-        raise WeightsError(f"{file} is missing or does not match its sha256 in manifest.json (tampered or stale)")
-    return file
 
 
 def write(directory, seed: int = 0, progress: bool = True) -> dict:

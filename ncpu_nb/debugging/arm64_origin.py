@@ -15,7 +15,7 @@ from __future__ import annotations
 import bisect
 
 from ncpu_nb.arm64.machine_errors import MachineError
-from ncpu_nb.debugging.origin import Origin, SliceStep, Source, merged
+from ncpu_nb.debugging.origin_slice import Origin, SliceStep, Source, merged
 
 GENERAL = [f"x{i}" for i in range(31)] + ["sp", "nzcv"]
 VECTOR = [f"v{i}" for i in range(32)]

@@ -14,7 +14,6 @@ from pathlib import Path
 import traitlets
 
 from ncpu_nb import html
-from ncpu_nb.text.text_machine import TextMachine
 from ncpu_nb.text.synthesize import TextResult
 from ncpu_nb.views.base import HERE as VIEWS
 from ncpu_nb.views.base import STYLE, MachineView
@@ -46,8 +45,8 @@ class TextMachineWidget(MachineView):
     progress = traitlets.Unicode("").tag(sync=True)
     message = traitlets.Unicode("").tag(sync=True)
 
-    def __init__(self, machine: TextMachine | None = None):
-        self.machine = machine or TextMachine()
+    def __init__(self, machine):
+        self.machine = machine  # the TextMachine it shows (it never makes one: the machine makes its views)
         self._debug_output = None
         found = self.machine.result
         super().__init__(examples=[list(p) for p in self.machine.examples], mode=self.machine.mode,
