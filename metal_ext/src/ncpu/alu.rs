@@ -68,7 +68,7 @@ pub fn alu(op: u8, a: u32, b: u32) -> (u32, bool, bool) {
         11 => (((a as i32) >> amount(b)) as u32, false, false),
         12 => (!a, false, false),
         13 => sub(0, a),
-        _ => super::float::native(op, a, b),
+        _ => super::float_native::native(op, a, b),
     }
 }
 

@@ -2,27 +2,17 @@
 //! with the rules of `ncpu_nb/ncpu/float_format.py` (round to nearest even, subnormals kept,
 //! one canonical NaN, saturating `ftoi`).
 //!
-//! Two implementations:
-//! * `native`: the host's IEEE arithmetic (Rust's `f32`), fast mode;
-//! * `wired`: a microprogram over an integer `Alu`, for any IEEE-style format of at most 32 bits.
-//!   Every step on data (unpacking fields, aligning, adding significands, multiplying in 16-bit
-//!   halves, dividing and square-rooting digit by digit, normalising, rounding, packing) is an
-//!   operation of the `Alu`; the microprogram's branches read bits those operations produced.
-//!   Over the neural ALU that is neural mode: every bit of a float result comes out of the
-//!   trained cells. Over the exact ALU it checks the microprogram itself, fast, on every format.
+//! Two implementations: `native` (`float_native.rs`: the host's IEEE arithmetic, fast mode) and, here,
+//! `wired`: a microprogram over an integer `Alu`, for any IEEE-style format of at most 32 bits.
+//! Every step on data (unpacking fields, aligning, adding significands, multiplying in 16-bit
+//! halves, dividing and square-rooting digit by digit, normalising, rounding, packing) is an
+//! operation of the `Alu`; the microprogram's branches read bits those operations produced.
+//! Over the neural ALU that is neural mode: every bit of a float result comes out of the
+//! trained cells. Over the exact ALU it checks the microprogram itself, fast, on every format.
 
 use super::alu::Alu;
-
-/// Index of the first float operation in `ALU_NAMES`.
-pub const FIRST: u8 = 14;
-const FADD: u8 = 14;
-const FSUB: u8 = 15;
-const FMUL: u8 = 16;
-const FDIV: u8 = 17;
-const FSQRT: u8 = 18;
-const FCMP: u8 = 19;
-const ITOF: u8 = 20;
-const FTOI: u8 = 21;
+pub use super::float_native::{native, CANONICAL_NAN, FIRST};
+use super::float_native::{EQUAL, FADD, FCMP, FDIV, FMUL, FSQRT, FSUB, FTOI, GREATER, ITOF, LESS, UNORDERED};
 
 // Integer ALU operation indices (ALU_NAMES).
 const ADD: u8 = 1;
@@ -35,36 +25,6 @@ const SHL: u8 = 9;
 const SHR: u8 = 10;
 const SAR: u8 = 11;
 const NEG: u8 = 13;
-
-/// What `fcmp` returns (the word its ZF and SF come from, CF, OF) for less, equal, greater, unordered.
-const LESS: (u32, bool, bool) = (u32::MAX, true, false);
-const EQUAL: (u32, bool, bool) = (0, false, false);
-const GREATER: (u32, bool, bool) = (1, false, false);
-const UNORDERED: (u32, bool, bool) = (1, false, true);
-
-pub const CANONICAL_NAN: u32 = 0x7FC0_0000;
-
-/// Fast mode: the host's binary32 arithmetic, every NaN made the canonical one.
-pub fn native(op: u8, a: u32, b: u32) -> (u32, bool, bool) {
-    let (x, y) = (f32::from_bits(a), f32::from_bits(b));
-    let value = |r: f32| (if r.is_nan() { CANONICAL_NAN } else { r.to_bits() }, false, false);
-    match op {
-        FADD => value(x + y),
-        FSUB => value(x - y),
-        FMUL => value(x * y),
-        FDIV => value(x / y),
-        FSQRT => value(x.sqrt()),
-        FCMP => match x.partial_cmp(&y) {
-            Some(std::cmp::Ordering::Less) => LESS,
-            Some(std::cmp::Ordering::Equal) => EQUAL,
-            Some(std::cmp::Ordering::Greater) => GREATER,
-            None => UNORDERED,
-        },
-        ITOF => value(a as i32 as f32),
-        FTOI => ((x as i32) as u32, false, false), // truncates, saturates, NaN -> 0
-        _ => (b, false, false),                    // fmov
-    }
-}
 
 /// An IEEE-style binary format: 1 sign bit, `e` exponent bits, `m` fraction bits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

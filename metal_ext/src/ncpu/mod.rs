@@ -3,5 +3,6 @@
 pub mod alu;
 pub mod exec;
 pub mod float;
+pub mod float_native;
 pub mod neural;
 pub mod python;
