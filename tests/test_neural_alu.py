@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 import torch
 
-from ncpu_nb.ncpu.neural_cells import CELLS, WeightsError, load_cell, read_manifest, sha256
+from ncpu_nb.ncpu.neural_cells import CELLS, WeightsError, read_manifest, sha256
+from ncpu_nb.ncpu.torch_cells import load_cell
 from ncpu_nb.ncpu.neural_alu import NeuralALU
 from ncpu_nb.ncpu.table import CARRY_OPS, INTEGER_OPS, alu
 from ncpu_nb.resources import data_dir

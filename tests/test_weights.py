@@ -7,7 +7,8 @@ import pytest
 
 import ncpu_nb
 from ncpu_nb.ncpu import neural_cells as cells
-from ncpu_nb.ncpu.neural_cells import load_cell, sha256
+from ncpu_nb.ncpu.neural_cells import sha256
+from ncpu_nb.ncpu.torch_cells import load_cell
 from ncpu_nb.errors import NcpuError, WeightsError
 from ncpu_nb.resources import data_dir
 
@@ -87,3 +88,11 @@ def test_a_malformed_weight_file_is_a_weights_error(weights):
         _edit_manifest(weights, lambda entries: entries["logic"].update(sha256=sha256(path)))
         with pytest.raises(WeightsError, match="logic.safetensors is not a logic cell"):
             load_cell("logic", weights)
+
+
+def test_the_old_home_of_the_torch_cells_still_works_with_a_warning():
+    from ncpu_nb.ncpu import torch_cells
+
+    with pytest.warns(DeprecationWarning, match="torch_cells.load_cell"):
+        from ncpu_nb.ncpu.neural_cells import load_cell as old
+    assert old is torch_cells.load_cell

@@ -142,9 +142,13 @@ def load_weights(name: str, directory: Path | None = None) -> CellWeights:
 
 
 def __getattr__(name: str):
-    if name in ("Cell", "load_cell"):  # the torch face lives in torch_cells.py (imports torch)
+    if name in ("Cell", "load_cell"):  # the torch face lives in torch_cells.py (imports torch); this name goes next release
+        import warnings
+
         from ncpu_nb.ncpu import torch_cells
 
+        warnings.warn(f"ncpu_nb.ncpu.neural_cells.{name} is now ncpu_nb.ncpu.torch_cells.{name}", DeprecationWarning,
+                      stacklevel=2)
         return getattr(torch_cells, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
