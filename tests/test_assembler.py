@@ -186,8 +186,10 @@ def test_assembly_time_grows_linearly_with_labelled_lines():
         return "".join(f"l{i}: MOV R1, {0x100000 + i}\nJMP L{i + 1}\n" for i in range(n)) + f"l{n}: HALT\n"
 
     small, large = program(5_000), program(20_000)  # 10 k and 40 k lines
-    ratio = min(_seconds_to_assemble(large) for _ in range(2)) / min(_seconds_to_assemble(small) for _ in range(2))
-    assert ratio < 8, f"4x the lines took {ratio:.1f}x the time"
+    # Linear is 4x and quadratic 16x; the best of three of each keeps a loaded machine's noise (8.2x seen
+    # in CI, best of two) well below the quadratic.
+    ratio = min(_seconds_to_assemble(large) for _ in range(3)) / min(_seconds_to_assemble(small) for _ in range(3))
+    assert ratio < 10, f"4x the lines took {ratio:.1f}x the time"
 
 
 def test_instructions_print_as_assembly():
