@@ -3,8 +3,9 @@
 The nCPU CPU (fast and neural modes), the differentiable engine and the ARM64 machine implement
 `MachineProtocol` and share its types: `RunResult`, `Snapshot`, `Breakpoints`, `Watchpoints`,
 `Trace`, `DebugLayout`. Beyond it, capabilities an engine may offer (`Batched`, `Editable`, `Symbolic`,
-`Instrumented`, `AccessTracing`, `Observed`, `Hosted`): the debugger and the tools test those, never an engine's class, so a new engine gets it for free;
-the tools in `debugging/` use only public methods.
+`Instrumented`, `AccessTracing`, `Observed`, `Hosted`): the debugger and the tools test those, never an
+engine's class, so a new engine gets every tool whose needs it meets; the tools in `debugging/` use only
+public methods.
 """
 from __future__ import annotations
 
