@@ -90,10 +90,14 @@ def private_reaches(path: Path) -> list[str]:
     return found
 
 
+def in_tools_and_views(check) -> list[str]:
+    """What `check` finds in each file of debugging/ and views/ (the code that must know only the protocol)."""
+    return [f for folder in ("debugging", "views") for path in sorted((PACKAGE / folder).rglob("*.py"))
+            for f in check(path)]
+
+
 def test_the_tools_and_views_reach_nothing_private_of_an_engine():
-    reaches = [r for folder in ("debugging", "views") for path in sorted((PACKAGE / folder).rglob("*.py"))
-               for r in private_reaches(path)]
-    assert reaches == []
+    assert in_tools_and_views(private_reaches) == []
 
 
 ENGINE_CLASSES = {"CPU", "Arm64Machine", "DifferentiableEngine", "UnicornMachine"}
@@ -114,6 +118,4 @@ def engine_tests(path: Path) -> list[str]:
 
 
 def test_the_tools_and_views_test_capabilities_never_an_engine_class():
-    found = [f for folder in ("debugging", "views") for path in sorted((PACKAGE / folder).rglob("*.py"))
-             for f in engine_tests(path)]
-    assert found == []
+    assert in_tools_and_views(engine_tests) == []
